@@ -1,0 +1,17 @@
+# Generates a C++ source holding every rules/*.json file as a string, so the built-in
+# catalogue ships inside the binary and --rules FILE can still override it at run time.
+function(ptune_embed_rules output)
+  set(body "// Generated from rules/*.json by cmake/EmbedRules.cmake. Do not edit.\n")
+  string(APPEND body "#include <string_view>\n#include <utility>\n#include <vector>\n")
+  string(APPEND body "namespace ptune::rules::detail {\n")
+  string(APPEND body "const std::vector<std::pair<std::string_view, std::string_view>>& embedded_catalogue() {\n")
+  string(APPEND body "  static const std::vector<std::pair<std::string_view, std::string_view>> files = {\n")
+  foreach(file IN LISTS ARGN)
+    file(READ ${file} content)
+    get_filename_component(name ${file} NAME)
+    string(APPEND body "    {\"${name}\", R\"ptune_rules(${content})ptune_rules\"},\n")
+    set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${file})
+  endforeach()
+  string(APPEND body "  };\n  return files;\n}\n}  // namespace ptune::rules::detail\n")
+  file(CONFIGURE OUTPUT ${output} CONTENT "${body}" @ONLY)
+endfunction()

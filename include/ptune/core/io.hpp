@@ -1,0 +1,114 @@
+#pragma once
+/// @file io.hpp
+/// Input and output plumbing: whole-file reads for small inputs, a streaming line reader for
+/// large ones, and atomic output files. Parsers never see paths; the CLI opens files here and
+/// hands parsers text or streams.
+
+#include <cstddef>
+#include <filesystem>
+#include <istream>
+#include <memory>
+#include <ostream>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "ptune/core/error.hpp"
+
+namespace ptune::io {
+
+/// Name used for standard input in messages and paths.
+inline constexpr std::string_view kStdinName = "-";
+
+/// Reads a whole file (or stdin for "-") into memory. Intended for inputs known to be small;
+/// large inputs go through open_input() and a LineReader. Fails with a message naming the path.
+Result<std::string> read_file(const std::string& path, std::size_t max_bytes = 1ull << 31);
+
+/// An opened input: a stream over a file or stdin. Move-only.
+class InputStream {
+public:
+    InputStream() = default;
+    InputStream(InputStream&&) noexcept;
+    InputStream& operator=(InputStream&&) noexcept;
+    ~InputStream();
+    std::istream& stream();
+    const std::string& path() const { return path_; }
+
+private:
+    friend Result<InputStream> open_input(const std::string& path);
+    std::string path_;
+    std::unique_ptr<std::istream> owned_;
+    std::istream* stream_ = nullptr;
+};
+
+/// Opens a file (or "-" for stdin) for streaming. Fails for a missing path, a directory or an
+/// unreadable file, with the path in the message.
+Result<InputStream> open_input(const std::string& path);
+
+/// Splits text into lines without copying. Lines never include the terminator; a trailing
+/// `\r` (CRLF files) is removed. Reads a stream in large chunks so memory stays flat whatever the
+/// input size; a line longer than `max_line_bytes` is cut there and flagged as truncated.
+class LineReader {
+public:
+    /// Reads lines from text that stays alive while the reader is used.
+    explicit LineReader(std::string_view text);
+    /// Streams lines from `in`.
+    explicit LineReader(std::istream& in, std::size_t max_line_bytes = 64u << 20);
+
+    /// Fetches the next line; the view stays valid until the next call. False at the end.
+    bool next(std::string_view& line);
+    /// 1-based number of the line last returned.
+    std::size_t line_number() const { return line_number_; }
+    /// True if the line last returned was longer than the limit and was cut.
+    bool truncated() const { return truncated_; }
+    /// Bytes consumed so far (for progress reporting).
+    std::size_t bytes_read() const { return consumed_; }
+
+private:
+    bool fill();
+    std::string_view text_;
+    std::istream* in_ = nullptr;
+    std::string buffer_;
+    std::size_t begin_ = 0;
+    std::size_t max_line_ = 0;
+    std::size_t line_number_ = 0;
+    std::size_t consumed_ = 0;
+    bool truncated_ = false;
+    bool eof_ = false;
+    bool skipping_ = false;
+};
+
+/// True if the two paths name the same existing file (same device and inode).
+bool same_file(const std::filesystem::path& a, const std::filesystem::path& b);
+
+/// An output that appears whole or not at all: data goes to a temporary file in the target's
+/// directory and is renamed over the target on commit(). "-" writes to stdout; special files
+/// (/dev/null, pipes, terminals) are written directly. If the object is destroyed without
+/// commit(), or the process gets SIGINT/SIGTERM, the temporary file is removed.
+class AtomicOutput {
+public:
+    /// Opens the output. `inputs` are the command's input paths: writing over one is refused.
+    static Result<std::unique_ptr<AtomicOutput>> open(const std::string& path,
+                                                      const std::vector<std::string>& inputs = {},
+                                                      bool binary = false);
+    ~AtomicOutput();
+    AtomicOutput(const AtomicOutput&) = delete;
+    AtomicOutput& operator=(const AtomicOutput&) = delete;
+
+    std::ostream& stream();
+    /// Flushes and moves the result into place. Fails with a message naming the path.
+    Status commit();
+    const std::string& path() const { return path_; }
+    bool is_stdout() const { return path_ == kStdinName; }
+
+private:
+    AtomicOutput() = default;
+    struct Impl;
+    std::string path_;
+    std::unique_ptr<Impl> impl_;
+};
+
+/// Installs SIGINT/SIGTERM handlers that remove pending temporary outputs before exiting.
+void install_cleanup_handlers();
+
+}  // namespace ptune::io

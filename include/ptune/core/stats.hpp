@@ -1,0 +1,31 @@
+#pragma once
+/// @file stats.hpp
+/// Exact statistics: an exactly rounded sum (like Python's math.fsum), order statistics and
+/// the half-even decimal formatting the upstream reporters use.
+
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace ptune::stats {
+
+/// Exactly rounded sum of the values (Shewchuk's algorithm, as Python's math.fsum).
+double fsum(std::span<const double> values);
+/// fsum(values) / n, nullopt for an empty span.
+std::optional<double> mean(std::span<const double> values);
+/// Median of the values (average of the middle two for an even count, as Python's
+/// statistics.median); nullopt when empty.
+std::optional<double> median(std::vector<double> values);
+/// Linear-interpolation quantile (numpy's default, `q` in [0,1]); nullopt when empty.
+std::optional<double> quantile(std::vector<double> values, double q);
+/// Median absolute deviation (unscaled).
+std::optional<double> mad(std::vector<double> values);
+/// Geometric mean of positive values; nullopt if empty or any value is <= 0.
+std::optional<double> geomean(std::span<const double> values);
+
+/// Formats the exact binary value with `precision` decimals, ties rounded half-to-even
+/// (what C printf and Python's format(x, ".1f") do).
+std::string format_fixed(double value, int precision);
+
+}  // namespace ptune::stats

@@ -1,0 +1,47 @@
+#pragma once
+/// @file text.hpp
+/// Small, allocation-free text helpers shared by the parsers.
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace ptune::text {
+
+std::string_view trim(std::string_view s);
+std::string_view trim_left(std::string_view s);
+std::string_view trim_right(std::string_view s);
+
+/// Splits on one character; empty fields are kept.
+std::vector<std::string_view> split(std::string_view s, char separator);
+/// Splits on runs of spaces and tabs; no empty fields.
+std::vector<std::string_view> split_ws(std::string_view s);
+
+/// Locale-independent, exact number parsing of the whole (trimmed) field; nullopt on any garbage,
+/// overflow, NaN or infinity.
+std::optional<double> parse_double(std::string_view s);
+std::optional<std::int64_t> parse_int(std::string_view s);
+std::optional<std::uint64_t> parse_uint(std::string_view s);
+/// Parses `0x1f` / `1f` hexadecimal.
+std::optional<std::uint64_t> parse_hex(std::string_view s);
+
+/// Removes ANSI escape sequences (colour codes in captured CI logs).
+std::string strip_ansi(std::string_view s);
+bool has_ansi(std::string_view s);
+
+/// Levenshtein distance (for "did you mean" suggestions).
+std::size_t edit_distance(std::string_view a, std::string_view b);
+
+/// JSON/shell-free escaping of a string for CSV (RFC 4180 quoting when needed).
+std::string csv_escape(std::string_view s);
+/// Escapes `|` and newlines for a Markdown table cell.
+std::string markdown_escape(std::string_view s);
+
+/// True if the bytes are valid UTF-8.
+bool is_valid_utf8(std::string_view s);
+/// Replaces invalid UTF-8 sequences with U+FFFD so the text can go into JSON.
+std::string sanitize_utf8(std::string_view s);
+
+}  // namespace ptune::text

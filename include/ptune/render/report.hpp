@@ -1,0 +1,69 @@
+#pragma once
+/// @file report.hpp
+/// The format-neutral result every command produces, and the one Renderer interface that turns
+/// it into text, JSON, Markdown, CSV or a command's own formats (run, gcc, sarif, github...).
+
+#include <map>
+#include <memory>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "ptune/rules/engine.hpp"
+
+namespace ptune::render {
+
+enum class Align { Left, Right };
+
+/// A table: the text, Markdown and CSV renderers show it; JSON uses Report::data instead.
+struct Table {
+    std::string title;  ///< may be empty
+    std::vector<std::string> columns;
+    std::vector<Align> align;  ///< per column; missing entries are Left
+    std::vector<std::vector<std::string>> rows;
+};
+
+/// What a command found, independent of the output format.
+struct Report {
+    std::string command;            ///< e.g. "mem-report"
+    nlohmann::json data = nlohmann::json::object();  ///< the JSON view (without the envelope)
+    std::vector<Table> tables;
+    std::vector<std::string> notes;  ///< short lines shown after the tables in text/markdown
+    std::vector<rules::Finding> findings;
+    bool include_findings_in_json = true;
+};
+
+/// Options that affect every renderer.
+struct RenderOptions {
+    bool color = false;  ///< ANSI colour allowed (text renderer only)
+};
+
+/// Turns a Report into bytes on a stream. One implementation per output format.
+class Renderer {
+public:
+    virtual ~Renderer() = default;
+    virtual void render(const Report& report, std::ostream& out,
+                        const RenderOptions& options) const = 0;
+};
+
+/// The built-in renderers: "text", "json", "markdown", "csv". nullptr for other names.
+std::unique_ptr<Renderer> make_standard_renderer(const std::string& format);
+
+/// The JSON envelope: {"tool":"ptune","schema_version":..,"version":..,"command":..} + data,
+/// plus "findings" when the report asks for them.
+nlohmann::json to_json(const Report& report);
+/// A finding as JSON: rule, catalogue, severity, title, message, advice, guide, tier, subject,
+/// evidence, locations, impact.
+nlohmann::json finding_to_json(const rules::Finding& finding);
+/// Writes JSON compactly (large outputs) or indented by 2 (the default for reports).
+void write_json(const nlohmann::json& value, std::ostream& out, bool pretty = true);
+
+/// Aligned plain-text table (what the text renderer prints for each table).
+void write_text_table(const Table& table, std::ostream& out);
+/// Findings as text blocks: `[warning] mem.over-limit (M1) QK: message` + advice lines.
+void write_text_findings(const std::vector<rules::Finding>& findings, std::ostream& out,
+                         bool color);
+
+}  // namespace ptune::render

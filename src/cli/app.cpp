@@ -1,0 +1,187 @@
+// Builds the CLI11 app from the subcommand table, parses, dispatches, and maps every failure to
+// the documented exit codes.
+
+#include <iostream>
+
+#include <fmt/format.h>
+#include <spdlog/sinks/stdout_color_sinks.h>
+#include <spdlog/spdlog.h>
+
+#include "cli/command.hpp"
+#include "ptune/core/io.hpp"
+#include "ptune/core/text.hpp"
+#include "ptune/core/version.hpp"
+
+namespace ptune::cli {
+
+namespace {
+
+constexpr std::string_view kExitCodes =
+    "Exit codes: 0 success, 1 findings or regression, 2 usage or input error, 3 internal error.";
+
+class NotImplemented : public Command {
+public:
+    explicit NotImplemented(std::string_view name) : name_(name) {}
+    void configure(CLI::App& app) override {
+        app.add_option("args", ignored_, "Arguments (this command is not built yet)");
+        app.allow_extras();
+    }
+    int run(Context&) override {
+        std::cerr << fmt::format("ptune: '{}' is not implemented yet\n", name_);
+        return static_cast<int>(ExitCode::InputError);
+    }
+
+private:
+    std::string name_;
+    std::vector<std::string> ignored_;
+};
+
+std::vector<std::string> known_names() {
+    std::vector<std::string> names = {"help"};
+    for (const auto& spec : command_table()) {
+        names.emplace_back(spec.name);
+        for (auto alias : spec.aliases) names.emplace_back(alias);
+    }
+    return names;
+}
+
+// "did you mean" for a misspelt subcommand (CLI11 2.1 has none).
+std::string suggestion(std::string_view word) {
+    std::string best;
+    std::size_t best_distance = std::string::npos;
+    for (const auto& name : known_names()) {
+        std::size_t distance = text::edit_distance(word, name);
+        bool prefix = name.rfind(std::string(word), 0) == 0 && word.size() >= 3;
+        if (prefix) distance = std::min<std::size_t>(distance, 1);
+        if (distance < best_distance) {
+            best_distance = distance;
+            best = name;
+        }
+    }
+    std::size_t limit = std::max<std::size_t>(2, word.size() / 3);
+    return best_distance <= limit ? best : std::string();
+}
+
+int unknown_command(std::string_view word) {
+    std::string hint = suggestion(word);
+    std::cerr << fmt::format("ptune: unknown command '{}'", word);
+    if (!hint.empty()) std::cerr << fmt::format("; did you mean '{}'?", hint);
+    std::cerr << "\nRun 'ptune --help' for the list of commands.\n";
+    return static_cast<int>(ExitCode::InputError);
+}
+
+void setup_logging(const CommonOptions& options) {
+    auto logger = spdlog::stderr_color_mt("ptune");
+    logger->set_pattern("ptune: %v");
+    logger->set_level(options.quiet ? spdlog::level::err
+                                    : options.verbose > 1 ? spdlog::level::trace
+                                    : options.verbose == 1 ? spdlog::level::debug
+                                                           : spdlog::level::info);
+    spdlog::set_default_logger(logger);
+}
+
+std::string main_footer() {
+    std::string footer = "\nExamples:\n  ptune bench run.log\n  ptune swimlane-merge dfx_outputs/ -o trace.json\n"
+              "  ptune advise build_output/\n  ptune help bench-gate\n\n";
+    footer += std::string(kExitCodes);
+    footer += "\nColour follows --color, NO_COLOR, CLICOLOR_FORCE and whether stdout is a terminal.";
+    return footer;
+}
+
+}  // namespace
+
+std::unique_ptr<Command> make_not_implemented(std::string_view name) {
+    return std::make_unique<NotImplemented>(name);
+}
+
+int run(int argc, char** argv) {
+    io::install_cleanup_handlers();
+    CommonOptions options;
+
+    if (argc > 1 && argv[1][0] != '-') {
+        auto names = known_names();
+        if (std::find(names.begin(), names.end(), argv[1]) == names.end()) return unknown_command(argv[1]);
+    }
+
+    CLI::App app{"ptune: performance-analysis toolkit for PyPTO kernels on Ascend NPUs", "ptune"};
+    app.footer(main_footer());
+    app.set_version_flag("--version", fmt::format("ptune {}", version()));
+    app.add_option("--color", options.color, "Colour: auto, always or never")
+        ->check(CLI::IsMember({"auto", "always", "never"}));
+    app.add_flag("-q,--quiet", options.quiet, "Only errors on stderr");
+    app.add_flag("-v,--verbose", options.verbose, "More detail on stderr (repeatable)");
+    app.fallthrough();
+
+    std::string help_topic;
+    CLI::App* help = app.add_subcommand("help", "Show help for a command (ptune help CMD)");
+    help->add_option("command", help_topic, "Command name");
+
+    std::vector<std::pair<CLI::App*, std::unique_ptr<Command>>> commands;
+    for (const auto& spec : command_table()) {
+        CLI::App* sub = app.add_subcommand(std::string(spec.name), std::string(spec.summary));
+        for (auto alias : spec.aliases) sub->alias(std::string(alias));
+        sub->footer(fmt::format("\nExamples:\n{}\n{}", spec.examples, kExitCodes));
+        if (!spec.formats.empty()) {
+            options.format = std::string(spec.formats.front());
+            std::vector<std::string> formats(spec.formats.begin(), spec.formats.end());
+            sub->add_option("--format", options.format,
+                            fmt::format("Output format: {} (default {})", fmt::join(formats, ", "),
+                                        formats.front()))
+                ->check(CLI::IsMember(formats));
+        }
+        if (spec.writes_output) {
+            sub->add_option("-o,--output", options.output, "Write to FILE atomically ('-' is stdout)");
+        }
+        if (spec.uses_rules) {
+            sub->add_option("--rules", options.rules_files,
+                            "Rules file adding or overriding rules and thresholds (repeatable)");
+        }
+        auto command = spec.make();
+        command->configure(*sub);
+        commands.emplace_back(sub, std::move(command));
+    }
+
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::ParseError& e) {
+        int code = app.exit(e);
+        return code == 0 ? 0 : static_cast<int>(ExitCode::InputError);
+    }
+    setup_logging(options);
+
+    if (help->parsed()) {
+        if (help_topic.empty()) {
+            std::cout << app.help();
+            return 0;
+        }
+        for (auto& [sub, command] : commands) {
+            if (sub->check_name(help_topic)) {
+                std::cout << sub->help();
+                return 0;
+            }
+        }
+        return unknown_command(help_topic);
+    }
+
+    for (std::size_t i = 0; i < commands.size(); ++i) {
+        auto& [sub, command] = commands[i];
+        if (!sub->parsed()) continue;
+        // The default format is the first of this command's list.
+        const auto& spec = command_table()[i];
+        if (!spec.formats.empty() && sub->count("--format") == 0) options.format = std::string(spec.formats.front());
+        Context context(options);
+        try {
+            int code = command->run(context);
+            context.flush_diagnostics();
+            return code;
+        } catch (const std::exception& e) {
+            context.flush_diagnostics();
+            std::cerr << fmt::format("ptune: internal error: {}\n", e.what());
+            return static_cast<int>(ExitCode::InternalError);
+        }
+    }
+    std::cerr << app.help();
+    return static_cast<int>(ExitCode::InputError);
+}
+
+}  // namespace ptune::cli

@@ -1,0 +1,62 @@
+// The subcommand table: adding a command is one file in commands/ and one row here.
+
+#include "cli/command.hpp"
+#include "cli/commands/commands.hpp"
+
+namespace ptune::cli {
+
+const std::vector<CommandSpec>& command_table() {
+    static const std::vector<CommandSpec> table = {
+        {"bench-summary", {"bench"},
+         "Summarise benchmark logs: effective_us per case, rank and slot; recompute from [STRACE]",
+         "  ptune bench run.log\n"
+         "  ptune bench-summary --format json logs/ > summary.json\n"
+         "  ptune bench-summary --format run --warmup 2 --rounds 6 --raw strace.log\n",
+         {"text", "json", "csv", "markdown", "run"}, true, true, &make_bench_summary},
+        {"bench-gate", {},
+         "CI gate on mean effective_us regression against a baseline (exit 1 on regression)",
+         "  ptune bench-gate --baseline base/ --current run.log\n"
+         "  ptune bench-gate --baseline b1.json b2.json --current results.tsv --format markdown\n",
+         {"text", "json", "markdown", "github", "gab-json"}, true, true, &make_bench_gate},
+        {"swimlane-merge", {},
+         "Merge swimlane records, deps.json and kernel names into a Perfetto trace",
+         "  ptune swimlane-merge dfx_outputs/ -o trace.json\n"
+         "  ptune swimlane-merge chip_swimlane_records.json --deps deps.json -o trace.json.gz\n",
+         {"perfetto", "proto", "json", "text"}, false, true, &make_swimlane_merge},
+        {"swimlane-analyze", {},
+         "Find schedule problems (guide Part 1) in swimlane records: idle cores, tails, trails",
+         "  ptune swimlane-analyze dfx_outputs/\n"
+         "  ptune swimlane-analyze records.json --deps deps.json --format json\n",
+         {"text", "json", "markdown"}, true, true, &make_swimlane_analyze},
+        {"mem-report", {},
+         "Read memory_after_AllocateMemoryAddr.txt and say which space to re-tile",
+         "  ptune mem-report build_output/Qwen3_20260701_120000/\n"
+         "  ptune mem-report report/memory_after_AllocateMemoryAddr.txt --format json\n",
+         {"text", "json", "markdown", "csv"}, true, true, &make_mem_report},
+        {"hints-lint", {},
+         "Lint perf_hints.log as compiler diagnostics (gcc, json, sarif, github)",
+         "  ptune hints-lint build_output/\n"
+         "  ptune hints-lint report/perf_hints.log --format sarif -o hints.sarif\n"
+         "  ptune hints-lint --baseline .ptune-hints-baseline.json report/\n",
+         {"gcc", "json", "sarif", "github"}, true, true, &make_hints_lint},
+        {"pmu-analyze", {},
+         "Name each kernel's bottleneck pipe from pmu.csv",
+         "  ptune pmu-analyze dfx_outputs/pmu.csv --names name_map.json\n"
+         "  ptune pmu-analyze dfx_outputs/ -k kernel_config.py --format json\n",
+         {"text", "json", "csv", "markdown"}, true, true, &make_pmu_analyze},
+        {"advise", {},
+         "Read a whole build directory and rank what to tune first",
+         "  ptune advise build_output/\n"
+         "  ptune advise build_output/ --log run.log --format html -o report.html\n",
+         {"text", "markdown", "json", "html"}, true, true, &make_advise},
+        {"rules", {},
+         "List or explain the rules of the catalogue (ptune rules list | explain ID)",
+         "  ptune rules list\n"
+         "  ptune rules explain mem.over-limit\n"
+         "  ptune rules list --rules my-thresholds.json --format json\n",
+         {"text", "json", "markdown"}, true, true, &make_rules},
+    };
+    return table;
+}
+
+}  // namespace ptune::cli

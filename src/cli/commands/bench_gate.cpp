@@ -1,0 +1,9 @@
+// ptune bench-gate (not built yet: registered so that --help lists it; exits 2).
+
+#include "cli/commands/commands.hpp"
+
+namespace ptune::cli {
+
+std::unique_ptr<Command> make_bench_gate() { return make_not_implemented("bench-gate"); }
+
+}  // namespace ptune::cli

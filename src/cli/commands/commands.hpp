@@ -1,0 +1,20 @@
+#pragma once
+// Factories of the subcommands, one per file in this folder.
+
+#include <memory>
+
+#include "cli/command.hpp"
+
+namespace ptune::cli {
+
+std::unique_ptr<Command> make_bench_summary();
+std::unique_ptr<Command> make_bench_gate();
+std::unique_ptr<Command> make_swimlane_merge();
+std::unique_ptr<Command> make_swimlane_analyze();
+std::unique_ptr<Command> make_mem_report();
+std::unique_ptr<Command> make_hints_lint();
+std::unique_ptr<Command> make_pmu_analyze();
+std::unique_ptr<Command> make_advise();
+std::unique_ptr<Command> make_rules();
+
+}  // namespace ptune::cli

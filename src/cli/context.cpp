@@ -1,0 +1,92 @@
+#include <unistd.h>
+
+#include <iostream>
+#include <map>
+
+#include <fmt/format.h>
+
+#include "cli/command.hpp"
+#include "ptune/core/io.hpp"
+#include "ptune/core/terminal.hpp"
+
+namespace ptune::cli {
+
+void Context::add_inputs(const std::vector<std::string>& paths) {
+    inputs_.insert(inputs_.end(), paths.begin(), paths.end());
+}
+
+Result<const rules::Catalogue*> Context::catalogue() {
+    if (!catalogue_) {
+        auto builtin = rules::Catalogue::builtin();
+        if (!builtin) return builtin.error();
+        for (const auto& file : options.rules_files) {
+            auto text = io::read_file(file);
+            if (!text) return text.error();
+            if (auto status = builtin->merge_json(*text, file); !status) return status.error();
+        }
+        catalogue_ = std::move(*builtin);
+    }
+    return &*catalogue_;
+}
+
+void Context::flush_diagnostics() {
+    // Hostile inputs can produce a warning per line; show the first ones per file and a count.
+    constexpr std::size_t kPerFile = 20;
+    std::map<std::string, std::size_t> shown, hidden;
+    for (const auto& diagnostic : diagnostics.items()) {
+        if (options.quiet && diagnostic.severity != Severity::Error) continue;
+        if (options.verbose == 0 && diagnostic.severity != Severity::Error &&
+            shown[diagnostic.file]++ >= kPerFile) {
+            ++hidden[diagnostic.file];
+            continue;
+        }
+        std::cerr << "ptune: " << diagnostic.to_string() << '\n';
+    }
+    for (const auto& [file, count] : hidden) {
+        std::cerr << fmt::format("ptune: {}: note: {} more diagnostic(s) not shown (use -v)\n",
+                                 file.empty() ? "<input>" : file, count);
+    }
+    diagnostics.clear();
+}
+
+Result<std::unique_ptr<io::AtomicOutput>> Context::open_output(const std::string& path, bool binary) {
+    return io::AtomicOutput::open(path, inputs_, binary);
+}
+
+int Context::emit(const render::Report& report,
+                  const std::map<std::string, std::shared_ptr<render::Renderer>>& custom) {
+    std::shared_ptr<render::Renderer> renderer;
+    if (auto it = custom.find(options.format); it != custom.end()) renderer = it->second;
+    else renderer = render::make_standard_renderer(options.format);
+    if (!renderer) {
+        return fail(Error{fmt::format("unknown --format '{}'", options.format), "", 0,
+                          ExitCode::InputError});
+    }
+    auto output = open_output(options.output, false);
+    if (!output) return fail(output.error());
+    render::RenderOptions render_options;
+    render_options.color = (*output)->is_stdout() && color_stdout();
+    renderer->render(report, (*output)->stream(), render_options);
+    if (auto status = (*output)->commit(); !status) return fail(status.error());
+    return 0;
+}
+
+int Context::fail(const Error& error) {
+    flush_diagnostics();
+    std::cerr << "ptune: " << error.to_string() << '\n';
+    return static_cast<int>(error.code);
+}
+
+bool Context::color_stdout() const {
+    term::ColorMode mode = term::ColorMode::Auto;
+    term::parse_color_mode(options.color, mode);
+    return term::use_color(mode, STDOUT_FILENO);
+}
+
+bool Context::color_stderr() const {
+    term::ColorMode mode = term::ColorMode::Auto;
+    term::parse_color_mode(options.color, mode);
+    return term::use_color(mode, STDERR_FILENO);
+}
+
+}  // namespace ptune::cli

@@ -1,0 +1,39 @@
+#include "ptune/core/diagnostics.hpp"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+namespace ptune {
+
+namespace {
+std::string_view severity_word(Severity severity) {
+    switch (severity) {
+        case Severity::Note: return "note";
+        case Severity::Warning: return "warning";
+        case Severity::Error: return "error";
+    }
+    return "warning";
+}
+}  // namespace
+
+std::string Diagnostic::to_string() const {
+    if (file.empty()) return fmt::format("{}: {}", severity_word(severity), message);
+    if (line == 0) return fmt::format("{}: {}: {}", file, severity_word(severity), message);
+    return fmt::format("{}:{}: {}: {}", file, line, severity_word(severity), message);
+}
+
+void Diagnostics::add(Severity severity, std::string file, std::size_t line, std::string message) {
+    items_.push_back({severity, std::move(file), line, std::move(message)});
+}
+
+std::size_t Diagnostics::count(Severity severity) const {
+    return static_cast<std::size_t>(std::count_if(
+        items_.begin(), items_.end(), [&](const Diagnostic& d) { return d.severity == severity; }));
+}
+
+void Diagnostics::append(const Diagnostics& other) {
+    items_.insert(items_.end(), other.items_.begin(), other.items_.end());
+}
+
+}  // namespace ptune

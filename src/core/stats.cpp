@@ -1,0 +1,100 @@
+#include "ptune/core/stats.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+namespace ptune::stats {
+
+// CPython's math.fsum: Shewchuk's partials, then the correction that makes the final rounding
+// exact (half-even) when the remaining partials straddle a tie.
+double fsum(std::span<const double> values) {
+    std::vector<double> partials;
+    for (double x : values) {
+        std::size_t i = 0;
+        for (double y : partials) {
+            if (std::fabs(x) < std::fabs(y)) std::swap(x, y);
+            double hi = x + y;
+            double lo = y - (hi - x);
+            if (lo != 0.0) partials[i++] = lo;
+            x = hi;
+        }
+        partials.resize(i);
+        partials.push_back(x);
+    }
+    if (partials.empty()) return 0.0;
+    std::size_t n = partials.size();
+    double hi = partials[--n];
+    double lo = 0.0;
+    while (n > 0) {
+        double x = hi;
+        double y = partials[--n];
+        hi = x + y;
+        double yr = hi - x;
+        lo = y - yr;
+        if (lo != 0.0) break;
+    }
+    if (n > 0 && ((lo < 0.0 && partials[n - 1] < 0.0) || (lo > 0.0 && partials[n - 1] > 0.0))) {
+        double y = lo * 2.0;
+        double x = hi + y;
+        double yr = x - hi;
+        if (y == yr) hi = x;
+    }
+    return hi;
+}
+
+std::optional<double> mean(std::span<const double> values) {
+    if (values.empty()) return std::nullopt;
+    return fsum(values) / static_cast<double>(values.size());
+}
+
+std::optional<double> median(std::vector<double> values) {
+    if (values.empty()) return std::nullopt;
+    std::sort(values.begin(), values.end());
+    std::size_t n = values.size();
+    if (n % 2 == 1) return values[n / 2];
+    return (values[n / 2 - 1] + values[n / 2]) / 2.0;
+}
+
+std::optional<double> quantile(std::vector<double> values, double q) {
+    if (values.empty()) return std::nullopt;
+    std::sort(values.begin(), values.end());
+    q = std::clamp(q, 0.0, 1.0);
+    double position = q * static_cast<double>(values.size() - 1);
+    auto lower = static_cast<std::size_t>(std::floor(position));
+    std::size_t upper = std::min(lower + 1, values.size() - 1);
+    double fraction = position - static_cast<double>(lower);
+    return values[lower] + (values[upper] - values[lower]) * fraction;
+}
+
+std::optional<double> mad(std::vector<double> values) {
+    auto center = median(values);
+    if (!center) return std::nullopt;
+    for (double& v : values) v = std::fabs(v - *center);
+    return median(std::move(values));
+}
+
+std::optional<double> geomean(std::span<const double> values) {
+    if (values.empty()) return std::nullopt;
+    std::vector<double> logs;
+    logs.reserve(values.size());
+    for (double v : values) {
+        if (!(v > 0.0)) return std::nullopt;
+        logs.push_back(std::log(v));
+    }
+    return std::exp(fsum(logs) / static_cast<double>(logs.size()));
+}
+
+std::string format_fixed(double value, int precision) {
+    // glibc printf formats the exact binary value and rounds ties to even, like Python.
+    char buffer[512];
+    int n = std::snprintf(buffer, sizeof buffer, "%.*f", precision, value);
+    if (n < 0) return "nan";
+    if (static_cast<std::size_t>(n) < sizeof buffer) return std::string(buffer, static_cast<std::size_t>(n));
+    std::string big(static_cast<std::size_t>(n) + 1, '\0');
+    std::snprintf(big.data(), big.size(), "%.*f", precision, value);
+    big.resize(static_cast<std::size_t>(n));
+    return big;
+}
+
+}  // namespace ptune::stats

@@ -1,0 +1,258 @@
+#include "ptune/rules/engine.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+namespace ptune::rules {
+
+namespace detail {
+const std::vector<std::pair<std::string_view, std::string_view>>& embedded_catalogue();
+}
+
+std::vector<std::string> expression_params(const Expression& expression);
+
+std::string_view to_string(RuleSeverity severity) {
+    switch (severity) {
+        case RuleSeverity::Info: return "info";
+        case RuleSeverity::Warning: return "warning";
+        case RuleSeverity::Error: return "error";
+    }
+    return "warning";
+}
+
+std::optional<RuleSeverity> parse_severity(std::string_view text) {
+    if (text == "info" || text == "note") return RuleSeverity::Info;
+    if (text == "warning") return RuleSeverity::Warning;
+    if (text == "error") return RuleSeverity::Error;
+    return std::nullopt;
+}
+
+namespace {
+
+Error rules_error(const std::string& source, std::string message) {
+    return Error{std::move(message), source, 0, ExitCode::InputError};
+}
+
+// Reads one string field if present; false with `error` set when it has the wrong type.
+bool read_string(const nlohmann::json& object, const char* key, std::string& target,
+                 std::string& error) {
+    auto it = object.find(key);
+    if (it == object.end()) return true;
+    if (!it->is_string()) {
+        error = fmt::format("field '{}' must be a string", key);
+        return false;
+    }
+    target = it->get<std::string>();
+    return true;
+}
+
+Status apply_fields(Rule& rule, const nlohmann::json& object, const std::string& source) {
+    std::string error;
+    std::string severity;
+    for (auto [key, target] : std::initializer_list<std::pair<const char*, std::string*>>{
+             {"catalogue", &rule.catalogue}, {"title", &rule.title}, {"tier", &rule.tier},
+             {"guide", &rule.guide}, {"subject", &rule.subject}, {"condition", &rule.condition},
+             {"message", &rule.message}, {"advice", &rule.advice}, {"impact", &rule.impact},
+             {"severity", &severity}}) {
+        if (!read_string(object, key, *target, error)) {
+            return rules_error(source, fmt::format("rule '{}': {}", rule.id, error));
+        }
+    }
+    if (!severity.empty()) {
+        auto parsed = parse_severity(severity);
+        if (!parsed) {
+            return rules_error(source, fmt::format("rule '{}': unknown severity '{}' (info, warning, "
+                                                   "error)", rule.id, severity));
+        }
+        rule.severity = *parsed;
+    }
+    if (auto it = object.find("enabled"); it != object.end()) {
+        if (!it->is_boolean()) return rules_error(source, fmt::format("rule '{}': 'enabled' must be true or false", rule.id));
+        rule.enabled = it->get<bool>();
+    }
+    if (auto it = object.find("params"); it != object.end()) {
+        if (!it->is_object()) return rules_error(source, fmt::format("rule '{}': 'params' must be an object", rule.id));
+        for (const auto& [name, value] : it->items()) {
+            if (!value.is_number()) {
+                return rules_error(source, fmt::format("rule '{}': parameter '{}' must be a number", rule.id, name));
+            }
+            rule.params[name] = value.get<double>();
+        }
+    }
+    return ok_status();
+}
+
+Status compile_rule(Rule& rule, const std::string& source) {
+    if (rule.condition.empty()) return rules_error(source, fmt::format("rule '{}' has no condition", rule.id));
+    auto condition = compile_expression(rule.condition);
+    if (!condition) {
+        return rules_error(source, fmt::format("rule '{}': condition: {}", rule.id, condition.error().message));
+    }
+    rule.compiled_condition = *condition;
+    for (const auto& param : expression_params(**condition)) {
+        if (!rule.params.count(param)) {
+            return rules_error(source, fmt::format("rule '{}': condition uses ${} but params has no '{}'",
+                                                   rule.id, param, param));
+        }
+    }
+    rule.compiled_impact.reset();
+    if (!rule.impact.empty()) {
+        auto impact = compile_expression(rule.impact);
+        if (!impact) {
+            return rules_error(source, fmt::format("rule '{}': impact: {}", rule.id, impact.error().message));
+        }
+        rule.compiled_impact = *impact;
+    }
+    if (rule.subject.empty()) rule.subject = "run";
+    return ok_status();
+}
+
+std::string format_number(double value, std::string_view spec) {
+    if (!spec.empty()) {
+        try {
+            return fmt::format(fmt::runtime(fmt::format("{{:{}}}", spec)), value);
+        } catch (const fmt::format_error&) {
+        }
+    }
+    if (std::isfinite(value) && value == std::floor(value) && std::fabs(value) < 1e15) {
+        return fmt::format("{}", static_cast<long long>(value));
+    }
+    return fmt::format("{:.4g}", value);
+}
+
+}  // namespace
+
+Result<Catalogue> Catalogue::builtin() {
+    Catalogue catalogue;
+    for (const auto& [name, text] : detail::embedded_catalogue()) {
+        auto status = catalogue.merge_json(text, fmt::format("<builtin>/rules/{}", name));
+        if (!status) {
+            Error error = status.error();
+            error.code = ExitCode::InternalError;
+            return error;
+        }
+    }
+    return catalogue;
+}
+
+Status Catalogue::merge_json(std::string_view text, const std::string& source) {
+    nlohmann::json document;
+    try {
+        document = nlohmann::json::parse(text);
+    } catch (const nlohmann::json::parse_error& e) {
+        return rules_error(source, fmt::format("not valid JSON: {}", e.what()));
+    }
+    if (!document.is_object() || !document.contains("rules") || !document["rules"].is_array()) {
+        return rules_error(source, "expected an object with a \"rules\" array");
+    }
+    for (const auto& entry : document["rules"]) {
+        if (!entry.is_object() || !entry.contains("id") || !entry["id"].is_string()) {
+            return rules_error(source, "every rule needs a string \"id\"");
+        }
+        std::string id = entry["id"].get<std::string>();
+        auto existing = std::find_if(rules_.begin(), rules_.end(), [&](const Rule& r) { return r.id == id; });
+        Rule rule = existing != rules_.end() ? *existing : Rule{};
+        rule.id = id;
+        if (auto status = apply_fields(rule, entry, source); !status) return status;
+        if (auto status = compile_rule(rule, source); !status) return status;
+        if (existing != rules_.end()) *existing = std::move(rule);
+        else rules_.push_back(std::move(rule));
+    }
+    return ok_status();
+}
+
+const Rule* Catalogue::find(std::string_view id) const {
+    auto it = std::find_if(rules_.begin(), rules_.end(), [&](const Rule& r) { return r.id == id; });
+    return it == rules_.end() ? nullptr : &*it;
+}
+
+std::string render_message(const Rule& rule, const Subject& subject) {
+    const std::string& pattern = rule.message.empty() ? rule.title : rule.message;
+    std::string out;
+    for (std::size_t i = 0; i < pattern.size(); ++i) {
+        if (pattern[i] != '{') {
+            out += pattern[i];
+            continue;
+        }
+        std::size_t close = pattern.find('}', i);
+        if (close == std::string::npos) {
+            out += pattern.substr(i);
+            break;
+        }
+        std::string field = pattern.substr(i + 1, close - i - 1);
+        std::string spec;
+        if (auto colon = field.find(':'); colon != std::string::npos && field.rfind("label:", 0) != 0) {
+            spec = field.substr(colon + 1);
+            field = field.substr(0, colon);
+        }
+        if (field == "subject") {
+            out += subject.key.name;
+        } else if (field.rfind("label:", 0) == 0) {
+            auto it = subject.labels.find(field.substr(6));
+            out += it == subject.labels.end() ? "?" : it->second;
+        } else if (!field.empty() && field[0] == '$') {
+            auto it = rule.params.find(field.substr(1));
+            out += it == rule.params.end() ? "?" : format_number(it->second, spec);
+        } else if (auto value = subject.metric(field)) {
+            out += format_number(*value, spec);
+        } else {
+            out += "?";
+        }
+        i = close;
+    }
+    return out;
+}
+
+Finding make_finding(const Rule& rule, const Subject& subject) {
+    Finding finding;
+    finding.rule = rule.id;
+    finding.catalogue = rule.catalogue;
+    finding.severity = rule.severity;
+    finding.title = rule.title;
+    finding.message = render_message(rule, subject);
+    finding.advice = rule.advice;
+    finding.guide = rule.guide;
+    finding.tier = rule.tier;
+    finding.subject = subject.key;
+    finding.locations = subject.locations;
+    if (rule.compiled_condition) {
+        for (const auto& name : expression_metrics(*rule.compiled_condition)) {
+            if (auto value = subject.metric(name)) finding.evidence[name] = *value;
+        }
+    }
+    if (rule.compiled_impact) {
+        finding.impact = evaluate_expression(*rule.compiled_impact, subject, rule.params);
+    }
+    return finding;
+}
+
+std::vector<Finding> evaluate(const Catalogue& catalogue, const MetricStore& store,
+                              const std::vector<std::string>& areas) {
+    std::vector<Finding> findings;
+    for (const Rule& rule : catalogue.rules()) {
+        if (!rule.enabled || !rule.compiled_condition) continue;
+        if (!areas.empty() && std::none_of(areas.begin(), areas.end(), [&](const std::string& area) {
+                return rule.id.rfind(area, 0) == 0;
+            })) {
+            continue;
+        }
+        for (const auto& [key, subject] : store.subjects()) {
+            if (key.kind != rule.subject) continue;
+            auto verdict = evaluate_expression(*rule.compiled_condition, subject, rule.params);
+            if (verdict && *verdict != 0) findings.push_back(make_finding(rule, subject));
+        }
+    }
+    std::stable_sort(findings.begin(), findings.end(), [](const Finding& a, const Finding& b) {
+        if (a.severity != b.severity) return a.severity > b.severity;
+        double ia = a.impact.value_or(-1), ib = b.impact.value_or(-1);
+        if (ia != ib) return ia > ib;
+        if (a.rule != b.rule) return a.rule < b.rule;
+        return a.subject < b.subject;
+    });
+    return findings;
+}
+
+}  // namespace ptune::rules

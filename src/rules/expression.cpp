@@ -1,0 +1,327 @@
+// The condition language of the rules engine: a recursive-descent parser into a small tree,
+// evaluated with three-valued logic (a missing metric makes a comparison unknown, and an unknown
+// condition does not fire).
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <variant>
+
+#include <fmt/format.h>
+
+#include "ptune/core/text.hpp"
+#include "ptune/rules/engine.hpp"
+
+namespace ptune::rules {
+
+using Value = std::variant<double, std::string>;
+
+class Expression {
+public:
+    enum class Kind { Number, String, Metric, Param, Label, Unary, Binary, Call };
+    Kind kind = Kind::Number;
+    double number = 0;
+    std::string name;  // metric, param, label, string literal, operator or function
+    std::vector<std::shared_ptr<const Expression>> children;
+};
+
+namespace {
+
+using Node = std::shared_ptr<const Expression>;
+
+class Parser {
+public:
+    explicit Parser(std::string_view text) : text_(text) {}
+
+    Result<Node> parse() {
+        Node node = parse_or();
+        skip_space();
+        if (!error_.empty()) return Error{error_, "", 0, ExitCode::InputError};
+        if (pos_ != text_.size()) {
+            return Error{fmt::format("unexpected '{}' at column {} of '{}'", text_.substr(pos_, 1),
+                                     pos_ + 1, text_),
+                         "", 0, ExitCode::InputError};
+        }
+        return node;
+    }
+
+private:
+    void skip_space() {
+        while (pos_ < text_.size() && std::isspace(static_cast<unsigned char>(text_[pos_]))) ++pos_;
+    }
+    bool accept(std::string_view token) {
+        skip_space();
+        if (text_.substr(pos_, token.size()) == token) {
+            pos_ += token.size();
+            return true;
+        }
+        return false;
+    }
+    Node fail(std::string message) {
+        if (error_.empty()) error_ = fmt::format("{} at column {} of '{}'", message, pos_ + 1, text_);
+        auto node = std::make_shared<Expression>();
+        return node;
+    }
+    static Node make(Expression::Kind kind, std::string name, std::vector<Node> children = {}) {
+        auto node = std::make_shared<Expression>();
+        node->kind = kind;
+        node->name = std::move(name);
+        node->children = std::move(children);
+        return node;
+    }
+
+    Node parse_or() {
+        Node left = parse_and();
+        while (error_.empty() && accept("||")) left = make(Expression::Kind::Binary, "||", {left, parse_and()});
+        return left;
+    }
+    Node parse_and() {
+        Node left = parse_comparison();
+        while (error_.empty() && accept("&&")) {
+            left = make(Expression::Kind::Binary, "&&", {left, parse_comparison()});
+        }
+        return left;
+    }
+    Node parse_comparison() {
+        Node left = parse_sum();
+        for (std::string_view op : {"<=", ">=", "==", "!=", "<", ">"}) {
+            if (accept(op)) return make(Expression::Kind::Binary, std::string(op), {left, parse_sum()});
+        }
+        return left;
+    }
+    Node parse_sum() {
+        Node left = parse_product();
+        while (error_.empty()) {
+            if (accept("+")) left = make(Expression::Kind::Binary, "+", {left, parse_product()});
+            else if (accept("-")) left = make(Expression::Kind::Binary, "-", {left, parse_product()});
+            else break;
+        }
+        return left;
+    }
+    Node parse_product() {
+        Node left = parse_unary();
+        while (error_.empty()) {
+            if (accept("*")) left = make(Expression::Kind::Binary, "*", {left, parse_unary()});
+            else if (accept("/")) left = make(Expression::Kind::Binary, "/", {left, parse_unary()});
+            else break;
+        }
+        return left;
+    }
+    Node parse_unary() {
+        if (accept("!")) return make(Expression::Kind::Unary, "!", {parse_unary()});
+        if (accept("-")) return make(Expression::Kind::Unary, "-", {parse_unary()});
+        return parse_primary();
+    }
+    std::string identifier() {
+        std::size_t start = pos_;
+        while (pos_ < text_.size()) {
+            char c = text_[pos_];
+            if (std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.' || c == '-') {
+                // A '-' belongs to the name only inside it (ids like PH-MR-001), never before a space.
+                if (c == '-' && (pos_ + 1 >= text_.size() ||
+                                 !std::isalnum(static_cast<unsigned char>(text_[pos_ + 1])) ||
+                                 pos_ == start)) {
+                    break;
+                }
+                ++pos_;
+            } else {
+                break;
+            }
+        }
+        return std::string(text_.substr(start, pos_ - start));
+    }
+    Node parse_primary() {
+        skip_space();
+        if (pos_ >= text_.size()) return fail("unexpected end");
+        char c = text_[pos_];
+        if (c == '(') {
+            ++pos_;
+            Node inner = parse_or();
+            if (!accept(")")) return fail("expected ')'");
+            return inner;
+        }
+        if (c == '"') {
+            std::size_t end = text_.find('"', pos_ + 1);
+            if (end == std::string_view::npos) return fail("unterminated string");
+            Node node = make(Expression::Kind::String, std::string(text_.substr(pos_ + 1, end - pos_ - 1)));
+            pos_ = end + 1;
+            return node;
+        }
+        if (std::isdigit(static_cast<unsigned char>(c)) || c == '.') {
+            std::size_t start = pos_;
+            while (pos_ < text_.size() &&
+                   (std::isdigit(static_cast<unsigned char>(text_[pos_])) || text_[pos_] == '.' ||
+                    text_[pos_] == 'e' || text_[pos_] == 'E' ||
+                    ((text_[pos_] == '-' || text_[pos_] == '+') &&
+                     (text_[pos_ - 1] == 'e' || text_[pos_ - 1] == 'E')))) {
+                ++pos_;
+            }
+            auto value = text::parse_double(text_.substr(start, pos_ - start));
+            if (!value) return fail("bad number");
+            auto node = std::make_shared<Expression>();
+            node->kind = Expression::Kind::Number;
+            node->number = *value;
+            return node;
+        }
+        if (c == '$') {
+            ++pos_;
+            std::string name = identifier();
+            if (name.empty()) return fail("expected a parameter name after '$'");
+            return make(Expression::Kind::Param, name);
+        }
+        std::string name = identifier();
+        if (name.empty()) return fail(fmt::format("unexpected '{}'", c));
+        if (accept("(")) {
+            if (name == "label") {
+                skip_space();
+                Node argument = parse_primary();
+                if (!accept(")")) return fail("expected ')'");
+                if (argument->kind != Expression::Kind::String) return fail("label() takes a \"name\"");
+                return make(Expression::Kind::Label, argument->name);
+            }
+            std::vector<Node> args;
+            if (!accept(")")) {
+                do {
+                    if (name == "has") {
+                        skip_space();
+                        std::string metric = identifier();
+                        if (metric.empty()) return fail("has() takes a metric name");
+                        args.push_back(make(Expression::Kind::Metric, metric));
+                    } else {
+                        args.push_back(parse_or());
+                    }
+                } while (accept(","));
+                if (!accept(")")) return fail("expected ')'");
+            }
+            std::size_t arity = name == "has" || name == "abs" ? 1 : 2;
+            if (name != "has" && name != "abs" && name != "min" && name != "max") {
+                return fail(fmt::format("unknown function '{}'", name));
+            }
+            if (args.size() != arity) return fail(fmt::format("{}() takes {} argument(s)", name, arity));
+            return make(Expression::Kind::Call, name, std::move(args));
+        }
+        if (name == "true" || name == "false") {
+            auto node = std::make_shared<Expression>();
+            node->number = name == "true" ? 1 : 0;
+            return node;
+        }
+        return make(Expression::Kind::Metric, name);
+    }
+
+    std::string_view text_;
+    std::size_t pos_ = 0;
+    std::string error_;
+};
+
+std::optional<Value> eval(const Expression& e, const Subject& subject,
+                          const std::map<std::string, double>& params);
+
+std::optional<double> eval_number(const Expression& e, const Subject& subject,
+                                  const std::map<std::string, double>& params) {
+    auto value = eval(e, subject, params);
+    if (!value || !std::holds_alternative<double>(*value)) return std::nullopt;
+    return std::get<double>(*value);
+}
+
+std::optional<Value> eval(const Expression& e, const Subject& subject,
+                          const std::map<std::string, double>& params) {
+    using K = Expression::Kind;
+    switch (e.kind) {
+        case K::Number: return Value{e.number};
+        case K::String: return Value{e.name};
+        case K::Metric: {
+            auto value = subject.metric(e.name);
+            if (!value) return std::nullopt;
+            return Value{*value};
+        }
+        case K::Param: {
+            auto it = params.find(e.name);
+            if (it == params.end()) return std::nullopt;
+            return Value{it->second};
+        }
+        case K::Label: {
+            auto it = subject.labels.find(e.name);
+            if (it == subject.labels.end()) return std::nullopt;
+            return Value{it->second};
+        }
+        case K::Unary: {
+            auto value = eval_number(*e.children[0], subject, params);
+            if (!value) return std::nullopt;
+            return Value{e.name == "!" ? (*value == 0 ? 1.0 : 0.0) : -*value};
+        }
+        case K::Call: {
+            if (e.name == "has") return Value{subject.metric(e.children[0]->name) ? 1.0 : 0.0};
+            auto a = eval_number(*e.children[0], subject, params);
+            if (!a) return std::nullopt;
+            if (e.name == "abs") return Value{std::fabs(*a)};
+            auto b = eval_number(*e.children[1], subject, params);
+            if (!b) return std::nullopt;
+            return Value{e.name == "min" ? std::min(*a, *b) : std::max(*a, *b)};
+        }
+        case K::Binary: break;
+    }
+    const std::string& op = e.name;
+    if (op == "&&" || op == "||") {
+        auto a = eval_number(*e.children[0], subject, params);
+        auto b = eval_number(*e.children[1], subject, params);
+        bool is_and = op == "&&";
+        // Kleene logic: a decided operand wins over an unknown one.
+        if (a && ((*a != 0) != is_and)) return Value{is_and ? 0.0 : 1.0};
+        if (b && ((*b != 0) != is_and)) return Value{is_and ? 0.0 : 1.0};
+        if (!a || !b) return std::nullopt;
+        return Value{is_and ? 1.0 : 0.0};
+    }
+    auto left = eval(*e.children[0], subject, params);
+    auto right = eval(*e.children[1], subject, params);
+    if (!left || !right) return std::nullopt;
+    if (std::holds_alternative<std::string>(*left) || std::holds_alternative<std::string>(*right)) {
+        if (op == "==") return Value{*left == *right ? 1.0 : 0.0};
+        if (op == "!=") return Value{*left != *right ? 1.0 : 0.0};
+        return std::nullopt;
+    }
+    double a = std::get<double>(*left), b = std::get<double>(*right);
+    if (op == "<") return Value{a < b ? 1.0 : 0.0};
+    if (op == "<=") return Value{a <= b ? 1.0 : 0.0};
+    if (op == ">") return Value{a > b ? 1.0 : 0.0};
+    if (op == ">=") return Value{a >= b ? 1.0 : 0.0};
+    if (op == "==") return Value{a == b ? 1.0 : 0.0};
+    if (op == "!=") return Value{a != b ? 1.0 : 0.0};
+    if (op == "+") return Value{a + b};
+    if (op == "-") return Value{a - b};
+    if (op == "*") return Value{a * b};
+    if (op == "/") {
+        if (b == 0) return std::nullopt;
+        return Value{a / b};
+    }
+    return std::nullopt;
+}
+
+void collect(const Expression& e, Expression::Kind kind, std::vector<std::string>& out) {
+    if (e.kind == kind && std::find(out.begin(), out.end(), e.name) == out.end()) out.push_back(e.name);
+    for (const auto& child : e.children) collect(*child, kind, out);
+}
+
+}  // namespace
+
+Result<std::shared_ptr<const Expression>> compile_expression(std::string_view text) {
+    return Parser(text).parse();
+}
+
+std::optional<double> evaluate_expression(const Expression& expression, const Subject& subject,
+                                          const std::map<std::string, double>& params) {
+    return eval_number(expression, subject, params);
+}
+
+std::vector<std::string> expression_metrics(const Expression& expression) {
+    std::vector<std::string> names;
+    collect(expression, Expression::Kind::Metric, names);
+    return names;
+}
+
+std::vector<std::string> expression_params(const Expression& expression) {
+    std::vector<std::string> names;
+    collect(expression, Expression::Kind::Param, names);
+    return names;
+}
+
+}  // namespace ptune::rules

@@ -1,0 +1,170 @@
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <vector>
+
+#include <catch2/catch.hpp>
+
+#include "ptune/core/discover.hpp"
+#include "ptune/core/io.hpp"
+#include "ptune/core/stats.hpp"
+#include "ptune/core/text.hpp"
+
+using namespace ptune;
+namespace fs = std::filesystem;
+
+TEST_CASE("fsum is exactly rounded where naive summation is not", "[stats]") {
+    std::vector<double> values = {0.1, 0.1, 0.1, 0.1, 0.1, 0.1, 0.1, 0.1, 0.1, 0.1};
+    CHECK(stats::fsum(values) == 1.0);
+    double naive = 0;
+    for (double v : values) naive += v;
+    CHECK(naive != 1.0);
+    std::vector<double> cancel = {1e100, 1.0, -1e100, 1e-100};
+    CHECK(stats::fsum(cancel) == 1.0 + 1e-100);
+    std::vector<double> empty;
+    CHECK(stats::fsum(empty) == 0.0);
+    CHECK_FALSE(stats::mean(empty).has_value());
+}
+
+TEST_CASE("format_fixed rounds the exact binary value half to even", "[stats]") {
+    CHECK(stats::format_fixed(0.25, 1) == "0.2");   // exact tie -> even
+    CHECK(stats::format_fixed(0.35, 1) == "0.3");   // 0.35 is 0.34999... in binary
+    CHECK(stats::format_fixed(2.675, 2) == "2.67"); // 2.67499999...
+    CHECK(stats::format_fixed(1.45, 1) == "1.4");   // 1.4499999...
+    CHECK(stats::format_fixed(539.95, 1) == "540.0");
+}
+
+TEST_CASE("median and quantile follow numpy/statistics conventions", "[stats]") {
+    CHECK(*stats::median({3, 1, 2}) == 2);
+    CHECK(*stats::median({4, 1, 2, 3}) == 2.5);
+    CHECK(*stats::quantile({1, 2, 3, 4, 5}, 0.95) == Approx(4.8));
+    CHECK(*stats::mad({1, 1, 2, 2, 4, 6, 9}) == 1);
+    CHECK_FALSE(stats::geomean(std::vector<double>{1.0, -1.0}).has_value());
+    CHECK(*stats::geomean(std::vector<double>{2.0, 8.0}) == Approx(4.0));
+}
+
+TEST_CASE("number parsing rejects garbage instead of guessing", "[text]") {
+    CHECK(*text::parse_double(" 520.1 ") == 520.1);
+    CHECK_FALSE(text::parse_double("520.1x").has_value());
+    CHECK_FALSE(text::parse_double("nan").has_value());
+    CHECK_FALSE(text::parse_double("").has_value());
+    CHECK(*text::parse_int("-42") == -42);
+    CHECK_FALSE(text::parse_int("99999999999999999999").has_value());
+    CHECK(*text::parse_hex("0x1f") == 31);
+    CHECK(text::strip_ansi("\x1b[32m[RUN]\x1b[0m ok") == "[RUN] ok");
+    CHECK(text::edit_distance("bench-sumary", "bench-summary") == 1);
+    CHECK(text::csv_escape("a,b") == "\"a,b\"");
+    CHECK(text::sanitize_utf8("a\xff") == "a\xEF\xBF\xBD");
+    CHECK_FALSE(text::is_valid_utf8("\xc0\xaf"));
+}
+
+TEST_CASE("LineReader streams lines, strips CR and cuts over-long lines", "[io]") {
+    std::string text = "one\r\ntwo\n\nthree";
+    std::istringstream in(text);
+    io::LineReader reader(in);
+    std::vector<std::string> lines;
+    std::string_view line;
+    while (reader.next(line)) lines.emplace_back(line);
+    CHECK(lines == std::vector<std::string>{"one", "two", "", "three"});
+    CHECK(reader.line_number() == 4);
+
+    io::LineReader view_reader(std::string_view("a\nb\n"));
+    lines.clear();
+    while (view_reader.next(line)) lines.emplace_back(line);
+    CHECK(lines == std::vector<std::string>{"a", "b"});
+
+    std::string long_line(5000, 'x');
+    std::istringstream long_in(long_line + "\nafter\n");
+    io::LineReader limited(long_in, 100);
+    REQUIRE(limited.next(line));
+    CHECK(line.size() == 100);
+    CHECK(limited.truncated());
+    REQUIRE(limited.next(line));
+    CHECK(line == "after");
+    CHECK_FALSE(limited.truncated());
+    CHECK(limited.line_number() == 2);
+}
+
+TEST_CASE("LineReader handles lines spanning its internal chunks", "[io]") {
+    std::string text;
+    for (int i = 0; i < 300000; ++i) text += std::to_string(i) + "\n";
+    std::istringstream in(text);
+    io::LineReader reader(in);
+    std::string_view line;
+    int expected = 0;
+    while (reader.next(line)) {
+        REQUIRE(line == std::to_string(expected));
+        ++expected;
+    }
+    CHECK(expected == 300000);
+}
+
+namespace {
+fs::path temp_dir() {
+    fs::path dir = fs::temp_directory_path() / ("ptune-test-" + std::to_string(::getpid()));
+    fs::create_directories(dir);
+    return dir;
+}
+}  // namespace
+
+TEST_CASE("AtomicOutput writes whole files and never over an input", "[io]") {
+    fs::path dir = temp_dir();
+    fs::path target = dir / "out.txt";
+    {
+        auto out = io::AtomicOutput::open(target.string());
+        REQUIRE(out.ok());
+        (*out)->stream() << "partial";
+        // destroyed without commit: nothing appears
+    }
+    CHECK_FALSE(fs::exists(target));
+    {
+        auto out = io::AtomicOutput::open(target.string());
+        REQUIRE(out.ok());
+        (*out)->stream() << "whole";
+        REQUIRE((*out)->commit().ok());
+    }
+    CHECK(*io::read_file(target.string()) == "whole");
+    auto refused = io::AtomicOutput::open(target.string(), {target.string()});
+    REQUIRE_FALSE(refused.ok());
+    CHECK(refused.error().message.find("refusing") != std::string::npos);
+    CHECK(*io::read_file(target.string()) == "whole");
+    for (const auto& entry : fs::directory_iterator(dir)) {
+        CHECK(entry.path().filename().string().find("ptune-tmp") == std::string::npos);
+    }
+    fs::remove_all(dir);
+}
+
+TEST_CASE("read_file names the missing path", "[io]") {
+    auto missing = io::read_file("/nonexistent/ptune/file.log");
+    REQUIRE_FALSE(missing.ok());
+    CHECK(missing.error().file == "/nonexistent/ptune/file.log");
+    CHECK(missing.error().code == ExitCode::InputError);
+}
+
+TEST_CASE("run directories are chosen by the timestamp in their name", "[discover]") {
+    fs::path dir = temp_dir() / "build_output";
+    fs::create_directories(dir / "Qwen_20260701_120000");
+    fs::create_directories(dir / "Qwen_20260630_235959");
+    fs::create_directories(dir / "Other_20260702_000000");
+    fs::create_directories(dir / "not_a_run");
+    // Make the older run the most recently modified: mtime must not matter.
+    fs::last_write_time(dir / "Qwen_20260630_235959", fs::file_time_type::clock::now());
+    std::string note;
+    auto newest = discover::resolve_run(dir, "", 1, &note);
+    REQUIRE(newest.ok());
+    CHECK(newest->filename() == "Other_20260702_000000");
+    auto qwen = discover::resolve_run(dir, "Qwen", 1, &note);
+    REQUIRE(qwen.ok());
+    CHECK(qwen->filename() == "Qwen_20260701_120000");
+    CHECK(note.find("timestamp") != std::string::npos);
+    auto none = discover::resolve_run(dir, "Missing", 1, nullptr);
+    REQUIRE_FALSE(none.ok());
+    CHECK(none.error().message.find("Qwen_20260701_120000") != std::string::npos);
+    auto parsed = discover::parse_run_dir_name("My_Prog_20260101_010203");
+    REQUIRE(parsed);
+    CHECK(parsed->program == "My_Prog");
+    CHECK(parsed->timestamp == "20260101_010203");
+    fs::remove_all(dir.parent_path());
+}

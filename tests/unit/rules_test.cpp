@@ -1,0 +1,105 @@
+#include <catch2/catch.hpp>
+
+#include "ptune/render/report.hpp"
+#include "ptune/rules/engine.hpp"
+
+using namespace ptune;
+using namespace ptune::rules;
+
+namespace {
+Catalogue catalogue_from(const char* json) {
+    Catalogue catalogue;
+    auto status = catalogue.merge_json(json, "test.json");
+    INFO((status.ok() ? "" : status.error().to_string()));
+    REQUIRE(status.ok());
+    return catalogue;
+}
+}  // namespace
+
+TEST_CASE("expressions use three-valued logic over metrics", "[rules]") {
+    Subject subject;
+    subject.metrics["mem.Mat.usage_pct"] = 104.0;
+    subject.metrics["pmu.ratio.mte2"] = 0.8;
+    subject.labels["pmu.bottleneck"] = "mte2";
+    std::map<std::string, double> params{{"limit", 100}};
+    auto eval = [&](const char* text) {
+        auto compiled = compile_expression(text);
+        INFO(text);
+        REQUIRE(compiled.ok());
+        return evaluate_expression(**compiled, subject, params);
+    };
+    CHECK(*eval("mem.Mat.usage_pct > $limit") == 1);
+    CHECK_FALSE(eval("mem.Vec.usage_pct > $limit").has_value());
+    CHECK(*eval("mem.Vec.usage_pct > 1 || mem.Mat.usage_pct > 1") == 1);
+    CHECK(*eval("mem.Vec.usage_pct > 1 && mem.Mat.usage_pct < 1") == 0);
+    CHECK(*eval("has(mem.Vec.usage_pct)") == 0);
+    CHECK(*eval("max(pmu.ratio.mte2, 0.9) * 2") == Approx(1.8));
+    CHECK(*eval("label(\"pmu.bottleneck\") == \"mte2\"") == 1);
+    CHECK(*eval("!(1 > 2) && -1 < 0") == 1);
+    CHECK_FALSE(eval("1 / 0").has_value());
+    CHECK_FALSE(compile_expression("a >").ok());
+    CHECK_FALSE(compile_expression("nosuch(1)").ok());
+}
+
+TEST_CASE("catalogue merges overrides and evaluates per subject", "[rules]") {
+    Catalogue catalogue = catalogue_from(R"({"rules":[
+      {"id":"mem.over-limit","catalogue":"M1","severity":"error","subject":"function",
+       "condition":"mem.Mat.usage_pct > $limit_pct","params":{"limit_pct":100},
+       "message":"{subject}: Mat at {mem.Mat.usage_pct:.1f}% of {$limit_pct}%","advice":"shrink"}]})");
+    MetricStore store;
+    store.set("function", "qk", "mem.Mat.usage_pct", 104.25);
+    store.set("function", "sv", "mem.Mat.usage_pct", 60);
+    store.set("kernel", "qk", "mem.Mat.usage_pct", 200);  // other kind: not evaluated
+    auto findings = evaluate(catalogue, store);
+    REQUIRE(findings.size() == 1);
+    CHECK(findings[0].rule == "mem.over-limit");
+    CHECK(findings[0].subject.name == "qk");
+    CHECK(findings[0].message == "qk: Mat at 104.2% of 100%");
+    CHECK(findings[0].evidence.at("mem.Mat.usage_pct") == 104.25);
+
+    REQUIRE(catalogue.merge_json(R"({"rules":[{"id":"mem.over-limit","params":{"limit_pct":50}}]})",
+                                 "user.json").ok());
+    CHECK(evaluate(catalogue, store).size() == 2);
+    REQUIRE(catalogue.merge_json(R"({"rules":[{"id":"mem.over-limit","enabled":false}]})", "user.json").ok());
+    CHECK(evaluate(catalogue, store).empty());
+}
+
+TEST_CASE("bad rules files are rejected with the file named", "[rules]") {
+    Catalogue catalogue;
+    auto bad_json = catalogue.merge_json("{", "bad.json");
+    REQUIRE_FALSE(bad_json.ok());
+    CHECK(bad_json.error().file == "bad.json");
+    auto missing_param = catalogue.merge_json(R"({"rules":[{"id":"x.y","condition":"a > $t"}]})", "p.json");
+    REQUIRE_FALSE(missing_param.ok());
+    CHECK(missing_param.error().message.find("$t") != std::string::npos);
+    auto bad_severity = catalogue.merge_json(
+        R"({"rules":[{"id":"x.y","condition":"a > 1","severity":"fatal"}]})", "s.json");
+    REQUIRE_FALSE(bad_severity.ok());
+}
+
+TEST_CASE("the built-in catalogue compiles", "[rules]") {
+    auto builtin = Catalogue::builtin();
+    INFO((builtin.ok() ? "" : builtin.error().to_string()));
+    REQUIRE(builtin.ok());
+    for (const auto& rule : builtin->rules()) {
+        CHECK(rule.id.find('.') != std::string::npos);
+        CHECK_FALSE(rule.advice.empty());
+        CHECK_FALSE(rule.title.empty());
+    }
+}
+
+TEST_CASE("JSON output carries the envelope and findings", "[render]") {
+    render::Report report;
+    report.command = "demo";
+    report.data["value"] = 3;
+    Finding finding;
+    finding.rule = "mem.over-limit";
+    finding.message = "m";
+    report.findings.push_back(finding);
+    auto json = render::to_json(report);
+    CHECK(json["tool"] == "ptune");
+    CHECK(json["schema_version"] == 1);
+    CHECK(json["command"] == "demo");
+    CHECK(json["value"] == 3);
+    CHECK(json["findings"][0]["rule"] == "mem.over-limit");
+}
