@@ -1,0 +1,161 @@
+#pragma once
+/// @file model.hpp
+/// The typed model of PyPTO benchmark results (spec: bench-log.md) and the one loader every
+/// bench command uses. A *case* is one benchmarked program (a CI case such as
+/// `models/qwen3_14b/decode_fwd.py`, a `name=path` label or a file name); it holds every bench
+/// block found for it, in input order. The last block with a headline is the case's CI number.
+///
+/// Inputs the loader accepts: captured logs with `[RUN]` report lines and/or `[STRACE]` markers,
+/// directories of such logs, daily-CI `results.tsv` files and `ptune bench-summary --format json`
+/// outputs. This API is stable: bench-gate builds on it.
+
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "ptune/core/diagnostics.hpp"
+#include "ptune/core/error.hpp"
+
+namespace ptune::bench {
+
+/// Where a number came from.
+enum class Origin {
+    Report,      ///< `[RUN]` lines printed by the pypto-lib harness
+    Strace,      ///< recomputed by ptune from `[STRACE]` markers
+    ResultsTsv,  ///< a daily-CI `results.tsv` row (mean only)
+    Json,        ///< a `ptune bench-summary --format json` output read back
+};
+
+/// "report", "strace", "results.tsv", "json".
+const char* to_string(Origin origin);
+
+/// A place in an input file (1-based line; 0 when the whole file is meant).
+struct SourceRef {
+    std::string file;
+    std::size_t line = 0;
+};
+
+/// The four statistics of an `effective_us` / `eff_us` line over positive samples (µs).
+struct Summary {
+    std::size_t rounds = 0;  ///< number of positive samples, the `(N rounds)` of a headline
+    double min = 0.0;
+    double median = 0.0;
+    double mean = 0.0;
+    double max = 0.0;
+    /// True when only `mean` is known (a results.tsv row); the other fields are then 0.
+    bool mean_only = false;
+};
+
+/// One `slot k (task): eff_us ...` line: the k-th dispatch of a rank within each round.
+struct Slot {
+    std::size_t slot = 0;
+    std::string name;               ///< orchestration name or hex hid; empty when unlabelled
+    std::optional<Summary> eff_us;  ///< nullopt for `(no timing)`
+};
+
+/// One `rank <pid>: eff_us ...` line (L3). The rank is the chip worker's OS pid, not an index.
+struct Rank {
+    std::uint64_t rank = 0;
+    std::optional<Summary> eff_us;  ///< nullopt for `(no timing)`
+    std::vector<Slot> slots;        ///< present only when some rank dispatches more than once
+    /// Old 2026-07-07..07-22 second column `device_wall_us mean=.. max=..`, when printed.
+    std::optional<double> device_wall_mean_us;
+    std::optional<double> device_wall_max_us;
+    SourceRef source;
+};
+
+/// The raw-sample lines of one block (`PYPTO_BENCH_RAW`): per pid, every measured dispatch's
+/// Effective in dispatch order, zeros kept.
+struct RawSamples {
+    std::size_t ranks = 0;   ///< pids present (the real count, even in the fallback)
+    std::size_t rounds = 0;  ///< declared measured rounds
+    std::size_t warmup = 0;  ///< declared warmup launches
+    bool fallback_flattened = false;
+    std::map<std::uint64_t, std::vector<double>> per_rank;  ///< pid -> values (µs), pid ascending
+};
+
+/// The L3 context line `[RUN] benchmark kernel=K l3=1|l3_resident=1 rounds=R ranks=n ...`.
+struct Context {
+    std::string kernel;     ///< program name, or "unknown"
+    bool resident = false;  ///< `l3_resident=1` (else `l3=1`, or neither on old shapes)
+    std::optional<std::size_t> rounds;
+    std::optional<std::size_t> ranks;  ///< 0 in the flatten fallback
+    std::optional<double> host_union_mean_us;
+    std::optional<double> host_mean_us;
+    bool fallback_flattened = false;
+    /// Every key=value token as printed, including old keys (device_wall_mean_us, mean_us...).
+    std::map<std::string, std::string> fields;
+    SourceRef source;
+};
+
+/// One bench block: a headline (or its `unavailable` note) with the lines that belong to it.
+struct BenchBlock {
+    std::optional<Summary> effective_us;     ///< the headline; nullopt when unavailable/absent
+    std::optional<std::string> unavailable;  ///< reason of `effective_us unavailable: ...`
+    bool fast_variant = false;               ///< headline was `fast_effective_us` (07-13..07-22)
+    std::vector<Rank> ranks;                 ///< pid ascending as printed
+    std::optional<RawSamples> raw;
+    std::optional<Context> context;
+    Origin origin = Origin::Report;
+    SourceRef source;  ///< the headline's line (or the first line of the block)
+    /// Declared loop sizes when known (raw header, context line or the loader's options).
+    std::optional<std::size_t> declared_rounds;
+    std::optional<std::size_t> declared_warmup;
+    /// Skip / interrupted / env-knob / benchmark-unavailable notes seen in this block.
+    std::vector<std::string> notes;
+
+    /// True when the block carries a headline line (numbers or `unavailable`).
+    bool has_headline() const { return effective_us.has_value() || unavailable.has_value(); }
+};
+
+/// A benchmarked case with all its blocks in input order.
+struct BenchCase {
+    std::string name;
+    SourceRef source;                   ///< the file (and line where the case starts)
+    std::optional<std::string> status;  ///< "pass"/"fail" from results.tsv, when known
+    std::vector<BenchBlock> blocks;
+    /// Notes about the case that belong to no block (e.g. "no benchmark lines").
+    std::vector<std::string> notes;
+
+    /// The block that gives the CI number: the last one with a numeric headline (as daily CI's
+    /// grep), else the last `unavailable` one; nullptr when no block has a headline.
+    const BenchBlock* ci_block() const;
+    /// The CI number (headline `mean=` of ci_block()), nullopt when there is none.
+    std::optional<double> ci_mean() const;
+};
+
+/// What the `[STRACE]` markers cannot tell: the loop the harness ran (bench-summary flags
+/// `--warmup --rounds --distributed --resident --kernel --raw`).
+struct StraceOptions {
+    std::size_t warmup = 5;          ///< pypto-lib default PYPTO_BENCH_WARMUP
+    std::size_t rounds = 100;        ///< pypto-lib default PYPTO_BENCH_ROUNDS
+    bool distributed = false;        ///< L3 (per-rank rounds) instead of L2
+    bool resident = false;           ///< L3 resident path (`l3_resident=1`)
+    std::string kernel = "unknown";  ///< kernel name for the L3 context line
+    bool raw = false;                ///< also produce raw samples (PYPTO_BENCH_RAW)
+};
+
+/// Options of load_bench_inputs().
+struct LoadOptions {
+    /// Case name for inputs without a `name=path` label and without CI groups; empty means
+    /// the file name (without extension).
+    std::string case_name;
+    StraceOptions strace;
+    /// Recompute a report from `[STRACE]` markers when a case has no `[RUN]` report lines.
+    bool recompute_from_strace = true;
+};
+
+/// Loads every input named in `paths_or_labels`: a file, a directory (searched recursively
+/// for *.log, *.txt, results.tsv and bench-summary *.json), `-` for stdin, or `name=path` to
+/// set the case name. Cases keep input order; cases of the same name from different inputs
+/// stay separate entries. Bad lines become warnings in `diagnostics` (file:line) and the rest
+/// is kept. Fails (exit 2) only when an input cannot be opened, or when nothing usable
+/// remains; a log without benchmark lines yields a case with no blocks and a note.
+Result<std::vector<BenchCase>> load_bench_inputs(const std::vector<std::string>& paths_or_labels,
+                                                 const LoadOptions& options,
+                                                 Diagnostics& diagnostics);
+
+}  // namespace ptune::bench

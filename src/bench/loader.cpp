@@ -1,0 +1,332 @@
+// load_bench_inputs: logs (report lines and [STRACE] markers, framed into cases by CI groups),
+// directories, daily-CI results.tsv and bench-summary JSON, all streamed or small.
+
+#include <algorithm>
+#include <filesystem>
+#include <memory>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "ptune/bench/model.hpp"
+#include "ptune/bench/summary.hpp"
+#include "ptune/core/io.hpp"
+#include "ptune/core/text.hpp"
+#include "report_parser.hpp"
+#include "strace.hpp"
+#include "text_util.hpp"
+
+namespace ptune::bench {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+bool starts_with(std::string_view text, std::string_view prefix) {
+    return text.substr(0, prefix.size()) == prefix;
+}
+
+/// One case being read: its report parser and, once markers appear, its marker collector.
+struct CaseState {
+    BenchCase bench_case;
+    std::unique_ptr<ReportParser> report;
+    std::unique_ptr<StraceCollector> strace;
+};
+
+/// Reads one log, splitting it into cases at `::group::` / `##[group]` lines.
+class LogScanner {
+  public:
+    LogScanner(std::string source, std::string default_case, const LoadOptions& options,
+               Diagnostics& diagnostics)
+        : source_(std::move(source)),
+          default_case_(std::move(default_case)),
+          options_(options),
+          diagnostics_(diagnostics) {}
+
+    std::vector<BenchCase> scan(std::istream& in) {
+        io::LineReader reader(in);
+        std::string scratch;
+        std::string_view raw_line;
+        start_case(default_case_, 1);
+        while (reader.next(raw_line)) {
+            std::size_t number = reader.line_number();
+            if (reader.truncated()) diagnostics_.warn(source_, number, "line too long, cut");
+            if (raw_line.find('\0') != std::string_view::npos) {
+                ++binary_lines_;
+                continue;
+            }
+            std::string_view line = normalise_line(raw_line, scratch);
+            if (line.size() > 1 && (line[0] == ':' || line[0] == '#')) {
+                if (starts_with(line, "::group::") || starts_with(line, "##[group]")) {
+                    finish_case();
+                    start_case(std::string(text::trim(line.substr(9))), number);
+                    continue;
+                }
+                if (starts_with(line, "::endgroup::") || starts_with(line, "##[endgroup]")) {
+                    finish_case();
+                    start_case(default_case_, number + 1);
+                    continue;
+                }
+            }
+            feed(line, number);
+        }
+        finish_case();
+        return std::move(cases_);
+    }
+
+    std::size_t binary_lines() const { return binary_lines_; }
+
+  private:
+    void start_case(std::string name, std::size_t line) {
+        current_ = std::make_unique<CaseState>();
+        current_->bench_case.name = std::move(name);
+        current_->bench_case.source = {source_, line};
+        current_->report =
+            std::make_unique<ReportParser>(current_->bench_case, source_, diagnostics_);
+    }
+
+    void feed(std::string_view line, std::size_t number) {
+        // One scan for '[' finds every tag we care about; most lines have none.
+        bool run = false, strace = false;
+        for (std::size_t at = line.find('['); at != std::string_view::npos;
+             at = line.find('[', at + 1)) {
+            std::string_view rest = line.substr(at);
+            if (starts_with(rest, "[RUN]")) {
+                run = true;
+            } else if (starts_with(rest, "[STRACE]") ||
+                       starts_with(rest, "[pypto] l3_swimlane_pass=")) {
+                strace = true;
+                break;  // a marker line is never a report line
+            }
+        }
+        if (strace) {
+            if (!current_->strace)
+                current_->strace = std::make_unique<StraceCollector>(source_, diagnostics_);
+            current_->strace->feed(line, number);
+        } else if (run) {
+            current_->report->feed(line, number);
+        }
+    }
+
+    void finish_case() {
+        if (!current_) return;
+        CaseState& state = *current_;
+        state.report->finish();
+        bool markers = state.strace && state.strace->saw_markers();
+        if (markers && !state.report->saw_report_lines() && options_.recompute_from_strace) {
+            if (auto block = state.strace->compute(options_.strace))
+                state.bench_case.blocks.push_back(std::move(*block));
+        }
+        if (!state.bench_case.blocks.empty() || !state.bench_case.notes.empty()) {
+            cases_.push_back(std::move(state.bench_case));
+        }
+        current_.reset();
+    }
+
+    std::string source_;
+    std::string default_case_;
+    const LoadOptions& options_;
+    Diagnostics& diagnostics_;
+    std::unique_ptr<CaseState> current_;
+    std::vector<BenchCase> cases_;
+    std::size_t binary_lines_ = 0;
+};
+
+/// Daily-CI results.tsv: `<case>\t<pass|fail>[\t<perf|->]` (bench-log.md §5.1).
+std::vector<BenchCase> read_results_tsv(std::istream& in, const std::string& source,
+                                        Diagnostics& diagnostics) {
+    std::vector<BenchCase> cases;
+    io::LineReader reader(in);
+    std::string_view line;
+    while (reader.next(line)) {
+        std::size_t number = reader.line_number();
+        if (text::trim(line).empty()) continue;
+        auto fields = text::split(line, '\t');
+        std::string_view status = fields.size() > 1 ? text::trim(fields[1]) : std::string_view();
+        if (fields.size() < 2 || text::trim(fields[0]).empty() ||
+            (status != "pass" && status != "fail")) {
+            diagnostics.warn(source, number,
+                             fmt::format("not a results.tsv row (<case> TAB pass|fail TAB perf), "
+                                         "ignored: {}",
+                                         clip_for_message(line, 120)));
+            continue;
+        }
+        BenchCase& bench_case = cases.emplace_back();
+        bench_case.name = std::string(text::trim(fields[0]));
+        bench_case.source = {source, number};
+        bench_case.status = std::string(status);
+        std::string_view perf = fields.size() > 2 ? text::trim(fields[2]) : std::string_view();
+        if (perf.empty() || perf == "-") {
+            bench_case.notes.emplace_back("no effective_us recorded (perf '-')");
+            continue;
+        }
+        auto mean = text::parse_double(perf);
+        if (!mean || *mean < 0.0) {
+            diagnostics.warn(source, number,
+                             fmt::format("garbled perf value '{}' for case {}, treated as '-'",
+                                         clip_for_message(perf, 40), bench_case.name));
+            bench_case.notes.emplace_back("garbled perf value");
+            continue;
+        }
+        BenchBlock& block = bench_case.blocks.emplace_back();
+        block.origin = Origin::ResultsTsv;
+        block.source = bench_case.source;
+        Summary& summary = block.effective_us.emplace();
+        summary.mean = *mean;
+        summary.mean_only = true;
+    }
+    return cases;
+}
+
+/// A `ptune bench-summary --format json` output.
+Result<std::vector<BenchCase>> read_summary_json(const std::string& path,
+                                                 Diagnostics& diagnostics) {
+    auto text = io::read_file(path);
+    if (!text) return text.error();
+    nlohmann::json document = nlohmann::json::parse(*text, nullptr, false);
+    if (document.is_discarded() || !document.is_object() || !document.contains("cases") ||
+        !document["cases"].is_array()) {
+        return Error{"not a bench-summary JSON output (no \"cases\" array)", path, 0,
+                     ExitCode::InputError};
+    }
+    std::vector<BenchCase> cases;
+    for (const auto& value : document["cases"]) {
+        auto bench_case = case_from_json(value, path);
+        if (!bench_case) {
+            diagnostics.warn(path, 0, bench_case.error().message + ", case skipped");
+            continue;
+        }
+        cases.push_back(std::move(*bench_case));
+    }
+    return cases;
+}
+
+bool is_results_tsv(const fs::path& path) {
+    return path.extension() == ".tsv";
+}
+bool is_json(const fs::path& path) {
+    return path.extension() == ".json";
+}
+
+/// Loads one file; its cases are appended to `out`. False when the file held nothing usable.
+Result<bool> load_file(const std::string& path, const std::string& case_name,
+                       const LoadOptions& options, Diagnostics& diagnostics,
+                       std::vector<BenchCase>& out) {
+    fs::path fs_path(path);
+    std::vector<BenchCase> cases;
+    if (path != io::kStdinName && is_json(fs_path)) {
+        auto loaded = read_summary_json(path, diagnostics);
+        if (!loaded) return loaded.error();
+        cases = std::move(*loaded);
+    } else {
+        auto input = io::open_input(path);
+        if (!input) return input.error();
+        if (path != io::kStdinName && is_results_tsv(fs_path)) {
+            cases = read_results_tsv(input->stream(), path, diagnostics);
+        } else {
+            LogScanner scanner(path, case_name, options, diagnostics);
+            cases = scanner.scan(input->stream());
+            if (cases.empty()) {
+                diagnostics.error(
+                    path, 0,
+                    scanner.binary_lines() > 0
+                        ? "binary file, no benchmark lines"
+                        : "no benchmark lines ([RUN] effective_us report or [STRACE] markers)");
+                return false;
+            }
+        }
+    }
+    if (cases.empty()) {
+        diagnostics.error(path, 0, "no benchmark data");
+        return false;
+    }
+    for (BenchCase& bench_case : cases) out.push_back(std::move(bench_case));
+    return true;
+}
+
+std::string case_name_for(const fs::path& path, const LoadOptions& options) {
+    if (!options.case_name.empty()) return options.case_name;
+    if (path == io::kStdinName) return "stdin";
+    std::string name = path.filename().string();
+    // `decode_fwd.log` -> `decode_fwd`; keep names without a log-like extension whole.
+    for (std::string_view extension : {".log", ".txt", ".out"}) {
+        if (name.size() > extension.size() &&
+            name.substr(name.size() - extension.size()) == extension) {
+            return name.substr(0, name.size() - extension.size());
+        }
+    }
+    return name;
+}
+
+/// The files of a directory bench inputs may come from, sorted by path.
+std::vector<std::string> files_under(const fs::path& dir) {
+    std::vector<std::string> files;
+    std::error_code error;
+    for (auto it = fs::recursive_directory_iterator(
+             dir, fs::directory_options::skip_permission_denied, error);
+         !error && it != fs::recursive_directory_iterator(); it.increment(error)) {
+        if (!it->is_regular_file(error)) continue;
+        std::string extension = it->path().extension().string();
+        if (extension == ".log" || extension == ".txt" || extension == ".tsv" ||
+            extension == ".json") {
+            files.push_back(it->path().string());
+        }
+    }
+    std::sort(files.begin(), files.end());
+    return files;
+}
+
+}  // namespace
+
+Result<std::vector<BenchCase>> load_bench_inputs(const std::vector<std::string>& paths_or_labels,
+                                                 const LoadOptions& options,
+                                                 Diagnostics& diagnostics) {
+    std::vector<BenchCase> cases;
+    std::size_t usable_files = 0;
+    for (const std::string& argument : paths_or_labels) {
+        std::string path = argument;
+        std::string label;
+        std::error_code error;
+        std::size_t eq = argument.find('=');
+        if (argument != io::kStdinName && !fs::exists(argument, error) && eq != std::string::npos &&
+            eq > 0) {
+            label = argument.substr(0, eq);
+            path = argument.substr(eq + 1);
+        }
+        if (path != io::kStdinName && fs::is_directory(path, error)) {
+            std::vector<std::string> files = files_under(path);
+            if (files.empty()) {
+                diagnostics.error(path, 0, "directory holds no *.log, *.txt, *.tsv or *.json file");
+                continue;
+            }
+            for (const std::string& file : files) {
+                if (is_json(file)) {
+                    // Other JSON files (baselines, traces) may sit next to the logs: skip them.
+                    auto loaded = read_summary_json(file, diagnostics);
+                    if (!loaded) continue;
+                    for (BenchCase& bench_case : *loaded) cases.push_back(std::move(bench_case));
+                    ++usable_files;
+                    continue;
+                }
+                auto loaded =
+                    load_file(file, case_name_for(file, options), options, diagnostics, cases);
+                if (!loaded) return loaded.error();
+                if (*loaded) ++usable_files;
+            }
+            continue;
+        }
+        auto loaded = load_file(path, label.empty() ? case_name_for(path, options) : label, options,
+                                diagnostics, cases);
+        if (!loaded) return loaded.error();
+        if (*loaded) ++usable_files;
+    }
+    if (usable_files == 0) {
+        return Error{paths_or_labels.size() == 1
+                         ? fmt::format("{}: no benchmark data", paths_or_labels.front())
+                         : "no benchmark data in any input",
+                     "", 0, ExitCode::InputError};
+    }
+    return cases;
+}
+
+}  // namespace ptune::bench

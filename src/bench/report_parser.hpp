@@ -1,0 +1,52 @@
+#pragma once
+// Parser of the pypto-lib `[RUN]` bench report lines (bench-log.md §1.1-§1.12) into bench
+// blocks of one case. Lines arrive one at a time, already normalised (no `\r`, ANSI codes or
+// Actions timestamps); text glued before `[RUN]` is ignored.
+
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "ptune/bench/model.hpp"
+#include "ptune/core/diagnostics.hpp"
+
+namespace ptune::bench {
+
+/// Builds the blocks of one case from its `[RUN]` lines.
+class ReportParser {
+  public:
+    ReportParser(BenchCase& target, std::string source, Diagnostics& diagnostics)
+        : case_(target), source_(std::move(source)), diagnostics_(diagnostics) {}
+
+    /// Feeds one line that contains `[RUN]`. Returns true if it was a bench line.
+    bool feed(std::string_view line, std::size_t line_number);
+    /// Ends the case: notes that never reached a block become case notes.
+    void finish();
+    /// True once any bench report line (headline, rank, raw, context) was seen.
+    bool saw_report_lines() const { return saw_report_; }
+
+  private:
+    BenchBlock& open_block(std::size_t line_number);
+    void close_block() { block_open_ = false; }
+    void warn(std::size_t line_number, std::string message);
+    bool parse_headline(std::string_view body, bool fast, std::size_t line_number);
+    bool parse_rank(std::string_view body, std::size_t line_number);
+    bool parse_slot(std::string_view body, std::size_t line_number);
+    bool parse_raw_header(std::string_view body, std::size_t line_number);
+    bool parse_context(std::string_view body, std::size_t line_number);
+    void add_note(std::string note);
+
+    BenchCase& case_;
+    std::string source_;
+    Diagnostics& diagnostics_;
+    bool block_open_ = false;
+    bool saw_report_ = false;
+    std::vector<std::string> pending_notes_;
+};
+
+/// Parses `min=a median=b mean=c max=d` (fields separated by any whitespace, in this order);
+/// `rest` receives what follows. nullopt on any garbled number.
+std::optional<Summary> parse_summary_fields(std::string_view text, std::string_view* rest);
+
+}  // namespace ptune::bench

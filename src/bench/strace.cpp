@@ -1,0 +1,528 @@
+// [STRACE] record parsing and the recomputation of Effective exactly as pypto's bench.py and
+// pypto-lib's golden/runner.py do it (bench-log.md §1.13, §2.3, §4).
+
+#include "strace.hpp"
+
+#include <algorithm>
+#include <limits>
+#include <map>
+
+#include <fmt/format.h>
+
+#include "ptune/core/stats.hpp"
+#include "ptune/core/text.hpp"
+
+namespace ptune::bench {
+
+namespace {
+
+constexpr std::string_view kStraceTag = "[STRACE]";
+constexpr std::string_view kSentinelTag = "[pypto] l3_swimlane_pass=";
+constexpr std::string_view kNoDeviceSpans =
+    "no device-domain spans (sim platform or non-profiling build)";
+constexpr std::string_view kNoOrchSched = "no orch/sched spans captured";
+constexpr std::string_view kNoMarkersNote =
+    "benchmark unavailable: no [STRACE] markers captured (runtime built without SIMPLER_PROFILING)";
+
+bool is_space(char c) {
+    return c == ' ' || c == '\t';
+}
+bool is_digit(char c) {
+    return c >= '0' && c <= '9';
+}
+bool is_hex(char c) {
+    return is_digit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+}
+
+/// Consumes `\s+key=` then the longest run of characters accepted by `accept`.
+template <class Accept>
+std::optional<std::string_view> take(std::string_view& text, std::string_view key, Accept accept) {
+    std::size_t at = 0;
+    while (at < text.size() && is_space(text[at])) ++at;
+    if (at == 0 || text.substr(at, key.size()) != key || at + key.size() >= text.size() ||
+        text[at + key.size()] != '=') {
+        return std::nullopt;
+    }
+    at += key.size() + 1;
+    std::size_t end = at;
+    while (end < text.size() && accept(text[end])) ++end;
+    if (end == at) return std::nullopt;
+    std::string_view value = text.substr(at, end - at);
+    text.remove_prefix(end);
+    return value;
+}
+
+std::optional<std::int64_t> to_i64(std::string_view digits) {
+    auto value = text::parse_uint(digits);
+    if (!value || *value > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max())) {
+        return std::nullopt;
+    }
+    return static_cast<std::int64_t>(*value);
+}
+
+/// The kind of span a name is, across the three root-name eras (bench-log.md §1.13.4).
+enum class SpanKind { Other, Root, DeviceWall, Orch, Sched, NotAnInvocation };
+
+SpanKind classify(std::string_view name) {
+    // Scheduler families, external producers and setup groups are not launches (§1.13.4).
+    static constexpr std::string_view excluded[] = {"l3.",       "host.",        "node.",
+                                                    "network1.", "network2.",    "network3.",
+                                                    "ext.",      "chip.prewarm", "simpler_prewarm"};
+    for (std::string_view prefix : excluded) {
+        if (name.substr(0, prefix.size()) == prefix) return SpanKind::NotAnInvocation;
+    }
+    static constexpr std::string_view roots[] = {"chip.run", "simpler_run", "run_prepared"};
+    for (std::string_view root : roots) {
+        if (name.substr(0, root.size()) != root) continue;
+        std::string_view rest = name.substr(root.size());
+        if (rest.empty()) return SpanKind::Root;
+        if (rest == ".runner_run.device_wall") return SpanKind::DeviceWall;
+        if (rest == ".runner_run.device_wall.orch") return SpanKind::Orch;
+        if (rest == ".runner_run.device_wall.sched") return SpanKind::Sched;
+        return SpanKind::Other;
+    }
+    return SpanKind::Other;
+}
+
+std::string lowercase(std::string_view text) {
+    std::string out(text);
+    for (char& c : out) {
+        if (c >= 'A' && c <= 'F') c = static_cast<char>(c - 'A' + 'a');
+    }
+    return out;
+}
+
+double fmean(std::span<const double> values) {
+    return stats::mean(values).value_or(0.0);
+}
+
+}  // namespace
+
+std::optional<StraceRecord> parse_strace_record(std::string_view text) {
+    StraceRecord record;
+    auto digits = [](char c) { return is_digit(c); };
+    auto version = take(text, "v", digits);
+    auto pid = version ? take(text, "pid", digits) : std::nullopt;
+    auto tid = pid ? take(text, "tid", digits) : std::nullopt;
+    auto inv = tid ? take(text, "inv", digits) : std::nullopt;
+    auto hid = inv ? take(text, "hid", is_hex) : std::nullopt;
+    auto depth = hid ? take(text, "depth", digits) : std::nullopt;
+    auto name = depth ? take(text, "name", [](char c) { return !is_space(c); }) : std::nullopt;
+    auto ts = name ? take(text, "ts", digits) : std::nullopt;
+    auto dur = ts ? take(text, "dur", digits) : std::nullopt;
+    if (!dur) return std::nullopt;
+    auto pid_n = text::parse_uint(*pid);
+    auto tid_n = text::parse_uint(*tid);
+    auto inv_n = text::parse_uint(*inv);
+    auto depth_n = text::parse_uint(*depth);
+    auto ts_n = to_i64(*ts);
+    auto dur_n = to_i64(*dur);
+    // ts + dur must stay representable: windows are computed in integer nanoseconds.
+    if (!pid_n || !tid_n || !inv_n || !depth_n || !ts_n || !dur_n ||
+        *ts_n > std::numeric_limits<std::int64_t>::max() - *dur_n) {
+        return std::nullopt;
+    }
+    record.pid = *pid_n;
+    record.tid = *tid_n;
+    record.inv = *inv_n;
+    record.hid = *hid;
+    record.depth = *depth_n;
+    record.name = *name;
+    record.ts = *ts_n;
+    record.dur = *dur_n;
+    return record;
+}
+
+std::optional<Summary> summarize_positive(std::span<const double> values) {
+    std::vector<double> positive;
+    positive.reserve(values.size());
+    for (double value : values) {
+        if (value > 0.0) positive.push_back(value);
+    }
+    if (positive.empty()) return std::nullopt;
+    Summary summary;
+    summary.rounds = positive.size();
+    auto [lo, hi] = std::minmax_element(positive.begin(), positive.end());
+    summary.min = *lo;
+    summary.max = *hi;
+    summary.mean = *stats::mean(positive);
+    summary.median = *stats::median(std::move(positive));
+    return summary;
+}
+
+double StraceCollector::Group::effective_us() const {
+    // A bounding window over whichever of orch/sched exist, in integer ns, one division (§4).
+    if (has_orch && has_sched) {
+        std::int64_t begin = std::min(orch_ts, sched_ts);
+        std::int64_t end = std::max(orch_ts + orch_dur, sched_ts + sched_dur);
+        return static_cast<double>(end - begin) / 1000.0;
+    }
+    if (has_orch) return static_cast<double>(orch_dur) / 1000.0;
+    if (has_sched) return static_cast<double>(sched_dur) / 1000.0;
+    return 0.0;
+}
+
+void StraceCollector::feed(std::string_view line, std::size_t line_number) {
+    bool has_sentinel = line.find(kSentinelTag) != std::string_view::npos;
+    auto next_event = [&](std::size_t from) {
+        std::size_t record = line.find(kStraceTag, from);
+        if (!has_sentinel) return record;
+        return std::min(record, line.find(kSentinelTag, from));
+    };
+    std::size_t at = next_event(0);
+    while (at != std::string_view::npos) {
+        if (line.substr(at, kSentinelTag.size()) == kSentinelTag) {
+            std::size_t after = at + kSentinelTag.size();
+            std::size_t next = next_event(after);
+            on_sentinel(line.substr(after, next == std::string_view::npos ? std::string_view::npos
+                                                                          : next - after),
+                        line_number);
+            at = next;
+            continue;
+        }
+        std::size_t after = at + kStraceTag.size();
+        std::size_t next = next_event(after);
+        std::string_view piece = line.substr(
+            after, next == std::string_view::npos ? std::string_view::npos : next - after);
+        // A record head is `[STRACE]\s+v=\d+` (simpler's count_record_heads).
+        std::string_view head = text::trim_left(piece);
+        if (head.size() < piece.size() && head.size() > 2 && head.substr(0, 2) == "v=" &&
+            is_digit(head[2])) {
+            ++record_heads_;
+            if (first_line_ == 0) first_line_ = line_number;
+            if (auto record = parse_strace_record(piece)) {
+                add_record(*record, line_number);
+            } else {
+                ++torn_records_;
+                diagnostics_.warn(source_, line_number,
+                                  "torn or malformed [STRACE] record, dropped");
+            }
+        }
+        at = next;
+    }
+}
+
+void StraceCollector::add_record(const StraceRecord& record, std::size_t line_number) {
+    SpanKind kind = classify(record.name);
+    if (kind == SpanKind::NotAnInvocation) return;
+    Group* group = last_group_;
+    if (group == nullptr || group->pid != record.pid || group->inv != record.inv) {
+        auto [it, inserted] = groups_.try_emplace({record.pid, record.inv});
+        group = &it->second;
+        if (inserted) {
+            group->pid = record.pid;
+            group->inv = record.inv;
+            group->hid = lowercase(record.hid);
+            group->line = line_number;
+            group->in_timing_region = in_timing_;
+        }
+        last_group_ = group;
+    }
+    // pypto keeps the first emitted span of a name within a group (§4).
+    switch (kind) {
+        case SpanKind::Root:
+            if (record.depth == 0 && !group->has_root) {
+                group->has_root = true;
+                group->root_ts = record.ts;
+                group->root_dur = record.dur;
+            }
+            break;
+        case SpanKind::DeviceWall:
+            if (!group->has_device) {
+                group->has_device = true;
+                group->device_dur = record.dur;
+            }
+            break;
+        case SpanKind::Orch:
+            if (!group->has_orch) {
+                group->has_orch = true;
+                group->orch_ts = record.ts;
+                group->orch_dur = record.dur;
+            }
+            break;
+        case SpanKind::Sched:
+            if (!group->has_sched) {
+                group->has_sched = true;
+                group->sched_ts = record.ts;
+                group->sched_dur = record.dur;
+            }
+            break;
+        case SpanKind::Other:
+        case SpanKind::NotAnInvocation:
+            break;
+    }
+}
+
+void StraceCollector::reject_capture(std::size_t line_number, std::string reason) {
+    if (rejected_) return;
+    diagnostics_.warn(
+        source_, line_number,
+        fmt::format("two-pass swimlane capture rejected: {}; no samples are reported", reason));
+    rejected_ = std::move(reason);
+}
+
+void StraceCollector::on_sentinel(std::string_view text, std::size_t line_number) {
+    // Substring rules of pypto's two-pass capture (bench-log.md §1.13.6).
+    saw_sentinel_ = true;
+    bool timing = text.substr(0, 7) == "timing ";
+    if (!timing) return;
+    std::string_view event = text.substr(7);
+    if (event.substr(0, 11) == "event=begin") {
+        if (in_timing_)
+            reject_capture(line_number, "a timing pass begins before the previous one ended");
+        saw_timing_begin_ = true;
+        in_timing_ = true;
+        timing_begin_line_ = line_number;
+        ++timing_regions_;
+        last_group_ = nullptr;
+    } else if (event.substr(0, 9) == "event=end") {
+        if (!in_timing_) reject_capture(line_number, "a timing pass ends that never began");
+        in_timing_ = false;
+        last_group_ = nullptr;
+    }
+}
+
+std::vector<const StraceCollector::Group*> StraceCollector::usable_groups() const {
+    std::vector<const Group*> groups;
+    groups.reserve(groups_.size());
+    for (const auto& [key, group] : groups_) {
+        if (saw_sentinel_ && !group.in_timing_region) continue;
+        groups.push_back(&group);
+    }
+    std::sort(groups.begin(), groups.end(), [](const Group* a, const Group* b) {
+        return std::tie(a->pid, a->inv) < std::tie(b->pid, b->inv);
+    });
+    return groups;
+}
+
+std::optional<BenchBlock> StraceCollector::compute(const StraceOptions& requested) {
+    StraceOptions options = requested;
+    // The resident L3 path forces warmup >= 1: its first launch is the validation dispatch.
+    if (options.distributed && options.resident && options.warmup < 1) options.warmup = 1;
+
+    if (torn_records_ > 0) {
+        diagnostics_.warn(
+            source_, 0,
+            fmt::format("{} of {} [STRACE] records were torn or malformed and dropped",
+                        torn_records_, record_heads_));
+    }
+    if (saw_sentinel_) {
+        if (in_timing_) reject_capture(timing_begin_line_, "the last timing pass never ended");
+        if (!saw_timing_begin_) reject_capture(first_line_, "sentinels without any timing pass");
+    }
+    if (rejected_ || (saw_sentinel_ && timing_regions_ != options.warmup + options.rounds)) {
+        if (!rejected_) {
+            diagnostics_.warn(
+                source_, timing_begin_line_,
+                fmt::format("{} timing passes but warmup + rounds = {}: the launches cannot "
+                            "be aligned, no samples are reported",
+                            timing_regions_, options.warmup + options.rounds));
+        }
+        BenchBlock block;
+        block.origin = Origin::Strace;
+        block.source = {source_, first_line_};
+        block.declared_rounds = options.rounds;
+        block.declared_warmup = options.warmup;
+        block.notes.emplace_back(kNoMarkersNote);
+        return block;
+    }
+    std::vector<const Group*> groups = usable_groups();
+    if (groups.empty()) {
+        diagnostics_.warn(source_, first_line_,
+                          "[STRACE] markers hold no launch (only setup or scheduler spans)");
+        return std::nullopt;
+    }
+    return options.distributed ? compute_l3(std::move(groups), options)
+                               : compute_l2(std::move(groups), options);
+}
+
+namespace {
+
+/// Fills the headline of `block` from per-round device and Effective series as pypto-lib's
+/// `_report_effective` decides between a number and an `unavailable` reason.
+void set_headline(BenchBlock& block, std::span<const double> device,
+                  std::span<const double> effective) {
+    bool all_zero_device =
+        std::all_of(device.begin(), device.end(), [](double v) { return v == 0.0; });
+    if (all_zero_device) {
+        block.unavailable = std::string(kNoDeviceSpans);
+        return;
+    }
+    block.effective_us = summarize_positive(effective);
+    if (!block.effective_us) block.unavailable = std::string(kNoOrchSched);
+}
+
+}  // namespace
+
+BenchBlock StraceCollector::compute_l2(std::vector<const Group*> groups,
+                                       const StraceOptions& options) const {
+    // The hid bucket with the most launches is the benchmarked callable (§4); ties go to the
+    // bucket whose first group comes first in (pid, inv) order, i.e. the first one met here.
+    std::map<std::string, std::size_t> counts;
+    std::vector<std::string> first_seen;
+    for (const Group* group : groups) {
+        if (counts[group->hid]++ == 0) first_seen.push_back(group->hid);
+    }
+    std::string chosen = first_seen.front();
+    for (const std::string& hid : first_seen) {
+        if (counts[hid] > counts[chosen]) chosen = hid;
+    }
+    std::vector<const Group*> bucket;
+    for (const Group* group : groups) {
+        if (group->hid == chosen) bucket.push_back(group);
+    }
+    std::stable_sort(bucket.begin(), bucket.end(),
+                     [](const Group* a, const Group* b) { return a->inv < b->inv; });
+    std::size_t skip = std::min(options.warmup, bucket.size());
+    std::vector<const Group*> measured(bucket.begin() + static_cast<std::ptrdiff_t>(skip),
+                                       bucket.end());
+
+    BenchBlock block;
+    block.origin = Origin::Strace;
+    block.source = {source_, measured.empty() ? first_line_ : measured.front()->line};
+    block.declared_rounds = options.rounds;
+    block.declared_warmup = options.warmup;
+    std::vector<double> device, effective;
+    for (const Group* group : measured) {
+        device.push_back(group->device_us());
+        effective.push_back(group->effective_us());
+    }
+    set_headline(block, device, effective);
+    if (options.raw) {
+        RawSamples& raw = block.raw.emplace();
+        raw.rounds = options.rounds;
+        raw.warmup = options.warmup;
+        std::vector<const Group*> by_pid = measured;
+        std::sort(by_pid.begin(), by_pid.end(), [](const Group* a, const Group* b) {
+            return std::tie(a->pid, a->inv) < std::tie(b->pid, b->inv);
+        });
+        for (const Group* group : by_pid) raw.per_rank[group->pid].push_back(group->effective_us());
+        raw.ranks = raw.per_rank.size();
+    }
+    return block;
+}
+
+BenchBlock StraceCollector::compute_l3(std::vector<const Group*> groups,
+                                       const StraceOptions& options) const {
+    // Launches are groups with a depth-0 root; ranks are pids with a device_wall somewhere,
+    // which drops the host-orchestrator parent and setup groups (§4).
+    std::map<std::uint64_t, std::vector<const Group*>> by_pid;
+    std::map<std::uint64_t, bool> has_device;
+    for (const Group* group : groups) {
+        if (!group->has_root) continue;
+        by_pid[group->pid].push_back(group);  // already in inv order
+        has_device[group->pid] = has_device[group->pid] || group->has_device;
+    }
+    for (auto it = by_pid.begin(); it != by_pid.end();) {
+        it = has_device[it->first] ? std::next(it) : by_pid.erase(it);
+    }
+
+    BenchBlock block;
+    block.origin = Origin::Strace;
+    block.declared_rounds = options.rounds;
+    block.declared_warmup = options.warmup;
+    block.source = {source_, first_line_};
+    Context& context = block.context.emplace();
+    context.kernel = options.kernel;
+    context.resident = options.resident;
+    context.rounds = options.rounds;
+    context.source = block.source;
+
+    const std::size_t loop = options.warmup + options.rounds;
+    bool fallback = by_pid.empty();
+    for (const auto& [pid, launches] : by_pid) {
+        if (loop == 0 || launches.size() % loop != 0) fallback = true;
+    }
+
+    std::optional<RawSamples> raw;
+    if (options.raw) {
+        raw.emplace();
+        raw->ranks = by_pid.size();
+        raw->rounds = options.rounds;
+        raw->warmup = options.warmup;
+        raw->fallback_flattened = fallback;
+    }
+
+    if (fallback) {
+        // Non-deterministic dispatch shape: pool every launch after each pid's warmup.
+        std::vector<double> device, effective, host;
+        for (const auto& [pid, launches] : by_pid) {
+            std::size_t skip = std::min(options.warmup, launches.size());
+            for (std::size_t i = skip; i < launches.size(); ++i) {
+                device.push_back(launches[i]->device_us());
+                effective.push_back(launches[i]->effective_us());
+                host.push_back(launches[i]->host_us());
+                if (raw) raw->per_rank[pid].push_back(launches[i]->effective_us());
+            }
+            if (block.source.line == first_line_ && !launches.empty())
+                block.source.line = launches.front()->line;
+        }
+        set_headline(block, device, effective);
+        context.ranks = 0;
+        context.host_mean_us = fmean(host);
+        context.fallback_flattened = true;
+        block.raw = std::move(raw);
+        return block;
+    }
+
+    const std::size_t rounds = options.rounds;
+    std::vector<double> headline(rounds, 0.0), device(rounds, 0.0), host(rounds, 0.0),
+        union_us(rounds, 0.0);
+    std::vector<std::int64_t> union_begin(rounds, std::numeric_limits<std::int64_t>::max());
+    std::vector<std::int64_t> union_end(rounds, std::numeric_limits<std::int64_t>::min());
+    bool multi_dispatch = false;
+    bool unstable_slots = false;
+    for (const auto& [pid, launches] : by_pid) {
+        std::size_t per_round = launches.size() / loop;
+        multi_dispatch = multi_dispatch || per_round > 1;
+        std::size_t first = options.warmup * per_round;
+        Rank& rank = block.ranks.emplace_back();
+        rank.rank = pid;
+        rank.source = {source_, launches[first]->line};
+        std::vector<double> rank_effective(rounds);
+        std::vector<std::vector<double>> slot_effective(per_round, std::vector<double>(rounds));
+        for (std::size_t k = 0; k < rounds; ++k) {
+            std::vector<double> eff, dev, hst;
+            for (std::size_t s = 0; s < per_round; ++s) {
+                const Group* launch = launches[first + k * per_round + s];
+                eff.push_back(launch->effective_us());
+                dev.push_back(launch->device_us());
+                hst.push_back(launch->host_us());
+                slot_effective[s][k] = launch->effective_us();
+                if (launch->hid != launches[first + s]->hid) unstable_slots = true;
+                union_begin[k] = std::min(union_begin[k], launch->root_ts);
+                union_end[k] = std::max(union_end[k], launch->root_ts + launch->root_dur);
+                if (raw) raw->per_rank[pid].push_back(launch->effective_us());
+            }
+            rank_effective[k] = stats::fsum(eff);
+            headline[k] = std::max(headline[k], rank_effective[k]);
+            device[k] = std::max(device[k], stats::fsum(dev));
+            host[k] = std::max(host[k], stats::fsum(hst));
+        }
+        rank.eff_us = summarize_positive(rank_effective);
+        for (std::size_t s = 0; s < per_round; ++s) {
+            Slot& slot = rank.slots.emplace_back();
+            slot.slot = s;
+            slot.name = launches[first + s]->hid;
+            slot.eff_us = summarize_positive(slot_effective[s]);
+        }
+    }
+    // Slot lines appear only when some rank dispatches more than once per round, and never
+    // when a slot saw different callables across rounds (`unstable_dispatch_slots`).
+    if (!multi_dispatch || unstable_slots) {
+        for (Rank& rank : block.ranks) rank.slots.clear();
+    }
+    for (std::size_t k = 0; k < rounds; ++k) {
+        if (union_end[k] >= union_begin[k])
+            union_us[k] = static_cast<double>(union_end[k] - union_begin[k]) / 1000.0;
+    }
+    block.source.line = block.ranks.front().source.line;
+    set_headline(block, device, headline);
+    context.ranks = by_pid.size();
+    context.host_union_mean_us = fmean(union_us);
+    context.host_mean_us = fmean(host);
+    block.raw = std::move(raw);
+    return block;
+}
+
+}  // namespace ptune::bench

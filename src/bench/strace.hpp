@@ -1,0 +1,106 @@
+#pragma once
+// `[STRACE]` markers (bench-log.md §1.13) -> the report pypto + pypto-lib would print (§4).
+// Streaming: only a few numbers per launch group are kept, never the records themselves.
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "ptune/bench/model.hpp"
+#include "ptune/core/diagnostics.hpp"
+
+namespace ptune::bench {
+
+/// One `[STRACE]` record, fields as printed (name not percent-decoded).
+struct StraceRecord {
+    std::uint64_t pid = 0;
+    std::uint64_t tid = 0;
+    std::uint64_t inv = 0;
+    std::string_view hid;
+    std::uint64_t depth = 0;
+    std::string_view name;
+    std::int64_t ts = 0;
+    std::int64_t dur = 0;
+};
+
+/// Parses the text after a `[STRACE]` tag (`v=1 pid=.. ... dur=.. attrs`); nullopt for a torn
+/// or malformed record. The views point into `text`.
+std::optional<StraceRecord> parse_strace_record(std::string_view text);
+
+/// Summary of the positive values (zeros and negatives dropped, as pypto-lib does); nullopt
+/// when none is left. Mean is exactly rounded (fsum / n), median averages the middle two.
+std::optional<Summary> summarize_positive(std::span<const double> values);
+
+/// Collects the launch groups of one case and recomputes its report.
+class StraceCollector {
+  public:
+    StraceCollector(std::string source, Diagnostics& diagnostics)
+        : source_(std::move(source)), diagnostics_(diagnostics) {}
+
+    /// Feeds one normalised physical line that contains `[STRACE]` and/or a two-pass swimlane
+    /// sentinel; records and sentinels are taken in the order they appear on the line.
+    void feed(std::string_view line, std::size_t line_number);
+    /// True once a record head (`[STRACE] v=N`) was seen.
+    bool saw_markers() const { return record_heads_ > 0; }
+    /// The block upstream would print for these markers under `options`; nullopt (with a
+    /// warning) when the markers hold no launch at all.
+    std::optional<BenchBlock> compute(const StraceOptions& options);
+
+  private:
+    /// What one `(pid, inv)` launch group contributes; spans of a name keep the first emitted.
+    struct Group {
+        std::uint64_t pid = 0;
+        std::uint64_t inv = 0;
+        std::string hid;
+        std::size_t line = 0;
+        bool in_timing_region = false;
+        bool has_root = false;
+        bool has_device = false;
+        bool has_orch = false;
+        bool has_sched = false;
+        std::int64_t root_ts = 0, root_dur = 0;
+        std::int64_t device_dur = 0;
+        std::int64_t orch_ts = 0, orch_dur = 0;
+        std::int64_t sched_ts = 0, sched_dur = 0;
+
+        double effective_us() const;
+        double device_us() const {
+            return has_device ? static_cast<double>(device_dur) / 1000.0 : 0.0;
+        }
+        double host_us() const { return has_root ? static_cast<double>(root_dur) / 1000.0 : 0.0; }
+    };
+    struct KeyHash {
+        std::size_t operator()(const std::pair<std::uint64_t, std::uint64_t>& key) const {
+            return std::hash<std::uint64_t>()(key.first * 0x9E3779B97F4A7C15ull ^ key.second);
+        }
+    };
+
+    void add_record(const StraceRecord& record, std::size_t line_number);
+    void on_sentinel(std::string_view text, std::size_t line_number);
+    void reject_capture(std::size_t line_number, std::string reason);
+    std::vector<const Group*> usable_groups() const;
+    BenchBlock compute_l2(std::vector<const Group*> groups, const StraceOptions& options) const;
+    BenchBlock compute_l3(std::vector<const Group*> groups, const StraceOptions& options) const;
+
+    std::string source_;
+    Diagnostics& diagnostics_;
+    std::unordered_map<std::pair<std::uint64_t, std::uint64_t>, Group, KeyHash> groups_;
+    Group* last_group_ = nullptr;
+    std::size_t record_heads_ = 0;
+    std::size_t torn_records_ = 0;
+    std::size_t first_line_ = 0;
+    // Two-pass swimlane sentinels (bench-log.md §1.13.6).
+    bool saw_sentinel_ = false;
+    bool saw_timing_begin_ = false;
+    bool in_timing_ = false;
+    std::size_t timing_regions_ = 0;
+    std::size_t timing_begin_line_ = 0;
+    std::optional<std::string> rejected_;
+};
+
+}  // namespace ptune::bench

@@ -1,0 +1,417 @@
+// Bench cases -> JSON (and back), upstream `[RUN]` lines and rule metrics.
+
+#include "ptune/bench/summary.hpp"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "ptune/core/stats.hpp"
+#include "ptune/core/text.hpp"
+
+namespace ptune::bench {
+
+namespace {
+
+using nlohmann::json;
+
+std::string fixed1(double value) {
+    return stats::format_fixed(value, 1);
+}
+
+std::string summary_text(const Summary& summary) {
+    return fmt::format("min={} median={} mean={} max={}", fixed1(summary.min),
+                       fixed1(summary.median), fixed1(summary.mean), fixed1(summary.max));
+}
+
+json summary_to_json(const std::optional<Summary>& summary) {
+    if (!summary) return nullptr;
+    if (summary->mean_only) {
+        return {{"rounds", nullptr},
+                {"min", nullptr},
+                {"median", nullptr},
+                {"mean", summary->mean},
+                {"max", nullptr}};
+    }
+    return {{"rounds", summary->rounds},
+            {"min", summary->min},
+            {"median", summary->median},
+            {"mean", summary->mean},
+            {"max", summary->max}};
+}
+
+json optional_json(const std::optional<double>& value) {
+    return value ? json(*value) : json(nullptr);
+}
+json optional_json(const std::optional<std::size_t>& value) {
+    return value ? json(*value) : json(nullptr);
+}
+json optional_json(const std::optional<std::string>& value) {
+    return value ? json(*value) : json(nullptr);
+}
+
+std::string source_text(const SourceRef& source) {
+    return source.line > 0 ? fmt::format("{}:{}", source.file, source.line) : source.file;
+}
+
+SourceRef parse_source(const std::string& text) {
+    SourceRef source{text, 0};
+    std::size_t colon = text.rfind(':');
+    if (colon != std::string::npos) {
+        if (auto line = text::parse_uint(std::string_view(text).substr(colon + 1))) {
+            source.file = text.substr(0, colon);
+            source.line = static_cast<std::size_t>(*line);
+        }
+    }
+    return source;
+}
+
+json block_to_json(const BenchBlock& block) {
+    json ranks = json::array();
+    for (const Rank& rank : block.ranks) {
+        json slots = json::array();
+        for (const Slot& slot : rank.slots) {
+            slots.push_back({{"slot", slot.slot},
+                             {"name", slot.name},
+                             {"eff_us", summary_to_json(slot.eff_us)}});
+        }
+        json entry = {{"rank", rank.rank},
+                      {"eff_us", summary_to_json(rank.eff_us)},
+                      {"slots", std::move(slots)}};
+        if (rank.device_wall_mean_us) entry["device_wall_mean_us"] = *rank.device_wall_mean_us;
+        if (rank.device_wall_max_us) entry["device_wall_max_us"] = *rank.device_wall_max_us;
+        ranks.push_back(std::move(entry));
+    }
+    json context = nullptr;
+    if (block.context) {
+        const Context& c = *block.context;
+        context = {{"kernel", c.kernel},
+                   {"mode", c.resident ? "l3_resident" : "l3"},
+                   {"rounds", optional_json(c.rounds)},
+                   {"ranks", optional_json(c.ranks)},
+                   {"host_union_mean_us", optional_json(c.host_union_mean_us)},
+                   {"host_mean_us", optional_json(c.host_mean_us)},
+                   {"fallback_flattened", c.fallback_flattened},
+                   {"fields", c.fields},
+                   {"source", source_text(c.source)}};
+    }
+    json raw = nullptr;
+    if (block.raw) {
+        json samples = json::array();
+        for (const auto& [pid, values] : block.raw->per_rank)
+            samples.push_back({{"rank", pid}, {"eff_us", values}});
+        raw = {{"ranks", block.raw->ranks},
+               {"rounds", block.raw->rounds},
+               {"warmup", block.raw->warmup},
+               {"fallback_flattened", block.raw->fallback_flattened},
+               {"samples", std::move(samples)}};
+    }
+    return {{"source", source_text(block.source)},
+            {"origin", to_string(block.origin)},
+            {"effective_us", summary_to_json(block.effective_us)},
+            {"fast_variant", block.fast_variant},
+            {"unavailable", optional_json(block.unavailable)},
+            {"ranks", std::move(ranks)},
+            {"imbalance", optional_json(rank_imbalance(block))},
+            {"context", std::move(context)},
+            {"raw", std::move(raw)},
+            {"declared_rounds", optional_json(block.declared_rounds)},
+            {"declared_warmup", optional_json(block.declared_warmup)},
+            {"notes", block.notes}};
+}
+
+// --- reading JSON back --------------------------------------------------------------------
+
+struct JsonError {
+    std::string message;
+};
+
+const json& member(const json& object, const char* key) {
+    static const json null_value;
+    if (!object.is_object()) throw JsonError{"expected an object"};
+    auto it = object.find(key);
+    return it == object.end() ? null_value : *it;
+}
+
+double number(const json& value, const char* what) {
+    if (!value.is_number()) throw JsonError{fmt::format("'{}' is not a number", what)};
+    return value.get<double>();
+}
+
+std::size_t count(const json& value, const char* what) {
+    if (!value.is_number_unsigned()) throw JsonError{fmt::format("'{}' is not a count", what)};
+    return value.get<std::size_t>();
+}
+
+std::optional<double> optional_number(const json& value, const char* what) {
+    if (value.is_null()) return std::nullopt;
+    return number(value, what);
+}
+
+std::optional<std::size_t> optional_count(const json& value, const char* what) {
+    if (value.is_null()) return std::nullopt;
+    return count(value, what);
+}
+
+std::string string_of(const json& value, const char* what) {
+    if (!value.is_string()) throw JsonError{fmt::format("'{}' is not a string", what)};
+    return value.get<std::string>();
+}
+
+std::optional<Summary> summary_from_json(const json& value) {
+    if (value.is_null()) return std::nullopt;
+    Summary summary;
+    summary.mean = number(member(value, "mean"), "mean");
+    if (member(value, "min").is_null()) {
+        summary.mean_only = true;
+        return summary;
+    }
+    summary.rounds = count(member(value, "rounds"), "rounds");
+    summary.min = number(member(value, "min"), "min");
+    summary.median = number(member(value, "median"), "median");
+    summary.max = number(member(value, "max"), "max");
+    return summary;
+}
+
+Origin origin_from(const std::string& text) {
+    for (Origin origin : {Origin::Report, Origin::Strace, Origin::ResultsTsv, Origin::Json}) {
+        if (text == to_string(origin)) return origin;
+    }
+    throw JsonError{fmt::format("unknown origin '{}'", text)};
+}
+
+BenchBlock block_from_json(const json& value) {
+    BenchBlock block;
+    block.source = parse_source(string_of(member(value, "source"), "source"));
+    block.origin = origin_from(string_of(member(value, "origin"), "origin"));
+    block.effective_us = summary_from_json(member(value, "effective_us"));
+    block.fast_variant =
+        member(value, "fast_variant").is_boolean() && member(value, "fast_variant").get<bool>();
+    if (!member(value, "unavailable").is_null())
+        block.unavailable = string_of(member(value, "unavailable"), "unavailable");
+    const json& ranks = member(value, "ranks");
+    if (!ranks.is_null() && !ranks.is_array()) throw JsonError{"'ranks' is not an array"};
+    for (const json& entry : ranks.is_array() ? ranks : json::array()) {
+        Rank& rank = block.ranks.emplace_back();
+        rank.rank = count(member(entry, "rank"), "rank");
+        rank.eff_us = summary_from_json(member(entry, "eff_us"));
+        rank.device_wall_mean_us =
+            optional_number(member(entry, "device_wall_mean_us"), "device_wall_mean_us");
+        rank.device_wall_max_us =
+            optional_number(member(entry, "device_wall_max_us"), "device_wall_max_us");
+        rank.source = block.source;
+        const json& slots = member(entry, "slots");
+        for (const json& s : slots.is_array() ? slots : json::array()) {
+            Slot& slot = rank.slots.emplace_back();
+            slot.slot = count(member(s, "slot"), "slot");
+            slot.name = member(s, "name").is_string() ? member(s, "name").get<std::string>() : "";
+            slot.eff_us = summary_from_json(member(s, "eff_us"));
+        }
+    }
+    if (const json& c = member(value, "context"); !c.is_null()) {
+        Context& context = block.context.emplace();
+        context.kernel = string_of(member(c, "kernel"), "kernel");
+        context.resident = member(c, "mode") == "l3_resident";
+        context.rounds = optional_count(member(c, "rounds"), "rounds");
+        context.ranks = optional_count(member(c, "ranks"), "ranks");
+        context.host_union_mean_us =
+            optional_number(member(c, "host_union_mean_us"), "host_union_mean_us");
+        context.host_mean_us = optional_number(member(c, "host_mean_us"), "host_mean_us");
+        context.fallback_flattened = member(c, "fallback_flattened") == true;
+        if (member(c, "fields").is_object()) {
+            for (const auto& [key, field] : member(c, "fields").items()) {
+                if (field.is_string()) context.fields[key] = field.get<std::string>();
+            }
+        }
+        context.source = block.source;
+    }
+    if (const json& r = member(value, "raw"); !r.is_null()) {
+        RawSamples& raw = block.raw.emplace();
+        raw.ranks = count(member(r, "ranks"), "ranks");
+        raw.rounds = count(member(r, "rounds"), "rounds");
+        raw.warmup = count(member(r, "warmup"), "warmup");
+        raw.fallback_flattened = member(r, "fallback_flattened") == true;
+        const json& samples = member(r, "samples");
+        for (const json& entry : samples.is_array() ? samples : json::array()) {
+            std::vector<double>& values = raw.per_rank[count(member(entry, "rank"), "rank")];
+            const json& list = member(entry, "eff_us");
+            if (!list.is_array()) throw JsonError{"'eff_us' of raw samples is not an array"};
+            for (const json& v : list) values.push_back(number(v, "eff_us"));
+        }
+    }
+    block.declared_rounds = optional_count(member(value, "declared_rounds"), "declared_rounds");
+    block.declared_warmup = optional_count(member(value, "declared_warmup"), "declared_warmup");
+    const json& notes = member(value, "notes");
+    for (const json& note : notes.is_array() ? notes : json::array()) {
+        if (note.is_string()) block.notes.push_back(note.get<std::string>());
+    }
+    return block;
+}
+
+}  // namespace
+
+std::optional<double> rank_imbalance(const BenchBlock& block) {
+    std::vector<double> means;
+    for (const Rank& rank : block.ranks) {
+        if (rank.eff_us && rank.eff_us->mean > 0.0) means.push_back(rank.eff_us->mean);
+    }
+    if (means.size() < 2) return std::nullopt;
+    auto [lo, hi] = std::minmax_element(means.begin(), means.end());
+    return *hi / *lo;
+}
+
+json case_to_json(const BenchCase& bench_case) {
+    json blocks = json::array();
+    for (const BenchBlock& block : bench_case.blocks) blocks.push_back(block_to_json(block));
+    json out = {{"case", bench_case.name}, {"status", optional_json(bench_case.status)}};
+    const BenchBlock* ci = bench_case.ci_block();
+    if (ci == nullptr && !bench_case.blocks.empty()) ci = &bench_case.blocks.back();
+    if (ci != nullptr) {
+        json view = block_to_json(*ci);
+        for (auto& [key, value] : view.items()) out[key] = value;
+    } else {
+        BenchBlock empty;
+        empty.source = bench_case.source;
+        json view = block_to_json(empty);
+        for (auto& [key, value] : view.items()) out[key] = value;
+        out["origin"] = nullptr;
+    }
+    json notes = out["notes"];
+    for (const std::string& note : bench_case.notes) notes.push_back(note);
+    out["notes"] = std::move(notes);
+    out["blocks"] = std::move(blocks);
+    return out;
+}
+
+Result<BenchCase> case_from_json(const json& value, const std::string& source) {
+    try {
+        BenchCase bench_case;
+        bench_case.name = string_of(member(value, "case"), "case");
+        if (!member(value, "status").is_null())
+            bench_case.status = string_of(member(value, "status"), "status");
+        const json& blocks = member(value, "blocks");
+        if (blocks.is_array()) {
+            for (const json& block : blocks) bench_case.blocks.push_back(block_from_json(block));
+        } else if (!member(value, "origin").is_null()) {
+            bench_case.blocks.push_back(block_from_json(value));
+        }
+        bench_case.source =
+            bench_case.blocks.empty() ? SourceRef{source, 0} : bench_case.blocks.front().source;
+        return bench_case;
+    } catch (const JsonError& error) {
+        return Error{
+            fmt::format("case {}: {}",
+                        value.is_object() && value.contains("case") ? value["case"].dump() : "?",
+                        error.message),
+            source, 0, ExitCode::InputError};
+    } catch (const json::exception& error) {
+        return Error{fmt::format("malformed bench-summary case: {}", error.what()), source, 0,
+                     ExitCode::InputError};
+    }
+}
+
+std::string format_raw_value(double value) {
+    // round(x, 1) is half-even on the exact binary value, like printf; repr is the shortest
+    // round-trip text, which fmt's "{}" also gives (with Python's exponent threshold), minus
+    // the ".0" Python keeps on integral values.
+    double rounded = text::parse_double(fixed1(value)).value_or(value);
+    std::string text = fmt::format("{}", rounded);
+    if (text.find_first_of(".eEn") == std::string::npos) text += ".0";
+    return text;
+}
+
+std::vector<std::string> format_run_lines(const BenchBlock& block, bool include_raw) {
+    std::vector<std::string> lines;
+    for (const std::string& note : block.notes) lines.push_back("[RUN]   " + note);
+    const char* prefix = block.fast_variant ? "fast_" : "";
+    if (block.effective_us && !block.effective_us->mean_only) {
+        lines.push_back(fmt::format("[RUN]   {}effective_us ({} rounds) {}", prefix,
+                                    block.effective_us->rounds, summary_text(*block.effective_us)));
+    } else if (block.unavailable) {
+        lines.push_back(
+            fmt::format("[RUN]   {}effective_us unavailable: {}", prefix, *block.unavailable));
+    }
+    for (const Rank& rank : block.ranks) {
+        std::string body = rank.eff_us ? "eff_us " + summary_text(*rank.eff_us) : "(no timing)";
+        if (rank.device_wall_mean_us && rank.device_wall_max_us) {
+            std::string device =
+                fmt::format("device_wall_us mean={} max={}", fixed1(*rank.device_wall_mean_us),
+                            fixed1(*rank.device_wall_max_us));
+            body = rank.eff_us ? body + "  " + device : device;
+        }
+        lines.push_back(fmt::format("[RUN]     rank {}: {}", rank.rank, body));
+        for (const Slot& slot : rank.slots) {
+            std::string label = slot.name.empty() ? "" : fmt::format(" ({})", slot.name);
+            lines.push_back(
+                fmt::format("[RUN]       slot {}{}: {}", slot.slot, label,
+                            slot.eff_us ? "eff_us " + summary_text(*slot.eff_us) : "(no timing)"));
+        }
+    }
+    if (include_raw && block.raw) {
+        const RawSamples& raw = *block.raw;
+        lines.push_back(fmt::format("[RUN]   raw samples: ranks={} rounds={} warmup={}{}",
+                                    raw.ranks, raw.rounds, raw.warmup,
+                                    raw.fallback_flattened ? " fallback_flattened=1" : ""));
+        for (const auto& [pid, values] : raw.per_rank) {
+            std::vector<std::string> items;
+            items.reserve(values.size());
+            for (double value : values) items.push_back(format_raw_value(value));
+            lines.push_back(fmt::format("[RUN]     rank {} raw n={} eff_us=[{}]", pid,
+                                        values.size(), fmt::join(items, ", ")));
+        }
+    }
+    if (block.context) {
+        const Context& c = *block.context;
+        std::string line = fmt::format("[RUN] benchmark kernel={}", c.kernel);
+        if (c.resident) {
+            line += " l3_resident=1";
+        } else if (c.fields.count("l3") != 0 || block.origin != Origin::Report) {
+            line += " l3=1";
+        }
+        if (c.rounds) line += fmt::format(" rounds={}", *c.rounds);
+        if (c.ranks) line += fmt::format(" ranks={}", *c.ranks);
+        if (c.host_union_mean_us)
+            line += " host_union_mean_us=" + stats::format_fixed(*c.host_union_mean_us, 0);
+        if (c.host_mean_us) line += " host_mean_us=" + stats::format_fixed(*c.host_mean_us, 0);
+        if (c.fallback_flattened) line += " fallback_flattened=1";
+        lines.push_back(std::move(line));
+    }
+    return lines;
+}
+
+void publish_metrics(const std::vector<BenchCase>& cases, rules::MetricStore& store) {
+    for (const BenchCase& bench_case : cases) {
+        const BenchBlock* block = bench_case.ci_block();
+        if (block == nullptr) continue;
+        rules::Subject& subject = store.subject("case", bench_case.name);
+        subject.locations.push_back({block->source.file, block->source.line, 0});
+        subject.metrics["bench.unavailable"] = block->effective_us ? 0.0 : 1.0;
+        bool fallback = (block->context && block->context->fallback_flattened) ||
+                        (block->raw && block->raw->fallback_flattened);
+        subject.metrics["bench.fallback_flattened"] = fallback ? 1.0 : 0.0;
+        if (block->effective_us) {
+            const Summary& s = *block->effective_us;
+            subject.metrics["bench.effective_us.mean"] = s.mean;
+            if (!s.mean_only) {
+                subject.metrics["bench.effective_us.min"] = s.min;
+                subject.metrics["bench.effective_us.median"] = s.median;
+                subject.metrics["bench.effective_us.max"] = s.max;
+                subject.metrics["bench.rounds"] = static_cast<double>(s.rounds);
+                if (s.median > 0.0) subject.metrics["bench.mean_over_median"] = s.mean / s.median;
+                if (block->declared_rounds && !fallback) {
+                    subject.metrics["bench.declared_rounds"] =
+                        static_cast<double>(*block->declared_rounds);
+                    subject.metrics["bench.rounds_shortfall"] =
+                        static_cast<double>(*block->declared_rounds) -
+                        static_cast<double>(s.rounds);
+                }
+            }
+        }
+        if (!block->ranks.empty())
+            subject.metrics["bench.ranks"] = static_cast<double>(block->ranks.size());
+        if (auto imbalance = rank_imbalance(*block))
+            subject.metrics["bench.rank_imbalance"] = *imbalance;
+    }
+}
+
+}  // namespace ptune::bench
