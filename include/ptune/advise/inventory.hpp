@@ -1,0 +1,63 @@
+#pragma once
+/// @file inventory.hpp
+/// Discovery of every artifact a PyPTO run leaves in its build directory, with a reason for each
+/// one that is missing (many absences are normal: see rules-catalogue M10, swimlane.md §1).
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "ptune/core/error.hpp"
+
+namespace ptune::advise {
+
+/// Kinds of artifact, in the order reports list them.
+enum class ArtifactKind {
+    MemoryReport,     ///< report/memory_after_AllocateMemoryAddr.txt
+    PerfHints,        ///< report/perf_hints.log
+    SwimlaneRecords,  ///< dfx_outputs/chip_swimlane_records.json (or l2_swimlane_records.json)
+    Deps,             ///< dfx_outputs/deps.json
+    NameMap,          ///< dfx_outputs/name_map*.json
+    MergedTrace,      ///< dfx_outputs/merged_swimlane_<ts>.json (converter output)
+    Pmu,              ///< dfx_outputs/pmu.csv
+    KernelConfig,     ///< kernel_config.py
+    RunLog,           ///< console log of the run (given with --log)
+};
+
+/// Stable lower-case name of a kind, e.g. "memory-report".
+std::string_view to_string(ArtifactKind kind);
+
+/// One artifact found on disk. `scope` is empty for a single-chip run and `rank<r>/d<k>` for the
+/// dispatch directories of an L3 run.
+struct Artifact {
+    ArtifactKind kind;
+    std::filesystem::path path;
+    std::string scope;
+};
+
+/// An artifact kind that was not found, and why that may be normal.
+struct MissingArtifact {
+    ArtifactKind kind;
+    std::string why;
+};
+
+/// Everything known about one run directory.
+struct Inventory {
+    std::filesystem::path run_dir;   ///< the analysed directory
+    std::string program;             ///< from `<Program>_<YYYYMMDD_HHMMSS>`, if the name has it
+    std::string timestamp;
+    std::string chosen_note;         ///< how the run was picked, when a parent dir was given
+    std::vector<Artifact> found;
+    std::vector<MissingArtifact> missing;
+
+    /// The artifacts of one kind (several for L3 runs).
+    std::vector<const Artifact*> of(ArtifactKind kind) const;
+};
+
+/// Scans `dir`: a run directory, or a `build_output/` holding several (the newest by the
+/// timestamp in the name, or the newest of `program`). `logs` are console logs given by the
+/// user. Fails only when `dir` is not a directory or `program` matches nothing.
+Result<Inventory> take_inventory(const std::filesystem::path& dir, const std::string& program,
+                                 int nth_latest, const std::vector<std::string>& logs);
+
+}  // namespace ptune::advise
