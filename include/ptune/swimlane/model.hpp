@@ -1,0 +1,225 @@
+#pragma once
+/// @file model.hpp
+/// The typed model of one chip swimlane capture (spec swimlane.md §2–§4): joined task rows,
+/// scheduler and orchestrator phases, the task graph of deps.json, kernel names, the clock and
+/// where everything came from. Every generation of the records file (µs `tasks[]`, raw-cycle
+/// 5/6/7-column rows, `scheduler_tasks`/`scheduler_records`) reads into this one model.
+///
+/// Times are integer nanoseconds relative to the capture's time origin (the upstream converter's
+/// base `B` = the smallest positive raw timestamp, §6.2 step 4), so the model never carries float
+/// noise; `Clock` converts back to raw ticks and to the converter's float microseconds when a
+/// byte-identical upstream number is needed.
+
+#include <array>
+#include <cstdint>
+#include <limits>
+#include <map>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+namespace ptune::swimlane {
+
+/// Marks a time the capture does not have (e.g. AICPU dispatch/finish at level 1).
+inline constexpr std::int64_t kNoTime = std::numeric_limits<std::int64_t>::min();
+
+/// AICore flavour of a physical core (`metadata.core_types`).
+enum class CoreType : std::uint8_t { Aic, Aiv };
+
+/// "aic" / "aiv".
+std::string_view to_string(CoreType type);
+
+/// Ring of a runtime task id `(ring << 32) | local` as the converter displays it (8 bits).
+constexpr std::uint32_t task_ring(std::uint64_t task_id) {
+    return static_cast<std::uint32_t>((task_id >> 32) & 0xFFu);
+}
+/// Ring-local index of a runtime task id.
+constexpr std::uint32_t task_local(std::uint64_t task_id) {
+    return static_cast<std::uint32_t>(task_id & 0xFFFFFFFFu);
+}
+/// The converter's short task label: `t<local>` on ring 0, else `r<ring>t<local>`.
+std::string task_display(std::uint64_t task_id);
+
+/// Which file generation the records were read from (recognised by shape, never by a version
+/// field; swimlane.md §2.8–§2.9).
+enum class RecordsShape : std::uint8_t {
+    MicrosecondTasks,  ///< ≤ 2026-06-04: joined `tasks[]` in µs (`version` / `l2_perf_level` /
+                       ///< `l2_swimlane_level`)
+    RawCycles,         ///< `aicore_tasks` + `aicpu_tasks` (or `scheduler_tasks`) in raw cycles
+};
+
+/// "us-tasks" / "raw-cycles".
+std::string_view to_string(RecordsShape shape);
+
+/// The capture's clock: how raw timestamps map to the model's nanoseconds.
+struct Clock {
+    /// Ticks per second of the raw timestamps: `metadata.clock_freq_hz` for raw captures
+    /// (a2a3 50 MHz, a5 1 GHz), 1e9 for µs-domain files (their µs are stored as ns ticks).
+    std::uint64_t freq_hz = 0;
+    /// Where freq_hz came from: "metadata", "--freq" or "microsecond file".
+    std::string freq_source;
+    /// Raw timestamp (ticks) mapped to time 0: the smallest positive timestamp in the file.
+    std::int64_t origin_ticks = 0;
+
+    /// Nanoseconds for a tick count relative to the origin (exact when freq divides 1e9,
+    /// otherwise rounded to the nearest ns).
+    std::int64_t ticks_to_ns(std::int64_t ticks) const;
+    /// The inverse of ticks_to_ns (exact for the ns this clock produced).
+    std::int64_t ns_to_ticks(std::int64_t ns) const;
+    /// The upstream converter's float microseconds for a model time: `(c − B) · (1e6 / f)`
+    /// computed in the converter's operation order, so printed statistics match bit for bit.
+    double upstream_us(std::int64_t ns) const;
+};
+
+/// One joined (task, core) dispatch: an AICore row with its AICPU partner (swimlane.md §6.2).
+struct TaskRow {
+    std::uint64_t task_id = 0;  ///< runtime id `(ring << 32) | local`
+    std::uint32_t core_id = 0;  ///< physical core index
+    CoreType core_type = CoreType::Aiv;
+    std::uint32_t reg_task_id = 0;      ///< per-core dispatch token (join key)
+    std::uint32_t run_epoch = 0;        ///< 7-column captures only (join key); 0 otherwise
+    std::int32_t func_id = -1;          ///< kernel func_id; -1 until resolved from deps/legacy file
+    std::uint32_t block_num = 0;        ///< SPMD block count from deps (0 = unknown)
+    std::int64_t receive_ns = kNoTime;  ///< AICore read the dispatch register (start − r2s)
+    std::int64_t start_ns = kNoTime;    ///< kernel start
+    std::int64_t end_ns = kNoTime;      ///< kernel end
+    std::int64_t dispatch_ns = kNoTime;  ///< AICPU wrote the dispatch register (level ≥ 2)
+    std::int64_t finish_ns = kNoTime;    ///< AICPU observed FIN (level ≥ 2)
+
+    std::uint32_t ring() const { return task_ring(task_id); }
+    /// Both AICPU times are known (the converter's "dispatch ≥ 0 and finish > 0").
+    bool has_aicpu() const { return dispatch_ns != kNoTime && finish_ns != kNoTime; }
+};
+
+/// `kind` of a scheduler phase record (ChipSwimlaneSchedPhaseKind, swimlane.md §2.4).
+enum class PhaseKind : std::uint8_t {
+    Complete,
+    Dispatch,
+    Release,
+    Dummy,
+    EarlyDispatch,
+    Resolve,
+    DummyTask,
+    Drain,
+    DrainPrepare,
+    DrainPublish,
+    AsyncPoll,
+    PredicatedSkip,
+    GraphPrepare,
+    Other,  ///< legacy (`scan`, `poll`, `idle`, …) or newer kinds; name kept in `kind_name`
+};
+
+/// The wire name of a kind ("complete", "dummy_task", …); "unknown" for Other.
+std::string_view to_string(PhaseKind kind);
+/// Parses a wire name; Other for anything not in the vocabulary.
+PhaseKind parse_phase_kind(std::string_view name);
+
+/// One AICPU scheduler phase record on one scheduler thread.
+struct SchedulerPhase {
+    std::uint32_t thread = 0;  ///< AICPU thread index (array index in the file)
+    PhaseKind kind = PhaseKind::Other;
+    std::string kind_name;  ///< the kind as written (for Other and for display)
+    std::int64_t start_ns = kNoTime;
+    std::int64_t end_ns = kNoTime;
+    std::uint32_t loop_iter = 0;
+    std::int64_t tasks_processed = -1;  ///< -1 when the record lacks it
+    std::int64_t pop_hit = -1;          ///< dispatch records only, else -1
+    std::int64_t pop_miss = -1;         ///< dispatch records only, else -1
+    std::int64_t task_id = -1;          ///< dummy_task / predicated_skip / graph_prepare, else -1
+    bool has_depths = false;            ///< both shared_at_* arrays had 3 entries
+    std::array<std::int32_t, 3> shared_at_start{};  ///< ready-queue depths [AIC, AIV, MIX]
+    std::array<std::int32_t, 3> shared_at_end{};
+};
+
+/// One orchestrator record (`orch_submit` envelope, or a legacy `orch_*` phase).
+struct OrchestratorPhase {
+    std::uint32_t thread = 0;
+    std::string phase = "orch_submit";
+    std::int64_t submit_idx = -1;
+    std::int64_t task_id = -1;  ///< -1 in legacy captures (the label then uses submit_idx)
+    std::int64_t start_ns = kNoTime;
+    std::int64_t end_ns = kNoTime;
+};
+
+/// What the reader dropped, by reason; reported to the user and in the trace metadata.
+struct DropCounts {
+    std::size_t aicpu_without_aicore = 0;  ///< AICPU row with no AICore partner
+    std::size_t aicore_without_aicpu = 0;  ///< AICore row no AICPU row joined (level ≥ 2)
+    std::size_t zero_start = 0;            ///< AICore row with start 0 (never ran)
+    std::size_t reversed = 0;              ///< end before start, or finish before dispatch
+    std::size_t malformed_rows = 0;        ///< wrong column count or non-integer fields
+    std::size_t malformed_phases = 0;      ///< phase objects without usable times
+    std::size_t total() const {
+        return aicpu_without_aicore + aicore_without_aicpu + zero_start + reversed +
+               malformed_rows + malformed_phases;
+    }
+};
+
+/// One chip capture, read from a records file.
+struct Capture {
+    std::string source;  ///< records file name as given (for messages)
+    RecordsShape shape = RecordsShape::RawCycles;
+    std::string level_key;   ///< "chip_swimlane_level", "l2_swimlane_level", "l2_perf_level",
+                             ///< "version" or "" when absent
+    int level = 0;           ///< capture level 1..4 (0 = unknown)
+    int aicore_columns = 0;  ///< 5, 6 or 7 for raw captures; 0 otherwise
+    Clock clock;
+    std::vector<CoreType> core_types;  ///< indexed by core_id
+    std::vector<int> core_to_thread;  ///< core_id → scheduler thread (−1 unassigned); may be empty
+    std::vector<TaskRow> tasks;  ///< joined rows, stable-sorted by task_id (join order on ties)
+    std::vector<SchedulerPhase> scheduler_phases;  ///< per thread, file order within a thread
+    std::size_t scheduler_arrays = 0;              ///< number of per-thread arrays in the file
+    std::vector<OrchestratorPhase> orchestrator_phases;  ///< per thread, file order
+    std::size_t orchestrator_arrays = 0;
+    bool host_orchestration = false;  ///< host_build_graph capture (host-ns orchestrator)
+    bool truncated = false;           ///< the file ended early; what parsed before is kept
+    std::string truncation_message;   ///< the parser's message, with file and line
+    DropCounts dropped;
+    /// Edges embedded in µs-generation files (`fanout` lists), in file order; empty otherwise.
+    std::vector<std::pair<std::uint64_t, std::uint64_t>> embedded_edges;
+
+    /// Core type of a core id (out-of-range ids are "aiv", as upstream).
+    CoreType core_type_of(std::uint32_t core_id) const {
+        return core_id < core_types.size() ? core_types[core_id] : CoreType::Aiv;
+    }
+    /// Scheduler thread count S = max(core_to_thread ≥ 0 ∪ threads with records) + 1 (§5.2).
+    std::size_t scheduler_thread_count() const;
+};
+
+/// One task of deps.json (what the converter and the analyzer use of it).
+struct DepsTask {
+    std::array<std::int32_t, 3> kernel_ids{-1, -1, -1};  ///< [aic, aiv0, aiv1]; −1 inactive
+    bool has_kernel_ids = false;                         ///< the file had a 3-element list
+    std::uint32_t block_num = 1;                         ///< max(block_num, 1)
+    /// All kernel ids inactive: a dummy task.
+    bool is_dummy() const {
+        return has_kernel_ids && kernel_ids[0] < 0 && kernel_ids[1] < 0 && kernel_ids[2] < 0;
+    }
+};
+
+/// The task graph of deps.json (swimlane.md §3).
+struct Deps {
+    std::string source;
+    std::unordered_map<std::uint64_t, DepsTask> tasks;
+    /// Deduplicated (pred, succ) pairs in first-seen order.
+    std::vector<std::pair<std::uint64_t, std::uint64_t>> edges;
+    std::size_t duplicate_edges = 0;  ///< repeated pairs (several args/sources) folded away
+    bool truncated = false;           ///< the file ended early; edges before the damage are kept
+};
+
+/// func_id → kernel name (name_map_*.json or kernel_config.py).
+struct NameMap {
+    std::string source;
+    std::map<std::int32_t, std::string> names;
+    std::string orchestrator_name;  ///< empty when absent/null
+
+    /// The name of a func_id, or nullptr.
+    const std::string* find(std::int32_t func_id) const {
+        auto it = names.find(func_id);
+        return it == names.end() ? nullptr : &it->second;
+    }
+};
+
+}  // namespace ptune::swimlane

@@ -1,0 +1,63 @@
+#pragma once
+/// @file reader.hpp
+/// Readers for the swimlane capture files: records (every generation), deps.json, name maps and
+/// kernel_config.py. They take text plus a source name (never a path), stream through the JSON
+/// with a SAX parser (no DOM of the capture), report bad input to Diagnostics with file and line,
+/// and keep what parsed before any damage.
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "ptune/core/diagnostics.hpp"
+#include "ptune/core/error.hpp"
+#include "ptune/swimlane/model.hpp"
+
+namespace ptune::swimlane {
+
+/// How to read a records file.
+struct ReadOptions {
+    std::string source_name;  ///< file name used in messages and provenance
+    /// Clock frequency for files that lack `metadata.clock_freq_hz` (never overrides the file).
+    std::optional<std::uint64_t> fallback_freq_hz;
+};
+
+/// Reads a records file of any generation (swimlane.md §2, §2.8, §2.9), recognised by shape:
+/// `tasks[]` µs files, raw `aicore_tasks` with 5/6/7 columns joined with `aicpu_tasks` or
+/// `scheduler_tasks` on (run_epoch, core_id, reg_task_id), scheduler phases (per-thread arrays or
+/// `scheduler_records` streams), orchestrator phases. Unknown sections are ignored.
+/// Fails only when nothing usable remains (not JSON at all, no task rows and no phases, or a raw
+/// capture without a clock frequency); a truncated file yields what parsed before the damage with
+/// `Capture::truncated` set. Dropped rows are counted in `Capture::dropped` and summarised in
+/// `diagnostics`.
+Result<Capture> read_capture(std::string_view records_json, const ReadOptions& options,
+                             Diagnostics& diagnostics);
+
+/// Reads deps.json in one pass: kernel ids, block_num and the deduplicated edge list. Ids may be
+/// strings (current writer) or numbers. A truncated file keeps the tasks and edges before the
+/// damage (with a warning); fails when the text is not a deps file at all (no `edges` list).
+Result<Deps> read_deps(std::string_view deps_json, std::string_view source_name,
+                       Diagnostics& diagnostics);
+
+/// Reads a `name_map_*.json` (`callable_id_to_name`, `orchestrator_name`).
+Result<NameMap> read_name_map(std::string_view json, std::string_view source_name,
+                              Diagnostics& diagnostics);
+
+/// Reads the `KERNELS` entries of a kernel_config.py as text, one `{"func_id": N, "name": "…"}`
+/// per line; the file is never executed. Lines that mention func_id without a usable name are
+/// reported. Returns an empty map when the file has no entries.
+NameMap read_kernel_config(std::string_view python_source, std::string_view source_name,
+                           Diagnostics& diagnostics);
+
+/// Applies deps.json to the rows as the converter does (§6.3 step 2): a row with func_id < 0 gets
+/// `kernel_ids[0]` on an AIC core, else the first active of `kernel_ids[1..2]`; block_num is
+/// copied. Rows whose task id is not in deps keep func_id −1 and block_num 0. Returns how many
+/// distinct task ids with rows were missing from deps.
+std::size_t apply_deps(Capture& capture, const Deps& deps);
+
+/// The converter's kernel label without the task suffix: the known name, `func_<n>_<letters>`
+/// (bijective base-26 of n) or "task" for func_id < 0 (swimlane.md §5.3).
+std::string kernel_base_name(std::int32_t func_id, const NameMap* names);
+
+}  // namespace ptune::swimlane

@@ -1,0 +1,263 @@
+// Readers of deps.json (one SAX pass), name maps and kernel_config.py (as text, never executed),
+// and the converter's func_id resolution and kernel naming (swimlane.md §3, §4, §5.3, §6.3).
+
+#include <algorithm>
+#include <unordered_set>
+
+#include <fmt/format.h>
+
+#include "json_walk.hpp"
+#include "ptune/core/io.hpp"
+#include "ptune/core/text.hpp"
+#include "ptune/swimlane/reader.hpp"
+
+namespace ptune::swimlane {
+
+namespace {
+
+using detail::Scalar;
+
+struct PairHash {
+    std::size_t operator()(const std::pair<std::uint64_t, std::uint64_t>& p) const {
+        return std::hash<std::uint64_t>()(p.first * 0x9E3779B97F4A7C15ull ^ p.second);
+    }
+};
+
+class DepsWalker final : public detail::JsonWalker {
+  public:
+    Deps* deps = nullptr;
+    bool saw_edges = false;
+    bool saw_tasks = false;
+    std::size_t bad_edges = 0;
+    std::size_t bad_tasks = 0;
+
+  protected:
+    void on_open(std::size_t level, bool is_object) override {
+        if (level == 1) {
+            if (key_at(1) == "edges" && !is_object) saw_edges = true;
+            if (key_at(1) == "tasks" && !is_object) saw_tasks = true;
+        } else if (level == 2 && is_object) {
+            has_id_ = has_pred_ = has_succ_ = false;
+            kernel_ids_.clear();
+            block_num_ = 1;
+        }
+    }
+
+    void on_close(std::size_t level, bool is_object) override {
+        if (level != 2 || !is_object) return;
+        if (key_at(1) == "tasks") {
+            if (!has_id_) {
+                ++bad_tasks;
+                return;
+            }
+            DepsTask& task = deps->tasks[id_];
+            if (kernel_ids_.size() == 3) {
+                task.has_kernel_ids = true;
+                for (std::size_t i = 0; i < 3; ++i)
+                    task.kernel_ids[i] = static_cast<std::int32_t>(kernel_ids_[i]);
+            }
+            task.block_num = static_cast<std::uint32_t>(std::max<std::int64_t>(block_num_, 1));
+        } else if (key_at(1) == "edges") {
+            if (!has_pred_ || !has_succ_) {
+                ++bad_edges;
+                return;
+            }
+            if (seen_.insert({pred_, succ_}).second)
+                deps->edges.emplace_back(pred_, succ_);
+            else
+                ++deps->duplicate_edges;
+        }
+    }
+
+    void on_scalar(const Scalar& v) override {
+        std::size_t d = depth();
+        if (d == 3) {
+            const std::string& k = key_at(3);
+            if (key_at(1) == "tasks") {
+                if (k == "task_id")
+                    has_id_ = v.as_id(id_);
+                else if (k == "block_num" && v.is_int())
+                    block_num_ = v.integer;
+            } else if (key_at(1) == "edges") {
+                if (k == "pred")
+                    has_pred_ = v.as_id(pred_);
+                else if (k == "succ")
+                    has_succ_ = v.as_id(succ_);
+            }
+        } else if (d == 4 && key_at(1) == "tasks" && key_at(3) == "kernel_ids") {
+            kernel_ids_.push_back(v.is_int() ? v.integer : -1);
+        }
+    }
+
+  private:
+    bool has_id_ = false, has_pred_ = false, has_succ_ = false;
+    std::uint64_t id_ = 0, pred_ = 0, succ_ = 0;
+    std::vector<std::int64_t> kernel_ids_;
+    std::int64_t block_num_ = 1;
+    std::unordered_set<std::pair<std::uint64_t, std::uint64_t>, PairHash> seen_;
+};
+
+class NameMapWalker final : public detail::JsonWalker {
+  public:
+    NameMap* map = nullptr;
+    std::size_t bad_keys = 0;
+    bool saw_names = false;
+
+  protected:
+    void on_open(std::size_t level, bool) override {
+        if (level == 1 && key_at(1) == "callable_id_to_name") saw_names = true;
+    }
+    void on_close(std::size_t, bool) override {}
+    void on_scalar(const Scalar& v) override {
+        if (depth() == 1 && key_at(1) == "orchestrator_name" && v.type == Scalar::Type::String) {
+            map->orchestrator_name = std::string(v.text);
+        } else if (depth() == 2 && key_at(1) == "callable_id_to_name" &&
+                   v.type == Scalar::Type::String) {
+            auto id = text::parse_int(key_at(2));
+            if (!id) {
+                ++bad_keys;
+                return;
+            }
+            map->names[static_cast<std::int32_t>(*id)] = std::string(v.text);
+        }
+    }
+};
+
+/// Value of `"key": <value>` in a kernel_config.py dict line (number or double-quoted string).
+std::optional<std::string_view> dict_value(std::string_view line, std::string_view key) {
+    std::string quoted = fmt::format("\"{}\"", key);
+    std::size_t at = line.find(quoted);
+    if (at == std::string_view::npos) {
+        quoted = fmt::format("'{}'", key);
+        at = line.find(quoted);
+        if (at == std::string_view::npos) return std::nullopt;
+    }
+    std::string_view rest = text::trim_left(line.substr(at + quoted.size()));
+    if (!rest.starts_with(':')) return std::nullopt;
+    rest = text::trim_left(rest.substr(1));
+    if (rest.empty()) return std::nullopt;
+    if (rest.front() == '"' || rest.front() == '\'') {
+        char quote = rest.front();
+        std::size_t close = rest.find(quote, 1);
+        if (close == std::string_view::npos) return std::nullopt;
+        return rest.substr(1, close - 1);
+    }
+    std::size_t stop = rest.find_first_of(",}");
+    return text::trim(rest.substr(0, stop));
+}
+
+}  // namespace
+
+Result<Deps> read_deps(std::string_view deps_json, std::string_view source_name,
+                       Diagnostics& diagnostics) {
+    Deps deps;
+    deps.source = std::string(source_name);
+    DepsWalker walker;
+    walker.deps = &deps;
+    bool complete = detail::walk(deps_json, walker);
+    if (!complete) {
+        std::size_t line = detail::line_of_offset(deps_json, walker.error_position());
+        if (!walker.saw_edges && !walker.saw_tasks)
+            return Error{fmt::format("not a usable deps.json: {}", walker.error_message()),
+                         std::string(source_name), line};
+        deps.truncated = true;
+        diagnostics.warn(
+            std::string(source_name), line,
+            fmt::format(
+                "deps.json ends early ({}); using the {} task(s) and {} edge(s) before the damage",
+                walker.error_message(), deps.tasks.size(), deps.edges.size()));
+    } else if (!walker.saw_edges) {
+        return Error{"not a deps.json: no `edges` list", std::string(source_name), 0};
+    }
+    if (walker.bad_edges)
+        diagnostics.warn(
+            std::string(source_name), 0,
+            fmt::format("{} edge(s) without a usable pred/succ id ignored", walker.bad_edges));
+    if (walker.bad_tasks)
+        diagnostics.warn(
+            std::string(source_name), 0,
+            fmt::format("{} task(s) without a usable task_id ignored", walker.bad_tasks));
+    return deps;
+}
+
+Result<NameMap> read_name_map(std::string_view json, std::string_view source_name,
+                              Diagnostics& diagnostics) {
+    NameMap map;
+    map.source = std::string(source_name);
+    NameMapWalker walker;
+    walker.map = &map;
+    if (!detail::walk(json, walker)) {
+        std::size_t line = detail::line_of_offset(json, walker.error_position());
+        return Error{fmt::format("not a usable name map: {}", walker.error_message()),
+                     std::string(source_name), line};
+    }
+    if (!walker.saw_names)
+        return Error{"not a name map: no `callable_id_to_name`", std::string(source_name), 0};
+    if (walker.bad_keys)
+        diagnostics.warn(std::string(source_name), 0,
+                         fmt::format("{} non-integer func id key(s) ignored", walker.bad_keys));
+    return map;
+}
+
+NameMap read_kernel_config(std::string_view python_source, std::string_view source_name,
+                           Diagnostics& diagnostics) {
+    NameMap map;
+    map.source = std::string(source_name);
+    io::LineReader lines(python_source);
+    std::string_view line;
+    while (lines.next(line)) {
+        std::string_view body = text::trim(line);
+        if (body.starts_with('#')) continue;
+        auto func_id = dict_value(body, "func_id");
+        if (!func_id) continue;
+        auto id = text::parse_int(*func_id);
+        auto name = dict_value(body, "name");
+        if (!id || !name) {
+            diagnostics.warn(std::string(source_name), lines.line_number(),
+                             "KERNELS entry without a usable func_id and name skipped");
+            continue;
+        }
+        map.names[static_cast<std::int32_t>(*id)] = std::string(*name);
+    }
+    return map;
+}
+
+std::size_t apply_deps(Capture& capture, const Deps& deps) {
+    std::size_t missing = 0;
+    std::uint64_t last_missing = 0;
+    bool any_missing = false;
+    for (TaskRow& row : capture.tasks) {
+        auto it = deps.tasks.find(row.task_id);
+        if (it == deps.tasks.end()) {
+            // Rows are sorted by task id, so distinct missing ids are counted once.
+            if (!any_missing || last_missing != row.task_id) ++missing;
+            any_missing = true;
+            last_missing = row.task_id;
+            continue;
+        }
+        const DepsTask& task = it->second;
+        row.block_num = task.block_num;
+        if (row.func_id >= 0 || !task.has_kernel_ids) continue;
+        if (row.core_type == CoreType::Aic) {
+            if (task.kernel_ids[0] >= 0) row.func_id = task.kernel_ids[0];
+        } else if (task.kernel_ids[1] >= 0) {
+            row.func_id = task.kernel_ids[1];
+        } else if (task.kernel_ids[2] >= 0) {
+            row.func_id = task.kernel_ids[2];
+        }
+    }
+    return missing;
+}
+
+std::string kernel_base_name(std::int32_t func_id, const NameMap* names) {
+    if (func_id < 0) return "task";
+    if (names)
+        if (const std::string* name = names->find(func_id)) return *name;
+    // Bijective base-26: 0 → a, 25 → z, 26 → aa.
+    std::string letters;
+    for (std::int64_t n = func_id + 1; n > 0; n = (n - 1) / 26)
+        letters.insert(letters.begin(), static_cast<char>('a' + (n - 1) % 26));
+    return fmt::format("func_{}_{}", func_id, letters);
+}
+
+}  // namespace ptune::swimlane

@@ -1,0 +1,171 @@
+// Finding the records, deps and names of a capture (swimlane.md §1): a file, a dfx_outputs/
+// directory, a build_output/<Program>_<ts>/ run (newest by name, never by mtime) or an L3 tree
+// rank{r}/d{k}/.
+
+#include "ptune/swimlane/discover.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <optional>
+
+#include <fmt/format.h>
+
+#include "ptune/core/discover.hpp"
+#include "ptune/core/text.hpp"
+
+namespace ptune::swimlane {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+bool is_dir(const fs::path& p) {
+    std::error_code ec;
+    return fs::is_directory(p, ec);
+}
+bool is_file(const fs::path& p) {
+    std::error_code ec;
+    return fs::is_regular_file(p, ec);
+}
+
+/// Records file names, newest generation first; "*" entries are timestamped prefixes.
+constexpr std::string_view kRecordNames[] = {"chip_swimlane_records.json",
+                                             "l2_swimlane_records.json", "l2_perf_records.json"};
+constexpr std::string_view kRecordPrefixes[] = {"l2_perf_records_", "perf_swimlane_"};
+
+/// The records file directly in `dir` (fixed names first, then the newest timestamped one by name).
+std::optional<fs::path> records_in(const fs::path& dir) {
+    for (auto name : kRecordNames)
+        if (is_file(dir / name)) return dir / name;
+    std::vector<fs::path> stamped;
+    std::error_code ec;
+    for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+        std::string name = it->path().filename().string();
+        if (!name.ends_with(".json") || !it->is_regular_file(ec)) continue;
+        for (auto prefix : kRecordPrefixes)
+            if (name.starts_with(prefix)) stamped.push_back(it->path());
+    }
+    if (stamped.empty()) return std::nullopt;
+    std::sort(stamped.begin(), stamped.end());
+    return stamped.back();
+}
+
+/// Number after a one-letter-word prefix: "rank3" → 3, "d12" → 12.
+std::optional<int> numbered(const std::string& name, std::string_view prefix) {
+    if (!name.starts_with(prefix) || name.size() == prefix.size()) return std::nullopt;
+    auto n = text::parse_int(std::string_view(name).substr(prefix.size()));
+    if (!n || *n < 0 || name[prefix.size()] == '+' || name[prefix.size()] == '-')
+        return std::nullopt;
+    return static_cast<int>(*n);
+}
+
+/// Fills deps, name map and kernel_config for a records file; notes go to `notes`.
+CaptureFiles siblings_of(const fs::path& records, std::vector<std::string>& notes) {
+    CaptureFiles files;
+    files.records = records;
+    fs::path dir = records.parent_path();
+    if (dir.empty()) dir = ".";
+    if (is_file(dir / "deps.json")) files.deps = records.parent_path() / "deps.json";
+    std::vector<fs::path> maps;
+    std::error_code ec;
+    for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+        std::string name = it->path().filename().string();
+        if (name.starts_with("name_map") && name.ends_with(".json") && it->is_regular_file(ec))
+            maps.push_back(records.parent_path() / it->path().filename());
+    }
+    std::sort(maps.begin(), maps.end());
+    if (maps.size() == 1)
+        files.name_map = maps.front();
+    else if (maps.size() > 1)
+        notes.push_back(
+            fmt::format("{} name_map*.json files next to {}; using none (pass --names FILE)",
+                        maps.size(), records.string()));
+    // kernel_config.py sits at the run root: next to the records, or above dfx_outputs/ (or
+    // above dfx_outputs/rank{r}/d{k}/ in an L3 tree).
+    fs::path probe = dir;
+    for (int up = 0; up < 4 && !probe.empty(); ++up) {
+        if (is_file(probe / "kernel_config.py")) {
+            files.kernel_config = probe / "kernel_config.py";
+            break;
+        }
+        fs::path parent = probe.parent_path();
+        if (parent == probe) break;
+        probe = parent;
+    }
+    return files;
+}
+
+/// rank{r}/d{k}/ captures under `dir`, in (rank, dispatch) order.
+std::vector<CaptureFiles> l3_captures(const fs::path& dir, std::vector<std::string>& notes) {
+    std::vector<CaptureFiles> captures;
+    std::error_code ec;
+    for (fs::directory_iterator rank_it(dir, ec), end; !ec && rank_it != end;
+         rank_it.increment(ec)) {
+        auto rank = numbered(rank_it->path().filename().string(), "rank");
+        if (!rank || !rank_it->is_directory(ec)) continue;
+        std::error_code ec2;
+        for (fs::directory_iterator d_it(rank_it->path(), ec2); !ec2 && d_it != end;
+             d_it.increment(ec2)) {
+            auto dispatch = numbered(d_it->path().filename().string(), "d");
+            if (!dispatch || !d_it->is_directory(ec2)) continue;
+            auto records = records_in(d_it->path());
+            if (!records) {
+                notes.push_back(fmt::format("{}: no records file, skipped", d_it->path().string()));
+                continue;
+            }
+            CaptureFiles files = siblings_of(*records, notes);
+            files.rank = *rank;
+            files.dispatch = *dispatch;
+            files.label = fmt::format("rank{}/d{}", *rank, *dispatch);
+            captures.push_back(std::move(files));
+        }
+    }
+    std::sort(captures.begin(), captures.end(), [](const CaptureFiles& a, const CaptureFiles& b) {
+        return std::pair(a.rank, a.dispatch) < std::pair(b.rank, b.dispatch);
+    });
+    return captures;
+}
+
+/// Looks for a capture in `dir` itself, then its dfx_outputs/, each also as an L3 tree.
+std::optional<Discovery> search(const fs::path& dir) {
+    for (const fs::path& candidate : {dir, dir / "dfx_outputs"}) {
+        if (!is_dir(candidate)) continue;
+        Discovery found;
+        if (auto records = records_in(candidate)) {
+            found.captures.push_back(siblings_of(*records, found.notes));
+            return found;
+        }
+        found.captures = l3_captures(candidate, found.notes);
+        if (!found.captures.empty()) return found;
+    }
+    return std::nullopt;
+}
+
+}  // namespace
+
+Result<Discovery> discover_captures(const fs::path& input) {
+    if (is_file(input)) {
+        Discovery found;
+        found.captures.push_back(siblings_of(input, found.notes));
+        return found;
+    }
+    if (!is_dir(input)) return Error{"no such file or directory", input.string(), 0};
+    if (auto found = search(input)) return *found;
+    // build_output/ (or any folder of <Program>_<ts>/ runs): the newest run by its name.
+    std::string note;
+    auto run = discover::resolve_run(input, "", 1, &note);
+    if (run && *run != input) {
+        if (auto found = search(*run)) {
+            found->notes.insert(found->notes.begin(), note);
+            return *found;
+        }
+    }
+    return Error{
+        "no swimlane records here (looked for chip_swimlane_records.json, "
+        "l2_swimlane_records.json, "
+        "l2_perf_records*.json directly, in dfx_outputs/, in the newest <Program>_<ts>/ run and in "
+        "rank*/d*/)",
+        input.string(), 0};
+}
+
+}  // namespace ptune::swimlane

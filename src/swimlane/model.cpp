@@ -1,0 +1,92 @@
+// Small helpers of the swimlane model (names, the clock, thread counts).
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "ptune/swimlane/model.hpp"
+
+namespace ptune::swimlane {
+
+std::string_view to_string(CoreType type) {
+    return type == CoreType::Aic ? "aic" : "aiv";
+}
+
+std::string_view to_string(RecordsShape shape) {
+    return shape == RecordsShape::MicrosecondTasks ? "us-tasks" : "raw-cycles";
+}
+
+std::string task_display(std::uint64_t task_id) {
+    std::uint32_t ring = task_ring(task_id);
+    return ring == 0 ? fmt::format("t{}", task_local(task_id))
+                     : fmt::format("r{}t{}", ring, task_local(task_id));
+}
+
+namespace {
+__extension__ typedef __int128 Int128;  // 128-bit intermediates for exact tick ↔ ns scaling
+
+constexpr std::pair<PhaseKind, std::string_view> kPhaseNames[] = {
+    {PhaseKind::Complete, "complete"},
+    {PhaseKind::Dispatch, "dispatch"},
+    {PhaseKind::Release, "release"},
+    {PhaseKind::Dummy, "dummy"},
+    {PhaseKind::EarlyDispatch, "early_dispatch"},
+    {PhaseKind::Resolve, "resolve"},
+    {PhaseKind::DummyTask, "dummy_task"},
+    {PhaseKind::Drain, "drain"},
+    {PhaseKind::DrainPrepare, "drain_prepare"},
+    {PhaseKind::DrainPublish, "drain_publish"},
+    {PhaseKind::AsyncPoll, "async_poll"},
+    {PhaseKind::PredicatedSkip, "predicated_skip"},
+    {PhaseKind::GraphPrepare, "graph_prepare"},
+};
+}  // namespace
+
+std::string_view to_string(PhaseKind kind) {
+    for (const auto& [k, name] : kPhaseNames)
+        if (k == kind) return name;
+    return "unknown";
+}
+
+PhaseKind parse_phase_kind(std::string_view name) {
+    for (const auto& [k, text] : kPhaseNames)
+        if (text == name) return k;
+    return PhaseKind::Other;
+}
+
+std::int64_t Clock::ticks_to_ns(std::int64_t ticks) const {
+    if (freq_hz == 0) return ticks;
+    if (1'000'000'000 % freq_hz == 0)
+        return ticks * static_cast<std::int64_t>(1'000'000'000 / freq_hz);
+    Int128 scaled = static_cast<Int128>(ticks) * 1'000'000'000;
+    Int128 half = static_cast<Int128>(freq_hz / 2);
+    scaled += ticks >= 0 ? half : -half;
+    return static_cast<std::int64_t>(scaled / static_cast<Int128>(freq_hz));
+}
+
+std::int64_t Clock::ns_to_ticks(std::int64_t ns) const {
+    if (freq_hz == 0) return ns;
+    if (1'000'000'000 % freq_hz == 0)
+        return ns / static_cast<std::int64_t>(1'000'000'000 / freq_hz);
+    Int128 scaled = static_cast<Int128>(ns) * static_cast<Int128>(freq_hz);
+    scaled += ns >= 0 ? 500'000'000 : -500'000'000;
+    return static_cast<std::int64_t>(scaled / 1'000'000'000);
+}
+
+double Clock::upstream_us(std::int64_t ns) const {
+    if (ns == kNoTime) return 0.0;
+    if (freq_hz == 0) return static_cast<double>(ns) / 1000.0;
+    // Upstream: (c - B) * (1e6 / f), an integer difference times a double constant.
+    return static_cast<double>(ns_to_ticks(ns)) * (1e6 / static_cast<double>(freq_hz));
+}
+
+std::size_t Capture::scheduler_thread_count() const {
+    std::size_t count = 0;
+    for (int thread : core_to_thread)
+        if (thread >= 0) count = std::max(count, static_cast<std::size_t>(thread) + 1);
+    for (const auto& phase : scheduler_phases)
+        count = std::max<std::size_t>(count, phase.thread + 1);
+    return count;
+}
+
+}  // namespace ptune::swimlane

@@ -1,0 +1,705 @@
+// Reader of chip swimlane records files of every generation (swimlane.md §2, §2.8, §2.9).
+// One SAX pass collects raw rows into flat vectors; the join, the time base and the conversion
+// to integer nanoseconds happen afterwards in linear time (plus one sort by task id).
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <map>
+#include <unordered_map>
+
+#include <fmt/format.h>
+
+#include "json_walk.hpp"
+#include "ptune/swimlane/reader.hpp"
+
+namespace ptune::swimlane {
+
+namespace {
+
+using detail::Scalar;
+
+enum class Section {
+    Ignored,
+    Level,
+    Metadata,
+    LegacyCoreToThread,
+    AicoreTasks,
+    AicpuTasks,
+    SchedulerTasks,
+    SchedulerPhases,
+    SchedulerRecords,
+    OrchestratorPhases,
+    HostOrchestratorPhases,
+    LegacyTasks,
+};
+
+Section section_of(std::string_view key) {
+    if (key == "chip_swimlane_level" || key == "l2_swimlane_level" || key == "l2_perf_level" ||
+        key == "version")
+        return Section::Level;
+    if (key == "metadata") return Section::Metadata;
+    if (key == "core_to_thread") return Section::LegacyCoreToThread;
+    if (key == "aicore_tasks") return Section::AicoreTasks;
+    if (key == "aicpu_tasks") return Section::AicpuTasks;
+    if (key == "scheduler_tasks") return Section::SchedulerTasks;
+    if (key == "aicpu_scheduler_phases") return Section::SchedulerPhases;
+    if (key == "scheduler_records") return Section::SchedulerRecords;
+    if (key == "aicpu_orchestrator_phases") return Section::OrchestratorPhases;
+    if (key == "host_orchestrator_phases") return Section::HostOrchestratorPhases;
+    if (key == "tasks") return Section::LegacyTasks;
+    return Section::Ignored;
+}
+
+/// A raw phase object as read (cycles for raw files, µs for legacy ones).
+struct RawPhase {
+    std::uint32_t thread = 0;
+    std::string kind;
+    bool has_start = false, has_end = false;
+    std::int64_t start = 0, end = 0;  // cycles / host ns
+    double start_us = 0, end_us = 0;  // legacy µs
+    bool legacy_us = false;
+    std::int64_t loop_iter = 0;
+    std::int64_t tasks_processed = -1;
+    std::int64_t pop_hit = -1, pop_miss = -1;
+    std::int64_t task_id = -1;
+    std::int64_t submit_idx = -1;
+    std::int64_t record_index = -1;
+    std::vector<std::int64_t> shared_start, shared_end;
+};
+
+/// A legacy µs task object.
+struct LegacyTask {
+    std::uint64_t task_id = 0;
+    std::int64_t func_id = -1;
+    std::int64_t core_id = -1;
+    std::string core_type;
+    double start = -1, end = -1, ready = -1, dispatch = -1, finish = -1;
+    std::vector<std::uint64_t> fanout;
+    bool has_id = false;
+};
+
+class RecordsWalker final : public detail::JsonWalker {
+  public:
+    // Level key and value.
+    std::string level_key;
+    std::int64_t level = 0;
+    // Metadata.
+    std::int64_t clock_freq_hz = 0;
+    std::vector<std::string> core_type_names;
+    std::vector<std::int64_t> core_to_thread;
+    bool host_source = false;
+    // Raw rows, flattened: aicore 7 values per row (core, token, reg, start, end, r2s, epoch).
+    std::vector<std::int64_t> aicore;
+    std::vector<std::int64_t> aicpu;  // 5 values per row (core, reg, dispatch, finish, epoch)
+    int aicore_columns = 0;
+    bool saw_aicore = false, saw_aicpu = false, saw_scheduler_tasks = false;
+    std::size_t malformed_rows = 0;
+    std::vector<RawPhase> scheduler;
+    std::size_t scheduler_arrays = 0;
+    std::vector<RawPhase> orchestrator;
+    std::size_t orchestrator_arrays = 0;
+    std::vector<RawPhase> host_orchestrator;
+    std::vector<LegacyTask> legacy;
+    bool saw_legacy_tasks = false;
+
+  protected:
+    void on_open(std::size_t level, bool is_object) override {
+        if (level == 1) {
+            section_ = section_of(key_at(1));
+            if (section_ == Section::AicoreTasks) saw_aicore = true;
+            if (section_ == Section::AicpuTasks) saw_aicpu = true;
+            if (section_ == Section::SchedulerTasks) saw_scheduler_tasks = true;
+            if (section_ == Section::LegacyTasks) saw_legacy_tasks = true;
+            return;
+        }
+        switch (section_) {
+            case Section::AicoreTasks:
+            case Section::AicpuTasks:
+                if (level == 2 && !is_object) row_.clear(), row_ok_ = true;
+                break;
+            case Section::SchedulerTasks:
+                if (level == 3 && !is_object && key_at(2) == "records")
+                    row_.clear(), row_ok_ = true;
+                break;
+            case Section::SchedulerPhases:
+            case Section::OrchestratorPhases:
+            case Section::HostOrchestratorPhases:
+                if (level == 2 && !is_object) {
+                    thread_ = static_cast<std::uint32_t>(index_at(2));
+                    if (section_ == Section::SchedulerPhases) ++scheduler_arrays;
+                    if (section_ == Section::OrchestratorPhases) ++orchestrator_arrays;
+                } else if ((level == 3 || (level == 2 && is_object)) && is_object) {
+                    phase_ = RawPhase{};
+                    phase_.thread = level == 3 ? thread_ : 0;
+                    phase_depth_ = level + 1;
+                }
+                break;
+            case Section::SchedulerRecords:
+                // {"streams": [ {scheduler_id, records: [{...}], metrics: [{...}]} ]}
+                if (level == 3 && is_object) {
+                    stream_records_.clear();
+                    stream_metrics_.clear();
+                    stream_thread_ = static_cast<std::uint32_t>(index_at(3));
+                } else if (level == 5 && is_object) {
+                    phase_ = RawPhase{};
+                    phase_depth_ = 6;
+                }
+                break;
+            case Section::LegacyTasks:
+                if (level == 2 && is_object) legacy_ = LegacyTask{};
+                break;
+            default:
+                break;
+        }
+    }
+
+    void on_close(std::size_t level, bool is_object) override {
+        if (level == 1) {
+            section_ = Section::Ignored;
+            return;
+        }
+        switch (section_) {
+            case Section::AicoreTasks:
+                if (level == 2 && !is_object) finish_aicore_row();
+                break;
+            case Section::AicpuTasks:
+                if (level == 2 && !is_object) finish_aicpu_row();
+                break;
+            case Section::SchedulerTasks:
+                if (level == 3 && !is_object && key_at(2) == "records") finish_aicpu_row();
+                break;
+            case Section::SchedulerPhases:
+                if (is_object && level + 1 == phase_depth_)
+                    scheduler.push_back(std::move(phase_)), phase_depth_ = 0;
+                break;
+            case Section::OrchestratorPhases:
+                if (is_object && level + 1 == phase_depth_)
+                    orchestrator.push_back(std::move(phase_)), phase_depth_ = 0;
+                break;
+            case Section::HostOrchestratorPhases:
+                if (is_object && level + 1 == phase_depth_)
+                    host_orchestrator.push_back(std::move(phase_)), phase_depth_ = 0;
+                break;
+            case Section::SchedulerRecords:
+                if (level == 5 && is_object) {
+                    (key_at(4) == "metrics" ? stream_metrics_ : stream_records_)
+                        .push_back(std::move(phase_));
+                    phase_depth_ = 0;
+                } else if (level == 3 && is_object) {
+                    finish_stream();
+                }
+                break;
+            case Section::LegacyTasks:
+                if (level == 2 && is_object) legacy.push_back(std::move(legacy_));
+                break;
+            default:
+                break;
+        }
+    }
+
+    void on_scalar(const Scalar& v) override {
+        std::size_t d = depth();
+        if (d == 1) {
+            if (section_of(key_at(1)) == Section::Level && v.is_int() && level_key.empty()) {
+                level_key = key_at(1);
+                level = v.integer;
+            }
+            return;
+        }
+        switch (section_) {
+            case Section::Metadata:
+                if (d == 2) {
+                    const std::string& k = key_at(2);
+                    if (k == "clock_freq_hz" && v.is_number())
+                        clock_freq_hz = v.is_int() ? v.integer : std::llround(v.number);
+                    else if (k == "orchestrator_source" && v.type == Scalar::Type::String)
+                        host_source = v.text == "host";
+                } else if (d == 3 && key_at(2) == "core_types" && v.type == Scalar::Type::String) {
+                    core_type_names.emplace_back(v.text);
+                } else if (d == 3 && key_at(2) == "core_to_thread" && v.is_int()) {
+                    core_to_thread.push_back(v.integer);
+                }
+                break;
+            case Section::LegacyCoreToThread:
+                if (d == 2 && v.is_int()) core_to_thread.push_back(v.integer);
+                break;
+            case Section::AicoreTasks:
+            case Section::AicpuTasks:
+                if (d == 3) push_cell(v);
+                break;
+            case Section::SchedulerTasks:
+                if (d == 4 && key_at(2) == "records") push_cell(v);
+                break;
+            case Section::SchedulerPhases:
+            case Section::OrchestratorPhases:
+            case Section::HostOrchestratorPhases:
+            case Section::SchedulerRecords:
+                if (phase_depth_ != 0) {
+                    if (d == phase_depth_)
+                        phase_field(key_at(d), v);
+                    else if (d == phase_depth_ + 1 && v.is_int()) {
+                        const std::string& k = key_at(phase_depth_);
+                        if (k == "shared_at_start")
+                            phase_.shared_start.push_back(v.integer);
+                        else if (k == "shared_at_end")
+                            phase_.shared_end.push_back(v.integer);
+                    }
+                } else if (section_ == Section::SchedulerRecords && d == 4 && v.is_int() &&
+                           key_at(4) == "scheduler_id") {
+                    stream_thread_ =
+                        static_cast<std::uint32_t>(std::max<std::int64_t>(0, v.integer));
+                }
+                break;
+            case Section::LegacyTasks:
+                if (d == 3)
+                    legacy_field(key_at(3), v);
+                else if (d == 4 && key_at(3) == "fanout") {
+                    std::uint64_t id = 0;
+                    if (v.as_id(id)) legacy_.fanout.push_back(id);
+                }
+                break;
+            default:
+                break;
+        }
+    }
+
+  private:
+    void push_cell(const Scalar& v) {
+        if (v.is_int())
+            row_.push_back(v.integer);
+        else
+            row_ok_ = false;
+    }
+
+    void finish_aicore_row() {
+        if (!row_ok_ || row_.size() < 5 || row_.size() > 7) {
+            ++malformed_rows;
+            return;
+        }
+        int columns = static_cast<int>(row_.size());
+        aicore_columns = std::max(aicore_columns, columns);
+        aicore.insert(aicore.end(), row_.begin(), row_.begin() + 5);
+        aicore.push_back(columns >= 6 ? row_[5] : 0);
+        aicore.push_back(columns >= 7 ? row_[6] : 0);
+    }
+
+    void finish_aicpu_row() {
+        if (!row_ok_ || row_.size() < 4 || row_.size() > 5) {
+            ++malformed_rows;
+            return;
+        }
+        aicpu.insert(aicpu.end(), row_.begin(), row_.begin() + 4);
+        aicpu.push_back(row_.size() == 5 ? row_[4] : 0);
+    }
+
+    void phase_field(const std::string& k, const Scalar& v) {
+        if (k == "kind" || k == "phase") {
+            if (v.type == Scalar::Type::String) phase_.kind = std::string(v.text);
+            return;
+        }
+        if (k == "start_time_us" && v.is_number()) {
+            phase_.start_us = v.number, phase_.has_start = true, phase_.legacy_us = true;
+            return;
+        }
+        if (k == "end_time_us" && v.is_number()) {
+            phase_.end_us = v.number, phase_.has_end = true, phase_.legacy_us = true;
+            return;
+        }
+        if (!v.is_int()) return;
+        if (k == "start_cycles" || k == "start_host_ns")
+            phase_.start = v.integer, phase_.has_start = true;
+        else if (k == "end_cycles" || k == "end_host_ns")
+            phase_.end = v.integer, phase_.has_end = true;
+        else if (k == "loop_iter")
+            phase_.loop_iter = v.integer;
+        else if (k == "tasks_processed")
+            phase_.tasks_processed = v.integer;
+        else if (k == "pop_hit")
+            phase_.pop_hit = v.integer;
+        else if (k == "pop_miss")
+            phase_.pop_miss = v.integer;
+        else if (k == "task_id")
+            phase_.task_id = v.integer;
+        else if (k == "submit_idx")
+            phase_.submit_idx = v.integer;
+        else if (k == "record_index")
+            phase_.record_index = v.integer;
+        else if (k == "thread_id" || k == "thread_idx")
+            phase_.thread = static_cast<std::uint32_t>(std::max<std::int64_t>(0, v.integer));
+    }
+
+    void finish_stream() {
+        for (auto& metric : stream_metrics_) {
+            if (metric.record_index < 0 ||
+                static_cast<std::size_t>(metric.record_index) >= stream_records_.size())
+                continue;
+            RawPhase& target = stream_records_[static_cast<std::size_t>(metric.record_index)];
+            if (metric.pop_hit >= 0) target.pop_hit = metric.pop_hit;
+            if (metric.pop_miss >= 0) target.pop_miss = metric.pop_miss;
+            if (!metric.shared_start.empty()) target.shared_start = metric.shared_start;
+            if (!metric.shared_end.empty()) target.shared_end = metric.shared_end;
+            if (metric.tasks_processed >= 0) target.tasks_processed = metric.tasks_processed;
+        }
+        scheduler_arrays = std::max<std::size_t>(scheduler_arrays, stream_thread_ + 1);
+        for (auto& record : stream_records_) {
+            record.thread = stream_thread_;
+            scheduler.push_back(std::move(record));
+        }
+    }
+
+    void legacy_field(const std::string& k, const Scalar& v) {
+        if (k == "task_id")
+            legacy_.has_id = v.as_id(legacy_.task_id);
+        else if (k == "func_id" && v.is_int())
+            legacy_.func_id = v.integer;
+        else if (k == "core_id" && v.is_int())
+            legacy_.core_id = v.integer;
+        else if (k == "core_type" && v.type == Scalar::Type::String)
+            legacy_.core_type = std::string(v.text);
+        else if (!v.is_number())
+            return;
+        else if (k == "start_time_us")
+            legacy_.start = v.number;
+        else if (k == "end_time_us")
+            legacy_.end = v.number;
+        else if (k == "kernel_ready_time_us" || k == "receive_time_us")
+            legacy_.ready = v.number;
+        else if (k == "dispatch_time_us")
+            legacy_.dispatch = v.number;
+        else if (k == "finish_time_us")
+            legacy_.finish = v.number;
+    }
+
+    Section section_ = Section::Ignored;
+    std::vector<std::int64_t> row_;
+    bool row_ok_ = true;
+    std::uint32_t thread_ = 0;
+    RawPhase phase_;
+    std::size_t phase_depth_ = 0;
+    std::vector<RawPhase> stream_records_, stream_metrics_;
+    std::uint32_t stream_thread_ = 0;
+    LegacyTask legacy_;
+};
+
+CoreType parse_core_type(std::string_view name) {
+    return name == "aic" || name == "AIC" ? CoreType::Aic : CoreType::Aiv;
+}
+
+/// Phase object → model record, given a raw-timestamp converter.
+template <class ToNs>
+SchedulerPhase make_scheduler_phase(const RawPhase& raw, ToNs&& to_ns) {
+    SchedulerPhase phase;
+    phase.thread = raw.thread;
+    phase.kind_name = raw.kind.empty() ? "unknown" : raw.kind;
+    phase.kind = parse_phase_kind(phase.kind_name);
+    phase.start_ns = to_ns(raw, true);
+    phase.end_ns = to_ns(raw, false);
+    phase.loop_iter = static_cast<std::uint32_t>(std::max<std::int64_t>(0, raw.loop_iter));
+    phase.tasks_processed = raw.tasks_processed;
+    phase.pop_hit = raw.pop_hit;
+    phase.pop_miss = raw.pop_miss;
+    phase.task_id = raw.task_id;
+    if (raw.shared_start.size() == 3 && raw.shared_end.size() == 3) {
+        phase.has_depths = true;
+        for (std::size_t i = 0; i < 3; ++i) {
+            phase.shared_at_start[i] = static_cast<std::int32_t>(raw.shared_start[i]);
+            phase.shared_at_end[i] = static_cast<std::int32_t>(raw.shared_end[i]);
+        }
+    }
+    return phase;
+}
+
+std::uint64_t join_key(std::int64_t epoch, std::int64_t core, std::int64_t reg) {
+    // Core ids stay far below 2^16 (a5: 108 cores) and run epochs below 2^16 per capture.
+    return (static_cast<std::uint64_t>(epoch & 0xFFFF) << 48) |
+           (static_cast<std::uint64_t>(core & 0xFFFF) << 32) |
+           static_cast<std::uint64_t>(reg & 0xFFFFFFFF);
+}
+
+void summarise_drops(const Capture& capture, const std::vector<std::int64_t>& unmatched_cores,
+                     Diagnostics& diagnostics) {
+    const DropCounts& d = capture.dropped;
+    if (d.aicpu_without_aicore) {
+        // Top-3 cores by count, as the upstream warning does ("dropped on rotation").
+        std::map<std::int64_t, std::size_t> per_core;
+        for (auto core : unmatched_cores) ++per_core[core];
+        std::vector<std::pair<std::int64_t, std::size_t>> ranked(per_core.begin(), per_core.end());
+        std::stable_sort(ranked.begin(), ranked.end(),
+                         [](auto& a, auto& b) { return a.second > b.second; });
+        std::vector<std::string> top;
+        for (std::size_t i = 0; i < ranked.size() && i < 3; ++i)
+            top.push_back(fmt::format("core {}: {}", ranked[i].first, ranked[i].second));
+        diagnostics.warn(capture.source, 0,
+                         fmt::format("{} AICPU row(s) without an AICore partner dropped ({})",
+                                     d.aicpu_without_aicore, fmt::join(top, ", ")));
+    }
+    if (d.aicore_without_aicpu)
+        diagnostics.note(
+            capture.source, 0,
+            fmt::format("{} AICore row(s) without an AICPU partner left out (as upstream)",
+                        d.aicore_without_aicpu));
+    if (d.zero_start)
+        diagnostics.warn(capture.source, 0,
+                         fmt::format("{} row(s) with a zero timestamp dropped", d.zero_start));
+    if (d.reversed)
+        diagnostics.warn(
+            capture.source, 0,
+            fmt::format("{} row(s) with end before start (or finish before dispatch) dropped",
+                        d.reversed));
+    if (d.malformed_rows)
+        diagnostics.warn(capture.source, 0,
+                         fmt::format("{} malformed task row(s) dropped", d.malformed_rows));
+    if (d.malformed_phases)
+        diagnostics.warn(
+            capture.source, 0,
+            fmt::format("{} phase record(s) without usable times dropped", d.malformed_phases));
+}
+
+Result<Capture> build_legacy(RecordsWalker& w, Capture capture, Diagnostics& diagnostics) {
+    capture.shape = RecordsShape::MicrosecondTasks;
+    capture.clock.freq_hz = 1'000'000'000;
+    capture.clock.freq_source = "microsecond file";
+    auto to_raw_ns = [](double us) -> std::int64_t {
+        return us > 0 ? std::llround(us * 1000.0) : 0;
+    };
+    std::int64_t origin = std::numeric_limits<std::int64_t>::max();
+    auto consider = [&](std::int64_t ns) {
+        if (ns > 0) origin = std::min(origin, ns);
+    };
+    for (const auto& t : w.legacy) {
+        for (double us : {t.start, t.end, t.ready, t.dispatch, t.finish}) consider(to_raw_ns(us));
+    }
+    for (const auto& p : w.scheduler)
+        consider(to_raw_ns(p.start_us)), consider(to_raw_ns(p.end_us));
+    if (origin == std::numeric_limits<std::int64_t>::max()) origin = 0;
+    capture.clock.origin_ticks = origin;
+    auto rel = [&](double us) { return us > 0 ? to_raw_ns(us) - origin : kNoTime; };
+    for (const auto& t : w.legacy) {
+        if (!t.has_id || t.core_id < 0) {
+            ++capture.dropped.malformed_rows;
+            continue;
+        }
+        TaskRow row;
+        row.task_id = t.task_id;
+        row.core_id = static_cast<std::uint32_t>(t.core_id);
+        row.core_type =
+            t.core_type.empty() ? capture.core_type_of(row.core_id) : parse_core_type(t.core_type);
+        row.func_id = static_cast<std::int32_t>(t.func_id);
+        row.start_ns = rel(t.start);
+        row.end_ns = rel(t.end);
+        if (row.start_ns == kNoTime || row.end_ns == kNoTime) {
+            ++capture.dropped.zero_start;
+            continue;
+        }
+        if (row.end_ns < row.start_ns) {
+            ++capture.dropped.reversed;
+            continue;
+        }
+        row.receive_ns = t.ready > 0 && rel(t.ready) <= row.start_ns ? rel(t.ready) : row.start_ns;
+        row.dispatch_ns = rel(t.dispatch);
+        row.finish_ns = rel(t.finish);
+        if (row.has_aicpu() && row.finish_ns < row.dispatch_ns)
+            row.dispatch_ns = row.finish_ns = kNoTime;
+        for (auto succ : t.fanout) capture.embedded_edges.emplace_back(t.task_id, succ);
+        capture.tasks.push_back(row);
+    }
+    for (const auto& p : w.scheduler) {
+        if (!p.has_start || !p.has_end) {
+            ++capture.dropped.malformed_phases;
+            continue;
+        }
+        capture.scheduler_phases.push_back(make_scheduler_phase(
+            p, [&](const RawPhase& r, bool start) { return rel(start ? r.start_us : r.end_us); }));
+    }
+    capture.scheduler_arrays = w.scheduler_arrays;
+    std::stable_sort(capture.tasks.begin(), capture.tasks.end(),
+                     [](const TaskRow& a, const TaskRow& b) { return a.task_id < b.task_id; });
+    summarise_drops(capture, {}, diagnostics);
+    return capture;
+}
+
+}  // namespace
+
+Result<Capture> read_capture(std::string_view records_json, const ReadOptions& options,
+                             Diagnostics& diagnostics) {
+    RecordsWalker w;
+    bool complete = detail::walk(records_json, w);
+    Capture capture;
+    capture.source = options.source_name;
+    if (!complete) {
+        std::size_t line = detail::line_of_offset(records_json, w.error_position());
+        bool nothing =
+            w.aicore.empty() && w.legacy.empty() && w.scheduler.empty() && w.orchestrator.empty();
+        if (nothing)
+            return Error{fmt::format("not a usable swimlane records file: {}", w.error_message()),
+                         options.source_name, line};
+        capture.truncated = true;
+        capture.truncation_message =
+            fmt::format("{}:{}: records end early ({}); converting what parsed before",
+                        options.source_name, line, w.error_message());
+        diagnostics.warn(
+            options.source_name, line,
+            fmt::format("records end early ({}); converting what parsed before the damage",
+                        w.error_message()));
+    }
+    capture.level_key = w.level_key;
+    capture.level = static_cast<int>(w.level);
+    for (const auto& name : w.core_type_names) capture.core_types.push_back(parse_core_type(name));
+    for (auto t : w.core_to_thread) capture.core_to_thread.push_back(static_cast<int>(t));
+    capture.dropped.malformed_rows = w.malformed_rows;
+    capture.host_orchestration = w.host_source || !w.host_orchestrator.empty();
+
+    if (w.saw_legacy_tasks && !w.saw_aicore)
+        return build_legacy(w, std::move(capture), diagnostics);
+
+    if (!w.saw_aicore)
+        return Error{"not a swimlane records file: no `aicore_tasks` or `tasks` section",
+                     options.source_name, 0};
+    if (w.saw_aicpu && w.saw_scheduler_tasks)
+        return Error{"both `aicpu_tasks` and `scheduler_tasks` present; the capture is ambiguous",
+                     options.source_name, 0};
+
+    // Clock.
+    capture.shape = RecordsShape::RawCycles;
+    capture.aicore_columns = w.aicore_columns;
+    if (w.clock_freq_hz > 0) {
+        capture.clock.freq_hz = static_cast<std::uint64_t>(w.clock_freq_hz);
+        capture.clock.freq_source = "metadata";
+    } else if (options.fallback_freq_hz && *options.fallback_freq_hz > 0) {
+        capture.clock.freq_hz = *options.fallback_freq_hz;
+        capture.clock.freq_source = "--freq";
+    } else {
+        return Error{
+            "no `metadata.clock_freq_hz` in the capture; pass --freq HZ (a2a3 50000000, a5 "
+            "1000000000)",
+            options.source_name, 0};
+    }
+
+    // Time base B: the smallest positive raw timestamp (§6.2 step 4; host ns excluded).
+    std::int64_t base = std::numeric_limits<std::int64_t>::max();
+    auto consider = [&](std::int64_t c) {
+        if (c > 0 && c < base) base = c;
+    };
+    const std::size_t aicore_rows = w.aicore.size() / 7;
+    for (std::size_t i = 0; i < aicore_rows; ++i) {
+        const std::int64_t* r = &w.aicore[i * 7];
+        if (r[3] == 0) continue;  // never ran: dropped below, as the collector does
+        consider(r[3] - r[5]);
+        consider(r[4]);
+    }
+    const std::size_t aicpu_rows = w.aicpu.size() / 5;
+    for (std::size_t i = 0; i < aicpu_rows; ++i)
+        consider(w.aicpu[i * 5 + 2]), consider(w.aicpu[i * 5 + 3]);
+    for (const auto& p : w.scheduler) consider(p.start), consider(p.end);
+    for (const auto& p : w.orchestrator) consider(p.start), consider(p.end);
+    if (base == std::numeric_limits<std::int64_t>::max()) base = 0;
+    capture.clock.origin_ticks = base;
+    const Clock& clock = capture.clock;
+    auto to_ns = [&](std::int64_t c) { return c > 0 ? clock.ticks_to_ns(c - base) : kNoTime; };
+
+    // AICore lookup (later duplicates win, as upstream).
+    std::unordered_map<std::uint64_t, std::uint32_t> lookup;
+    lookup.reserve(aicore_rows * 2);
+    for (std::size_t i = 0; i < aicore_rows; ++i) {
+        const std::int64_t* r = &w.aicore[i * 7];
+        lookup[join_key(r[6], r[0], r[2])] = static_cast<std::uint32_t>(i);
+    }
+    auto make_row = [&](const std::int64_t* r) -> std::optional<TaskRow> {
+        if (r[3] <= 0) {
+            ++capture.dropped.zero_start;
+            return std::nullopt;
+        }
+        if (r[4] < r[3] || r[0] < 0) {
+            ++capture.dropped.reversed;
+            return std::nullopt;
+        }
+        TaskRow row;
+        row.task_id = static_cast<std::uint64_t>(r[1]);
+        row.core_id = static_cast<std::uint32_t>(r[0]);
+        row.core_type = capture.core_type_of(row.core_id);
+        row.reg_task_id = static_cast<std::uint32_t>(r[2]);
+        row.run_epoch = static_cast<std::uint32_t>(r[6]);
+        row.start_ns = to_ns(r[3]);
+        row.end_ns = to_ns(r[4]);
+        row.receive_ns = r[5] > 0 && r[5] < r[3] ? to_ns(r[3] - r[5]) : row.start_ns;
+        return row;
+    };
+
+    std::vector<std::int64_t> unmatched_cores;
+    if (aicpu_rows == 0) {
+        // Level 1 (no AICPU stamps), or a capture cut before its AICPU section: AICore timing
+        // only. Upstream yields zero tasks at level ≥ 2; showing the AICore rows is more useful.
+        if (capture.level >= 2 && aicore_rows > 0)
+            diagnostics.warn(options.source_name, 0,
+                             fmt::format("no AICPU rows at level {}; showing AICore timing only",
+                                         capture.level));
+        capture.tasks.reserve(aicore_rows);
+        for (std::size_t i = 0; i < aicore_rows; ++i)
+            if (auto row = make_row(&w.aicore[i * 7])) capture.tasks.push_back(*row);
+    } else {
+        capture.tasks.reserve(aicpu_rows);
+        std::vector<bool> joined(aicore_rows, false);
+        for (std::size_t i = 0; i < aicpu_rows; ++i) {
+            const std::int64_t* a = &w.aicpu[i * 5];
+            auto it = lookup.find(join_key(a[4], a[0], a[1]));
+            if (it == lookup.end()) {
+                ++capture.dropped.aicpu_without_aicore;
+                unmatched_cores.push_back(a[0]);
+                continue;
+            }
+            joined[it->second] = true;
+            auto row = make_row(&w.aicore[it->second * 7]);
+            if (!row) continue;
+            if (a[2] > 0 && a[3] > 0 && a[3] < a[2]) {
+                ++capture.dropped.reversed;
+                continue;
+            }
+            row->dispatch_ns = to_ns(a[2]);
+            row->finish_ns = to_ns(a[3]);
+            capture.tasks.push_back(*row);
+        }
+        for (std::size_t i = 0; i < aicore_rows; ++i)
+            if (!joined[i] && w.aicore[i * 7 + 3] != 0) ++capture.dropped.aicore_without_aicpu;
+    }
+    std::stable_sort(capture.tasks.begin(), capture.tasks.end(),
+                     [](const TaskRow& a, const TaskRow& b) { return a.task_id < b.task_id; });
+
+    auto phase_ns = [&](const RawPhase& r, bool start) { return to_ns(start ? r.start : r.end); };
+    capture.scheduler_phases.reserve(w.scheduler.size());
+    for (const auto& p : w.scheduler) {
+        if (!p.has_start || !p.has_end || p.start <= 0 || p.end < p.start) {
+            ++capture.dropped.malformed_phases;
+            continue;
+        }
+        capture.scheduler_phases.push_back(make_scheduler_phase(p, phase_ns));
+    }
+    capture.scheduler_arrays = w.scheduler_arrays;
+    for (const auto& p : w.orchestrator) {
+        if (!p.has_start || !p.has_end || p.start <= 0 || p.end < p.start) {
+            ++capture.dropped.malformed_phases;
+            continue;
+        }
+        OrchestratorPhase phase;
+        phase.thread = p.thread;
+        if (!p.kind.empty()) phase.phase = p.kind;
+        phase.submit_idx = p.submit_idx;
+        phase.task_id = p.task_id;
+        phase.start_ns = to_ns(p.start);
+        phase.end_ns = to_ns(p.end);
+        capture.orchestrator_phases.push_back(std::move(phase));
+    }
+    capture.orchestrator_arrays = w.orchestrator_arrays;
+    if (capture.host_orchestration)
+        diagnostics.warn(options.source_name, 0,
+                         "host-orchestration capture: the host timeline (host_orchestrator_phases, "
+                         "clock anchors) "
+                         "is not converted yet; device lanes only");
+    summarise_drops(capture, unmatched_cores, diagnostics);
+    if (capture.tasks.empty() && capture.scheduler_phases.empty() &&
+        capture.orchestrator_phases.empty())
+        return Error{"no usable task rows or phases in the capture", options.source_name, 0};
+    return capture;
+}
+
+}  // namespace ptune::swimlane
