@@ -1,0 +1,148 @@
+#pragma once
+/// @file gate.hpp
+/// The decision core of `ptune bench-gate`: per case, compare the current run with one or
+/// more baseline runs and give a verdict, saying which test decided (spec: conventions.md
+/// §1.8). The inputs are plain numbers here; gate_input.hpp builds them from bench cases.
+
+#include <cstddef>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "ptune/bench/gate_stats.hpp"
+#include "ptune/core/error.hpp"
+
+namespace ptune::bench::gate {
+
+/// The per-case statistic the gate compares.
+enum class Metric { Mean, Median, Min };
+std::string_view to_string(Metric metric);
+std::optional<Metric> parse_metric(std::string_view text);
+
+/// One case's numbers in one run (µs).
+struct Observation {
+    std::string source;                            ///< "file:line" for messages
+    std::optional<double> min, median, mean, max;  ///< a results.tsv row has only the mean
+    std::size_t rounds = 0;       ///< positive samples behind the summary; 0 when unknown
+    std::vector<double> samples;  ///< per-round raw samples (positive), empty when not printed
+    std::optional<std::size_t> declared_rounds;  ///< configured rounds, when the input says
+    std::string platform;                        ///< e.g. "a2a3"; empty when unknown
+    std::string unavailable;  ///< why the run has no number (empty when it has one)
+
+    /// The chosen statistic, nullopt when the run does not carry it.
+    std::optional<double> value(Metric metric) const;
+};
+
+/// One case: every baseline run that has it (a history when there are several) and the
+/// current run.
+struct CaseInput {
+    std::string name;
+    std::vector<Observation> baseline;
+    std::optional<Observation> current;
+};
+
+/// When a change counts: both the relative and the absolute tolerance must be exceeded.
+struct Tolerance {
+    double threshold_pct = 5.0;
+    double min_delta_us = 0.5;
+};
+
+/// A per-case override from the config file; unset fields keep the defaults.
+struct ToleranceOverride {
+    std::optional<double> threshold_pct;
+    std::optional<double> min_delta_us;
+};
+
+/// The config file: defaults, per-case overrides and cases to leave out.
+struct Config {
+    std::optional<double> threshold_pct;
+    std::optional<double> min_delta_us;
+    std::map<std::string, ToleranceOverride> cases;
+    std::vector<std::string> ignore;  ///< exact names or shell patterns (`models/qwen3/*`)
+};
+
+/// Parses the JSON config file:
+/// `{"threshold_pct": 5, "min_delta_us": 0.5, "ignore": ["models/x/*"],
+///   "cases": {"models/a.py": {"threshold_pct": 10, "min_delta_us": 20}}}`.
+/// Unknown keys and wrong types are errors naming `source` and the line.
+Result<Config> parse_config(std::string_view text, const std::string& source);
+
+/// Everything that shapes the decision.
+struct Options {
+    Metric metric = Metric::Mean;
+    Tolerance tolerance;  ///< default for every case
+    std::map<std::string, ToleranceOverride> overrides;
+    std::vector<std::string> ignore;
+    double alpha = 0.05;          ///< family-wise error rate (Holm) for p-value tests
+    std::size_t min_history = 5;  ///< baseline runs needed for the noise fence
+    FenceMethod fence = FenceMethod::Mad;
+    double fence_k = 3.0;
+    /// Suite geomean change that fails the gate on its own; nullopt = report only.
+    std::optional<double> geomean_threshold_pct;
+};
+
+enum class Verdict { Regressed, Improved, Unchanged, Noisy, New, Missing, Incomparable };
+/// "regressed", "improved", "unchanged", "noisy", "new", "missing", "incomparable".
+std::string_view to_string(Verdict verdict);
+
+/// What decided a verdict.
+enum class Test {
+    None,       ///< nothing to test (new, missing, incomparable)
+    UTest,      ///< one-sided Mann–Whitney U on raw samples (Holm-adjusted)
+    Bounds,     ///< current median above baseline max (or below min), summaries only
+    Fence,      ///< between-run noise fence on log-ratios from a history of baseline runs
+    Threshold,  ///< tolerances only: no samples, no spread, no history (a results.tsv mean)
+};
+/// "-", "utest", "bounds", "fence", "threshold".
+std::string_view to_string(Test test);
+
+/// The verdict of one case with the numbers behind it.
+struct CaseResult {
+    std::string name;
+    Verdict verdict = Verdict::Unchanged;
+    Test test = Test::None;
+    std::optional<double> baseline;  ///< baseline statistic (history median for the fence)
+    std::optional<double> current;
+    std::optional<double> delta_pct;  ///< (current − baseline) / baseline × 100
+    std::optional<double> delta_us;
+    std::optional<double> p_value;     ///< raw one-sided p (utest, bounds)
+    std::optional<double> p_adjusted;  ///< Holm-adjusted across the cases that have a p
+    std::optional<double> shift_us;    ///< Hodges–Lehmann shift (utest)
+    std::optional<NoiseFence> fence;   ///< fence test: the band on log(current/reference)
+    Tolerance tolerance;               ///< what applied to this case
+    std::size_t baseline_runs = 0;     ///< comparable baseline runs used
+    std::size_t baseline_samples = 0;  ///< pooled raw samples (utest) or rounds (bounds)
+    std::size_t current_samples = 0;
+    std::string reason;  ///< why new / missing / incomparable / noisy
+    std::string current_source;
+    std::optional<double> current_mean, current_median;  ///< for the tail check
+};
+
+/// The suite view: geometric means over the cases compared on both sides.
+struct Geomean {
+    std::size_t cases = 0;
+    std::optional<double> baseline, current, delta_pct;
+    bool regressed = false;  ///< above Options::geomean_threshold_pct
+};
+
+/// The whole comparison.
+struct GateResult {
+    std::vector<CaseResult> cases;  ///< input order
+    Geomean geomean;
+    std::vector<std::string> ignored;  ///< cases left out by the ignore list
+
+    std::size_t count(Verdict verdict) const;
+    /// True when a case regressed or the geomean crossed its threshold.
+    bool regressed() const;
+};
+
+/// Compares every case. Never fails: unusable cases get `incomparable`, `new` or `missing`
+/// with a reason.
+GateResult evaluate(const std::vector<CaseInput>& cases, const Options& options);
+
+/// True if `name` matches an ignore entry (exact, or a shell pattern with `*`, `?`, `[...]`).
+bool is_ignored(const std::string& name, const std::vector<std::string>& patterns);
+
+}  // namespace ptune::bench::gate

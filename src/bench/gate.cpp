@@ -1,0 +1,473 @@
+// The decision core of bench-gate: tolerances first (a change must matter), then the strongest
+// significance test the data allows, then Holm across the cases that produced a p-value.
+
+#include "ptune/bench/gate.hpp"
+
+#include <fnmatch.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "ptune/core/stats.hpp"
+
+namespace ptune::bench::gate {
+
+std::string_view to_string(Metric metric) {
+    switch (metric) {
+        case Metric::Mean:
+            return "mean";
+        case Metric::Median:
+            return "median";
+        case Metric::Min:
+            return "min";
+    }
+    return "mean";
+}
+
+std::optional<Metric> parse_metric(std::string_view text) {
+    if (text == "mean") return Metric::Mean;
+    if (text == "median") return Metric::Median;
+    if (text == "min") return Metric::Min;
+    return std::nullopt;
+}
+
+std::string_view to_string(Verdict verdict) {
+    switch (verdict) {
+        case Verdict::Regressed:
+            return "regressed";
+        case Verdict::Improved:
+            return "improved";
+        case Verdict::Unchanged:
+            return "unchanged";
+        case Verdict::Noisy:
+            return "noisy";
+        case Verdict::New:
+            return "new";
+        case Verdict::Missing:
+            return "missing";
+        case Verdict::Incomparable:
+            return "incomparable";
+    }
+    return "unchanged";
+}
+
+std::string_view to_string(Test test) {
+    switch (test) {
+        case Test::None:
+            return "-";
+        case Test::UTest:
+            return "utest";
+        case Test::Bounds:
+            return "bounds";
+        case Test::Fence:
+            return "fence";
+        case Test::Threshold:
+            return "threshold";
+    }
+    return "-";
+}
+
+std::optional<double> Observation::value(Metric metric) const {
+    switch (metric) {
+        case Metric::Mean:
+            return mean;
+        case Metric::Median:
+            return median;
+        case Metric::Min:
+            return min;
+    }
+    return std::nullopt;
+}
+
+std::size_t GateResult::count(Verdict verdict) const {
+    return static_cast<std::size_t>(std::count_if(
+        cases.begin(), cases.end(), [&](const CaseResult& c) { return c.verdict == verdict; }));
+}
+
+bool GateResult::regressed() const {
+    return count(Verdict::Regressed) > 0 || geomean.regressed;
+}
+
+bool is_ignored(const std::string& name, const std::vector<std::string>& patterns) {
+    return std::any_of(patterns.begin(), patterns.end(), [&](const std::string& pattern) {
+        return pattern == name || fnmatch(pattern.c_str(), name.c_str(), 0) == 0;
+    });
+}
+
+namespace {
+
+std::size_t line_of_offset(std::string_view text, std::size_t offset) {
+    offset = std::min(offset, text.size());
+    return 1 + static_cast<std::size_t>(
+                   std::count(text.begin(), text.begin() + static_cast<long>(offset), '\n'));
+}
+
+Result<double> config_number(const nlohmann::json& value, const std::string& key,
+                             const std::string& source) {
+    if (!value.is_number() || !(value.get<double>() >= 0.0)) {
+        return Error{fmt::format("config: '{}' must be a non-negative number", key), source, 0,
+                     ExitCode::InputError};
+    }
+    return value.get<double>();
+}
+
+Status read_tolerance(const nlohmann::json& object, const std::string& where,
+                      std::optional<double>& threshold_pct, std::optional<double>& min_delta_us,
+                      const std::string& source) {
+    for (const auto& [key, value] : object.items()) {
+        if (key == "threshold_pct" || key == "min_delta_us") {
+            auto number = config_number(value, where + key, source);
+            if (!number) return number.error();
+            (key == "threshold_pct" ? threshold_pct : min_delta_us) = *number;
+        } else if (where.empty() && (key == "cases" || key == "ignore")) {
+            continue;  // handled by the caller
+        } else {
+            return Error{fmt::format("config: unknown key '{}{}' (expected threshold_pct, "
+                                     "min_delta_us{})",
+                                     where, key, where.empty() ? ", cases, ignore" : ""),
+                         source, 0, ExitCode::InputError};
+        }
+    }
+    return ok_status();
+}
+
+}  // namespace
+
+Result<Config> parse_config(std::string_view text, const std::string& source) {
+    nlohmann::json document;
+    try {
+        document = nlohmann::json::parse(text);
+    } catch (const nlohmann::json::parse_error& error) {
+        return Error{fmt::format("config is not valid JSON: {}", error.what()), source,
+                     line_of_offset(text, error.byte == 0 ? 0 : error.byte - 1),
+                     ExitCode::InputError};
+    }
+    if (!document.is_object()) {
+        return Error{"config must be a JSON object", source, 1, ExitCode::InputError};
+    }
+    Config config;
+    if (auto status =
+            read_tolerance(document, "", config.threshold_pct, config.min_delta_us, source);
+        !status) {
+        return status.error();
+    }
+    if (document.contains("ignore")) {
+        const auto& ignore = document["ignore"];
+        if (!ignore.is_array()) {
+            return Error{"config: 'ignore' must be an array of case names or patterns", source, 0,
+                         ExitCode::InputError};
+        }
+        for (const auto& entry : ignore) {
+            if (!entry.is_string()) {
+                return Error{"config: 'ignore' entries must be strings", source, 0,
+                             ExitCode::InputError};
+            }
+            config.ignore.push_back(entry.get<std::string>());
+        }
+    }
+    if (document.contains("cases")) {
+        const auto& cases = document["cases"];
+        if (!cases.is_object()) {
+            return Error{"config: 'cases' must map case names to {threshold_pct, min_delta_us}",
+                         source, 0, ExitCode::InputError};
+        }
+        for (const auto& [name, entry] : cases.items()) {
+            if (!entry.is_object()) {
+                return Error{fmt::format("config: cases.'{}' must be an object", name), source, 0,
+                             ExitCode::InputError};
+            }
+            ToleranceOverride override_entry;
+            if (auto status = read_tolerance(entry, fmt::format("cases.{}.", name),
+                                             override_entry.threshold_pct,
+                                             override_entry.min_delta_us, source);
+                !status) {
+                return status.error();
+            }
+            config.cases[name] = override_entry;
+        }
+    }
+    return config;
+}
+
+namespace {
+
+bool positive(std::optional<double> value) {
+    return value && std::isfinite(*value) && *value > 0.0;
+}
+
+Tolerance tolerance_for(const std::string& name, const Options& options) {
+    Tolerance tolerance = options.tolerance;
+    if (auto it = options.overrides.find(name); it != options.overrides.end()) {
+        if (it->second.threshold_pct) tolerance.threshold_pct = *it->second.threshold_pct;
+        if (it->second.min_delta_us) tolerance.min_delta_us = *it->second.min_delta_us;
+    }
+    return tolerance;
+}
+
+// Which way the change goes once the tolerances are applied.
+enum class Exceeds { No, Up, Down };
+
+// A case waiting for Holm before its verdict is final.
+struct PendingP {
+    std::size_t index;
+    Exceeds exceeds;
+};
+
+std::string percent(double fraction) {
+    return fmt::format("{:+.1f}%", fraction * 100.0);
+}
+
+// Keeps the baseline runs that can be compared with the current one; says why others cannot.
+std::vector<const Observation*> comparable_runs(const CaseInput& input, Metric metric,
+                                                std::string& mismatch, std::string& unusable) {
+    const Observation& current = *input.current;
+    std::vector<const Observation*> runs;
+    for (const auto& run : input.baseline) {
+        if (!current.platform.empty() && !run.platform.empty() &&
+            run.platform != current.platform) {
+            mismatch =
+                fmt::format("platform {} vs {} ({})", run.platform, current.platform, run.source);
+            continue;
+        }
+        if (current.declared_rounds && run.declared_rounds &&
+            *current.declared_rounds != *run.declared_rounds) {
+            mismatch = fmt::format("{} rounds vs {} ({})", *run.declared_rounds,
+                                   *current.declared_rounds, run.source);
+            continue;
+        }
+        if (!run.unavailable.empty()) {
+            unusable = fmt::format("no effective_us in {}: {}", run.source, run.unavailable);
+            continue;
+        }
+        const auto value = run.value(metric);
+        if (!value) {
+            unusable = fmt::format("{} has no {} (only a mean)", run.source, to_string(metric));
+            continue;
+        }
+        if (!positive(value)) {
+            unusable = fmt::format("{} value {} in {} is not a positive time", to_string(metric),
+                                   *value, run.source);
+            continue;
+        }
+        runs.push_back(&run);
+    }
+    return runs;
+}
+
+// Fills everything but the p-value verdicts; returns the pending p when one decides.
+std::optional<PendingP> compare(const CaseInput& input, const Options& options, CaseResult& r,
+                                std::size_t index) {
+    if (!input.current) {
+        r.verdict = Verdict::Missing;
+        r.reason = "not in the current run";
+        for (const auto& run : input.baseline) {
+            if (positive(run.value(options.metric))) r.baseline = run.value(options.metric);
+        }
+        return std::nullopt;
+    }
+    const Observation& current = *input.current;
+    r.current_source = current.source;
+    r.current_mean = current.mean;
+    r.current_median = current.median;
+    if (!current.unavailable.empty()) {
+        r.verdict = Verdict::Missing;
+        r.reason = fmt::format("no effective_us in the current run: {}", current.unavailable);
+        return std::nullopt;
+    }
+    const auto current_value = current.value(options.metric);
+    if (!current_value) {
+        r.verdict = Verdict::Incomparable;
+        r.reason = fmt::format("the current run has no {} (only a mean); use --metric mean",
+                               to_string(options.metric));
+        return std::nullopt;
+    }
+    if (!positive(current_value)) {
+        r.verdict = Verdict::Incomparable;
+        r.reason = fmt::format("current {} {} is not a positive time", to_string(options.metric),
+                               *current_value);
+        return std::nullopt;
+    }
+    r.current = current_value;
+    if (input.baseline.empty()) {
+        r.verdict = Verdict::New;
+        r.reason = "not in the baseline";
+        return std::nullopt;
+    }
+    std::string mismatch, unusable;
+    const auto runs = comparable_runs(input, options.metric, mismatch, unusable);
+    if (runs.empty()) {
+        r.verdict = mismatch.empty() ? Verdict::New : Verdict::Incomparable;
+        r.reason = mismatch.empty() ? unusable : mismatch;
+        return std::nullopt;
+    }
+    if (!mismatch.empty() || !unusable.empty()) {
+        r.reason =
+            fmt::format("{} of {} baseline runs left out ({})", input.baseline.size() - runs.size(),
+                        input.baseline.size(), mismatch.empty() ? unusable : mismatch);
+    }
+    r.baseline_runs = runs.size();
+    std::vector<double> values;
+    for (const auto* run : runs) values.push_back(*run->value(options.metric));
+    const double base = *stats::median(values);
+    r.baseline = base;
+    const double cur = *current_value;
+    r.delta_us = cur - base;
+    r.delta_pct = (cur - base) / base * 100.0;
+
+    const auto exceeds_for = [&](double reference) {
+        const double delta_us = cur - reference;
+        const double delta_pct = delta_us / reference * 100.0;
+        if (delta_pct > r.tolerance.threshold_pct && delta_us > r.tolerance.min_delta_us)
+            return Exceeds::Up;
+        if (delta_pct < -r.tolerance.threshold_pct && -delta_us > r.tolerance.min_delta_us)
+            return Exceeds::Down;
+        return Exceeds::No;
+    };
+    const auto settle = [&](Exceeds exceeds, bool significant, std::string noise_reason) {
+        if (exceeds == Exceeds::No) {
+            r.verdict = Verdict::Unchanged;
+        } else if (!significant) {
+            r.verdict = Verdict::Noisy;
+            r.reason = std::move(noise_reason);
+        } else {
+            r.verdict = exceeds == Exceeds::Up ? Verdict::Regressed : Verdict::Improved;
+        }
+    };
+
+    // (c) A history: the noise between runs is the yardstick (within-run rounds understate it).
+    if (runs.size() >= options.min_history) {
+        r.test = Test::Fence;
+        auto fence = fit_noise_fence(values, options.fence, options.fence_k);
+        r.fence = fence;
+        const double log_ratio = std::log(cur / fence->reference);
+        const Exceeds exceeds = exceeds_for(fence->reference);
+        const bool outside =
+            exceeds == Exceeds::Up ? log_ratio > fence->upper : log_ratio < fence->lower;
+        settle(exceeds, outside,
+               fmt::format("within run-to-run noise of {} runs (fence {} .. {})", runs.size(),
+                           percent(std::exp(fence->lower) - 1.0),
+                           percent(std::exp(fence->upper) - 1.0)));
+        return std::nullopt;
+    }
+    const Exceeds exceeds = exceeds_for(base);
+
+    // (a) Raw samples on both sides: Mann–Whitney U in the direction of the change.
+    std::vector<double> pooled;
+    for (const auto* run : runs)
+        pooled.insert(pooled.end(), run->samples.begin(), run->samples.end());
+    if (!current.samples.empty() && !pooled.empty()) {
+        r.test = Test::UTest;
+        r.baseline_samples = pooled.size();
+        r.current_samples = current.samples.size();
+        const Tail tail = cur >= base ? Tail::Greater : Tail::Less;
+        r.p_value = mann_whitney_u(current.samples, pooled, tail)->p_value;
+        r.shift_us = hodges_lehmann_shift(current.samples, pooled);
+        return PendingP{index, exceeds};  // unchanged unless Holm says otherwise
+    }
+
+    // (b) Summaries with a spread: is the current median beyond every baseline round?
+    const bool summaries = current.median && current.rounds > 0 &&
+                           std::all_of(runs.begin(), runs.end(), [](const Observation* run) {
+                               return run->min && run->max && run->rounds > 0;
+                           });
+    if (summaries) {
+        r.test = Test::Bounds;
+        double base_min = *runs.front()->min, base_max = *runs.front()->max;
+        std::size_t base_rounds = 0;
+        for (const auto* run : runs) {
+            base_min = std::min(base_min, *run->min);
+            base_max = std::max(base_max, *run->max);
+            base_rounds += run->rounds;
+        }
+        r.baseline_samples = base_rounds;
+        r.current_samples = current.rounds;
+        const bool beyond = cur >= base ? *current.median > base_max : *current.median < base_min;
+        if (exceeds != Exceeds::No && beyond) {
+            r.p_value = median_above_max_probability(current.rounds, base_rounds);
+            return PendingP{index, exceeds};
+        }
+        settle(exceeds, false,
+               cur >= base ? fmt::format("current median {} not above baseline max {}",
+                                         stats::format_fixed(*current.median, 1),
+                                         stats::format_fixed(base_max, 1))
+                           : fmt::format("current median {} not below baseline min {}",
+                                         stats::format_fixed(*current.median, 1),
+                                         stats::format_fixed(base_min, 1)));
+        return std::nullopt;
+    }
+
+    // (d) Nothing to test against: the tolerances alone decide.
+    r.test = Test::Threshold;
+    settle(exceeds, true, {});
+    if (exceeds != Exceeds::No) {
+        r.reason = "tolerance only: no raw samples, no spread and fewer than " +
+                   std::to_string(options.min_history) + " baseline runs";
+    }
+    return std::nullopt;
+}
+
+void compute_geomean(GateResult& result, const Options& options) {
+    std::vector<double> baseline, current;
+    for (const auto& c : result.cases) {
+        if (c.verdict == Verdict::New || c.verdict == Verdict::Missing ||
+            c.verdict == Verdict::Incomparable || !c.baseline || !c.current) {
+            continue;
+        }
+        baseline.push_back(*c.baseline);
+        current.push_back(*c.current);
+    }
+    result.geomean.cases = baseline.size();
+    if (baseline.empty()) return;
+    result.geomean.baseline = stats::geomean(baseline);
+    result.geomean.current = stats::geomean(current);
+    if (result.geomean.baseline && result.geomean.current) {
+        result.geomean.delta_pct =
+            (*result.geomean.current / *result.geomean.baseline - 1.0) * 100.0;
+        result.geomean.regressed = options.geomean_threshold_pct &&
+                                   *result.geomean.delta_pct > *options.geomean_threshold_pct;
+    }
+}
+
+}  // namespace
+
+GateResult evaluate(const std::vector<CaseInput>& cases, const Options& options) {
+    GateResult result;
+    std::vector<PendingP> pending;
+    for (const auto& input : cases) {
+        if (is_ignored(input.name, options.ignore)) {
+            result.ignored.push_back(input.name);
+            continue;
+        }
+        CaseResult r;
+        r.name = input.name;
+        r.tolerance = tolerance_for(input.name, options);
+        r.baseline_runs = input.baseline.size();
+        if (auto p = compare(input, options, r, result.cases.size())) pending.push_back(*p);
+        result.cases.push_back(std::move(r));
+    }
+    // Holm over every case that produced a p-value: a family-wise error rate of alpha however
+    // many cases the suite has (benchstat's open TODO).
+    std::vector<double> p_values;
+    for (const auto& p : pending) p_values.push_back(*result.cases[p.index].p_value);
+    const auto adjusted = holm_adjust(p_values);
+    for (std::size_t i = 0; i < pending.size(); ++i) {
+        CaseResult& r = result.cases[pending[i].index];
+        r.p_adjusted = adjusted[i];
+        if (pending[i].exceeds == Exceeds::No) continue;
+        if (adjusted[i] < options.alpha) {
+            r.verdict = pending[i].exceeds == Exceeds::Up ? Verdict::Regressed : Verdict::Improved;
+        } else {
+            r.verdict = Verdict::Noisy;
+            r.reason =
+                fmt::format("not significant after Holm over {} cases: p={} (alpha {})",
+                            pending.size(), stats::format_fixed(adjusted[i], 3), options.alpha);
+        }
+    }
+    compute_geomean(result, options);
+    return result;
+}
+
+}  // namespace ptune::bench::gate

@@ -1,0 +1,198 @@
+// Statistics of bench-gate. The U test follows scipy.stats.mannwhitneyu 1.10 so that its
+// p-values can be checked against a reference implementation.
+
+#include "ptune/bench/gate_stats.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+
+#include "ptune/core/stats.hpp"
+
+namespace ptune::bench::gate {
+
+namespace {
+
+// scipy switches to the normal approximation when both sides have 8 or more values.
+constexpr std::size_t kExactSmallSide = 8;
+// Keeps the exact null distribution cheap: O(small² · large²) work in the worst case.
+constexpr std::size_t kExactLargeSide = 1000;
+// Pairwise differences beyond this many use evenly spaced order statistics of each side.
+constexpr std::size_t kMaxPairs = 4'000'000;
+constexpr double kMadToSigma = 1.4826;
+
+double normal_survival(double z) {
+    return 0.5 * std::erfc(z / std::sqrt(2.0));
+}
+
+// P(U >= u) for sizes (m, n) without ties, through the recursion on the largest value:
+// it belongs to the first sample with probability m/(m+n) and then beats all n others.
+double exact_u_survival(std::size_t m, std::size_t n, double u) {
+    // dist[i] holds the distribution of U for sizes (i, current column), i = 0..m.
+    std::vector<std::vector<double>> dist(m + 1);
+    for (std::size_t i = 0; i <= m; ++i) dist[i] = {1.0};  // column 0: U = 0 surely
+    for (std::size_t j = 1; j <= n; ++j) {
+        // dist[0] stays {1}: with no first-sample values U = 0.
+        for (std::size_t i = 1; i <= m; ++i) {
+            std::vector<double> next(i * j + 1, 0.0);
+            const double from_first = static_cast<double>(i) / static_cast<double>(i + j);
+            const double from_second = 1.0 - from_first;
+            const auto& take_first = dist[i - 1];  // already column j: (i-1, j)
+            for (std::size_t v = 0; v < take_first.size(); ++v)
+                next[v + j] += from_first * take_first[v];
+            const auto& take_second = dist[i];  // still column j-1: (i, j-1)
+            for (std::size_t v = 0; v < take_second.size(); ++v)
+                next[v] += from_second * take_second[v];
+            dist[i] = std::move(next);
+        }
+    }
+    const auto& final_dist = dist[m];
+    const auto first = static_cast<std::size_t>(std::max(0.0, std::ceil(u)));
+    double tail = 0.0;
+    for (std::size_t v = first; v < final_dist.size(); ++v) tail += final_dist[v];
+    return std::clamp(tail, 0.0, 1.0);
+}
+
+// Evenly spaced order statistics, so that a huge sample keeps its shape in `count` values.
+std::vector<double> thin_sorted(std::vector<double> values, std::size_t count) {
+    std::sort(values.begin(), values.end());
+    if (values.size() <= count) return values;
+    std::vector<double> thinned(count);
+    for (std::size_t i = 0; i < count; ++i) {
+        thinned[i] = values[(i * (values.size() - 1)) / (count - 1)];
+    }
+    return thinned;
+}
+
+}  // namespace
+
+std::optional<UTest> mann_whitney_u(std::span<const double> current,
+                                    std::span<const double> baseline, Tail tail) {
+    const std::size_t n1 = current.size();
+    const std::size_t n2 = baseline.size();
+    if (n1 == 0 || n2 == 0) return std::nullopt;
+
+    // Mid-ranks of the pooled sample; tie groups feed the variance correction.
+    struct Tagged {
+        double value;
+        bool is_current;
+    };
+    std::vector<Tagged> pooled;
+    pooled.reserve(n1 + n2);
+    for (double v : current) pooled.push_back({v, true});
+    for (double v : baseline) pooled.push_back({v, false});
+    std::sort(pooled.begin(), pooled.end(),
+              [](const Tagged& a, const Tagged& b) { return a.value < b.value; });
+    double rank_sum_current = 0.0;
+    double tie_term = 0.0;
+    bool has_ties = false;
+    for (std::size_t i = 0; i < pooled.size();) {
+        std::size_t j = i;
+        while (j < pooled.size() && pooled[j].value == pooled[i].value) ++j;
+        const double group = static_cast<double>(j - i);
+        const double mid_rank = (static_cast<double>(i + 1) + static_cast<double>(j)) / 2.0;
+        for (std::size_t k = i; k < j; ++k) {
+            if (pooled[k].is_current) rank_sum_current += mid_rank;
+        }
+        if (j - i > 1) {
+            has_ties = true;
+            tie_term += group * group * group - group;
+        }
+        i = j;
+    }
+    const double d1 = static_cast<double>(n1);
+    const double d2 = static_cast<double>(n2);
+    UTest result;
+    result.u = rank_sum_current - d1 * (d1 + 1.0) / 2.0;
+    // The tested statistic: U of the current side for "greater", of the baseline for "less".
+    const double tested = tail == Tail::Greater ? result.u : d1 * d2 - result.u;
+
+    const std::size_t small = std::min(n1, n2);
+    const std::size_t large = std::max(n1, n2);
+    if (!has_ties && small < kExactSmallSide && large <= kExactLargeSide) {
+        result.exact = true;
+        result.p_value = exact_u_survival(small, large, tested);
+        return result;
+    }
+    const double n = d1 + d2;
+    const double variance = d1 * d2 / 12.0 * ((n + 1.0) - tie_term / (n * (n - 1.0)));
+    if (!(variance > 0.0)) {
+        result.p_value = 1.0;  // every value equal: no evidence of a shift either way
+        return result;
+    }
+    const double z = (tested - d1 * d2 / 2.0 - 0.5) / std::sqrt(variance);
+    result.p_value = std::clamp(normal_survival(z), 0.0, 1.0);
+    return result;
+}
+
+std::optional<double> hodges_lehmann_shift(std::span<const double> current,
+                                           std::span<const double> baseline) {
+    if (current.empty() || baseline.empty()) return std::nullopt;
+    std::vector<double> a(current.begin(), current.end());
+    std::vector<double> b(baseline.begin(), baseline.end());
+    if (a.size() * b.size() > kMaxPairs) {
+        const auto side = static_cast<std::size_t>(std::sqrt(static_cast<double>(kMaxPairs)));
+        a = thin_sorted(std::move(a), side);
+        b = thin_sorted(std::move(b), side);
+    }
+    std::vector<double> differences;
+    differences.reserve(a.size() * b.size());
+    for (double x : a) {
+        for (double y : b) differences.push_back(x - y);
+    }
+    return stats::median(std::move(differences));
+}
+
+double median_above_max_probability(std::size_t current_count, std::size_t baseline_count) {
+    if (current_count == 0 || baseline_count == 0) return 1.0;
+    const std::size_t needed = (current_count + 1) / 2;
+    double probability = 1.0;
+    for (std::size_t i = 0; i < needed; ++i) {
+        probability *= static_cast<double>(current_count - i) /
+                       static_cast<double>(current_count + baseline_count - i);
+    }
+    return probability;
+}
+
+std::vector<double> holm_adjust(std::span<const double> p_values) {
+    const std::size_t m = p_values.size();
+    std::vector<std::size_t> order(m);
+    std::iota(order.begin(), order.end(), 0);
+    std::stable_sort(order.begin(), order.end(),
+                     [&](std::size_t a, std::size_t b) { return p_values[a] < p_values[b]; });
+    std::vector<double> adjusted(m, 1.0);
+    double running_max = 0.0;
+    for (std::size_t rank = 0; rank < m; ++rank) {
+        const double scaled = std::min(1.0, static_cast<double>(m - rank) * p_values[order[rank]]);
+        running_max = std::max(running_max, scaled);
+        adjusted[order[rank]] = running_max;
+    }
+    return adjusted;
+}
+
+std::optional<NoiseFence> fit_noise_fence(std::span<const double> history, FenceMethod method,
+                                          double k) {
+    if (history.size() < 2) return std::nullopt;
+    if (std::any_of(history.begin(), history.end(), [](double v) { return !(v > 0.0); })) {
+        return std::nullopt;
+    }
+    NoiseFence fence;
+    fence.reference = *stats::median(std::vector<double>(history.begin(), history.end()));
+    std::vector<double> log_ratios;
+    log_ratios.reserve(history.size());
+    for (double v : history) log_ratios.push_back(std::log(v / fence.reference));
+    if (method == FenceMethod::Mad) {
+        const double centre = *stats::median(log_ratios);
+        const double spread = kMadToSigma * *stats::mad(log_ratios);
+        fence.lower = centre - k * spread;
+        fence.upper = centre + k * spread;
+    } else {
+        const double q1 = *stats::quantile(log_ratios, 0.25);
+        const double q3 = *stats::quantile(log_ratios, 0.75);
+        fence.lower = q1 - k * (q3 - q1);
+        fence.upper = q3 + k * (q3 - q1);
+    }
+    return fence;
+}
+
+}  // namespace ptune::bench::gate

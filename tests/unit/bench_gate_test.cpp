@@ -1,0 +1,263 @@
+// The decision core of bench-gate on synthetic runs with fixed seeds (the issue's "done when"
+// scenarios at the library level; tests/cli/bench-gate/ runs them end to end).
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include <catch2/catch.hpp>
+
+#include "ptune/bench/gate.hpp"
+#include "ptune/bench/gate_synth.hpp"
+#include "ptune/core/stats.hpp"
+
+using namespace ptune;
+using namespace ptune::bench::gate;
+
+namespace {
+
+Observation observe(const std::vector<double>& samples, bool keep_samples,
+                    std::string source = "run") {
+    Observation o;
+    o.source = std::move(source);
+    o.min = *std::min_element(samples.begin(), samples.end());
+    o.max = *std::max_element(samples.begin(), samples.end());
+    o.median = stats::median(samples);
+    o.mean = stats::mean(samples);
+    o.rounds = samples.size();
+    if (keep_samples) o.samples = samples;
+    return o;
+}
+
+Observation run_of(const SynthCase& c, std::uint64_t seed, bool keep_samples) {
+    return observe(synth_samples(c, 100, seed), keep_samples);
+}
+
+Observation mean_only(double mean) {
+    Observation o;
+    o.source = "results.tsv";
+    o.mean = mean;
+    return o;
+}
+
+const CaseResult& find(const GateResult& result, const std::string& name) {
+    auto it = std::find_if(result.cases.begin(), result.cases.end(),
+                           [&](const CaseResult& c) { return c.name == name; });
+    REQUIRE(it != result.cases.end());
+    return *it;
+}
+
+}  // namespace
+
+TEST_CASE("raw samples: a +20% shift regresses, a fresh draw and +2% do not", "[bench-gate]") {
+    SynthCase base{"k", 500.0, 0.02};
+    SynthCase shifted = base;
+    shifted.shift_pct = 20.0;
+    SynthCase small = base;
+    small.shift_pct = 2.0;
+    std::vector<CaseInput> cases = {
+        {"shifted", {run_of(base, 1, true)}, run_of(shifted, 2, true)},
+        {"fresh", {run_of(base, 3, true)}, run_of(base, 4, true)},
+        {"small", {run_of(base, 5, true)}, run_of(small, 6, true)},
+    };
+    const auto result = evaluate(cases, Options{});
+    const auto& regressed = find(result, "shifted");
+    CHECK(regressed.verdict == Verdict::Regressed);
+    CHECK(regressed.test == Test::UTest);
+    CHECK(*regressed.p_adjusted < 1e-10);
+    CHECK(*regressed.shift_us == Approx(100.0).epsilon(0.05));
+    CHECK(*regressed.delta_pct == Approx(20.0).margin(1.0));
+    CHECK(find(result, "fresh").verdict == Verdict::Unchanged);
+    CHECK(find(result, "small").verdict == Verdict::Unchanged);  // below the 5% threshold
+    CHECK(result.regressed());
+    CHECK(result.count(Verdict::Regressed) == 1);
+    REQUIRE(result.geomean.delta_pct);
+    CHECK(*result.geomean.delta_pct > 5.0);
+    CHECK(result.geomean.cases == 3);
+}
+
+TEST_CASE("slow outliers move the mean but not the median", "[bench-gate]") {
+    SynthCase base{"k", 500.0, 0.01};
+    SynthCase spiky = base;
+    spiky.outliers = 4;
+    spiky.outlier_factor = 3.0;
+    std::vector<CaseInput> cases = {{"spiky", {run_of(base, 11, true)}, run_of(spiky, 12, true)}};
+    Options median;
+    median.metric = Metric::Median;
+    auto by_median = evaluate(cases, median);
+    CHECK(by_median.cases[0].verdict == Verdict::Unchanged);
+    CHECK_FALSE(by_median.regressed());
+    // The mean crosses 5% but the rank test sees only four slow rounds: noisy, not a failure.
+    auto by_mean = evaluate(cases, Options{});
+    CHECK(*by_mean.cases[0].delta_pct > 5.0);
+    CHECK(by_mean.cases[0].verdict == Verdict::Noisy);
+    CHECK_FALSE(by_mean.regressed());
+}
+
+TEST_CASE("summaries only: the median-above-max bound decides", "[bench-gate]") {
+    SynthCase base{"k", 500.0, 0.02};
+    SynthCase shifted = base;
+    shifted.shift_pct = 20.0;
+    std::vector<CaseInput> cases = {
+        {"shifted", {run_of(base, 21, false)}, run_of(shifted, 22, false)},
+        {"fresh", {run_of(base, 23, false)}, run_of(base, 24, false)},
+    };
+    auto result = evaluate(cases, Options{});
+    const auto& regressed = find(result, "shifted");
+    CHECK(regressed.verdict == Verdict::Regressed);
+    CHECK(regressed.test == Test::Bounds);
+    CHECK(*regressed.p_value == Approx(2.2229697512078617e-19).epsilon(1e-9));
+    CHECK(find(result, "fresh").verdict == Verdict::Unchanged);
+
+    // A mean beyond the threshold whose median still sits inside the baseline's range: noisy.
+    Observation wide_base = run_of(base, 25, false);
+    Observation tail_heavy = run_of(base, 26, false);
+    *tail_heavy.mean = *wide_base.mean * 1.10;
+    auto noisy = evaluate({{"tail", {wide_base}, tail_heavy}}, Options{});
+    CHECK(noisy.cases[0].verdict == Verdict::Noisy);
+    CHECK(noisy.cases[0].test == Test::Bounds);
+}
+
+TEST_CASE("a history of six runs fences a drifting case but not a stable one", "[bench-gate]") {
+    const std::vector<double> drift = {1.00, 1.08, 0.92, 1.08, 0.92, 1.00};
+    const std::vector<double> steady = {1.000, 1.004, 0.997, 1.002, 0.999, 1.001};
+    CaseInput drifting{"drifting", {}, mean_only(500.0 * 1.06)};
+    CaseInput stable{"stable", {}, mean_only(300.0 * 1.20)};
+    CaseInput stable_small{"stable-small", {}, mean_only(300.0 * 1.06)};
+    for (std::size_t i = 0; i < drift.size(); ++i) {
+        drifting.baseline.push_back(mean_only(500.0 * drift[i]));
+        stable.baseline.push_back(mean_only(300.0 * steady[i]));
+        stable_small.baseline.push_back(mean_only(300.0 * steady[i]));
+    }
+    auto result = evaluate({drifting, stable, stable_small}, Options{});
+    const auto& d = find(result, "drifting");
+    CHECK(d.test == Test::Fence);
+    CHECK(d.verdict == Verdict::Noisy);
+    CHECK(d.baseline_runs == 6);
+    CHECK(*d.baseline == Approx(500.0));
+    const auto& s = find(result, "stable");
+    CHECK(s.test == Test::Fence);
+    CHECK(s.verdict == Verdict::Regressed);
+    // +6% on a stable case is outside its (tight) fence and above the 5% threshold.
+    CHECK(find(result, "stable-small").verdict == Verdict::Regressed);
+}
+
+TEST_CASE("results.tsv means with one baseline: the tolerances alone decide", "[bench-gate]") {
+    std::vector<CaseInput> cases = {
+        {"up", {mean_only(100.0)}, mean_only(110.0)},
+        {"tiny", {mean_only(2.0)}, mean_only(2.4)},  // +20% but only 0.4 us
+        {"down", {mean_only(100.0)}, mean_only(80.0)},
+    };
+    auto result = evaluate(cases, Options{});
+    CHECK(find(result, "up").verdict == Verdict::Regressed);
+    CHECK(find(result, "up").test == Test::Threshold);
+    CHECK(find(result, "tiny").verdict == Verdict::Unchanged);
+    CHECK(find(result, "down").verdict == Verdict::Improved);
+
+    Options by_median;
+    by_median.metric = Metric::Median;
+    auto median = evaluate(cases, by_median);
+    CHECK(median.cases[0].verdict == Verdict::Incomparable);
+    CHECK_THAT(median.cases[0].reason, Catch::Contains("only a mean"));
+}
+
+TEST_CASE("one-sided cases, bad numbers and mismatched runs get their own verdicts",
+          "[bench-gate]") {
+    Observation base = mean_only(100.0);
+    Observation zero = mean_only(0.0);
+    Observation unavailable;
+    unavailable.source = "cur.log:3";
+    unavailable.unavailable = "no orch/sched spans captured";
+    Observation rounds_100 = mean_only(100.0), rounds_10 = mean_only(101.0);
+    rounds_100.declared_rounds = 100;
+    rounds_10.declared_rounds = 10;
+    Observation a2a3 = mean_only(100.0), a5 = mean_only(100.0);
+    a2a3.platform = "a2a3";
+    a5.platform = "a5";
+    std::vector<CaseInput> cases = {
+        {"gone", {base}, std::nullopt},
+        {"fresh", {}, base},
+        {"zero-current", {base}, zero},
+        {"zero-baseline", {zero}, base},
+        {"unavailable", {base}, unavailable},
+        {"rounds", {rounds_100}, rounds_10},
+        {"platform", {a2a3}, a5},
+    };
+    auto result = evaluate(cases, Options{});
+    CHECK(find(result, "gone").verdict == Verdict::Missing);
+    CHECK(find(result, "fresh").verdict == Verdict::New);
+    CHECK(find(result, "zero-current").verdict == Verdict::Incomparable);
+    CHECK_THAT(find(result, "zero-current").reason, Catch::Contains("not a positive time"));
+    CHECK(find(result, "zero-baseline").verdict == Verdict::New);
+    CHECK_THAT(find(result, "zero-baseline").reason, Catch::Contains("not a positive time"));
+    CHECK(find(result, "unavailable").verdict == Verdict::Missing);
+    CHECK_THAT(find(result, "unavailable").reason, Catch::Contains("no orch/sched"));
+    CHECK(find(result, "rounds").verdict == Verdict::Incomparable);
+    CHECK_THAT(find(result, "rounds").reason, Catch::Contains("100 rounds vs 10"));
+    CHECK(find(result, "platform").verdict == Verdict::Incomparable);
+    CHECK_FALSE(result.regressed());
+    CHECK(result.geomean.cases == 0);
+    CHECK_FALSE(result.geomean.delta_pct);
+}
+
+TEST_CASE("overrides, ignore patterns and the geomean threshold", "[bench-gate]") {
+    std::vector<CaseInput> cases = {
+        {"models/a.py", {mean_only(100.0)}, mean_only(108.0)},
+        {"models/skip/b.py", {mean_only(100.0)}, mean_only(200.0)},
+        {"models/c.py", {mean_only(100.0)}, mean_only(104.0)},
+    };
+    Options options;
+    options.overrides["models/a.py"].threshold_pct = 10.0;
+    options.ignore = {"models/skip/*"};
+    options.geomean_threshold_pct = 3.0;
+    auto result = evaluate(cases, options);
+    REQUIRE(result.cases.size() == 2);
+    CHECK(result.ignored == std::vector<std::string>{"models/skip/b.py"});
+    CHECK(find(result, "models/a.py").verdict == Verdict::Unchanged);
+    CHECK(find(result, "models/a.py").tolerance.threshold_pct == 10.0);
+    CHECK(find(result, "models/c.py").verdict == Verdict::Unchanged);
+    REQUIRE(result.geomean.delta_pct);
+    CHECK(*result.geomean.delta_pct == Approx(5.98).margin(0.01));  // sqrt(1.08 * 1.04) - 1
+    CHECK(result.geomean.regressed);
+    CHECK(result.regressed());
+}
+
+TEST_CASE("Holm turns a borderline p among many cases into noisy", "[bench-gate]") {
+    // Baseline and current of 8 rounds a side, overlapping: one-sided p around 0.03.
+    const std::vector<double> base = {100, 101, 102, 103, 104, 105, 106, 107};
+    const std::vector<double> cur = {102.5, 103.5, 104.5, 105.5, 106.5, 107.5, 120, 121};
+    std::vector<CaseInput> one = {{"x", {observe(base, true)}, observe(cur, true)}};
+    auto alone = evaluate(one, Options{});
+    REQUIRE(alone.cases[0].p_value);
+    CHECK(*alone.cases[0].p_value < 0.05);
+    CHECK(alone.cases[0].verdict == Verdict::Regressed);
+    std::vector<CaseInput> many = one;
+    for (int i = 0; i < 5; ++i)
+        many.push_back({"same" + std::to_string(i), {observe(base, true)}, observe(base, true)});
+    auto family = evaluate(many, Options{});
+    CHECK(*family.cases[0].p_adjusted > 0.05);
+    CHECK(family.cases[0].verdict == Verdict::Noisy);
+}
+
+TEST_CASE("config file: defaults, overrides, ignore and clear errors", "[bench-gate]") {
+    auto config = parse_config(R"({"threshold_pct": 8, "min_delta_us": 2,
+        "ignore": ["models/x/*"], "cases": {"models/a.py": {"threshold_pct": 15}}})",
+                               "gate.json");
+    REQUIRE(config);
+    CHECK(*config->threshold_pct == 8.0);
+    CHECK(*config->min_delta_us == 2.0);
+    CHECK(config->ignore == std::vector<std::string>{"models/x/*"});
+    CHECK(*config->cases["models/a.py"].threshold_pct == 15.0);
+    CHECK_FALSE(config->cases["models/a.py"].min_delta_us);
+
+    auto typo = parse_config(R"({"treshold_pct": 8})", "gate.json");
+    REQUIRE_FALSE(typo);
+    CHECK_THAT(typo.error().message, Catch::Contains("unknown key 'treshold_pct'"));
+    auto negative = parse_config(R"({"cases": {"a": {"min_delta_us": -1}}})", "gate.json");
+    REQUIRE_FALSE(negative);
+    CHECK_THAT(negative.error().message, Catch::Contains("cases.a.min_delta_us"));
+    auto broken = parse_config("{\n  \"threshold_pct\": 5,\n  oops\n}", "gate.json");
+    REQUIRE_FALSE(broken);
+    CHECK(broken.error().file == "gate.json");
+    CHECK(broken.error().line == 3);
+}
