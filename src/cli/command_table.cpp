@@ -29,9 +29,12 @@ const std::vector<CommandSpec>& command_table() {
          "  ptune swimlane-analyze records.json --deps deps.json --format json\n",
          {"text", "json", "markdown"}, true, true, &make_swimlane_analyze},
         {"mem-report", {},
-         "Read memory_after_AllocateMemoryAddr.txt and say which space to re-tile",
-         "  ptune mem-report build_output/Qwen3_20260701_120000/\n"
-         "  ptune mem-report report/memory_after_AllocateMemoryAddr.txt --format json\n",
+         "Read memory_after_AllocateMemoryAddr.txt (v1-v3) and say which space to re-tile",
+         "  ptune mem-report build_output/            (the newest run's report)\n"
+         "  ptune mem-report build_output/Qwen3_20260701_120000/ --format markdown\n"
+         "  ptune mem-report report/memory_after_AllocateMemoryAddr.txt --format json\n"
+         "  ptune mem-report old_report.txt --backend a5   (limits printed as N/A)\n"
+         "  ptune mem-report report/ --rules thresholds.json   (e.g. mem.underfilled-mat max_pct)\n",
          {"text", "json", "markdown", "csv"}, true, true, &make_mem_report},
         {"hints-lint", {},
          "Lint perf_hints.log as compiler diagnostics (gcc, json, sarif, github)",

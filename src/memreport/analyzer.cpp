@@ -1,0 +1,285 @@
+#include "ptune/memreport/analyzer.hpp"
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+#include <fmt/format.h>
+
+#include "ptune/memreport/tile_model.hpp"
+
+namespace ptune::memreport {
+
+namespace {
+
+// Exact Used from a v3 Buffers block: max(addr_end) == Used always holds; an (unallocated) row
+// contributes its size as a lower bound (mem-report.md §6).
+std::optional<std::uint64_t> used_from_buffers(const SpaceUsage& usage) {
+    if (usage.buffers.empty()) return std::nullopt;
+    std::uint64_t used = 0;
+    for (const auto& buffer : usage.buffers) {
+        used = std::max(used, buffer.allocated ? buffer.addr_end : buffer.size_bytes);
+    }
+    return used;
+}
+
+void derive_used(const Report& report, const Function& function, SpaceUsage& usage,
+                 Diagnostics& diagnostics) {
+    auto printed = parse_size(usage.used_text);  // the parser only keeps rows where this parses
+    usage.used_bytes = printed ? printed->bytes : 0;
+    usage.used_exact = printed && printed->exact;
+    auto from_buffers = used_from_buffers(usage);
+    if (!from_buffers) return;
+    if (format_size(*from_buffers) == usage.used_text) {
+        usage.used_bytes = *from_buffers;
+        usage.used_exact = true;
+        return;
+    }
+    diagnostics.warn(
+        report.source, usage.line,
+        fmt::format("'{}' {}: the Buffers block ends at {} B ({}), but Used says '{}'; the "
+                    "block may be truncated, so the printed Used is kept",
+                    function.name, usage.space, *from_buffers, format_size(*from_buffers),
+                    usage.used_text));
+}
+
+void derive_limit(const Report& report, const Function& function, SpaceUsage& usage,
+                  std::optional<Backend> backend, Diagnostics& diagnostics) {
+    if (usage.limit_text != "N/A") {
+        if (auto limit = parse_size(usage.limit_text)) usage.limit_bytes = limit->bytes;
+    } else if (backend) {
+        usage.limit_bytes = capacity(*backend, usage.space);
+        usage.limit_from_backend = usage.limit_bytes.has_value();
+    }
+    if (!usage.limit_bytes || *usage.limit_bytes == 0) {
+        usage.limit_bytes.reset();
+        return;
+    }
+    usage.usage_pct =
+        100.0 * static_cast<double>(usage.used_bytes) / static_cast<double>(*usage.limit_bytes);
+    // Recomputed from exact bytes, the percentage must print as the report printed it.
+    if (usage.used_exact && !usage.limit_from_backend && usage.usage_text != "N/A" &&
+        format_percent(*usage.usage_pct) != usage.usage_text) {
+        diagnostics.warn(
+            report.source, usage.line,
+            fmt::format("'{}' {}: Usage says '{}' but Used/Limit is {}", function.name, usage.space,
+                        usage.usage_text, format_percent(*usage.usage_pct)));
+    }
+}
+
+BackendChoice choose_backend(const Report& report, std::optional<Backend> forced,
+                             Diagnostics& diagnostics) {
+    BackendChoice choice;
+    std::optional<Backend> from_header;
+    if (!report.backend_token.empty() && report.backend_token != "N/A") {
+        from_header = backend_from_token(report.backend_token);
+        if (!from_header) {
+            diagnostics.warn(
+                report.source, report.backend_line,
+                fmt::format("unknown backend '{}' (known: 910B, 950, 910B_PTO, 910B_CCE, N/A); "
+                            "the backend is inferred from the limits",
+                            report.backend_token));
+        }
+    }
+    std::set<Backend> from_limits;
+    for (const auto& function : report.functions) {
+        for (const auto& usage : function.spaces) {
+            auto limit = parse_size(usage.limit_text);
+            if (!limit) continue;
+            if (auto inferred = backend_from_limit(usage.space, limit->bytes))
+                from_limits.insert(*inferred);
+        }
+    }
+    if (from_limits.size() > 1) {
+        diagnostics.warn(report.source, 0,
+                         "the limits mix a2a3 and a5 capacities; the backend cannot be "
+                         "inferred from them");
+    }
+    std::optional<Backend> inferred =
+        from_limits.size() == 1 ? std::optional<Backend>(*from_limits.begin()) : std::nullopt;
+    if (from_header && inferred && *from_header != *inferred) {
+        diagnostics.warn(
+            report.source, report.backend_line,
+            fmt::format("'Backend: {}' means {}, but the limits are those of {}",
+                        report.backend_token, to_string(*from_header), to_string(*inferred)));
+    }
+    if (forced) {
+        auto seen = from_header ? from_header : inferred;
+        if (seen && *seen != *forced) {
+            diagnostics.warn(report.source, report.backend_line,
+                             fmt::format("--backend {} overrides the report, which is {}",
+                                         to_string(*forced), to_string(*seen)));
+        }
+        choice.backend = forced;
+        choice.source = "option";
+    } else if (from_header) {
+        choice.backend = from_header;
+        choice.source = "header";
+    } else if (inferred) {
+        choice.backend = inferred;
+        choice.source = "limits";
+    }
+    return choice;
+}
+
+// M9: equal-size base allocations in pairs or quads suggest a stage-2 (or 4) pipeline.
+bool buffers_paired(const SpaceUsage& usage) {
+    if (usage.buffers.size() < 2) return false;
+    std::map<std::uint64_t, std::size_t> by_size;
+    for (const auto& buffer : usage.buffers) ++by_size[buffer.size_bytes];
+    return std::all_of(by_size.begin(), by_size.end(),
+                       [](const auto& entry) { return entry.second % 2 == 0; });
+}
+
+// Where the lowest allocated buffer starts: above 0 when a reserve buffer (e.g. the cross-core
+// pipe ring) sits at the bottom of the space.
+std::uint64_t reserve_floor(const SpaceUsage& usage) {
+    std::optional<std::uint64_t> lowest;
+    for (const auto& buffer : usage.buffers) {
+        if (buffer.allocated)
+            lowest = std::min(lowest.value_or(buffer.addr_begin), buffer.addr_begin);
+    }
+    return lowest.value_or(0);
+}
+
+void publish_function(const Function& function, const BackendChoice& choice,
+                      rules::Subject& subject, const std::string& source) {
+    auto set = [&](const std::string& name, double value) { subject.metrics[name] = value; };
+    std::optional<double> left_right_max;
+    std::optional<double> max_usage;
+    for (const auto& usage : function.spaces) {
+        const std::string prefix = "mem." + usage.space + ".";
+        set(prefix + "used_bytes", static_cast<double>(usage.used_bytes));
+        set(prefix + "used_exact", usage.used_exact ? 1 : 0);
+        set(prefix + "memrefs", static_cast<double>(usage.memrefs));
+        if (usage.limit_bytes) set(prefix + "limit_bytes", static_cast<double>(*usage.limit_bytes));
+        // Formatted as the report prints them, for messages.
+        subject.labels[prefix + "used"] = format_size(usage.used_bytes);
+        if (usage.limit_bytes) subject.labels[prefix + "limit"] = format_size(*usage.limit_bytes);
+        if (usage.usage_pct) {
+            subject.labels[prefix + "usage"] = format_percent(*usage.usage_pct);
+            set(prefix + "usage_pct", *usage.usage_pct);
+            max_usage = std::max(max_usage.value_or(*usage.usage_pct), *usage.usage_pct);
+            if (usage.space == "Left" || usage.space == "Right") {
+                left_right_max =
+                    std::max(left_right_max.value_or(*usage.usage_pct), *usage.usage_pct);
+            }
+        }
+        if (!usage.buffers.empty()) {
+            set(prefix + "buffers", static_cast<double>(usage.buffers.size()));
+            set(prefix + "paired_buffers", buffers_paired(usage) ? 1 : 0);
+            std::uint64_t floor = reserve_floor(usage);
+            set(prefix + "reserve_floor_bytes", static_cast<double>(floor));
+        }
+        if (usage.space == "Vec" && choice.backend && usage.limit_bytes &&
+            !usage.limit_from_backend) {
+            set("mem.Vec.legacy_limit",
+                *usage.limit_bytes == vec_legacy_limit(*choice.backend) ? 1 : 0);
+            set("mem.Vec.safe_cap_bytes", static_cast<double>(vec_safe_cap(*choice.backend)));
+            subject.labels["mem.Vec.safe_cap"] = format_size(vec_safe_cap(*choice.backend));
+        }
+    }
+    if (left_right_max) set("mem.left_right.max_usage_pct", *left_right_max);
+    if (max_usage) set("mem.max_usage_pct", *max_usage);
+
+    const SpaceUsage* mat = function.find("Mat");
+    const SpaceUsage* acc = function.find("Acc");
+    if (mat && acc && mat->limit_bytes && acc->limit_bytes) {
+        if (auto growth = suggest_growth(mat->used_bytes, *mat->limit_bytes, acc->used_bytes,
+                                         *acc->limit_bytes)) {
+            set("mem.grow.k.mat_pct", growth->mat_pct_after_k);
+            set("mem.grow.n.acc_pct", growth->acc_pct_after_n);
+            subject.labels["mem.grow.k.mat"] = format_percent(growth->mat_pct_after_k);
+            subject.labels["mem.grow.n.acc"] = format_percent(growth->acc_pct_after_n);
+            subject.labels["mem.grow.n.acc_verdict"] =
+                std::string(to_string(growth->acc_verdict_after_n));
+        }
+    }
+    if (choice.backend) subject.labels["mem.backend"] = std::string(to_string(*choice.backend));
+    subject.locations.push_back(rules::Location{source, function.line, 0});
+}
+
+}  // namespace
+
+BackendChoice analyze(Report& report, std::optional<Backend> forced, Diagnostics& diagnostics) {
+    BackendChoice choice = choose_backend(report, forced, diagnostics);
+    for (auto& function : report.functions) {
+        for (auto& usage : function.spaces) {
+            derive_used(report, function, usage, diagnostics);
+            derive_limit(report, function, usage, choice.backend, diagnostics);
+            if (usage.space == "Vec" && usage.limit_bytes && !usage.limit_from_backend &&
+                (*usage.limit_bytes == vec_legacy_limit(Backend::A2A3) ||
+                 *usage.limit_bytes == vec_legacy_limit(Backend::A5))) {
+                choice.legacy_vec_limit = true;
+            }
+        }
+    }
+    return choice;
+}
+
+void publish_metrics(const Report& report, const BackendChoice& choice, rules::MetricStore& store) {
+    for (const auto& function : report.functions) {
+        rules::Subject& subject = store.subject("function", function.name);
+        publish_function(function, choice, subject, report.source);
+        // Every function of the report is an in-core kernel (InCore, AIC or AIV) named as in
+        // kernel_config.py, the join key of pmu.csv: mirror it for cross-artifact rules.
+        rules::Subject& kernel = store.subject("kernel", function.name);
+        for (const auto& [name, value] : subject.metrics) kernel.metrics[name] = value;
+        for (const auto& [name, value] : subject.labels) kernel.labels[name] = value;
+        kernel.locations.insert(kernel.locations.end(), subject.locations.begin(),
+                                subject.locations.end());
+    }
+    store.run().metrics["mem.report_found"] = 1;
+    store.run().metrics["mem.functions"] = static_cast<double>(report.functions.size());
+    store.run().metrics["mem.legacy_vec_limit"] = choice.legacy_vec_limit ? 1 : 0;
+}
+
+nlohmann::json to_json(const Report& report, const BackendChoice& choice) {
+    using nlohmann::json;
+    json functions = json::array();
+    for (const auto& function : report.functions) {
+        json spaces = json::array();
+        json buffers = json::object();
+        for (const auto& usage : function.spaces) {
+            spaces.push_back(
+                {{"space", usage.space},
+                 {"used_bytes", usage.used_bytes},
+                 {"used_exact", usage.used_exact},
+                 {"limit_bytes", usage.limit_bytes ? json(*usage.limit_bytes) : json()},
+                 {"limit_source", usage.limit_from_backend ? "backend" : "report"},
+                 {"usage_pct", usage.usage_pct ? json(*usage.usage_pct) : json()},
+                 {"memrefs", usage.memrefs},
+                 {"used_text", usage.used_text},
+                 {"limit_text", usage.limit_text},
+                 {"usage_text", usage.usage_text}});
+            if (usage.buffers.empty()) continue;
+            json rows = json::array();
+            for (const auto& buffer : usage.buffers) {
+                rows.push_back({{"name", buffer.name},
+                                {"size_bytes", buffer.size_bytes},
+                                {"size_text", buffer.size_text},
+                                {"allocated", buffer.allocated},
+                                {"addr_begin", buffer.allocated ? json(buffer.addr_begin) : json()},
+                                {"addr_end", buffer.allocated ? json(buffer.addr_end) : json()},
+                                {"live_begin", buffer.live_begin},
+                                {"live_end", buffer.live_end}});
+            }
+            buffers[usage.space] = std::move(rows);
+        }
+        functions.push_back({{"name", function.name},
+                             {"spaces", std::move(spaces)},
+                             {"buffers", std::move(buffers)}});
+    }
+    return {{"source", report.source},
+            {"format_version",
+             report.version == FormatVersion::Unknown ? json() : json(to_string(report.version))},
+            {"backend", choice.backend ? json(to_string(*choice.backend)) : json()},
+            {"backend_source", choice.source.empty() ? json() : json(choice.source)},
+            {"backend_token", report.backend_token.empty() ? json() : json(report.backend_token)},
+            {"pass", report.pass.empty() ? json() : json(report.pass)},
+            {"functions_declared",
+             report.functions_declared ? json(*report.functions_declared) : json()},
+            {"functions", std::move(functions)}};
+}
+
+}  // namespace ptune::memreport
