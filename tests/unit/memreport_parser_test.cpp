@@ -283,7 +283,7 @@ TEST_CASE("stray and malformed lines never stop the parser", "[memreport]") {
     CHECK(report.version == FormatVersion::V3);
 }
 
-TEST_CASE("--backend fills N/A limits and overrides with a warning", "[memreport]") {
+TEST_CASE("a forced backend fills N/A limits and overrides with a warning", "[memreport]") {
     Parsed filled = parse_fixture(
         "composed__nobackend_v3__na_limits.memory_after_AllocateMemoryAddr.txt", Backend::A5);
     const SpaceUsage& vec = filled.report.functions[0].spaces[0];

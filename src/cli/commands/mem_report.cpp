@@ -2,11 +2,14 @@
 // full each on-chip space runs per function, and which space to re-tile (rules mem.*).
 
 #include <filesystem>
+#include <sstream>
 
 #include <fmt/format.h>
 
 #include "cli/commands/commands.hpp"
 #include "ptune/core/discover.hpp"
+#include "ptune/core/terminal.hpp"
+#include "ptune/core/text.hpp"
 #include "ptune/memreport/analyzer.hpp"
 #include "ptune/memreport/parser.hpp"
 
@@ -18,6 +21,54 @@ namespace fs = std::filesystem;
 using namespace ptune::memreport;
 
 constexpr std::string_view kReportName = "memory_after_AllocateMemoryAddr.txt";
+
+// SGR colour of a usage cell: red over the limit, yellow when marginal (above 85 %).
+std::string_view usage_colour(std::string_view cell) {
+    if (cell.size() < 2 || cell.back() != '%') return {};
+    auto pct = text::parse_double(cell.substr(0, cell.size() - 1));
+    if (!pct || *pct <= 85) return {};
+    return *pct > 100 ? "31" : "33";
+}
+
+// The standard text layout, with usage cells coloured on a terminal. Colour is added after the
+// table is laid out, so escape codes never disturb the column widths.
+class TextRenderer : public render::Renderer {
+  public:
+    void render(const render::Report& report, std::ostream& out,
+                const render::RenderOptions& options) const override {
+        bool first = true;
+        for (const auto& table : report.tables) {
+            if (!first) out << '\n';
+            first = false;
+            out << term::paint(table.title, "1", options.color) << '\n';
+            std::ostringstream laid_out;
+            render::write_text_table(table, laid_out);
+            std::istringstream lines(laid_out.str());
+            std::string line;
+            for (std::size_t row = 0; std::getline(lines, line); ++row) {
+                // Left/Right near 100 % is normal (rule M4): never highlighted.
+                if (options.color && row > 0 && row <= table.rows.size() &&
+                    table.rows[row - 1][0] != "Left" && table.rows[row - 1][0] != "Right") {
+                    paint_usage(line, table.rows[row - 1][3]);
+                }
+                out << line << '\n';
+            }
+        }
+        for (const auto& note : report.notes) out << note << '\n';
+        if (!report.findings.empty()) {
+            if (!report.tables.empty() || !report.notes.empty()) out << '\n';
+            render::write_text_findings(report.findings, out, options.color);
+        }
+    }
+
+  private:
+    static void paint_usage(std::string& line, const std::string& cell) {
+        std::string_view colour = usage_colour(cell);
+        auto at = line.find(" " + cell + " ");
+        if (colour.empty() || at == std::string::npos) return;
+        line.replace(at + 1, cell.size(), term::paint(cell, colour, true));
+    }
+};
 
 // CSV is one table: every (function, space) row with exact numbers.
 class CsvRenderer : public render::Renderer {
@@ -217,7 +268,8 @@ class MemReportCommand : public Command {
     }
 
     int finish(Context& context, const render::Report& report, render::Table csv) {
-        int code = context.emit(report, {{"csv", std::make_shared<CsvRenderer>(std::move(csv))}});
+        int code = context.emit(report, {{"text", std::make_shared<TextRenderer>()},
+                                         {"csv", std::make_shared<CsvRenderer>(std::move(csv))}});
         if (code != 0) return code;
         bool actionable = std::any_of(
             report.findings.begin(), report.findings.end(),
