@@ -194,7 +194,17 @@ class MemReportCommand : public Command {
             if (!run_dir) return context.fail(run_dir.error());
             if (!note.empty()) context.diagnostics.note(base.string(), 0, note);
             auto reports = find_reports(*run_dir);
-            if (reports.empty()) return no_report(context, run_dir->string());
+            if (reports.empty()) {
+                // The newest run may come from a current pypto while an older one has a report.
+                if (*run_dir != base) {
+                    if (auto older = find_reports(base); !older.empty()) {
+                        context.diagnostics.note(
+                            older.front().string(), 0,
+                            "an older run has a memory report; name it to read it");
+                    }
+                }
+                return no_report(context, run_dir->string());
+            }
             file = reports.front().string();
             for (std::size_t i = 1; i < reports.size(); ++i) {
                 context.diagnostics.note(
