@@ -1,0 +1,196 @@
+// The converter's "Task Statistics by Function" block (swimlane.md §6.4), with its float
+// arithmetic reproduced: per-row µs values as `(c − B) · (1e6 / f)`, sequential sums, averages
+// as sum / count and Python's ".2f" (exactly rounded) formatting.
+
+#include "ptune/swimlane/summary.hpp"
+
+#include <algorithm>
+#include <limits>
+#include <map>
+
+#include <fmt/format.h>
+
+#include "ptune/core/stats.hpp"
+#include "ptune/swimlane/reader.hpp"
+
+namespace ptune::swimlane {
+
+namespace {
+
+std::string_view level_description(int level) {
+    switch (level) {
+        case 1:
+            return "AICore timing only";
+        case 2:
+            return "AICore + AICPU timing";
+        case 3:
+            return "AICore + AICPU timing + scheduler phases";
+        case 4:
+            return "full collection with orchestrator phases";
+        default:
+            return "unknown level";
+    }
+}
+
+std::string fixed2(double value) {
+    return stats::format_fixed(value, 2);
+}
+
+double round3(double value) {
+    return std::round(value * 1000.0) / 1000.0;
+}
+
+}  // namespace
+
+Summary summarize(const Capture& capture, const NameMap* names) {
+    Summary summary;
+    summary.level_key = capture.level_key.empty() ? "level" : capture.level_key;
+    summary.level = capture.level;
+    summary.records_name = capture.source;
+    if (auto slash = summary.records_name.find_last_of('/'); slash != std::string::npos)
+        summary.records_name.erase(0, slash + 1);
+    summary.has_aicpu = std::any_of(capture.tasks.begin(), capture.tasks.end(),
+                                    [](const TaskRow& row) { return row.has_aicpu(); });
+    const Clock& clock = capture.clock;
+    std::map<std::int32_t, FunctionStats> groups;
+    double min_dispatch = std::numeric_limits<double>::infinity();
+    double max_finish = -std::numeric_limits<double>::infinity();
+    for (const TaskRow& row : capture.tasks) {
+        FunctionStats& group = groups[row.func_id];
+        double start = clock.upstream_us(row.start_ns);
+        double end = clock.upstream_us(row.end_ns);
+        double receive = clock.upstream_us(row.receive_ns);
+        double dispatch = clock.upstream_us(row.dispatch_ns);
+        double finish = clock.upstream_us(row.finish_ns);
+        ++group.count;
+        group.sum_exec_us += end - start;
+        group.sum_local_us += start - receive;
+        if (summary.has_aicpu) {
+            group.sum_latency_us += finish - dispatch;
+            group.sum_head_us += start - dispatch;
+            group.sum_tail_us += finish - end;
+            group.sum_prop_us += receive - dispatch;
+            min_dispatch = std::min(min_dispatch, dispatch);
+            max_finish = std::max(max_finish, finish);
+        } else {
+            min_dispatch = std::min(min_dispatch, receive);
+            max_finish = std::max(max_finish, end);
+        }
+    }
+    for (auto& [func_id, group] : groups) {
+        group.func_id = func_id;
+        group.name = func_id < 0 ? "func_-1_" : kernel_base_name(func_id, names);
+        summary.total_count += group.count;
+        summary.total_exec_us += group.sum_exec_us;
+        summary.total_latency_us += group.sum_latency_us;
+        summary.functions.push_back(group);
+    }
+    if (!capture.tasks.empty()) summary.total_test_time_us = max_finish - min_dispatch;
+    return summary;
+}
+
+std::string format_summary(const Summary& s) {
+    const std::string rule(140, '=');
+    const std::string dash(140, '-');
+    std::string out;
+    auto line = [&out](std::string_view text) {
+        out += text;
+        out += '\n';
+    };
+    line(rule);
+    line("Task Statistics by Function");
+    line(fmt::format("  Source {}: {} ({}; recorded in {})", s.level_key, s.level,
+                     level_description(s.level), s.records_name));
+    line(
+        "  Exec = kernel time on AICore; Latency = dispatch->finish (incl. head OH + Exec + tail "
+        "OH)");
+    line(
+        "  Head OH split (v3): Prop = NoC propagation (dispatch_ts\u2192AICore receive); Local = "
+        "dcci+ack "
+        "(receive\u2192start)");
+    line(rule);
+    line(
+        "Func_ID  Func_Name    Count   Avg Exec(us)  Avg Latency(us)   Exec%   Avg Head OH(us)  "
+        "Avg Tail OH(us)  "
+        "Avg Prop(us)  Avg Local(us)");
+    line(dash);
+    for (const FunctionStats& f : s.functions) {
+        double n = static_cast<double>(f.count);
+        std::string latency = "-", exec_pct = "-", head = "-", tail = "-", prop = "-";
+        if (s.has_aicpu) {
+            latency = fixed2(f.sum_latency_us / n);
+            exec_pct = f.sum_latency_us > 0
+                           ? stats::format_fixed(f.sum_exec_us / f.sum_latency_us * 100.0, 1) + "%"
+                           : std::string("-");
+            head = fixed2(f.sum_head_us / n);
+            tail = fixed2(f.sum_tail_us / n);
+            prop = fixed2(f.sum_prop_us / n);
+        }
+        line(fmt::format(
+            "{:<8} {:<12} {:>5}   {:>12}  {:>15}  {:>6}   {:>15}  {:>15}  {:>12}  {:>13}",
+            f.func_id, f.name, f.count, fixed2(f.sum_exec_us / n), latency, exec_pct, head, tail,
+            prop, fixed2(f.sum_local_us / n)));
+    }
+    line(dash);
+    line(fmt::format("{:<21} {:>5}   {:>12}  {:>15}", "TOTAL", s.total_count,
+                     fixed2(s.total_exec_us),
+                     s.has_aicpu ? fixed2(s.total_latency_us) : std::string("-")));
+    line("");
+    if (!s.has_aicpu) {
+        line(fmt::format(
+            "AICore Observed Span: {} us (from earliest AICore receive to latest AICore end)",
+            fixed2(s.total_test_time_us)));
+        return out;
+    }
+    line(fmt::format("Total Test Time: {} us (from earliest dispatch to latest finish)",
+                     fixed2(s.total_test_time_us)));
+    line("");
+    line("--- Task execution vs Scheduler overhead ---");
+    double n = static_cast<double>(s.total_count);
+    double ratio = s.total_latency_us > 0 ? s.total_exec_us / s.total_latency_us * 100.0 : 0.0;
+    line(
+        fmt::format("  Per-task (all):  Avg Exec = {} us,  Avg Latency (dispatch->finish) = {} us, "
+                    " Exec/Latency = "
+                    "{}%",
+                    fixed2(s.total_count ? s.total_exec_us / n : 0.0),
+                    fixed2(s.total_count ? s.total_latency_us / n : 0.0), fixed2(ratio)));
+    line("  (Latency = dispatch\u2192finish; Exec = AICore kernel time per task)");
+    line(std::string(110, '='));
+    return out;
+}
+
+nlohmann::json summary_to_json(const Summary& s) {
+    nlohmann::json functions = nlohmann::json::array();
+    for (const FunctionStats& f : s.functions) {
+        double n = static_cast<double>(f.count);
+        nlohmann::json entry = {{"func_id", f.func_id},
+                                {"name", f.name},
+                                {"count", f.count},
+                                {"avg_exec_us", round3(f.sum_exec_us / n)},
+                                {"avg_local_us", round3(f.sum_local_us / n)}};
+        if (s.has_aicpu) {
+            entry["avg_latency_us"] = round3(f.sum_latency_us / n);
+            entry["exec_pct"] =
+                f.sum_latency_us > 0 ? round3(f.sum_exec_us / f.sum_latency_us * 100.0) : 0.0;
+            entry["avg_head_us"] = round3(f.sum_head_us / n);
+            entry["avg_tail_us"] = round3(f.sum_tail_us / n);
+            entry["avg_prop_us"] = round3(f.sum_prop_us / n);
+        }
+        functions.push_back(std::move(entry));
+    }
+    nlohmann::json out = {
+        {"level_key", s.level_key},
+        {"level", s.level},
+        {"records", s.records_name},
+        {"functions", std::move(functions)},
+        {"total", {{"count", s.total_count}, {"exec_us", round3(s.total_exec_us)}}}};
+    if (s.has_aicpu) {
+        out["total"]["latency_us"] = round3(s.total_latency_us);
+        out["total_test_time_us"] = round3(s.total_test_time_us);
+    } else {
+        out["aicore_observed_span_us"] = round3(s.total_test_time_us);
+    }
+    return out;
+}
+
+}  // namespace ptune::swimlane

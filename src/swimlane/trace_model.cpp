@@ -1,0 +1,844 @@
+// Builds the trace layout of swimlane.md §5–§6.3 from the captures: lanes, slices, counters and
+// the seven arrow kinds, each arrow bound strictly inside its two slices (conventions.md §2.2).
+
+#include <algorithm>
+#include <cctype>
+#include <queue>
+#include <set>
+#include <unordered_map>
+
+#include <fmt/format.h>
+
+#include "ptune/swimlane/reader.hpp"
+#include "trace_model.hpp"
+
+namespace ptune::swimlane::detail {
+
+namespace {
+
+constexpr std::int64_t kWorkerPid = 4, kSchedViewPid = 3, kSchedulerPid = 2, kOrchPid = 1;
+/// Upstream shifts arrow sources 0.01 µs before a slice end so they land inside it.
+constexpr std::int64_t kEndInsetNs = 10;
+
+bool is_rendered(PhaseKind kind) {
+    switch (kind) {
+        case PhaseKind::Complete:
+        case PhaseKind::AsyncPoll:
+        case PhaseKind::Dispatch:
+        case PhaseKind::Release:
+        case PhaseKind::Resolve:
+        case PhaseKind::EarlyDispatch:
+        case PhaseKind::Dummy:
+        case PhaseKind::Drain:
+        case PhaseKind::DrainPrepare:
+        case PhaseKind::DrainPublish:
+        case PhaseKind::GraphPrepare:
+            return true;
+        default:
+            return false;
+    }
+}
+
+/// Inner phases nest inside an outer one on the same thread; they get the second lane.
+bool is_inner(PhaseKind kind) {
+    return kind == PhaseKind::Resolve || kind == PhaseKind::DrainPrepare ||
+           kind == PhaseKind::DrainPublish;
+}
+
+bool contains_spmd(std::string_view name) {
+    static constexpr std::string_view kSpmd = "spmd";
+    auto it = std::search(name.begin(), name.end(), kSpmd.begin(), kSpmd.end(), [](char a, char b) {
+        return std::tolower(static_cast<unsigned char>(a)) == b;
+    });
+    return it != name.end();
+}
+
+/// A time strictly inside a slice (so the enclosing-slice lookup cannot pick a neighbour that
+/// ends or starts at the same instant), as close to `want` as possible.
+std::int64_t inside(const Slice& slice, std::int64_t want) {
+    if (slice.dur < 2) return slice.ts;
+    return std::clamp(want, slice.ts + 1, slice.ts + slice.dur - 1);
+}
+
+/// Like inside() but never before `not_before` (a flow's end may not precede its start);
+/// false when the slice ends too early for that.
+bool inside_from(const Slice& slice, std::int64_t want, std::int64_t not_before,
+                 std::int64_t& out) {
+    out = std::max(inside(slice, want), not_before);
+    std::int64_t last = slice.dur < 2 ? slice.ts : slice.ts + slice.dur - 1;
+    return out <= last;
+}
+
+struct TaskInfo {
+    std::uint64_t id = 0;
+    std::uint32_t first_row = 0, row_count = 0;
+    bool spmd = false;
+    std::uint32_t worker_anchor_begin = 0, worker_anchor_end = 0;  // into worker_anchors
+    std::uint32_t sched_anchor_begin = 0, sched_anchor_end = 0;    // into sched_anchors
+};
+
+class Builder {
+  public:
+    Builder(TraceModel& model, std::uint32_t source_index, std::uint32_t& next_flow_id)
+        : model_(model),
+          k_(source_index),
+          src_(model.sources[source_index]),
+          cap_(*src_.capture),
+          pid_base_(model.pid_base[source_index]),
+          offset_(model.offsets_ns[source_index]),
+          next_flow_id_(next_flow_id) {}
+
+    void build() {
+        index_tasks();
+        make_labels();
+        make_processes();
+        make_worker_view();
+        make_scheduler_view();
+        make_scheduler_phases();
+        make_orchestrator();
+        attribute_finishes();
+        dependency_flows(kWorkerPid);
+        dependency_flows(kSchedViewPid);
+        complete_flows();
+        dispatch_flows();
+        submit_flows();
+    }
+
+  private:
+    std::string process_label(std::string_view view) const {
+        return src_.label.empty() ? std::string(view) : fmt::format("{} / {}", src_.label, view);
+    }
+
+    std::uint32_t group(std::int64_t pid, std::int64_t tid, std::string name) {
+        std::uint64_t key =
+            (static_cast<std::uint64_t>(pid) << 32) | static_cast<std::uint64_t>(tid);
+        auto [it, inserted] =
+            group_index_.try_emplace(key, static_cast<std::uint32_t>(model_.groups.size()));
+        if (inserted) {
+            LaneGroup g;
+            g.pid = pid_base_ + pid;
+            g.base_tid = tid;
+            g.name = std::move(name);
+            model_.groups.push_back(std::move(g));
+        }
+        return it->second;
+    }
+
+    std::uint32_t add_slice(SliceKind kind, std::uint32_t ref, std::int64_t ts, std::int64_t dur,
+                            std::uint32_t grp, bool numbered) {
+        Slice s;
+        s.kind = kind;
+        s.ref = ref;
+        s.ts = ts + offset_;
+        s.dur = std::max<std::int64_t>(dur, 0);
+        s.group = grp;
+        s.source = k_;
+        s.id = numbered ? model_.next_slice_id++ : kNone;
+        model_.slices.push_back(s);
+        return static_cast<std::uint32_t>(model_.slices.size() - 1);
+    }
+
+    void add_flow(FlowName name, std::uint32_t s_slice, std::int64_t s_want, std::uint32_t f_slice,
+                  std::int64_t f_want, std::int32_t input_count = -1,
+                  std::int32_t output_count = -1) {
+        if (s_slice == kNone || f_slice == kNone) {
+            ++model_.counts.flows_unbound;
+            return;
+        }
+        const Slice& s = model_.slices[s_slice];
+        const Slice& f = model_.slices[f_slice];
+        Flow flow;
+        flow.name = name;
+        flow.s_slice = s_slice;
+        flow.f_slice = f_slice;
+        flow.s_ts = inside(s, s_want + offset_);
+        if (!inside_from(f, f_want + offset_, flow.s_ts, flow.f_ts)) {
+            ++model_.counts.flows_unbound;
+            return;
+        }
+        flow.input_count = input_count;
+        flow.output_count = output_count;
+        flow.id = next_flow_id_++;
+        model_.flows.push_back(flow);
+    }
+
+    // ---- tasks ----------------------------------------------------------------------------
+
+    void index_tasks() {
+        const auto& rows = cap_.tasks;
+        for (std::uint32_t i = 0; i < rows.size();) {
+            TaskInfo info;
+            info.id = rows[i].task_id;
+            info.first_row = i;
+            while (i < rows.size() && rows[i].task_id == info.id) ++i;
+            info.row_count = i - info.first_row;
+            task_of_id_.emplace(info.id, static_cast<std::uint32_t>(tasks_.size()));
+            tasks_.push_back(info);
+        }
+        row_task_.resize(rows.size());
+        for (std::uint32_t t = 0; t < tasks_.size(); ++t) {
+            TaskInfo& info = tasks_[t];
+            for (std::uint32_t r = info.first_row; r < info.first_row + info.row_count; ++r)
+                row_task_[r] = t;
+            const DepsTask* dt = deps_task(info.id);
+            if (dt) {
+                info.spmd = dt->block_num > 1;
+            } else if (info.row_count > 1) {
+                CoreType type = rows[info.first_row].core_type;
+                info.spmd = std::all_of(rows.begin() + info.first_row,
+                                        rows.begin() + info.first_row + info.row_count,
+                                        [&](const TaskRow& r) { return r.core_type == type; });
+            }
+        }
+        // Successor lists in first-seen (pred, succ) order; predecessor lists follow the
+        // first-seen order of the preds, as the converter's fan-in hints do.
+        const auto& edges = src_.deps ? src_.deps->edges : cap_.embedded_edges;
+        for (const auto& [pred, succ] : edges) {
+            auto [it, inserted] =
+                succ_index_.try_emplace(pred, static_cast<std::uint32_t>(succ_lists_.size()));
+            if (inserted) {
+                succ_lists_.emplace_back();
+                pred_order_.push_back(pred);
+            }
+            auto& list = succ_lists_[it->second];
+            // deps.json edges are already unique; µs-file fanout lists may repeat a successor.
+            if (!src_.deps && std::find(list.begin(), list.end(), succ) != list.end()) continue;
+            list.push_back(succ);
+        }
+        for (std::size_t p = 0; p < pred_order_.size(); ++p)
+            for (std::uint64_t succ : succ_lists_[p]) {
+                auto [it, inserted] =
+                    pred_index_.try_emplace(succ, static_cast<std::uint32_t>(pred_lists_.size()));
+                if (inserted) pred_lists_.emplace_back();
+                pred_lists_[it->second].push_back(pred_order_[p]);
+            }
+    }
+
+    const DepsTask* deps_task(std::uint64_t id) const {
+        if (!src_.deps) return nullptr;
+        auto it = src_.deps->tasks.find(id);
+        return it == src_.deps->tasks.end() ? nullptr : &it->second;
+    }
+
+    const std::vector<std::uint64_t>* successors(std::uint64_t id) const {
+        auto it = succ_index_.find(id);
+        return it == succ_index_.end() ? nullptr : &succ_lists_[it->second];
+    }
+    const std::vector<std::uint64_t>* predecessors(std::uint64_t id) const {
+        auto it = pred_index_.find(id);
+        return it == pred_index_.end() ? nullptr : &pred_lists_[it->second];
+    }
+    bool has_graph() const { return src_.deps != nullptr || !cap_.embedded_edges.empty(); }
+
+    static std::string hint(const std::vector<std::uint64_t>* ids) {
+        if (!ids) return "0: []";
+        std::string out = fmt::format("{}: [", ids->size());
+        for (std::size_t i = 0; i < ids->size(); ++i) {
+            if (i) out += ", ";
+            out += task_display((*ids)[i]);
+        }
+        out += ']';
+        return out;
+    }
+
+    void make_labels() {
+        SourceExtras& extras = model_.extras[k_];
+        extras.labels.reserve(cap_.tasks.size());
+        std::unordered_map<std::int32_t, std::string> base_cache;
+        for (std::uint32_t r = 0; r < cap_.tasks.size(); ++r) {
+            const TaskRow& row = cap_.tasks[r];
+            auto [it, inserted] = base_cache.try_emplace(row.func_id);
+            if (inserted) it->second = kernel_base_name(row.func_id, src_.names);
+            const std::string& base = it->second;
+            bool spmd = tasks_[row_task_[r]].spmd && !contains_spmd(base);
+            extras.labels.push_back(
+                fmt::format("{}{}({})", base, spmd ? "_spmd" : "", task_display(row.task_id)));
+        }
+        extras.row_task = row_task_;
+        extras.fanout_hints.reserve(tasks_.size());
+        extras.fanin_hints.reserve(tasks_.size());
+        for (const TaskInfo& info : tasks_) {
+            extras.fanout_hints.push_back(hint(successors(info.id)));
+            extras.fanin_hints.push_back(hint(predecessors(info.id)));
+        }
+    }
+
+    // ---- processes and lanes ---------------------------------------------------------------
+
+    void make_processes() {
+        has_aicpu_ = std::any_of(cap_.tasks.begin(), cap_.tasks.end(),
+                                 [](const TaskRow& r) { return r.has_aicpu(); });
+        threads_ = cap_.scheduler_thread_count();
+        model_.processes.push_back({pid_base_ + kWorkerPid, process_label("Worker View"), 4});
+        if (has_aicpu_)
+            model_.processes.push_back(
+                {pid_base_ + kSchedViewPid, process_label("Scheduler View"), 3});
+    }
+
+    std::string core_lane_name(std::uint32_t core, CoreType type) const {
+        return fmt::format("{}_{}", type == CoreType::Aic ? "AIC" : "AIV", core);
+    }
+
+    void make_worker_view() {
+        const auto& rows = cap_.tasks;
+        // Lanes in ascending core order, named after the first row's core type on that core.
+        std::vector<std::pair<std::uint32_t, CoreType>> cores;
+        {
+            std::unordered_map<std::uint32_t, CoreType> first_type;
+            for (const TaskRow& row : rows) first_type.try_emplace(row.core_id, row.core_type);
+            cores.assign(first_type.begin(), first_type.end());
+            std::sort(cores.begin(), cores.end());
+        }
+        for (auto [core, type] : cores)
+            group(kWorkerPid, 10000 + 10 * static_cast<std::int64_t>(core),
+                  core_lane_name(core, type));
+        aicpu_lanes_ = threads_ + cap_.orchestrator_arrays;
+        for (std::size_t n = 0; n < aicpu_lanes_; ++n)
+            group(kWorkerPid, 19000 + static_cast<std::int64_t>(n), fmt::format("AICPU_{}", n));
+        worker_slice_.assign(rows.size(), kNone);
+        for (std::uint32_t r = 0; r < rows.size(); ++r) {
+            const TaskRow& row = rows[r];
+            std::uint32_t grp = group_index_.at(
+                (static_cast<std::uint64_t>(kWorkerPid) << 32) |
+                static_cast<std::uint64_t>(10000 + 10 * static_cast<std::int64_t>(row.core_id)));
+            worker_slice_[r] = add_slice(SliceKind::WorkerTask, r, row.receive_ns,
+                                         row.end_ns - row.receive_ns, grp, true);
+        }
+        // Anchors: SPMD tasks anchor on the earliest row per func_id, others on every row.
+        for (TaskInfo& info : tasks_) {
+            info.worker_anchor_begin = static_cast<std::uint32_t>(worker_anchors_.size());
+            add_anchors(
+                info, worker_anchors_, [&](const TaskRow& row) { return row.receive_ns; },
+                worker_slice_);
+            info.worker_anchor_end = static_cast<std::uint32_t>(worker_anchors_.size());
+        }
+    }
+
+    template <class StartOf>
+    void add_anchors(const TaskInfo& info, std::vector<std::uint32_t>& anchors, StartOf start_of,
+                     const std::vector<std::uint32_t>& slice_of_row) {
+        const auto& rows = cap_.tasks;
+        std::uint32_t end = info.first_row + info.row_count;
+        if (!info.spmd) {
+            for (std::uint32_t r = info.first_row; r < end; ++r)
+                if (slice_of_row[r] != kNone) anchors.push_back(slice_of_row[r]);
+            return;
+        }
+        std::size_t begin = anchors.size();
+        std::vector<std::int32_t> funcs;
+        for (std::uint32_t r = info.first_row; r < end; ++r) {
+            if (slice_of_row[r] == kNone) continue;
+            auto it = std::find(funcs.begin(), funcs.end(), rows[r].func_id);
+            std::size_t at = static_cast<std::size_t>(it - funcs.begin());
+            if (it == funcs.end()) {
+                funcs.push_back(rows[r].func_id);
+                anchors.push_back(r);
+                continue;
+            }
+            const TaskRow& best = rows[anchors[begin + at]];
+            if (std::pair(start_of(rows[r]), rows[r].core_id) <
+                std::pair(start_of(best), best.core_id))
+                anchors[begin + at] = r;
+        }
+        for (std::size_t i = begin; i < anchors.size(); ++i) anchors[i] = slice_of_row[anchors[i]];
+    }
+
+    void make_scheduler_view() {
+        if (!has_aicpu_) return;
+        const auto& rows = cap_.tasks;
+        std::vector<std::pair<std::uint32_t, CoreType>> cores;
+        {
+            std::unordered_map<std::uint32_t, CoreType> first_type;
+            for (const TaskRow& row : rows)
+                if (row.has_aicpu()) first_type.try_emplace(row.core_id, row.core_type);
+            cores.assign(first_type.begin(), first_type.end());
+            std::sort(cores.begin(), cores.end());
+        }
+        for (auto [core, type] : cores)
+            group(kSchedViewPid, 10000 + 10 * static_cast<std::int64_t>(core),
+                  core_lane_name(core, type));
+        sched_slice_.assign(rows.size(), kNone);
+        for (std::uint32_t r = 0; r < rows.size(); ++r) {
+            const TaskRow& row = rows[r];
+            if (!row.has_aicpu()) continue;
+            std::uint32_t grp = group_index_.at(
+                (static_cast<std::uint64_t>(kSchedViewPid) << 32) |
+                static_cast<std::uint64_t>(10000 + 10 * static_cast<std::int64_t>(row.core_id)));
+            sched_slice_[r] = add_slice(SliceKind::SchedTask, r, row.dispatch_ns,
+                                        row.finish_ns - row.dispatch_ns, grp, true);
+        }
+        for (TaskInfo& info : tasks_) {
+            info.sched_anchor_begin = static_cast<std::uint32_t>(sched_anchors_.size());
+            add_anchors(
+                info, sched_anchors_, [&](const TaskRow& row) { return row.dispatch_ns; },
+                sched_slice_);
+            info.sched_anchor_end = static_cast<std::uint32_t>(sched_anchors_.size());
+        }
+    }
+
+    void make_scheduler_phases() {
+        const auto& phases = cap_.scheduler_phases;
+        if (phases.empty()) return;
+        model_.processes.push_back(
+            {pid_base_ + kSchedulerPid, process_label("AICPU Scheduler"), 2});
+        std::size_t arrays = std::max(cap_.scheduler_arrays, threads_);
+        std::vector<bool> has_inner(arrays, false);
+        for (const auto& p : phases)
+            if (p.thread < arrays && is_inner(p.kind)) has_inner[p.thread] = true;
+        phase_slice_.assign(phases.size(), kNone);
+        thread_completes_.assign(arrays, {});
+        thread_dispatches_.assign(arrays, {});
+        std::uint32_t queue_track = kNone;
+        for (std::uint32_t t = 0; t < arrays; ++t) {
+            std::int64_t base = 30000 + 10 * static_cast<std::int64_t>(t);
+            std::uint32_t main = group(kSchedulerPid, base, fmt::format("Sched_{}", t));
+            std::uint32_t inner =
+                has_inner[t] ? group(kSchedulerPid, base + 1, fmt::format("Sched_{}", t)) : kNone;
+            for (std::uint32_t i = 0; i < phases.size(); ++i) {
+                const SchedulerPhase& p = phases[i];
+                if (p.thread != t) continue;
+                if (p.kind == PhaseKind::DummyTask || p.kind == PhaseKind::PredicatedSkip) {
+                    if (t < aicpu_lanes_) {
+                        std::uint32_t lane =
+                            group_index_.at((static_cast<std::uint64_t>(kWorkerPid) << 32) |
+                                            static_cast<std::uint64_t>(19000 + t));
+                        // Zero-width markers get 0.02 µs so they can be seen and bound to.
+                        std::uint32_t s = add_slice(
+                            SliceKind::Marker, i, p.start_ns,
+                            std::max<std::int64_t>(p.end_ns - p.start_ns, 20), lane, true);
+                        if (p.task_id >= 0)
+                            aicpu_anchor_.try_emplace(static_cast<std::uint64_t>(p.task_id), s);
+                        if (p.kind == PhaseKind::DummyTask && p.task_id >= 0)
+                            dummy_records_.insert(static_cast<std::uint64_t>(p.task_id));
+                        else if (p.task_id >= 0)
+                            skip_records_.insert(static_cast<std::uint64_t>(p.task_id));
+                    }
+                    continue;
+                }
+                if (!is_rendered(p.kind)) continue;
+                std::uint32_t s = add_slice(SliceKind::Phase, i, p.start_ns, p.end_ns - p.start_ns,
+                                            is_inner(p.kind) ? inner : main, false);
+                phase_slice_[i] = s;
+                if (p.kind == PhaseKind::Complete) thread_completes_[t].push_back(i);
+                if (p.kind == PhaseKind::Dispatch) thread_dispatches_[t].push_back(i);
+                if ((p.kind == PhaseKind::Complete || p.kind == PhaseKind::Dispatch) &&
+                    p.has_depths) {
+                    if (queue_track == kNone) queue_track = counter_track();
+                    model_.counters.push_back({p.end_ns + offset_, k_, i, queue_track});
+                }
+            }
+        }
+        auto by_start = [&](std::uint32_t a, std::uint32_t b) {
+            return std::pair(phases[a].start_ns, a) < std::pair(phases[b].start_ns, b);
+        };
+        for (auto& list : thread_completes_) std::sort(list.begin(), list.end(), by_start);
+        for (auto& list : thread_dispatches_) std::sort(list.begin(), list.end(), by_start);
+    }
+
+    std::uint32_t counter_track() {
+        Track track;
+        track.pid = pid_base_ + kSchedulerPid;
+        track.tid = 3999;
+        track.name = "shared_ready_queue (global)";
+        track.sort_index = 100;
+        track.is_counter = true;
+        model_.tracks.push_back(std::move(track));
+        return static_cast<std::uint32_t>(model_.tracks.size() - 1);
+    }
+
+    void make_orchestrator() {
+        const auto& orch = cap_.orchestrator_phases;
+        if (orch.empty()) return;
+        std::string name = src_.names && !src_.names->orchestrator_name.empty()
+                               ? "AICPU " + src_.names->orchestrator_name
+                               : std::string("AICPU Orchestrator");
+        model_.processes.push_back({pid_base_ + kOrchPid, process_label(name), 1});
+        orch_slice_.assign(orch.size(), kNone);
+        std::vector<std::uint32_t> alloc_refs;
+        for (std::uint32_t i = 0; i < orch.size(); ++i) {
+            const OrchestratorPhase& p = orch[i];
+            std::uint32_t grp = group(kOrchPid, 4000 + static_cast<std::int64_t>(p.thread),
+                                      fmt::format("Orch_{}", p.thread));
+            orch_slice_[i] =
+                add_slice(SliceKind::Orch, i, p.start_ns, p.end_ns - p.start_ns, grp, false);
+            if (p.task_id < 0) continue;
+            std::uint64_t id = static_cast<std::uint64_t>(p.task_id);
+            if (p.phase == "orch_submit") first_submit_.try_emplace(id, i);
+            if (p.phase == "orch_submit" && is_alloc(id)) alloc_refs.push_back(i);
+        }
+        // Legacy captures: orch_fanin / orch_params stand in when no orch_submit exists.
+        for (std::uint32_t i = 0; i < orch.size(); ++i)
+            if (orch[i].task_id >= 0 &&
+                (orch[i].phase == "orch_fanin" || orch[i].phase == "orch_params"))
+                first_submit_.try_emplace(static_cast<std::uint64_t>(orch[i].task_id), i);
+        for (std::uint32_t i : alloc_refs) {
+            const OrchestratorPhase& p = orch[i];
+            std::size_t lane = threads_ + p.thread;
+            if (lane >= aicpu_lanes_) continue;
+            std::uint32_t grp = group_index_.at((static_cast<std::uint64_t>(kWorkerPid) << 32) |
+                                                static_cast<std::uint64_t>(19000 + lane));
+            std::uint32_t s =
+                add_slice(SliceKind::Alloc, i, p.start_ns, p.end_ns - p.start_ns, grp, true);
+            aicpu_anchor_.try_emplace(static_cast<std::uint64_t>(p.task_id), s);
+        }
+    }
+
+    /// An orchestrator task that is neither a regular task, a dummy nor a predicated skip.
+    bool is_alloc(std::uint64_t id) const {
+        if (skip_records_.count(id)) return false;
+        if (src_.deps) return deps_task(id) == nullptr;
+        return !task_of_id_.count(id) && !dummy_records_.count(id);
+    }
+
+    // ---- scheduler bookkeeping -------------------------------------------------------------
+
+    int thread_of_core(std::uint32_t core) const {
+        if (core < core_thread_.size()) return core_thread_[core];
+        return -1;
+    }
+
+    /// core → scheduler thread from metadata, else a majority vote over which thread's dispatch
+    /// record contains each row's dispatch time (binary search per thread, not a full scan).
+    void resolve_core_threads() {
+        std::uint32_t max_core = 0;
+        for (const auto& row : cap_.tasks) max_core = std::max(max_core, row.core_id);
+        core_thread_.assign(cap_.tasks.empty() ? 0 : max_core + 1, -1);
+        if (!cap_.core_to_thread.empty()) {
+            for (std::size_t c = 0; c < core_thread_.size() && c < cap_.core_to_thread.size(); ++c)
+                core_thread_[c] = cap_.core_to_thread[c];
+            return;
+        }
+        std::vector<std::unordered_map<int, std::size_t>> votes(core_thread_.size());
+        for (const auto& row : cap_.tasks) {
+            if (!row.has_aicpu()) continue;
+            for (std::uint32_t t = 0; t < thread_dispatches_.size(); ++t)
+                if (containing(thread_dispatches_[t], row.dispatch_ns) != kNone) {
+                    ++votes[row.core_id][static_cast<int>(t)];
+                    break;
+                }
+        }
+        for (std::size_t c = 0; c < votes.size(); ++c) {
+            std::size_t best = 0;
+            for (auto [t, n] : votes[c])
+                if (n > best || (n == best && t < core_thread_[c])) best = n, core_thread_[c] = t;
+        }
+    }
+
+    /// The phase (index) among `sorted` (by start) whose [start, end] contains x, else kNone.
+    std::uint32_t containing(const std::vector<std::uint32_t>& sorted, std::int64_t x) const {
+        const auto& phases = cap_.scheduler_phases;
+        auto it = std::upper_bound(
+            sorted.begin(), sorted.end(), x,
+            [&](std::int64_t v, std::uint32_t i) { return v < phases[i].start_ns; });
+        if (it == sorted.begin()) return kNone;
+        std::uint32_t i = *(it - 1);
+        return x <= phases[i].end_ns ? i : kNone;
+    }
+
+    /// The complete on a thread for a finish time: the one containing it, else the next one.
+    std::uint32_t complete_for(int thread, std::int64_t finish) const {
+        if (thread < 0 || static_cast<std::size_t>(thread) >= thread_completes_.size())
+            return kNone;
+        const auto& sorted = thread_completes_[static_cast<std::size_t>(thread)];
+        const auto& phases = cap_.scheduler_phases;
+        auto it = std::upper_bound(
+            sorted.begin(), sorted.end(), finish,
+            [&](std::int64_t v, std::uint32_t i) { return v < phases[i].start_ns; });
+        if (it != sorted.begin() && finish <= phases[*(it - 1)].end_ns) return *(it - 1);
+        return it == sorted.end() ? kNone : *it;
+    }
+
+    std::uint32_t dispatch_phase_slice(const TaskRow& row) const {
+        int t = thread_of_core(row.core_id);
+        if (t < 0 || static_cast<std::size_t>(t) >= thread_dispatches_.size()) return kNone;
+        std::uint32_t i =
+            containing(thread_dispatches_[static_cast<std::size_t>(t)], row.dispatch_ns);
+        return i == kNone ? kNone : phase_slice_[i];
+    }
+
+    void attribute_finishes() {
+        resolve_core_threads();
+        model_.extras[k_].finish_rows.assign(cap_.scheduler_phases.size(), 0);
+        for (const auto& row : cap_.tasks) {
+            if (!row.has_aicpu()) continue;
+            int t = thread_of_core(row.core_id);
+            if (t < 0 || static_cast<std::size_t>(t) >= thread_completes_.size()) continue;
+            std::uint32_t i =
+                containing(thread_completes_[static_cast<std::size_t>(t)], row.finish_ns);
+            if (i != kNone) ++model_.extras[k_].finish_rows[i];
+        }
+    }
+
+    // ---- arrows ----------------------------------------------------------------------------
+
+    /// Anchor slices of a task in a view (rows, or its AICPU marker / alloc bar in Worker View).
+    std::pair<const std::uint32_t*, const std::uint32_t*> anchors(std::uint64_t id,
+                                                                  std::int64_t view,
+                                                                  std::uint32_t& single) const {
+        auto it = task_of_id_.find(id);
+        if (it != task_of_id_.end()) {
+            const TaskInfo& info = tasks_[it->second];
+            const auto& list = view == kWorkerPid ? worker_anchors_ : sched_anchors_;
+            std::uint32_t b =
+                view == kWorkerPid ? info.worker_anchor_begin : info.sched_anchor_begin;
+            std::uint32_t e = view == kWorkerPid ? info.worker_anchor_end : info.sched_anchor_end;
+            if (b != e) return {list.data() + b, list.data() + e};
+        }
+        if (view == kWorkerPid) {
+            auto a = aicpu_anchor_.find(id);
+            if (a != aicpu_anchor_.end()) {
+                single = a->second;
+                return {&single, &single + 1};
+            }
+        }
+        return {nullptr, nullptr};
+    }
+
+    /// SPMD fan count of a task on an arrow (deps block_num or its row count), else 1.
+    std::int32_t fan_count(std::uint64_t id) const {
+        auto it = task_of_id_.find(id);
+        if (it == task_of_id_.end() || !tasks_[it->second].spmd) return 1;
+        if (const DepsTask* dt = deps_task(id)) return static_cast<std::int32_t>(dt->block_num);
+        return static_cast<std::int32_t>(tasks_[it->second].row_count);
+    }
+
+    void dependency_flows(std::int64_t view) {
+        if (!has_graph() || (view == kSchedViewPid && !has_aicpu_)) return;
+        for (std::size_t p = 0; p < pred_order_.size(); ++p) {
+            std::uint64_t pred = pred_order_[p];
+            std::uint32_t pred_single = kNone;
+            auto [pb, pe] = anchors(pred, view, pred_single);
+            for (std::uint64_t succ : succ_lists_[p]) {
+                std::uint32_t succ_single = kNone;
+                auto [sb, se] = anchors(succ, view, succ_single);
+                if (pb == pe || sb == se) {
+                    if (view == kWorkerPid) ++model_.counts.dependency_edges_missing;
+                    continue;
+                }
+                std::int32_t out_count = fan_count(pred), in_count = fan_count(succ);
+                for (auto a = pb; a != pe; ++a)
+                    for (auto b = sb; b != se; ++b) {
+                        const Slice& from = model_.slices[*a];
+                        const Slice& to = model_.slices[*b];
+                        FlowName name = from.ts + from.dur > to.ts ? FlowName::HbViolation
+                                                                   : FlowName::Dependency;
+                        add_flow(name, *a, from.ts - offset_, *b, to.ts - offset_, in_count,
+                                 out_count);
+                    }
+            }
+        }
+    }
+
+    void complete_flows() {
+        if (thread_completes_.empty() || cap_.core_to_thread.empty()) return;
+        const auto& rows = cap_.tasks;
+        const auto& phases = cap_.scheduler_phases;
+        std::vector<std::pair<std::uint32_t, std::uint32_t>> completed;  // (complete phase, task)
+        for (std::uint32_t t = 0; t < tasks_.size(); ++t) {
+            const TaskInfo& info = tasks_[t];
+            std::uint32_t last = kNone;
+            for (std::uint32_t r = info.first_row; r < info.first_row + info.row_count; ++r)
+                if (rows[r].has_aicpu() &&
+                    (last == kNone || rows[r].finish_ns >= rows[last].finish_ns))
+                    last = r;
+            if (last == kNone) continue;
+            std::uint32_t complete =
+                complete_for(thread_of_core(rows[last].core_id), rows[last].finish_ns);
+            if (complete == kNone) continue;
+            const SchedulerPhase& c = phases[complete];
+            std::int64_t target =
+                rows[last].finish_ns >= c.start_ns && rows[last].finish_ns <= c.end_ns
+                    ? rows[last].finish_ns
+                    : c.start_ns;
+            std::uint32_t target_slice = phase_slice_[complete];
+            for (auto a = info.worker_anchor_begin; a < info.worker_anchor_end; ++a) {
+                const Slice& s = model_.slices[worker_anchors_[a]];
+                add_flow(FlowName::Complete, worker_anchors_[a],
+                         s.ts + s.dur - kEndInsetNs - offset_, target_slice, target);
+            }
+            for (auto a = info.sched_anchor_begin; a < info.sched_anchor_end; ++a) {
+                const Slice& s = model_.slices[sched_anchors_[a]];
+                add_flow(FlowName::Complete, sched_anchors_[a],
+                         s.ts + s.dur - kEndInsetNs - offset_, target_slice, target);
+            }
+            completed.emplace_back(complete, t);
+        }
+        if (!src_.deps) return;
+        // complete→ready: walk completes by (end, thread); a consumer becomes ready when all its
+        // distinct predecessors have completed (alloc/dummy preds never do: no arrow, as upstream).
+        std::stable_sort(completed.begin(), completed.end(), [&](const auto& a, const auto& b) {
+            return std::pair(phases[a.first].end_ns, phases[a.first].thread) <
+                   std::pair(phases[b.first].end_ns, phases[b.first].thread);
+        });
+        std::unordered_map<std::uint64_t, std::size_t> satisfied;
+        for (const auto& [complete, t] : completed) {
+            const auto* succs = successors(tasks_[t].id);
+            if (!succs) continue;
+            for (std::uint64_t succ : *succs) {
+                std::size_t fan_in = predecessors(succ)->size();
+                if (++satisfied[succ] != fan_in) continue;
+                auto it = task_of_id_.find(succ);
+                if (it == task_of_id_.end()) continue;
+                const TaskInfo& consumer = tasks_[it->second];
+                std::uint32_t first = kNone;
+                for (std::uint32_t r = consumer.first_row;
+                     r < consumer.first_row + consumer.row_count; ++r)
+                    if (rows[r].has_aicpu() &&
+                        (first == kNone || rows[r].dispatch_ns < rows[first].dispatch_ns))
+                        first = r;
+                if (first == kNone || rows[first].dispatch_ns < phases[complete].end_ns) continue;
+                add_flow(FlowName::CompleteReady, phase_slice_[complete],
+                         phases[complete].end_ns - kEndInsetNs, dispatch_phase_slice(rows[first]),
+                         rows[first].dispatch_ns);
+            }
+        }
+    }
+
+    void dispatch_flows() {
+        if (thread_dispatches_.empty() || !has_aicpu_) return;
+        const auto& rows = cap_.tasks;
+        for (std::uint32_t r = 0; r < rows.size(); ++r) {
+            const TaskRow& row = rows[r];
+            if (!row.has_aicpu()) continue;
+            std::uint32_t from = dispatch_phase_slice(row);
+            add_flow(FlowName::Dispatch, from, row.dispatch_ns, worker_slice_[r], row.start_ns);
+            add_flow(FlowName::Dispatch, from, row.dispatch_ns, sched_slice_[r], row.dispatch_ns);
+        }
+    }
+
+    void submit_flows() {
+        if (first_submit_.empty() || thread_dispatches_.empty() || cap_.host_orchestration) return;
+        const auto& rows = cap_.tasks;
+        for (std::uint32_t r = 0; r < rows.size(); ++r) {
+            const TaskRow& row = rows[r];
+            if (!row.has_aicpu()) continue;
+            auto it = first_submit_.find(row.task_id);
+            if (it == first_submit_.end()) continue;
+            add_flow(FlowName::SubmitDispatch, orch_slice_[it->second],
+                     cap_.orchestrator_phases[it->second].end_ns, dispatch_phase_slice(row),
+                     row.dispatch_ns);
+        }
+    }
+
+    TraceModel& model_;
+    std::uint32_t k_;
+    const TraceSource& src_;
+    const Capture& cap_;
+    std::int64_t pid_base_;
+    std::int64_t offset_;
+    std::uint32_t& next_flow_id_;
+
+    std::unordered_map<std::uint64_t, std::uint32_t> group_index_;
+    std::vector<TaskInfo> tasks_;
+    std::unordered_map<std::uint64_t, std::uint32_t> task_of_id_;
+    std::vector<std::uint32_t> row_task_;
+    std::vector<std::uint64_t> pred_order_;
+    std::unordered_map<std::uint64_t, std::uint32_t> succ_index_, pred_index_;
+    std::vector<std::vector<std::uint64_t>> succ_lists_, pred_lists_;
+    bool has_aicpu_ = false;
+    std::size_t threads_ = 0;
+    std::size_t aicpu_lanes_ = 0;
+    std::vector<std::uint32_t> worker_slice_, sched_slice_, phase_slice_, orch_slice_;
+    std::vector<std::uint32_t> worker_anchors_, sched_anchors_;
+    std::unordered_map<std::uint64_t, std::uint32_t> aicpu_anchor_;
+    std::set<std::uint64_t> dummy_records_, skip_records_;
+    std::unordered_map<std::uint64_t, std::uint32_t> first_submit_;
+    std::vector<std::vector<std::uint32_t>> thread_completes_, thread_dispatches_;
+    std::vector<int> core_thread_;
+};
+
+/// First-fit lanes per group (lowest free lane, like the converter's Scheduler View), so no two
+/// slices overlap on one track; lane 0 keeps the upstream tid, overflow lanes get `base·100 + j`
+/// (outside every upstream tid range) and the name "<lane>#j".
+void assign_lanes(TraceModel& model) {
+    std::vector<std::vector<std::uint32_t>> members(model.groups.size());
+    for (std::uint32_t i = 0; i < model.slices.size(); ++i)
+        members[model.slices[i].group].push_back(i);
+    for (std::uint32_t g = 0; g < model.groups.size(); ++g) {
+        LaneGroup& group = model.groups[g];
+        auto make_track = [&](std::size_t lane) {
+            Track track;
+            track.pid = group.pid;
+            track.tid =
+                lane == 0 ? group.base_tid : group.base_tid * 100 + static_cast<std::int64_t>(lane);
+            track.name = lane == 0 ? group.name : fmt::format("{}#{}", group.name, lane);
+            model.tracks.push_back(std::move(track));
+            if (lane > 0) ++model.counts.overflow_lanes;
+            return static_cast<std::uint32_t>(model.tracks.size() - 1);
+        };
+        group.lane_tracks.push_back(make_track(0));  // upstream names every lane, used or not
+        auto& list = members[g];
+        std::sort(list.begin(), list.end(), [&](std::uint32_t a, std::uint32_t b) {
+            const Slice& x = model.slices[a];
+            const Slice& y = model.slices[b];
+            if (x.ts != y.ts) return x.ts < y.ts;
+            if (x.dur != y.dur) return x.dur > y.dur;
+            return a < b;
+        });
+        using Busy = std::pair<std::int64_t, std::size_t>;  // (end, lane)
+        std::priority_queue<Busy, std::vector<Busy>, std::greater<>> busy;
+        std::set<std::size_t> free_lanes;
+        std::size_t lanes = 0;
+        for (std::uint32_t i : list) {
+            Slice& s = model.slices[i];
+            while (!busy.empty() && busy.top().first <= s.ts) {
+                free_lanes.insert(busy.top().second);
+                busy.pop();
+            }
+            std::size_t lane;
+            if (!free_lanes.empty()) {
+                lane = *free_lanes.begin();
+                free_lanes.erase(free_lanes.begin());
+            } else {
+                lane = lanes++;
+            }
+            while (group.lane_tracks.size() <= lane)
+                group.lane_tracks.push_back(make_track(group.lane_tracks.size()));
+            s.track = group.lane_tracks[lane];
+            busy.emplace(s.ts + s.dur, lane);
+        }
+    }
+}
+
+}  // namespace
+
+Result<TraceModel> build_trace_model(std::span<const TraceSource> sources, TimeAlign align) {
+    TraceModel model;
+    model.sources = sources;
+    model.offsets_ns.assign(sources.size(), 0);
+    model.pid_base.assign(sources.size(), 0);
+    model.extras.resize(sources.size());
+    if (align == TimeAlign::Absolute && sources.size() > 1) {
+        std::uint64_t freq = sources[0].capture->clock.freq_hz;
+        std::int64_t origin = sources[0].capture->clock.origin_ticks;
+        for (const auto& source : sources) {
+            if (source.capture->clock.freq_hz != freq)
+                return Error{
+                    fmt::format(
+                        "--align absolute needs one clock, but {} runs at {} Hz and {} at {} Hz",
+                        sources[0].label, freq, source.label, source.capture->clock.freq_hz),
+                    "", 0, ExitCode::InputError};
+            origin = std::min(origin, source.capture->clock.origin_ticks);
+        }
+        for (std::size_t k = 0; k < sources.size(); ++k)
+            model.offsets_ns[k] = sources[k].capture->clock.ticks_to_ns(
+                sources[k].capture->clock.origin_ticks - origin);
+    }
+    std::size_t slices = 0;
+    for (const auto& source : sources)
+        slices += source.capture->tasks.size() * 2 + source.capture->scheduler_phases.size() +
+                  source.capture->orchestrator_phases.size() * 2;
+    model.slices.reserve(slices);
+    std::uint32_t next_flow_id = 0;
+    for (std::uint32_t k = 0; k < sources.size(); ++k) {
+        if (sources.size() > 1) model.pid_base[k] = 100 * static_cast<std::int64_t>(k + 1);
+        Builder(model, k, next_flow_id).build();
+    }
+    assign_lanes(model);
+    model.counts.slices = model.slices.size();
+    model.counts.counters = model.counters.size();
+    model.counts.flows = model.flows.size();
+    return model;
+}
+
+}  // namespace ptune::swimlane::detail

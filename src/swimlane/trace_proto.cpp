@@ -1,0 +1,292 @@
+// Native Perfetto protobuf (TrackEvent) rendering of the trace layout, hand-encoded
+// (conventions.md §2.6): a `Trace` is a sequence of `TracePacket`s (field 1); process and thread
+// tracks are TrackDescriptors, slices are BEGIN/END pairs (there is no COMPLETE event), the queue
+// depths are counter tracks and every arrow is one flow id: `flow_ids` on the source slice,
+// `terminating_flow_ids` on the target. Args stay in the JSON output; names, lanes, times,
+// counters and arrows are identical.
+
+#include <algorithm>
+#include <unordered_map>
+
+#include "trace_model.hpp"
+
+namespace ptune::swimlane::detail {
+
+namespace {
+
+// Field numbers (protos/perfetto/trace/trace_packet.proto, track_event/*.proto).
+enum : std::uint32_t {
+    kTracePacket = 1,
+    kPacketTimestamp = 8,
+    kPacketSequenceId = 10,
+    kPacketTrackEvent = 11,
+    kPacketSequenceFlags = 13,
+    kPacketTrackDescriptor = 60,
+    kEventType = 9,
+    kEventTrackUuid = 11,
+    kEventCategories = 22,
+    kEventName = 23,
+    kEventCounterValue = 30,
+    kEventFlowIds = 47,
+    kEventTerminatingFlowIds = 48,
+    kTrackUuid = 1,
+    kTrackName = 2,
+    kTrackProcess = 3,
+    kTrackThread = 4,
+    kTrackParentUuid = 5,
+    kTrackCounter = 8,
+    kProcessPid = 1,
+    kProcessName = 6,
+    kThreadPid = 1,
+    kThreadTid = 2,
+    kThreadName = 5,
+};
+enum : std::uint64_t { kSliceBegin = 1, kSliceEnd = 2, kCounterEvent = 4 };
+constexpr std::uint32_t kSequenceId = 1;
+constexpr std::uint64_t kIncrementalStateCleared = 1;
+
+void varint(std::string& b, std::uint64_t v) {
+    while (v >= 0x80) {
+        b += static_cast<char>((v & 0x7F) | 0x80);
+        v >>= 7;
+    }
+    b += static_cast<char>(v);
+}
+void tag(std::string& b, std::uint32_t field, std::uint32_t wire) {
+    varint(b, (static_cast<std::uint64_t>(field) << 3) | wire);
+}
+void put_uint(std::string& b, std::uint32_t field, std::uint64_t v) {
+    tag(b, field, 0);
+    varint(b, v);
+}
+void put_int(std::string& b, std::uint32_t field, std::int64_t v) {
+    put_uint(b, field, static_cast<std::uint64_t>(v));
+}
+void put_fixed64(std::string& b, std::uint32_t field, std::uint64_t v) {
+    tag(b, field, 1);
+    for (int i = 0; i < 8; ++i) b += static_cast<char>((v >> (8 * i)) & 0xFF);
+}
+void put_bytes(std::string& b, std::uint32_t field, std::string_view bytes) {
+    tag(b, field, 2);
+    varint(b, bytes.size());
+    b += bytes;
+}
+
+class ProtoWriter {
+  public:
+    ProtoWriter(const TraceModel& model, std::ostream& out) : m_(model), out_(out) {}
+
+    void write() {
+        descriptors();
+        index_flows();
+        events();
+        flush();
+    }
+
+  private:
+    void packet(const std::string& body) {
+        put_bytes(buf_, kTracePacket, body);
+        if (buf_.size() >= (1u << 20)) flush();
+    }
+    void flush() {
+        out_.write(buf_.data(), static_cast<std::streamsize>(buf_.size()));
+        buf_.clear();
+    }
+
+    std::uint64_t process_uuid(std::int64_t pid) const {
+        return 1'000'000 + static_cast<std::uint64_t>(pid);
+    }
+    std::uint64_t track_uuid(std::uint32_t track) const { return 2'000'000 + track; }
+
+    void descriptors() {
+        bool first = true;
+        for (const Process& p : m_.processes) {
+            std::string process, track, body;
+            put_int(process, kProcessPid, p.pid);
+            put_bytes(process, kProcessName, p.name);
+            put_uint(track, kTrackUuid, process_uuid(p.pid));
+            put_bytes(track, kTrackProcess, process);
+            put_uint(body, kPacketSequenceId, kSequenceId);
+            if (first) put_uint(body, kPacketSequenceFlags, kIncrementalStateCleared);
+            first = false;
+            put_bytes(body, kPacketTrackDescriptor, track);
+            packet(body);
+        }
+        for (std::uint32_t i = 0; i < m_.tracks.size(); ++i) {
+            const Track& t = m_.tracks[i];
+            std::string track, body;
+            if (t.is_counter) {
+                // One counter track per depth (AIC, AIV, MIX), as the JSON "C" event's three args.
+                for (int j = 0; j < 3; ++j) {
+                    static constexpr std::string_view kNames[] = {"shared_ready_queue AIC",
+                                                                  "shared_ready_queue AIV",
+                                                                  "shared_ready_queue MIX"};
+                    std::string counter_track, counter_body;
+                    put_uint(counter_track, kTrackUuid, counter_uuid(i, j));
+                    put_uint(counter_track, kTrackParentUuid, process_uuid(t.pid));
+                    put_bytes(counter_track, kTrackName, kNames[j]);
+                    put_bytes(counter_track, kTrackCounter, "");
+                    put_uint(counter_body, kPacketSequenceId, kSequenceId);
+                    put_bytes(counter_body, kPacketTrackDescriptor, counter_track);
+                    packet(counter_body);
+                }
+                continue;
+            }
+            std::string thread;
+            put_int(thread, kThreadPid, t.pid);
+            put_int(thread, kThreadTid, t.tid);
+            put_bytes(thread, kThreadName, t.name);
+            put_uint(track, kTrackUuid, track_uuid(i));
+            put_bytes(track, kTrackThread, thread);
+            put_uint(body, kPacketSequenceId, kSequenceId);
+            put_bytes(body, kPacketTrackDescriptor, track);
+            packet(body);
+        }
+    }
+
+    std::uint64_t counter_uuid(std::uint32_t track, int j) const {
+        return 3'000'000 + 3ull * track + static_cast<std::uint64_t>(j);
+    }
+
+    void index_flows() {
+        out_flows_.assign(m_.slices.size() + 1, 0);
+        in_flows_.assign(m_.slices.size() + 1, 0);
+        for (const Flow& f : m_.flows) ++out_flows_[f.s_slice + 1], ++in_flows_[f.f_slice + 1];
+        for (std::size_t i = 1; i < out_flows_.size(); ++i)
+            out_flows_[i] += out_flows_[i - 1], in_flows_[i] += in_flows_[i - 1];
+        out_ids_.resize(m_.flows.size());
+        in_ids_.resize(m_.flows.size());
+        std::vector<std::uint32_t> out_fill(out_flows_.begin(), out_flows_.end() - 1);
+        std::vector<std::uint32_t> in_fill(in_flows_.begin(), in_flows_.end() - 1);
+        for (const Flow& f : m_.flows) {
+            // Flow ids are global per trace; +1 keeps them non-zero.
+            out_ids_[out_fill[f.s_slice]++] = f.id + 1ull;
+            in_ids_[in_fill[f.f_slice]++] = f.id + 1ull;
+        }
+    }
+
+    std::string_view slice_name(const Slice& s) {
+        const TraceSource& src = m_.sources[s.source];
+        const Capture& cap = *src.capture;
+        switch (s.kind) {
+            case SliceKind::WorkerTask:
+            case SliceKind::SchedTask:
+                return m_.extras[s.source].labels[s.ref];
+            case SliceKind::Phase:
+                return cap.scheduler_phases[s.ref].kind_name;
+            case SliceKind::Marker:
+                scratch_ =
+                    cap.scheduler_phases[s.ref].kind == PhaseKind::DummyTask ? "dummy(" : "skip(";
+                scratch_ += task_display(static_cast<std::uint64_t>(
+                    std::max<std::int64_t>(cap.scheduler_phases[s.ref].task_id, 0)));
+                scratch_ += ')';
+                return scratch_;
+            case SliceKind::Orch: {
+                const OrchestratorPhase& p = cap.orchestrator_phases[s.ref];
+                scratch_ = p.phase.starts_with("orch_") ? p.phase.substr(5) : p.phase;
+                scratch_ += '(';
+                scratch_ += p.task_id >= 0 ? task_display(static_cast<std::uint64_t>(p.task_id))
+                                           : std::to_string(p.submit_idx);
+                scratch_ += ')';
+                return scratch_;
+            }
+            case SliceKind::Alloc:
+                scratch_ = "alloc(" +
+                           task_display(
+                               static_cast<std::uint64_t>(cap.orchestrator_phases[s.ref].task_id)) +
+                           ")";
+                return scratch_;
+        }
+        return "slice";
+    }
+
+    static std::string_view category(SliceKind kind) {
+        switch (kind) {
+            case SliceKind::Phase:
+                return "scheduler";
+            case SliceKind::Orch:
+                return "orchestrator";
+            default:
+                return "event";
+        }
+    }
+
+    struct Ev {
+        std::int64_t ts;
+        std::int64_t
+            order;  // END (0) before BEGIN (1, longer first) before counters at one instant
+        std::uint32_t index;
+        std::uint8_t type;  // 0 end, 1 begin, 2 counter
+    };
+
+    void events() {
+        std::vector<Ev> events;
+        events.reserve(2 * m_.slices.size() + m_.counters.size());
+        for (std::uint32_t i = 0; i < m_.slices.size(); ++i) {
+            const Slice& s = m_.slices[i];
+            events.push_back({s.ts, -s.dur, i, 1});
+            events.push_back({s.ts + s.dur, 0, i, 0});
+        }
+        for (std::uint32_t i = 0; i < m_.counters.size(); ++i)
+            events.push_back({m_.counters[i].ts, 0, i, 2});
+        std::sort(events.begin(), events.end(), [](const Ev& a, const Ev& b) {
+            if (a.ts != b.ts) return a.ts < b.ts;
+            if (a.type != b.type) return a.type < b.type;
+            if (a.order != b.order) return a.order < b.order;
+            return a.index < b.index;
+        });
+        std::string event, body;
+        for (const Ev& e : events) {
+            event.clear();
+            body.clear();
+            if (e.type == 2) {
+                const Counter& c = m_.counters[e.index];
+                const SchedulerPhase& p = m_.sources[c.source].capture->scheduler_phases[c.ref];
+                for (int j = 0; j < 3; ++j) {
+                    event.clear();
+                    body.clear();
+                    put_uint(event, kEventType, kCounterEvent);
+                    put_uint(event, kEventTrackUuid, counter_uuid(c.track, j));
+                    put_int(event, kEventCounterValue,
+                            p.shared_at_end[static_cast<std::size_t>(j)]);
+                    timestamped(body, e.ts, event);
+                }
+                continue;
+            }
+            const Slice& s = m_.slices[e.index];
+            put_uint(event, kEventType, e.type == 1 ? kSliceBegin : kSliceEnd);
+            put_uint(event, kEventTrackUuid, track_uuid(s.track));
+            if (e.type == 1) {
+                put_bytes(event, kEventCategories, category(s.kind));
+                put_bytes(event, kEventName, slice_name(s));
+                for (std::uint32_t k = out_flows_[e.index]; k < out_flows_[e.index + 1]; ++k)
+                    put_fixed64(event, kEventFlowIds, out_ids_[k]);
+                for (std::uint32_t k = in_flows_[e.index]; k < in_flows_[e.index + 1]; ++k)
+                    put_fixed64(event, kEventTerminatingFlowIds, in_ids_[k]);
+            }
+            timestamped(body, e.ts, event);
+        }
+    }
+
+    void timestamped(std::string& body, std::int64_t ts, const std::string& event) {
+        put_uint(body, kPacketTimestamp, static_cast<std::uint64_t>(std::max<std::int64_t>(ts, 0)));
+        put_uint(body, kPacketSequenceId, kSequenceId);
+        put_bytes(body, kPacketTrackEvent, event);
+        packet(body);
+    }
+
+    const TraceModel& m_;
+    std::ostream& out_;
+    std::string buf_;
+    std::string scratch_;
+    std::vector<std::uint32_t> out_flows_, in_flows_;
+    std::vector<std::uint64_t> out_ids_, in_ids_;
+};
+
+}  // namespace
+
+void write_proto(const TraceModel& model, std::ostream& out) {
+    ProtoWriter(model, out).write();
+}
+
+}  // namespace ptune::swimlane::detail
