@@ -21,7 +21,13 @@ const std::vector<CommandSpec>& command_table() {
         {"swimlane-merge", {},
          "Merge swimlane records, deps.json and kernel names into a Perfetto trace",
          "  ptune swimlane-merge dfx_outputs/ -o trace.json\n"
-         "  ptune swimlane-merge chip_swimlane_records.json --deps deps.json -o trace.json.gz\n",
+         "  ptune swimlane-merge chip_swimlane_records.json --deps deps.json -o trace.json.gz\n"
+         "  ptune swimlane-merge build_output/ -o trace.pftrace --format proto\n"
+         "  ptune swimlane-merge build_output/case/dfx_outputs/ --align start -o l3.json.gz   (rank*/d*/)\n"
+         "  ptune swimlane-merge records.json --format json        (statistics only, as JSON)\n"
+         "Formats: perfetto = JSON trace to -o (.gz compresses) + the converter's summary on stdout;\n"
+         "proto = Perfetto protobuf trace to -o; json = statistics as JSON (trace too with -o);\n"
+         "text = summary (trace too with -o).\n",
          {"perfetto", "proto", "json", "text"}, false, true, &make_swimlane_merge},
         {"swimlane-analyze", {},
          "Find schedule problems (guide Part 1) in swimlane records: idle cores, tails, trails",

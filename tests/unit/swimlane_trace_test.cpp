@@ -1,0 +1,370 @@
+// The merged trace against the upstream converter's reference outputs: same processes, lanes,
+// slices, names, times and args; every arrow bound to exactly the slices upstream intended; and
+// the gzip / protobuf encodings, lane overflow and alignment rules.
+
+#include <zlib.h>
+
+#include <cmath>
+#include <map>
+#include <set>
+#include <sstream>
+#include <string>
+
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+
+#include "ptune/core/io.hpp"
+#include "ptune/swimlane/reader.hpp"
+#include "ptune/swimlane/summary.hpp"
+#include "ptune/swimlane/trace.hpp"
+
+using namespace ptune;
+using namespace ptune::swimlane;
+using nlohmann::json;
+
+namespace {
+
+std::string data(const std::string& name) {
+    auto text = io::read_file(std::string(PTUNE_TEST_DATA) + "/swimlane/" + name);
+    REQUIRE(text.ok());
+    return *text;
+}
+
+struct Composed {
+    Capture capture;
+    Deps deps;
+    NameMap names;
+    bool with_deps = true;
+
+    explicit Composed(bool use_deps = true) : with_deps(use_deps) {
+        Diagnostics diagnostics;
+        auto c = read_capture(data("chip_swimlane_records.json"),
+                              {"chip_swimlane_records.json", {}}, diagnostics);
+        REQUIRE(c.ok());
+        capture = std::move(*c);
+        auto d = read_deps(data("deps.json"), "deps.json", diagnostics);
+        REQUIRE(d.ok());
+        deps = std::move(*d);
+        if (with_deps) apply_deps(capture, deps);
+        auto n = read_name_map(data("name_map_TestPA_composed.json"), "name_map.json", diagnostics);
+        REQUIRE(n.ok());
+        names = std::move(*n);
+    }
+
+    TraceSource source() const {
+        TraceSource s;
+        s.capture = &capture;
+        s.deps = with_deps ? &deps : nullptr;
+        s.names = &names;
+        return s;
+    }
+};
+
+std::string render(std::span<const TraceSource> sources, TraceOptions options,
+                   TraceCounts* counts = nullptr) {
+    std::ostringstream out;
+    TraceCounts local;
+    auto status = write_trace(sources, options, out, counts ? *counts : local);
+    INFO((status.ok() ? std::string() : status.error().to_string()));
+    REQUIRE(status.ok());
+    return out.str();
+}
+
+/// Floats rounded to 1e-6 so exact-ns output and Python float repr compare equal.
+json normalise(const json& value) {
+    if (value.is_number_float()) return std::round(value.get<double>() * 1e6) / 1e6;
+    if (value.is_number_integer()) return static_cast<double>(value.get<std::int64_t>());
+    if (value.is_object()) {
+        json out = json::object();
+        for (auto it = value.begin(); it != value.end(); ++it)
+            out[it.key()] = normalise(it.value());
+        return out;
+    }
+    if (value.is_array()) {
+        json out = json::array();
+        for (const auto& v : value) out.push_back(normalise(v));
+        return out;
+    }
+    return value;
+}
+
+/// Non-flow events, ids dropped, as a multiset of canonical strings.
+std::multiset<std::string> plain_events(const json& trace) {
+    std::multiset<std::string> out;
+    for (const auto& e : trace["traceEvents"]) {
+        std::string ph = e["ph"];
+        if (ph == "s" || ph == "f") continue;
+        json copy = e;
+        copy.erase("id");
+        out.insert(normalise(copy).dump());
+    }
+    return out;
+}
+
+/// Each arrow as (name, source slice, target slice), slices named "pid|name|ts".
+/// `strict` (ptune): the end must lie strictly inside exactly one slice of its track.
+/// Otherwise (upstream): the slice named by bind_id, else the enclosing one.
+std::multiset<std::string> arrows(const json& trace, bool strict) {
+    std::map<std::pair<std::int64_t, std::int64_t>, std::vector<json>> tracks;
+    std::map<std::int64_t, json> by_id;
+    for (const auto& e : trace["traceEvents"])
+        if (e["ph"] == "X") {
+            tracks[{e["pid"], e["tid"]}].push_back(e);
+            if (e.contains("id")) by_id[e["id"]] = e;
+        }
+    auto key = [](const json& x) {
+        return fmt::format("{}|{}|{:.6f}", x["pid"].get<std::int64_t>(),
+                           x["name"].get<std::string>(), x["ts"].get<double>());
+    };
+    auto resolve = [&](const json& end) -> std::string {
+        if (!strict && end.contains("bind_id")) return key(by_id.at(end["bind_id"]));
+        double t = end["ts"];
+        std::vector<json> hits;
+        for (const auto& x : tracks[{end["pid"], end["tid"]}]) {
+            double a = x["ts"], b = a + x["dur"].get<double>();
+            bool hit = strict ? (a + 1e-9 < t && t < b - 1e-9) : (a - 1e-9 <= t && t <= b + 1e-9);
+            if (hit) hits.push_back(x);
+        }
+        // Upstream puts some ends exactly on a boundary between two slices (an orchestrator
+        // record's end = the next one's start); its intent is the slice that ends there.
+        if (!strict && hits.size() > 1)
+            std::erase_if(hits, [&](const json& x) { return !(x["ts"].get<double>() + 1e-9 < t); });
+        if (hits.size() == 1) return key(hits[0]);
+        return "AMBIGUOUS";
+    };
+    std::map<std::int64_t, std::pair<json, json>> pairs;
+    for (const auto& e : trace["traceEvents"]) {
+        if (e["ph"] == "s") pairs[e["id"]].first = e;
+        if (e["ph"] == "f") pairs[e["id"]].second = e;
+    }
+    std::multiset<std::string> out;
+    for (const auto& [id, pair] : pairs) {
+        REQUIRE(pair.first.is_object());
+        REQUIRE(pair.second.is_object());
+        if (strict) CHECK(pair.first["ts"].get<double>() <= pair.second["ts"].get<double>());
+        out.insert(pair.first["name"].get<std::string>() + " " + resolve(pair.first) + " -> " +
+                   resolve(pair.second));
+    }
+    return out;
+}
+
+}  // namespace
+
+TEST_CASE("merged trace matches the upstream converter's slices and arrows", "[swimlane][trace]") {
+    auto [use_deps, expected_file] =
+        GENERATE(std::pair{true, "expected/merged_swimlane.default.json"},
+                 std::pair{false, "expected/merged_swimlane.nodeps.json"});
+    Composed composed(use_deps);
+    TraceSource source = composed.source();
+    TraceCounts counts;
+    json ours = json::parse(render({&source, 1}, {}, &counts));
+    json upstream = json::parse(data(expected_file));
+    CHECK(ours["traceEvents"].size() == upstream["traceEvents"].size());
+    CHECK(plain_events(ours) == plain_events(upstream));
+    auto our_arrows = arrows(ours, true);
+    CHECK(our_arrows.count("AMBIGUOUS") == 0);
+    for (const auto& arrow : our_arrows) CHECK(arrow.find("AMBIGUOUS") == std::string::npos);
+    CHECK(our_arrows == arrows(upstream, false));
+    CHECK(counts.flows == (use_deps ? 69u : 44u));
+    CHECK(counts.flows_unbound == 0);
+    CHECK(counts.overflow_lanes == 0);
+    CHECK(ours["otherData"]["sources"][0]["clock_freq_hz"] == 50000000);
+}
+
+TEST_CASE("events are sorted by time, longer first, times exact from ns", "[swimlane][trace]") {
+    Composed composed;
+    TraceSource source = composed.source();
+    std::string text = render({&source, 1}, {});
+    json trace = json::parse(text);
+    double last = -1;
+    double last_dur = 0;
+    for (const auto& e : trace["traceEvents"]) {
+        if (e["ph"] == "M") continue;
+        double ts = e["ts"];
+        CHECK(ts >= last);
+        if (ts == last && e["ph"] == "X" && last_dur >= 0)
+            CHECK(e["dur"].get<double>() <= last_dur);
+        last_dur = e["ph"] == "X" ? e["dur"].get<double>() : -1;
+        last = ts;
+    }
+    // 115 cycles at 50 MHz = 2.3 µs: printed from ns, never 2.3000000000000003.
+    CHECK(text.find("\"ts\":2.300,") != std::string::npos);
+    CHECK(text.find("2.3000000000000003") == std::string::npos);
+}
+
+TEST_CASE("gzip output inflates to the JSON output", "[swimlane][trace]") {
+    Composed composed;
+    TraceSource source = composed.source();
+    std::string plain = render({&source, 1}, {});
+    std::string packed = render({&source, 1}, {TraceFormat::JsonGzip, TimeAlign::Start});
+    REQUIRE(packed.size() > 18);
+    CHECK(static_cast<unsigned char>(packed[0]) == 0x1f);
+    CHECK(static_cast<unsigned char>(packed[1]) == 0x8b);
+    z_stream z{};
+    REQUIRE(inflateInit2(&z, 15 + 16) == Z_OK);
+    std::string inflated(plain.size() + 1024, '\0');
+    z.next_in = reinterpret_cast<Bytef*>(packed.data());
+    z.avail_in = static_cast<uInt>(packed.size());
+    z.next_out = reinterpret_cast<Bytef*>(inflated.data());
+    z.avail_out = static_cast<uInt>(inflated.size());
+    CHECK(inflate(&z, Z_FINISH) == Z_STREAM_END);
+    inflated.resize(z.total_out);
+    inflateEnd(&z);
+    CHECK(inflated == plain);
+}
+
+namespace {
+/// Minimal protobuf reader for the test: top-level packets and the TrackEvent fields we check.
+struct ProtoReader {
+    std::string_view in;
+    std::size_t pos = 0;
+    std::uint64_t varint() {
+        std::uint64_t v = 0;
+        for (int shift = 0; pos < in.size(); shift += 7) {
+            auto byte = static_cast<unsigned char>(in[pos++]);
+            v |= static_cast<std::uint64_t>(byte & 0x7F) << shift;
+            if (!(byte & 0x80)) break;
+        }
+        return v;
+    }
+    /// Calls f(field, wire, varint value, bytes) for each field.
+    template <class F>
+    void each(F&& f) {
+        while (pos < in.size()) {
+            std::uint64_t tag = varint();
+            auto field = static_cast<std::uint32_t>(tag >> 3);
+            auto wire = static_cast<std::uint32_t>(tag & 7);
+            if (wire == 0)
+                f(field, wire, varint(), std::string_view());
+            else if (wire == 1) {
+                f(field, wire, 0, in.substr(pos, 8));
+                pos += 8;
+            } else if (wire == 2) {
+                std::size_t n = varint();
+                f(field, wire, 0, in.substr(pos, n));
+                pos += n;
+            } else {
+                FAIL("unexpected wire type " << wire);
+            }
+        }
+    }
+};
+}  // namespace
+
+TEST_CASE("protobuf output: one BEGIN/END per slice, one flow id per arrow", "[swimlane][trace]") {
+    Composed composed;
+    TraceSource source = composed.source();
+    TraceCounts counts;
+    std::string proto = render({&source, 1}, {TraceFormat::Proto, TimeAlign::Start}, &counts);
+    std::size_t begins = 0, ends = 0, counters = 0, descriptors = 0;
+    std::map<std::uint64_t, int> flow_starts, flow_ends;
+    std::uint64_t last_ts = 0;
+    ProtoReader trace{proto};
+    trace.each([&](std::uint32_t field, std::uint32_t wire, std::uint64_t,
+                   std::string_view packet) {
+        REQUIRE(field == 1);
+        REQUIRE(wire == 2);
+        ProtoReader p{packet};
+        p.each([&](std::uint32_t pf, std::uint32_t, std::uint64_t value, std::string_view bytes) {
+            if (pf == 8) {
+                CHECK(value >= last_ts);
+                last_ts = value;
+            }
+            if (pf == 60) ++descriptors;
+            if (pf != 11) return;
+            ProtoReader e{bytes};
+            e.each([&](std::uint32_t ef, std::uint32_t, std::uint64_t v, std::string_view b) {
+                if (ef == 9) (v == 1 ? begins : v == 2 ? ends : counters) += 1;
+                std::uint64_t id = 0;
+                if (ef == 47 || ef == 48)
+                    for (int i = 0; i < 8; ++i)
+                        id |= static_cast<std::uint64_t>(static_cast<unsigned char>(b[i]))
+                              << (8 * i);
+                if (ef == 47) ++flow_starts[id];
+                if (ef == 48) ++flow_ends[id];
+            });
+        });
+    });
+    CHECK(begins == counts.slices);
+    CHECK(ends == counts.slices);
+    CHECK(counters == 3 * counts.counters);
+    CHECK(flow_starts.size() == counts.flows);
+    CHECK(flow_ends.size() == counts.flows);
+    for (const auto& [id, n] : flow_starts) CHECK((n == 1 && flow_ends[id] == 1));
+    CHECK(descriptors > 20);
+}
+
+TEST_CASE("overlapping rows on one core get their own lane", "[swimlane][trace]") {
+    std::string json_text =
+        R"({"chip_swimlane_level": 2, "metadata": {"clock_freq_hz": 1000000000, "core_types": ["aiv"]},
+        "aicore_tasks": [[0, 1, 1, 100, 300, 0], [0, 2, 2, 200, 400, 0], [0, 3, 3, 400, 500, 0]],
+        "aicpu_tasks": [[0, 1, 90, 310], [0, 2, 190, 410], [0, 3, 390, 510]]})";
+    Diagnostics diagnostics;
+    auto capture = read_capture(json_text, {"r.json", {}}, diagnostics);
+    REQUIRE(capture.ok());
+    TraceSource source;
+    source.capture = &*capture;
+    TraceCounts counts;
+    json trace = json::parse(render({&source, 1}, {}, &counts));
+    CHECK(counts.overflow_lanes == 2);  // one in Worker View, one in Scheduler View
+    std::map<std::pair<int, std::int64_t>, std::vector<std::pair<double, double>>> by_track;
+    std::set<std::string> names;
+    for (const auto& e : trace["traceEvents"]) {
+        if (e["ph"] == "X")
+            by_track[{e["pid"], e["tid"]}].push_back(
+                {e["ts"], e["ts"].get<double>() + e["dur"].get<double>()});
+        if (e["name"] == "thread_name") names.insert(e["args"]["name"]);
+    }
+    for (auto& [track, spans] : by_track) {
+        std::sort(spans.begin(), spans.end());
+        for (std::size_t i = 1; i < spans.size(); ++i) CHECK(spans[i].first >= spans[i - 1].second);
+    }
+    CHECK(names.count("AIV_0"));
+    CHECK(names.count("AIV_0#1"));
+}
+
+TEST_CASE("several captures: pid namespaces, alignment rules", "[swimlane][trace]") {
+    Composed a, b;
+    b.capture.clock.origin_ticks +=
+        50;  // the second capture started 1 µs later on the same counter
+    TraceSource sources[2] = {a.source(), b.source()};
+    sources[0].label = "rank0/d0";
+    sources[1].label = "rank1/d0";
+    json start = json::parse(render(sources, {}));
+    std::set<std::int64_t> pids;
+    for (const auto& e : start["traceEvents"]) pids.insert(e["pid"].get<std::int64_t>());
+    CHECK(pids == std::set<std::int64_t>{101, 102, 103, 104, 201, 202, 203, 204});
+    std::set<std::int64_t> flow_ids;
+    for (const auto& e : start["traceEvents"])
+        if (e["ph"] == "s") CHECK(flow_ids.insert(e["id"].get<std::int64_t>()).second);
+    CHECK(flow_ids.size() == 138);
+
+    json absolute = json::parse(render(sources, {TraceFormat::Json, TimeAlign::Absolute}));
+    CHECK(absolute["otherData"]["sources"][0]["time_offset_ns"] == 0);
+    CHECK(absolute["otherData"]["sources"][1]["time_offset_ns"] == 1000);
+
+    b.capture.clock.freq_hz = 1'000'000'000;
+    std::ostringstream out;
+    TraceCounts counts;
+    auto refused = write_trace(sources, {TraceFormat::Json, TimeAlign::Absolute}, out, counts);
+    REQUIRE_FALSE(refused.ok());
+    CHECK(refused.error().message.find("one clock") != std::string::npos);
+}
+
+TEST_CASE("console summary reproduces the upstream numbers byte for byte", "[swimlane][summary]") {
+    Composed composed;
+    std::string text = format_summary(summarize(composed.capture, &composed.names));
+    std::string upstream = data("expected/stdout.default.txt");
+    std::size_t begin = upstream.find(std::string(140, '='));
+    std::size_t end = upstream.find("\nScheduler-overhead deep-dive");
+    REQUIRE(begin != std::string::npos);
+    REQUIRE(end != std::string::npos);
+    CHECK(text == upstream.substr(begin, end - begin));
+
+    Composed nodeps(false);
+    std::string plain = format_summary(summarize(nodeps.capture, &nodeps.names));
+    std::string upstream_nodeps = data("expected/stdout.nodeps.txt");
+    begin = upstream_nodeps.find(std::string(140, '='));
+    end = upstream_nodeps.find("\nScheduler-overhead deep-dive");
+    CHECK(plain == upstream_nodeps.substr(begin, end - begin));
+}
