@@ -51,32 +51,58 @@ class LogScanner {
         while (reader.next(raw_line)) {
             std::size_t number = reader.line_number();
             if (reader.truncated()) diagnostics_.warn(source_, number, "line too long, cut");
-            if (raw_line.find('\0') != std::string_view::npos) {
-                ++binary_lines_;
+            if (reader.bytes_read() <= kBinaryProbeBytes &&
+                raw_line.find('\0') != std::string_view::npos) {
+                binary_ = true;
+                cases_.clear();
+                return {};
+            }
+            std::string_view line = strip_actions_timestamp(raw_line);
+            if (starts_with(line, "::")) {
+                if (starts_with(line, "::group::")) {
+                    begin_group(line.substr(9), number);
+                } else if (starts_with(line, "::endgroup::")) {
+                    end_group(number);
+                }
                 continue;
             }
-            std::string_view line = normalise_line(raw_line, scratch);
-            if (line.size() > 1 && (line[0] == ':' || line[0] == '#')) {
-                if (starts_with(line, "::group::") || starts_with(line, "##[group]")) {
-                    finish_case();
-                    start_case(std::string(text::trim(line.substr(9))), number);
-                    continue;
-                }
-                if (starts_with(line, "::endgroup::") || starts_with(line, "##[endgroup]")) {
-                    finish_case();
-                    start_case(default_case_, number + 1);
-                    continue;
-                }
+            // Every line we read has a '[' ([RUN], [STRACE], [pypto], ##[group], and the ESC [
+            // of colour codes): most of a large log stops here after one memchr.
+            std::size_t bracket = line.find('[');
+            if (bracket == std::string_view::npos) continue;
+            if (line.find('\x1b', bracket == 0 ? 0 : bracket - 1) != std::string_view::npos) {
+                scratch = text::strip_ansi(line);
+                line = scratch;
             }
-            feed(line, number);
+            if (starts_with(line, "##[group]")) {
+                begin_group(line.substr(9), number);
+            } else if (starts_with(line, "##[endgroup]")) {
+                end_group(number);
+            } else {
+                feed(line, number);
+            }
         }
         finish_case();
         return std::move(cases_);
     }
 
-    std::size_t binary_lines() const { return binary_lines_; }
+    /// True when the file looked binary (NUL bytes near its start); nothing was read.
+    bool binary() const { return binary_; }
 
   private:
+    /// NUL bytes this early mean a binary file, not a log with a damaged line.
+    static constexpr std::size_t kBinaryProbeBytes = 8192;
+
+    void begin_group(std::string_view name, std::size_t number) {
+        finish_case();
+        start_case(std::string(text::trim(name)), number);
+    }
+
+    void end_group(std::size_t number) {
+        finish_case();
+        start_case(default_case_, number + 1);
+    }
+
     void start_case(std::string name, std::size_t line) {
         current_ = std::make_unique<CaseState>();
         current_->bench_case.name = std::move(name);
@@ -86,9 +112,11 @@ class LogScanner {
     }
 
     void feed(std::string_view line, std::size_t number) {
-        // One scan for '[' finds every tag we care about; most lines have none.
+        // One scan for '[' finds every tag we care about. A line may hold both kinds: a report
+        // note quoting "[STRACE] markers", or a marker with a [RUN] line glued after it; each
+        // parser takes what is its own.
         bool run = false, strace = false;
-        for (std::size_t at = line.find('['); at != std::string_view::npos;
+        for (std::size_t at = line.find('['); at != std::string_view::npos && !(run && strace);
              at = line.find('[', at + 1)) {
             std::string_view rest = line.substr(at);
             if (starts_with(rest, "[RUN]")) {
@@ -96,16 +124,14 @@ class LogScanner {
             } else if (starts_with(rest, "[STRACE]") ||
                        starts_with(rest, "[pypto] l3_swimlane_pass=")) {
                 strace = true;
-                break;  // a marker line is never a report line
             }
         }
         if (strace) {
             if (!current_->strace)
                 current_->strace = std::make_unique<StraceCollector>(source_, diagnostics_);
             current_->strace->feed(line, number);
-        } else if (run) {
-            current_->report->feed(line, number);
         }
+        if (run) current_->report->feed(line, number);
     }
 
     void finish_case() {
@@ -129,7 +155,7 @@ class LogScanner {
     Diagnostics& diagnostics_;
     std::unique_ptr<CaseState> current_;
     std::vector<BenchCase> cases_;
-    std::size_t binary_lines_ = 0;
+    bool binary_ = false;
 };
 
 /// Daily-CI results.tsv: `<case>\t<pass|fail>[\t<perf|->]` (bench-log.md §5.1).
@@ -229,7 +255,7 @@ Result<bool> load_file(const std::string& path, const std::string& case_name,
             if (cases.empty()) {
                 diagnostics.error(
                     path, 0,
-                    scanner.binary_lines() > 0
+                    scanner.binary()
                         ? "binary file, no benchmark lines"
                         : "no benchmark lines ([RUN] effective_us report or [STRACE] markers)");
                 return false;

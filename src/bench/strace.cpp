@@ -426,7 +426,6 @@ BenchBlock StraceCollector::compute_l3(std::vector<const Group*> groups,
     context.kernel = options.kernel;
     context.resident = options.resident;
     context.rounds = options.rounds;
-    context.source = block.source;
 
     const std::size_t loop = options.warmup + options.rounds;
     bool fallback = by_pid.empty();
@@ -462,6 +461,7 @@ BenchBlock StraceCollector::compute_l3(std::vector<const Group*> groups,
         context.host_mean_us = fmean(host);
         context.fallback_flattened = true;
         block.raw = std::move(raw);
+        context.source = block.source;
         return block;
     }
 
@@ -522,6 +522,7 @@ BenchBlock StraceCollector::compute_l3(std::vector<const Group*> groups,
     context.host_union_mean_us = fmean(union_us);
     context.host_mean_us = fmean(host);
     block.raw = std::move(raw);
+    context.source = block.source;
     return block;
 }
 

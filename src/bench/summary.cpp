@@ -33,7 +33,8 @@ json summary_to_json(const std::optional<Summary>& summary) {
                 {"mean", summary->mean},
                 {"max", nullptr}};
     }
-    return {{"rounds", summary->rounds},
+    // Rank and slot lines print no sample count: 0 means unknown there.
+    return {{"rounds", summary->rounds > 0 ? json(summary->rounds) : json(nullptr)},
             {"min", summary->min},
             {"median", summary->median},
             {"mean", summary->mean},
@@ -166,7 +167,8 @@ std::optional<Summary> summary_from_json(const json& value) {
         summary.mean_only = true;
         return summary;
     }
-    summary.rounds = count(member(value, "rounds"), "rounds");
+    summary.rounds =
+        member(value, "rounds").is_null() ? 0 : count(member(value, "rounds"), "rounds");
     summary.min = number(member(value, "min"), "min");
     summary.median = number(member(value, "median"), "median");
     summary.max = number(member(value, "max"), "max");
@@ -223,7 +225,9 @@ BenchBlock block_from_json(const json& value) {
                 if (field.is_string()) context.fields[key] = field.get<std::string>();
             }
         }
-        context.source = block.source;
+        context.source = member(c, "source").is_string()
+                             ? parse_source(member(c, "source").get<std::string>())
+                             : block.source;
     }
     if (const json& r = member(value, "raw"); !r.is_null()) {
         RawSamples& raw = block.raw.emplace();
@@ -279,6 +283,7 @@ json case_to_json(const BenchCase& bench_case) {
     json notes = out["notes"];
     for (const std::string& note : bench_case.notes) notes.push_back(note);
     out["notes"] = std::move(notes);
+    out["case_notes"] = bench_case.notes;
     out["blocks"] = std::move(blocks);
     return out;
 }
@@ -294,6 +299,10 @@ Result<BenchCase> case_from_json(const json& value, const std::string& source) {
             for (const json& block : blocks) bench_case.blocks.push_back(block_from_json(block));
         } else if (!member(value, "origin").is_null()) {
             bench_case.blocks.push_back(block_from_json(value));
+        }
+        const json& case_notes = member(value, "case_notes");
+        for (const json& note : case_notes.is_array() ? case_notes : json::array()) {
+            if (note.is_string()) bench_case.notes.push_back(note.get<std::string>());
         }
         bench_case.source =
             bench_case.blocks.empty() ? SourceRef{source, 0} : bench_case.blocks.front().source;

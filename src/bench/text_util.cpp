@@ -43,11 +43,8 @@ std::string clip_for_message(std::string_view text, std::size_t limit) {
     return clipped;
 }
 
-std::string_view normalise_line(std::string_view line, std::string& scratch) {
-    line.remove_prefix(actions_timestamp_length(line));
-    if (line.find('\x1b') == std::string_view::npos) return line;
-    scratch = text::strip_ansi(line);
-    return scratch;
+std::string_view strip_actions_timestamp(std::string_view line) {
+    return line.substr(actions_timestamp_length(line));
 }
 
 }  // namespace ptune::bench

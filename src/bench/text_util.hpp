@@ -10,9 +10,7 @@ namespace ptune::bench {
 /// bytes, "..." appended when cut).
 std::string clip_for_message(std::string_view text, std::size_t limit);
 
-/// Removes what framing adds to a log line (bench-log.md §3.4): a GitHub Actions timestamp
-/// prefix and ANSI CSI sequences. `scratch` holds the text when a copy is needed; the result
-/// views either `line` or `scratch`.
-std::string_view normalise_line(std::string_view line, std::string& scratch);
+/// The line without a leading GitHub Actions timestamp (`2026-08-21T21:43:07.1234567Z `).
+std::string_view strip_actions_timestamp(std::string_view line);
 
 }  // namespace ptune::bench

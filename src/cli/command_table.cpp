@@ -10,8 +10,10 @@ const std::vector<CommandSpec>& command_table() {
         {"bench-summary", {"bench"},
          "Summarise benchmark logs: effective_us per case, rank and slot; recompute from [STRACE]",
          "  ptune bench run.log\n"
-         "  ptune bench-summary --format json logs/ > summary.json\n"
-         "  ptune bench-summary --format run --warmup 2 --rounds 6 --raw strace.log\n",
+         "  ptune bench-summary --format json logs/ results.tsv > summary.json\n"
+         "  ptune bench-summary --case models/qwen3_14b/decode_fwd.py --format markdown run.log\n"
+         "  ptune bench-summary --format run --warmup 2 --rounds 6 --raw strace.log\n"
+         "  ptune bench-summary --format run --warmup 1 --rounds 3 --distributed --kernel PrefillFwd l3.log\n",
          {"text", "json", "csv", "markdown", "run"}, true, true, &make_bench_summary},
         {"bench-gate", {},
          "CI gate on mean effective_us regression against a baseline (exit 1 on regression)",

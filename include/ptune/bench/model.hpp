@@ -40,7 +40,9 @@ struct SourceRef {
 
 /// The four statistics of an `effective_us` / `eff_us` line over positive samples (µs).
 struct Summary {
-    std::size_t rounds = 0;  ///< number of positive samples, the `(N rounds)` of a headline
+    /// Number of positive samples, the `(N rounds)` of a headline; 0 when not printed (rank
+    /// and slot lines of a report).
+    std::size_t rounds = 0;
     double min = 0.0;
     double median = 0.0;
     double mean = 0.0;

@@ -20,8 +20,9 @@ namespace ptune::bench {
 /// One case as JSON: `case`, `source` ("file:line"), `status`, `origin`, `effective_us`
 /// ({rounds,min,median,mean,max} or null; only `mean` for results.tsv), `unavailable`,
 /// `ranks` ([{rank, eff_us, slots:[{slot,name,eff_us}]}]), `imbalance` (max/min of rank
-/// means), `context`, `raw`, `declared_rounds`, `declared_warmup`, `notes`, and `blocks`
-/// (every block of the case in order, same fields). The top-level fields describe ci_block().
+/// means), `context`, `raw`, `declared_rounds`, `declared_warmup`, `notes` (the CI block's and
+/// the case's), `case_notes` (the case's alone), and `blocks` (every block of the case in
+/// order, same fields). The top-level fields describe ci_block().
 nlohmann::json case_to_json(const BenchCase& bench_case);
 
 /// Reads back one element of `cases` written by case_to_json(); `source` names the JSON file

@@ -192,8 +192,9 @@ class BenchSummaryCommand : public Command {
                            const std::optional<bench::Summary>& s) {
                 if (s) {
                     ranks.rows.push_back({std::move(rank), std::move(slot),
-                                          std::to_string(s->rounds), fixed1(s->min),
-                                          fixed1(s->median), fixed1(s->mean), fixed1(s->max)});
+                                          s->rounds > 0 ? std::to_string(s->rounds) : "-",
+                                          fixed1(s->min), fixed1(s->median), fixed1(s->mean),
+                                          fixed1(s->max)});
                 } else {
                     ranks.rows.push_back(
                         {std::move(rank), std::move(slot), "-", "-", "-", "-", "no timing"});

@@ -1,0 +1,250 @@
+// `[RUN]` report lines, log framing, results.tsv and JSON round trips (bench-log.md §1, §3, §5).
+
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include <unistd.h>
+
+#include "ptune/bench/model.hpp"
+#include "ptune/bench/summary.hpp"
+
+using namespace ptune;
+using namespace ptune::bench;
+
+namespace {
+
+std::string data(const std::string& name) {
+    return std::string(PTUNE_TEST_DATA) + "/bench/" + name;
+}
+
+/// A temporary file holding `text`, removed at scope exit.
+struct TempFile {
+    explicit TempFile(const std::string& text, const std::string& name = "bench_test.log") {
+        path = (std::filesystem::temp_directory_path() /
+                ("ptune_" + std::to_string(::getpid()) + "_" + name))
+                   .string();
+        std::ofstream(path, std::ios::binary) << text;
+    }
+    ~TempFile() { std::filesystem::remove(path); }
+    std::string path;
+};
+
+std::vector<BenchCase> load(const std::vector<std::string>& inputs, Diagnostics& diagnostics,
+                            LoadOptions options = {}) {
+    auto cases = load_bench_inputs(inputs, options, diagnostics);
+    REQUIRE(cases.ok());
+    return std::move(*cases);
+}
+
+std::vector<std::string> run_lines_of(const std::string& path) {
+    std::ifstream in(path);
+    std::vector<std::string> lines;
+    std::string line;
+    while (std::getline(in, line)) {
+        if (line.rfind("[RUN]", 0) == 0) lines.push_back(line);
+    }
+    return lines;
+}
+
+}  // namespace
+
+TEST_CASE("bench report: the verified upstream report parses and prints back byte for byte",
+          "[bench][report]") {
+    std::string path = data("composed/pypto-lib_test_report_lines_stay_ci_safe.full_output.txt");
+    Diagnostics diagnostics;
+    auto cases = load({path}, diagnostics);
+    REQUIRE(cases.size() == 1);
+    CHECK(diagnostics.empty());
+    REQUIRE(cases[0].blocks.size() == 1);
+    const BenchBlock& block = cases[0].blocks[0];
+    CHECK(block.origin == Origin::Report);
+    REQUIRE(block.effective_us);
+    CHECK(block.effective_us->rounds == 2);
+    CHECK(block.effective_us->mean == 99.7);
+    REQUIRE(block.ranks.size() == 2);
+    CHECK(block.ranks[0].rank == 10);
+    REQUIRE(block.ranks[0].slots.size() == 2);
+    CHECK(block.ranks[0].slots[1].name == "decode_orch");
+    CHECK(block.ranks[1].slots.size() == 1);
+    REQUIRE(block.raw);
+    CHECK(block.raw->per_rank.at(11) == std::vector<double>{99.0, 100.4});
+    REQUIRE(block.context);
+    CHECK(block.context->kernel == "moe_ep2");
+    CHECK(block.context->resident);
+    CHECK(block.context->host_union_mean_us == 405.0);
+    CHECK(cases[0].ci_mean() == 99.7);
+    CHECK(format_run_lines(block, true) == run_lines_of(path));
+}
+
+TEST_CASE("bench report: the real hand-aligned PR #868 report", "[bench][report]") {
+    Diagnostics diagnostics;
+    auto cases = load({data("pypto-lib__commit65f3477b__l3_rank_slot_report.txt")}, diagnostics);
+    REQUIRE(cases.size() == 1);
+    const BenchBlock* block = cases[0].ci_block();
+    REQUIRE(block);
+    CHECK(block->effective_us->rounds == 5);
+    CHECK(block->effective_us->median == 106129.0);
+    REQUIRE(block->ranks.size() == 2);
+    CHECK(block->ranks[0].rank == 3229451);
+    REQUIRE(block->ranks[1].slots.size() == 2);
+    CHECK(block->ranks[1].slots[1].name == "lm_head_test");
+    CHECK(block->ranks[1].slots[1].eff_us->min == 546.6);
+    REQUIRE(rank_imbalance(*block));
+    CHECK(*rank_imbalance(*block) == Approx(103897.6 / 102771.6));
+}
+
+TEST_CASE("bench report: CI framing, several blocks and the CI number", "[bench][report]") {
+    std::string log =
+        "2026-08-21T21:43:07.1234567Z ##[group]models/a.py\r\n"
+        "2026-08-21T21:43:07.2Z [RUN] benchmark ...\r\n"
+        "2026-08-21T21:43:07.3Z [RUN]   effective_us (100 rounds) min=520.1 median=538.4 "
+        "mean=539.9 max=602.0\r\n"
+        "2026-08-21T21:43:07.4Z [RUN]   effective_us (99 rounds) min=1.0 median=2.0 mean=3.0 "
+        "max=4.0\r\n"
+        "2026-08-21T21:43:07.5Z [RUN]   effective_us unavailable: no orch/sched spans captured\r\n"
+        "2026-08-21T21:43:07.6Z ##[endgroup]\r\n"
+        "::group::models/b.py\n"
+        "[RUN]   ignoring PYPTO_BENCH_ROUNDS='abc' (want an integer >= 1); using 100\n"
+        "\x1b[32mpartial stderr\x1b[0m[RUN]   effective_us (7 rounds) min=1.0 median=2.0 mean=2.5 "
+        "max=4.0\n"
+        "::endgroup::\n"
+        "::group::models/c.py\n"
+        "[RUN] benchmark ...\n"
+        "[RUN]   benchmark unavailable: benchmark(): no [STRACE] markers captured across 105 "
+        "launches.\n"
+        "[RUN] benchmark done (1.00s)\n"
+        "[RUN] validate ...\n"
+        "::endgroup::\n";
+    TempFile file(log);
+    Diagnostics diagnostics;
+    auto cases = load({file.path}, diagnostics);
+    REQUIRE(cases.size() == 3);
+    CHECK(cases[0].name == "models/a.py");
+    CHECK(cases[0].blocks.size() == 3);
+    // An unavailable headline after numbers does not hide the last number (CI's grep).
+    CHECK(cases[0].ci_mean() == 3.0);
+    CHECK(cases[0].ci_block()->source.line == 4);
+    CHECK(cases[1].name == "models/b.py");
+    CHECK(cases[1].ci_mean() == 2.5);
+    REQUIRE(cases[1].blocks[0].notes.size() == 1);
+    CHECK(cases[1].blocks[0].notes[0].find("ignoring PYPTO_BENCH_ROUNDS") == 0);
+    CHECK(cases[2].name == "models/c.py");
+    CHECK(cases[2].blocks.empty());
+    REQUIRE(cases[2].notes.size() == 1);
+    CHECK_FALSE(cases[2].ci_mean());
+}
+
+TEST_CASE("bench report: older shapes are read", "[bench][report]") {
+    std::string log =
+        "[RUN]   effective_us (3 rounds) min=1.0 median=2.0 mean=2.0 max=3.0\n"
+        "[RUN]   fast_effective_us (3 round) min=0.5 median=1.0 mean=1.0 max=1.5 valid_rounds=3/3\n"
+        "[RUN]     rank 3229451: eff_us min=92585.6 median=106129.0 mean=103897.6 max=108815.2  "
+        "device_wall_us mean=121334.0 max=126002.7\n"
+        "[RUN] benchmark kernel=MoeEp2 l3=1 rounds=100 ranks=2 device_wall_mean_us=812 "
+        "host_union_mean_us=1290 "
+        "host_mean_us=1204\n"
+        "[RUN] benchmark kernel=Old no_device_timing=1 rounds=30 (device_wall_us all 0 - runtime "
+        "built without "
+        "PTO2_PROFILING)\n";
+    TempFile file(log, "old.log");
+    Diagnostics diagnostics;
+    auto cases = load({"old=" + file.path}, diagnostics);
+    CHECK(diagnostics.empty());
+    REQUIRE(cases.size() == 1);
+    CHECK(cases[0].name == "old");
+    REQUIRE(cases[0].blocks.size() == 3);
+    // The fast_ line (2026-07-13..07-22) is what CI quoted in that era.
+    CHECK(cases[0].ci_block()->fast_variant);
+    CHECK(cases[0].ci_mean() == 1.0);
+    const Rank& rank = cases[0].blocks[1].ranks.at(0);
+    CHECK(rank.device_wall_mean_us == 121334.0);
+    CHECK(cases[0].blocks[1].context->fields.at("device_wall_mean_us") == "812");
+    CHECK(cases[0].blocks[2].context->fields.count("remark") == 1);
+}
+
+TEST_CASE("bench report: damaged lines are reported and the rest is kept", "[bench][report]") {
+    std::string log =
+        "[RUN]   effective_us (5 rounds) min=1.0 median=2.0 mean=3.0 max=4.0\n"
+        "[RUN]   effective_us (5 rounds) min=1.2.3 median=2.0 mean=3.0 max=4.0\n"
+        "[RUN]     rank 12: eff_us min=1.0 median=nan mean=3.0 max=4.0\n"
+        "[RUN]     rank 13 raw n=3 eff_us=[1.0, x, 2.0]\n"
+        "[RUN]   effective_us (6 rounds) min=1.0 med";  // truncated mid-line
+    TempFile file(log, "damaged.log");
+    Diagnostics diagnostics;
+    auto cases = load({file.path}, diagnostics);
+    REQUIRE(cases.size() == 1);
+    CHECK(cases[0].ci_mean() == 3.0);
+    CHECK(cases[0].blocks.at(0).ranks.empty());
+    REQUIRE(diagnostics.items().size() == 4);
+    CHECK(diagnostics.items()[0].line == 2);
+    CHECK(diagnostics.items()[1].line == 3);
+    CHECK(diagnostics.items()[2].line == 4);
+    CHECK(diagnostics.items()[3].line == 5);
+}
+
+TEST_CASE("bench report: files with nothing usable", "[bench][report]") {
+    TempFile empty("", "empty.log");
+    TempFile binary(std::string("\x7f"
+                                "ELF\0\0\x01[RUN]   effective_us (1 rounds)",
+                                34),
+                    "binary.log");
+    TempFile words("just some text\n[RUN] PASS (1.00s)\n", "words.log");
+    for (const std::string& path : {empty.path, binary.path, words.path}) {
+        Diagnostics diagnostics;
+        auto cases = load_bench_inputs({path}, {}, diagnostics);
+        REQUIRE_FALSE(cases.ok());
+        CHECK(cases.error().code == ExitCode::InputError);
+        CHECK(cases.error().message.find(path) != std::string::npos);
+    }
+    // One usable input is enough; the empty one is still named.
+    Diagnostics diagnostics;
+    auto cases =
+        load({empty.path, data("pypto-lib__commit65f3477b__l3_rank_slot_report.txt")}, diagnostics);
+    CHECK(cases.size() == 1);
+    REQUIRE(diagnostics.items().size() == 1);
+    CHECK(diagnostics.items()[0].file == empty.path);
+}
+
+TEST_CASE("bench report: results.tsv rows", "[bench][report]") {
+    TempFile tsv(
+        "models/a.py\tpass\t539.9\nmodels/b.py\tfail\t-\n\nmodels/c.py\tpass\nmodels/"
+        "d.py\tpass\t1.2.3\nbad row\n",
+        "results.tsv");
+    Diagnostics diagnostics;
+    auto cases = load({tsv.path}, diagnostics);
+    REQUIRE(cases.size() == 4);
+    CHECK(cases[0].ci_mean() == 539.9);
+    CHECK(cases[0].blocks[0].origin == Origin::ResultsTsv);
+    CHECK(cases[0].blocks[0].effective_us->mean_only);
+    CHECK(cases[1].status == std::optional<std::string>("fail"));
+    CHECK_FALSE(cases[1].ci_mean());
+    CHECK_FALSE(cases[2].ci_mean());
+    CHECK_FALSE(cases[3].ci_mean());
+    REQUIRE(diagnostics.items().size() == 2);
+    CHECK(diagnostics.items()[0].line == 5);
+    CHECK(diagnostics.items()[1].line == 6);
+}
+
+TEST_CASE("bench report: bench-summary JSON reads back to the same cases", "[bench][report]") {
+    Diagnostics diagnostics;
+    auto cases = load({data("composed/pypto-lib_test_report_lines_stay_ci_safe.full_output.txt"),
+                       data("pypto-lib__commit65f3477b__l3_rank_slot_report.txt")},
+                      diagnostics);
+    nlohmann::json document = {{"cases", nlohmann::json::array()}};
+    for (const auto& bench_case : cases) document["cases"].push_back(case_to_json(bench_case));
+    TempFile json(document.dump(), "summary.json");
+    auto reread = load({json.path}, diagnostics);
+    REQUIRE(reread.size() == cases.size());
+    for (std::size_t i = 0; i < cases.size(); ++i) {
+        CHECK(reread[i].name == cases[i].name);
+        CHECK(case_to_json(reread[i]) == case_to_json(cases[i]));
+        REQUIRE(reread[i].ci_block());
+        CHECK(format_run_lines(*reread[i].ci_block(), true) ==
+              format_run_lines(*cases[i].ci_block(), true));
+    }
+    TempFile other(R"({"metric": "x", "value": 1})", "baseline.json");
+    CHECK_FALSE(load_bench_inputs({other.path}, {}, diagnostics).ok());
+}
