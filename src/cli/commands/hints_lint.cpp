@@ -1,9 +1,231 @@
-// ptune hints-lint (not built yet: registered so that --help lists it; exits 2).
+// ptune hints-lint LOG|DIR...: perf_hints.log as compiler diagnostics (gcc, json, sarif,
+// github), with catalogue advice, inline suppressions and a baseline. See docs/HINTS-LINT.md.
+
+#include <filesystem>
+#include <map>
+
+#include <fmt/format.h>
 
 #include "cli/commands/commands.hpp"
+#include "ptune/core/discover.hpp"
+#include "ptune/core/io.hpp"
+#include "ptune/hints/lint.hpp"
+#include "ptune/hints/render.hpp"
 
 namespace ptune::cli {
 
-std::unique_ptr<Command> make_hints_lint() { return make_not_implemented("hints-lint"); }
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr std::string_view kLogName = "perf_hints.log";
+
+class HintsLintCommand : public Command {
+  public:
+    void configure(CLI::App& app) override {
+        app.add_option("inputs", inputs_,
+                       "perf_hints.log files, build directories or build_output/ ('-' is stdin)")
+            ->required();
+        app.add_option("--baseline", baseline_path_,
+                       "Report only hints not in this baseline; baseline entries gone are "
+                       "reported as fixed");
+        app.add_option("--write-baseline", write_baseline_path_,
+                       "Write every current hint (not suppressed inline) to FILE as the baseline");
+        app.add_option("--fail-on", fail_on_,
+                       "Exit 1 when a reported hint is at least this severe: info, warning, error")
+            ->check(CLI::IsMember({"info", "note", "warning", "error"}));
+        app.add_flag("--exit-zero", exit_zero_, "Exit 0 even when hints are reported");
+        app.add_option("--root", root_,
+                       "Kernel repository root: paths are printed relative to it and relative "
+                       "source paths are read under it");
+        app.add_option("--column-base", column_base_,
+                       "Column base of the logs: auto (dating markers), 0 or 1")
+            ->check(CLI::IsMember({"auto", "0", "1"}));
+        app.add_flag("--no-inline-suppressions", no_inline_,
+                     "Ignore '# ptune: ignore[CODE]' comments in kernel sources");
+        app.add_option("--max-annotations", max_annotations_,
+                       "github format: annotations per level (GitHub shows 10 per step)")
+            ->check(CLI::Range(1, 1000));
+    }
+
+    int run(Context& context) override {
+        auto catalogue = context.catalogue();
+        if (!catalogue) return context.fail(catalogue.error());
+
+        std::vector<std::string> logs;
+        bool clean_directory = false;  // a directory without a log: nothing fired
+        for (const auto& input : inputs_) collect_logs(input, context, logs, clean_directory);
+        context.add_inputs(logs);
+
+        std::optional<int> forced_base;
+        if (column_base_ != "auto") forced_base = column_base_ == "0" ? 0 : 1;
+        std::vector<hints::ParsedLog> parsed;
+        bool usable = clean_directory;
+        for (const auto& path : logs) {
+            auto input = io::open_input(path);
+            if (!input) {
+                context.diagnostics.error(input.error().file, 0, input.error().message);
+                continue;
+            }
+            std::size_t warnings_before = context.diagnostics.count(Severity::Warning);
+            hints::ParsedLog log =
+                hints::read_log(input->stream(), path, context.diagnostics, forced_base,
+                                hints::column_base_from_build(path));
+            bool junk = context.diagnostics.count(Severity::Warning) > warnings_before;
+            if (log.total_entries == 0 && junk) {
+                context.diagnostics.error(path, 0, "no perf hint entries: not a perf_hints.log");
+                continue;
+            }
+            usable = true;
+            parsed.push_back(std::move(log));
+        }
+        if (!usable) {
+            return context.fail(
+                Error{"nothing to lint: no readable perf_hints.log", "", 0, ExitCode::InputError});
+        }
+
+        hints::LintOptions options;
+        if (!root_.empty()) options.root = fs::absolute(root_).lexically_normal();
+        options.inline_suppressions = !no_inline_;
+        hints::LintResult result =
+            hints::lint(std::move(parsed), **catalogue, options, context.diagnostics);
+        rules::MetricStore store;
+        hints::publish_kernel_metrics(result, store);
+
+        if (!baseline_path_.empty()) {
+            auto text = io::read_file(baseline_path_);
+            if (!text) return context.fail(text.error());
+            auto baseline = hints::parse_baseline(*text, baseline_path_);
+            if (!baseline) return context.fail(baseline.error());
+            hints::apply_baseline(result, *baseline);
+        }
+        if (!write_baseline_path_.empty()) {
+            if (int code = write_baseline(context, result); code != 0) return code;
+        }
+        report_side_notes(context, result);
+
+        render::Report report;
+        report.command = "hints-lint";
+        report.include_findings_in_json = false;
+        report.data = hints::to_json(result);
+        std::map<std::string, std::shared_ptr<render::Renderer>> renderers = {
+            {"gcc", hints::make_gcc_renderer(result)},
+            {"sarif", hints::make_sarif_renderer(result, **catalogue, !baseline_path_.empty())},
+            {"github", hints::make_github_renderer(result, max_annotations_)}};
+        if (int code = context.emit(report, renderers); code != 0) return code;
+        return exit_code(result);
+    }
+
+  private:
+    // Adds the logs `input` names. A directory of runs (build_output/) gives the newest run of
+    // each program: older runs hold hints of code that has changed since.
+    void collect_logs(const std::string& input, Context& context, std::vector<std::string>& logs,
+                      bool& clean_directory) {
+        std::error_code ec;
+        if (input == io::kStdinName || !fs::is_directory(input, ec)) {
+            logs.push_back(input);  // a missing file is reported when opened
+            return;
+        }
+        std::vector<fs::path> roots;
+        std::map<std::string, discover::RunDir> newest;
+        for (auto& run : discover::list_runs(input)) newest[run.program] = run;  // oldest first
+        for (const auto& [program, run] : newest) {
+            context.diagnostics.note(
+                input, 0,
+                fmt::format("using the newest run of {}: {}", program, run.path.string()));
+            roots.push_back(run.path);
+        }
+        if (roots.empty()) roots.push_back(input);
+        std::size_t before = logs.size();
+        for (const auto& root : roots) {
+            for (const auto& path : discover::find_files(root, {std::string(kLogName)})) {
+                logs.push_back(path.string());
+            }
+        }
+        if (logs.size() == before) {
+            clean_directory = true;
+            context.diagnostics.note(input, 0,
+                                     "no perf_hints.log found (the compiler writes it only when a "
+                                     "hint fires)");
+        }
+    }
+
+    int write_baseline(Context& context, hints::LintResult& result) {
+        auto output = context.open_output(write_baseline_path_);
+        if (!output) return context.fail(output.error());
+        (*output)->stream() << hints::baseline_json(result);
+        if (auto status = (*output)->commit(); !status) return context.fail(status.error());
+        std::size_t written = 0;
+        for (auto& diagnostic : result.diagnostics) {
+            if (diagnostic.disposition == hints::Disposition::Suppressed) continue;
+            ++written;
+            diagnostic.disposition = hints::Disposition::Baselined;
+            diagnostic.suppressed_by = "baseline";
+        }
+        context.diagnostics.note(write_baseline_path_, 0,
+                                 fmt::format("baseline written with {} hint(s)", written));
+        return 0;
+    }
+
+    // What is not a hint goes to stderr: unused suppressions, fixed baseline entries, the
+    // summary.
+    void report_side_notes(Context& context, const hints::LintResult& result) {
+        for (const auto& unused : result.unused_suppressions) {
+            context.diagnostics.warn(
+                unused.file, unused.line,
+                unused.code == "*"
+                    ? std::string("unused suppression: '# ptune: ignore' matches no hint")
+                    : fmt::format("unused suppression: no {} hint on the line it covers",
+                                  unused.code));
+        }
+        for (const auto& fixed : result.fixed) {
+            context.diagnostics.note(
+                baseline_path_, 0,
+                fmt::format("fixed since the baseline: {} {}: {} (refresh with --write-baseline)",
+                            fixed.code, fixed.file.empty() ? "<no location>" : fixed.file,
+                            fixed.message.substr(0, fixed.message.find('\n'))));
+        }
+        for (const auto& finding : result.log_findings) {
+            context.diagnostics.note(
+                "", 0,
+                fmt::format("{} ({}): {}", finding.rule, finding.catalogue, finding.message));
+        }
+        std::size_t counts[3] = {0, 0, 0};
+        for (const auto& d : result.diagnostics) ++counts[static_cast<int>(d.disposition)];
+        context.diagnostics.note(
+            "", 0,
+            fmt::format(
+                "{} hint(s): {} reported, {} suppressed inline, {} in the baseline{}",
+                result.diagnostics.size(), counts[0], counts[1], counts[2],
+                result.fixed.empty() ? "" : fmt::format(", {} fixed", result.fixed.size())));
+    }
+
+    int exit_code(const hints::LintResult& result) const {
+        if (exit_zero_) return 0;
+        auto threshold = rules::parse_severity(fail_on_).value_or(rules::RuleSeverity::Warning);
+        for (const auto& d : result.diagnostics) {
+            if (d.disposition == hints::Disposition::Reported && d.severity >= threshold) {
+                return static_cast<int>(ExitCode::Findings);
+            }
+        }
+        return 0;
+    }
+
+    std::vector<std::string> inputs_;
+    std::string baseline_path_;
+    std::string write_baseline_path_;
+    std::string fail_on_ = "warning";
+    bool exit_zero_ = false;
+    std::string root_;
+    std::string column_base_ = "auto";
+    bool no_inline_ = false;
+    std::size_t max_annotations_ = 10;
+};
+
+}  // namespace
+
+std::unique_ptr<Command> make_hints_lint() {
+    return std::make_unique<HintsLintCommand>();
+}
 
 }  // namespace ptune::cli

@@ -1,0 +1,396 @@
+// hints-lint output forms: JSON view, GCC-style, SARIF 2.1.0, GitHub annotations.
+
+#include "ptune/hints/render.hpp"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "ptune/core/version.hpp"
+
+namespace ptune::hints {
+
+namespace {
+
+using nlohmann::json;
+
+std::string_view first_line(std::string_view text) {
+    return text.substr(0, text.find('\n'));
+}
+
+std::string_view severity_word(rules::RuleSeverity severity) {
+    switch (severity) {
+        case rules::RuleSeverity::Error:
+            return "error";
+        case rules::RuleSeverity::Warning:
+            return "warning";
+        case rules::RuleSeverity::Info:
+            return "note";
+    }
+    return "warning";
+}
+
+std::string_view disposition_word(Disposition disposition) {
+    switch (disposition) {
+        case Disposition::Reported:
+            return "reported";
+        case Disposition::Suppressed:
+            return "suppressed";
+        case Disposition::Baselined:
+            return "baselined";
+    }
+    return "reported";
+}
+
+json or_null(const std::string& text) {
+    return text.empty() ? json(nullptr) : json(text);
+}
+json or_null(std::size_t number) {
+    return number == 0 ? json(nullptr) : json(number);
+}
+
+json diagnostic_to_json(const LintDiagnostic& d) {
+    const Entry& entry = d.entry;
+    json log = {{"file", d.log_path}, {"line", entry.log_line}};
+    json item = {{"code", entry.code},
+                 {"rule", entry.rule},
+                 {"rule_id", d.rule_id},
+                 {"rules", d.rule_ids},
+                 {"catalogue", or_null(d.catalogue)},
+                 {"severity", std::string(rules::to_string(d.severity))},
+                 {"message", entry.message},
+                 {"file", or_null(d.file)},
+                 {"line", or_null(d.line)},
+                 {"col", or_null(d.column)},
+                 {"raw_file", entry.span ? json(entry.span->file) : json(nullptr)},
+                 {"raw_col", entry.span ? json(entry.span->column) : json(nullptr)},
+                 {"fields", entry.fields},
+                 {"advice_summary", d.advice_summary},
+                 {"advice", d.advice},
+                 {"fingerprint", d.fingerprint},
+                 {"count", d.count},
+                 {"weight", d.weight},
+                 {"kernel", or_null(d.kernel)},
+                 {"log", std::move(log)}};
+    if (entry.ph001_template) item["template"] = entry.ph001_template;
+    if (d.disposition != Disposition::Reported) {
+        item["status"] = disposition_word(d.disposition);
+        item["suppressed_by"] = d.suppressed_by;
+    }
+    return item;
+}
+
+std::vector<const LintDiagnostic*> reported(const LintResult& result) {
+    std::vector<const LintDiagnostic*> out;
+    for (const auto& d : result.diagnostics) {
+        if (d.disposition == Disposition::Reported) out.push_back(&d);
+    }
+    return out;
+}
+
+// `file:line:col` as far as known; hints without a location point at their log line.
+std::string gcc_location(const LintDiagnostic& d) {
+    if (d.line == 0) return fmt::format("{}:{}", d.log_path, d.entry.log_line);
+    if (d.column == 0) return fmt::format("{}:{}", d.file, d.line);
+    return fmt::format("{}:{}:{}", d.file, d.line, d.column);
+}
+
+std::string display_code(const LintDiagnostic& d) {
+    return d.entry.code.empty() ? d.entry.rule : d.entry.code;
+}
+
+void write_gcc(const LintDiagnostic& d, std::ostream& out) {
+    std::string where = gcc_location(d);
+    out << fmt::format("{}: {}: {} [{}]\n", where, severity_word(d.severity),
+                       first_line(d.entry.message), display_code(d));
+    std::string repeats =
+        d.count > 1 ? fmt::format(" ({} identical entries in the log)", d.count) : "";
+    out << fmt::format("{}: note: {}{}\n", where, d.advice_summary, repeats);
+}
+
+class GccRenderer : public render::Renderer {
+  public:
+    explicit GccRenderer(const LintResult& result) : result_(result) {}
+    void render(const render::Report&, std::ostream& out,
+                const render::RenderOptions&) const override {
+        for (const auto* d : reported(result_)) write_gcc(*d, out);
+    }
+
+  private:
+    const LintResult& result_;
+};
+
+std::string_view sarif_level(rules::RuleSeverity severity) {
+    switch (severity) {
+        case rules::RuleSeverity::Error:
+            return "error";
+        case rules::RuleSeverity::Warning:
+            return "warning";
+        case rules::RuleSeverity::Info:
+            return "note";
+    }
+    return "warning";
+}
+
+class SarifRenderer : public render::Renderer {
+  public:
+    SarifRenderer(const LintResult& result, const rules::Catalogue& catalogue, bool with_baseline)
+        : result_(result), catalogue_(catalogue), with_baseline_(with_baseline) {}
+
+    void render(const render::Report&, std::ostream& out,
+                const render::RenderOptions&) const override {
+        json rules_json = json::array();
+        std::map<std::string, std::size_t> rule_index;
+        json results = json::array();
+        for (const auto* d : reported(result_)) {
+            std::string code = display_code(*d);
+            auto [it, inserted] = rule_index.try_emplace(code, rule_index.size());
+            if (inserted) rules_json.push_back(rule_metadata(*d));
+            json result = {
+                {"ruleId", code},
+                {"ruleIndex", it->second},
+                {"level", sarif_level(d->severity)},
+                {"message", {{"text", fmt::format("{}\n{}", d->entry.message, d->advice_summary)}}},
+                {"partialFingerprints", {{"primaryLocationLineHash", d->fingerprint}}},
+                {"properties",
+                 {{"ptuneRule", d->rule_id}, {"fields", d->entry.fields}, {"count", d->count}}}};
+            if (d->line) {
+                json artifact = {{"uri", uri(d->file)}};
+                if (!d->file.empty() && d->file.front() != '/') artifact["uriBaseId"] = "%SRCROOT%";
+                json region = {{"startLine", d->line}};
+                if (d->column) region["startColumn"] = d->column;
+                result["locations"] = json::array(
+                    {{{"physicalLocation", {{"artifactLocation", artifact}, {"region", region}}}}});
+            }
+            if (with_baseline_) result["baselineState"] = "new";
+            results.push_back(std::move(result));
+        }
+        json driver = {{"name", "ptune"},
+                       {"version", std::string(version())},
+                       {"informationUri", "https://example.invalid/ptune"},
+                       {"rules", std::move(rules_json)}};
+        json run = {{"tool", {{"driver", std::move(driver)}}},
+                    {"invocations", json::array({{{"executionSuccessful", true}}})},
+                    {"results", std::move(results)}};
+        json document = {{"$schema", "https://json.schemastore.org/sarif-2.1.0.json"},
+                         {"version", "2.1.0"},
+                         {"runs", json::array({std::move(run)})}};
+        render::write_json(document, out, true);
+    }
+
+  private:
+    static std::string uri(const std::string& path) {
+        // Absolute paths become file URIs; spaces and '%' are the characters paths here carry
+        // that a URI may not.
+        std::string encoded;
+        for (char c : path) {
+            if (c == ' ')
+                encoded += "%20";
+            else if (c == '%')
+                encoded += "%25";
+            else
+                encoded += c;
+        }
+        return !path.empty() && path.front() == '/' ? "file://" + encoded : encoded;
+    }
+
+    // Rule metadata of a code: the catalogue rule `hints.<CODE>` when there is one, else the
+    // rule that produced this diagnostic.
+    json rule_metadata(const LintDiagnostic& d) const {
+        std::string code = display_code(d);
+        const rules::Rule* rule = catalogue_.find("hints." + code);
+        if (!rule) rule = catalogue_.find(d.rule_id);
+        std::string title = rule ? rule->title : d.title;
+        std::string advice = rule ? rule->advice : d.advice;
+        rules::RuleSeverity severity = rule ? rule->severity : d.severity;
+        json metadata = {{"id", code},
+                         {"name", d.entry.rule},
+                         {"shortDescription", {{"text", title}}},
+                         {"fullDescription", {{"text", advice}}},
+                         {"help", {{"text", advice}, {"markdown", advice}}},
+                         {"defaultConfiguration", {{"level", sarif_level(severity)}}},
+                         {"properties",
+                          {{"ptuneRule", rule ? rule->id : d.rule_id},
+                           {"catalogue", rule ? rule->catalogue : d.catalogue}}}};
+        return metadata;
+    }
+
+    const LintResult& result_;
+    const rules::Catalogue& catalogue_;
+    bool with_baseline_;
+};
+
+std::string_view github_level(rules::RuleSeverity severity) {
+    switch (severity) {
+        case rules::RuleSeverity::Error:
+            return "error";
+        case rules::RuleSeverity::Warning:
+            return "warning";
+        case rules::RuleSeverity::Info:
+            return "notice";
+    }
+    return "warning";
+}
+
+class GithubRenderer : public render::Renderer {
+  public:
+    GithubRenderer(const LintResult& result, std::size_t cap) : result_(result), cap_(cap) {}
+
+    void render(const render::Report&, std::ostream& out,
+                const render::RenderOptions&) const override {
+        auto all = reported(result_);
+        // The most important first: severity, then traffic weight; log order breaks ties.
+        auto ranked = all;
+        std::stable_sort(ranked.begin(), ranked.end(), [](const auto* a, const auto* b) {
+            if (a->severity != b->severity) return a->severity > b->severity;
+            return a->weight > b->weight;
+        });
+        std::map<rules::RuleSeverity, std::size_t> per_level;
+        for (const auto* d : ranked) ++per_level[d->severity];
+        // The summary notice takes one notice slot when anything is left out.
+        bool overflow = std::any_of(per_level.begin(), per_level.end(),
+                                    [&](const auto& level) { return level.second > cap_; });
+        std::map<rules::RuleSeverity, std::size_t> shown;
+        std::size_t dropped = 0;
+        for (const auto* d : ranked) {
+            std::size_t cap = cap_;
+            if (overflow && d->severity == rules::RuleSeverity::Info && cap > 0) --cap;
+            if (shown[d->severity] >= cap) {
+                ++dropped;
+                continue;
+            }
+            ++shown[d->severity];
+            write_annotation(*d, out);
+        }
+        if (dropped == 0) return;
+        out << fmt::format(
+            "::notice title=ptune hints-lint::{}\n",
+            github_escape(fmt::format("{} more perf hint(s) not annotated (GitHub shows {} per "
+                                      "level and step); the full list is in the log group "
+                                      "below, or use --format sarif",
+                                      dropped, cap_),
+                          false));
+        out << fmt::format("::group::ptune hints-lint: all {} hints\n", all.size());
+        for (const auto* d : all) write_gcc(*d, out);
+        out << "::endgroup::\n";
+    }
+
+  private:
+    static void write_annotation(const LintDiagnostic& d, std::ostream& out) {
+        std::vector<std::string> properties;
+        if (d.line) {
+            properties.push_back("file=" + github_escape(d.file, true));
+            properties.push_back(fmt::format("line={}", d.line));
+            if (d.column) properties.push_back(fmt::format("col={}", d.column));
+        }
+        properties.push_back(
+            "title=" + github_escape(fmt::format("{} {}", display_code(d), d.entry.rule), true));
+        std::string message = fmt::format("{}\n{}", d.entry.message, d.advice_summary);
+        out << fmt::format("::{} {}::{}\n", github_level(d.severity), fmt::join(properties, ","),
+                           github_escape(message, false));
+    }
+
+    const LintResult& result_;
+    std::size_t cap_;
+};
+
+}  // namespace
+
+std::string github_escape(std::string_view text, bool property) {
+    std::string out;
+    out.reserve(text.size());
+    for (char c : text) {
+        switch (c) {
+            case '%':
+                out += "%25";
+                break;
+            case '\r':
+                out += "%0D";
+                break;
+            case '\n':
+                out += "%0A";
+                break;
+            case ':':
+                out += property ? "%3A" : ":";
+                break;
+            case ',':
+                out += property ? "%2C" : ",";
+                break;
+            default:
+                out += c;
+        }
+    }
+    return out;
+}
+
+json to_json(const LintResult& result) {
+    json inputs = json::array();
+    for (const auto& log : result.logs) {
+        inputs.push_back({{"path", log.path},
+                          {"entries", log.total_entries},
+                          {"compiles", log.compile_starts.size()},
+                          {"compile_start_lines", log.compile_starts},
+                          {"identical_compiles", log.identical_compiles},
+                          {"column_base", log.column_base.base},
+                          {"column_base_reason", log.column_base.reason}});
+    }
+    json diagnostics = json::array(), suppressed = json::array();
+    std::size_t counts[3] = {0, 0, 0};
+    std::map<std::string, std::size_t> by_code;
+    for (const auto& d : result.diagnostics) {
+        ++counts[static_cast<int>(d.disposition)];
+        if (d.disposition == Disposition::Reported) {
+            ++by_code[display_code(d)];
+            diagnostics.push_back(diagnostic_to_json(d));
+        } else {
+            suppressed.push_back(diagnostic_to_json(d));
+        }
+    }
+    json unused = json::array();
+    for (const auto& u : result.unused_suppressions) {
+        unused.push_back({{"file", u.file}, {"line", u.line}, {"code", u.code}});
+    }
+    json fixed = json::array();
+    for (const auto& f : result.fixed) {
+        fixed.push_back({{"fingerprint", f.fingerprint},
+                         {"code", f.code},
+                         {"file", f.file},
+                         {"message", f.message}});
+    }
+    json findings = json::array();
+    for (const auto& finding : result.log_findings)
+        findings.push_back(render::finding_to_json(finding));
+    return {{"inputs", std::move(inputs)},
+            {"summary",
+             {{"hints", result.diagnostics.size()},
+              {"reported", counts[0]},
+              {"suppressed", counts[1]},
+              {"baselined", counts[2]},
+              {"disabled", result.disabled},
+              {"fixed", result.fixed.size()},
+              {"unused_suppressions", result.unused_suppressions.size()},
+              {"by_code", by_code}}},
+            {"diagnostics", std::move(diagnostics)},
+            {"suppressed", std::move(suppressed)},
+            {"unused_suppressions", std::move(unused)},
+            {"fixed", std::move(fixed)},
+            {"kernels", result.kernels},
+            {"log_findings", std::move(findings)}};
+}
+
+std::unique_ptr<render::Renderer> make_gcc_renderer(const LintResult& result) {
+    return std::make_unique<GccRenderer>(result);
+}
+
+std::unique_ptr<render::Renderer> make_sarif_renderer(const LintResult& result,
+                                                      const rules::Catalogue& catalogue,
+                                                      bool with_baseline) {
+    return std::make_unique<SarifRenderer>(result, catalogue, with_baseline);
+}
+
+std::unique_ptr<render::Renderer> make_github_renderer(const LintResult& result,
+                                                       std::size_t cap_per_level) {
+    return std::make_unique<GithubRenderer>(result, cap_per_level);
+}
+
+}  // namespace ptune::hints
