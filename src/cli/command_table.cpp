@@ -47,8 +47,11 @@ const std::vector<CommandSpec>& command_table() {
         {"hints-lint", {},
          "Lint perf_hints.log as compiler diagnostics (gcc, json, sarif, github)",
          "  ptune hints-lint build_output/\n"
-         "  ptune hints-lint report/perf_hints.log --format sarif -o hints.sarif\n"
-         "  ptune hints-lint --baseline .ptune-hints-baseline.json report/\n",
+         "  ptune hints-lint --root . --format sarif -o hints.sarif build_output/\n"
+         "  ptune hints-lint --root . --format github build_output/\n"
+         "  ptune hints-lint --root . --write-baseline .ptune-hints-baseline.json build_output/\n"
+         "  ptune hints-lint --root . --baseline .ptune-hints-baseline.json build_output/\n"
+         "Suppress one hint in the kernel source with '# ptune: ignore[PH001]'.\n",
          {"gcc", "json", "sarif", "github"}, true, true, &make_hints_lint},
         {"pmu-analyze", {},
          "Name each kernel's bottleneck pipe from pmu.csv",

@@ -58,7 +58,7 @@ int phase(std::string_view code) {
 class CompileTracker {
   public:
     // True when `entry` starts a new compile.
-    bool starts_compile(const Entry& entry, const std::string& key) {
+    bool starts_compile(const Entry& entry, std::uint64_t key) {
         int entry_phase = phase(entry.code);
         bool boundary = entry_phase >= 0 && entry_phase < last_phase_;
         if (!boundary && entry.ph001_template >= 2) {
@@ -90,7 +90,7 @@ class CompileTracker {
         return {entry.span->file, entry.span->line, entry.span->column, op};
     }
     int last_phase_ = -1;
-    std::unordered_set<std::string> ph001_keys_;
+    std::unordered_set<std::uint64_t> ph001_keys_;  // hashes of entry keys: memory stays small
     std::optional<Site> last_site_;
 };
 
@@ -452,11 +452,12 @@ ParsedLog read_log(std::istream& in, const std::string& path, Diagnostics& diagn
     std::vector<std::pair<std::uint64_t, std::size_t>> compiles;
     parse_log(in, path, diagnostics, [&](Entry&& entry) {
         std::string key = entry_key(entry);
-        if (tracker.starts_compile(entry, key) || compiles.empty()) {
+        std::uint64_t key_hash = fnv1a(key);
+        if (tracker.starts_compile(entry, key_hash) || compiles.empty()) {
             log.compile_starts.push_back(entry.log_line);
             compiles.emplace_back(14695981039346656037ull, 0);
         }
-        compiles.back().first = fnv1a(key, compiles.back().first * 31);
+        compiles.back().first = (compiles.back().first ^ key_hash) * 1099511628211ull;
         ++compiles.back().second;
         ++log.total_entries;
         auto [it, inserted] = index_of.try_emplace(std::move(key), log.entries.size());
