@@ -107,7 +107,8 @@ class HintsLintCommand : public Command {
         render::Report report;
         report.command = "hints-lint";
         report.include_findings_in_json = false;
-        report.data = hints::to_json(result);
+        // The JSON view holds every hint again: build it only when it is what gets printed.
+        if (context.options.format == "json") report.data = hints::to_json(result);
         std::map<std::string, std::shared_ptr<render::Renderer>> renderers = {
             {"gcc", hints::make_gcc_renderer(result)},
             {"sarif", hints::make_sarif_renderer(result, **catalogue, !baseline_path_.empty())},
