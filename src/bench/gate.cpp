@@ -91,6 +91,11 @@ bool GateResult::regressed() const {
     return count(Verdict::Regressed) > 0 || geomean.regressed;
 }
 
+std::size_t GateResult::compared() const {
+    return cases.size() - count(Verdict::New) - count(Verdict::Missing) -
+           count(Verdict::Incomparable);
+}
+
 bool is_ignored(const std::string& name, const std::vector<std::string>& patterns) {
     return std::any_of(patterns.begin(), patterns.end(), [&](const std::string& pattern) {
         return pattern == name || fnmatch(pattern.c_str(), name.c_str(), 0) == 0;

@@ -136,6 +136,9 @@ struct GateResult {
     std::size_t count(Verdict verdict) const;
     /// True when a case regressed or the geomean crossed its threshold.
     bool regressed() const;
+    /// Cases that were actually compared (not new, missing or incomparable). A gate that
+    /// compared nothing has not checked anything and must not pass.
+    std::size_t compared() const;
 };
 
 /// Compares every case. Never fails: unusable cases get `incomparable`, `new` or `missing`

@@ -1,9 +1,210 @@
-// ptune bench-gate (not built yet: registered so that --help lists it; exits 2).
+// ptune bench-gate --baseline B... --current C...: a CI gate on effective_us regressions
+// (spec: conventions.md §1.8, bench-log.md §5). Baseline and current are anything
+// bench-summary reads; each --baseline argument is one run, several make a history.
+
+#include <cstdlib>
+#include <sstream>
+
+#include <fmt/format.h>
 
 #include "cli/commands/commands.hpp"
+#include "ptune/bench/gate.hpp"
+#include "ptune/bench/gate_input.hpp"
+#include "ptune/bench/gate_report.hpp"
+#include "ptune/bench/model.hpp"
+#include "ptune/bench/summary.hpp"
+#include "ptune/core/io.hpp"
 
 namespace ptune::cli {
 
-std::unique_ptr<Command> make_bench_gate() { return make_not_implemented("bench-gate"); }
+namespace {
+
+using bench::gate::FenceMethod;
+
+class BenchGateCommand : public Command {
+  public:
+    void configure(CLI::App& app) override {
+        app.add_option("--baseline,-b", baseline_inputs_,
+                       "Baseline runs (logs, directories, results.tsv, bench-summary JSON); each "
+                       "argument is one run, 5 or more form a history")
+            ->required();
+        app.add_option("--current,-c", current_inputs_,
+                       "The run under test (all arguments together)")
+            ->required();
+        app.add_option("--metric", metric_,
+                       "Statistic compared: mean (the CI number), median or min")
+            ->check(CLI::IsMember({"mean", "median", "min"}));
+        app.add_option("--threshold", threshold_pct_,
+                       "Relative change that counts, in percent (default 5)")
+            ->check(CLI::NonNegativeNumber);
+        app.add_option("--min-delta-us", min_delta_us_,
+                       "Absolute change that counts, in us (default 0.5)")
+            ->check(CLI::NonNegativeNumber);
+        app.add_option("--config", config_path_,
+                       "JSON file: threshold_pct, min_delta_us, per-case overrides, ignore list");
+        app.add_option("--alpha", options_.alpha,
+                       "Family-wise error rate for p-value tests, Holm (default 0.05)")
+            ->check(CLI::Range(0.0, 1.0));
+        app.add_option("--fence", fence_,
+                       "History noise fence: mad (median +- k*1.4826*MAD) or iqr (Q3 + k*IQR)")
+            ->check(CLI::IsMember({"mad", "iqr"}));
+        app.add_option("--fence-k", options_.fence_k, "Width of the history fence (default 3)")
+            ->check(CLI::NonNegativeNumber);
+        app.add_option("--min-history", options_.min_history,
+                       "Baseline runs needed before the history fence decides (default 5)")
+            ->check(CLI::Range(2, 1000000));
+        app.add_option("--geomean-threshold", geomean_threshold_pct_,
+                       "Also fail when the suite geomean rises by more than this percent")
+            ->check(CLI::NonNegativeNumber);
+        app.add_flag("--warn-only", warn_only_, "Report regressions but exit 0");
+        app.add_option("--save-baseline", save_baseline_,
+                       "Write the current run as a baseline JSON (refused after a regression)");
+        app.add_flag("--force-save", force_save_, "Write --save-baseline even after a regression");
+    }
+
+    int run(Context& context) override {
+        protect_inputs(context);
+        if (auto status = resolve_options(context); !status) return context.fail(status.error());
+
+        bench::LoadOptions load_options;
+        std::vector<std::vector<bench::BenchCase>> baseline_runs;
+        for (const auto& input : baseline_inputs_) {
+            // A baseline that cannot be read is never a pass: exit 2, whatever the rest says.
+            auto loaded = bench::load_bench_inputs({input}, load_options, context.diagnostics);
+            if (!loaded) return context.fail(with_role(loaded.error(), "baseline"));
+            baseline_runs.push_back(std::move(*loaded));
+        }
+        auto current = bench::load_bench_inputs(current_inputs_, load_options, context.diagnostics);
+        if (!current) return context.fail(with_role(current.error(), "current run"));
+
+        const auto inputs = bench::gate::pair_cases(baseline_runs, *current, context.diagnostics);
+        const auto result = bench::gate::evaluate(inputs, options_);
+
+        const bench::gate::ReportSettings settings{options_, warn_only_};
+        auto report = bench::gate::make_report(result, settings);
+        auto catalogue = context.catalogue();
+        if (!catalogue) return context.fail(catalogue.error());
+        rules::MetricStore store;
+        bench::gate::publish_metrics(result, options_, store);
+        report.findings = rules::evaluate(**catalogue, store, {"bench.gate-"});
+
+        context.flush_diagnostics();
+        std::map<std::string, std::shared_ptr<render::Renderer>> custom = {
+            {"github", bench::gate::make_github_renderer(result, settings)},
+            {"gab-json", bench::gate::make_gab_json_renderer(result)}};
+        if (int code = context.emit(report, custom); code != 0) return code;
+        if (int code = write_step_summary(context, report); code != 0) return code;
+        if (result.compared() == 0) {
+            // Wrong baseline, renamed cases, other rounds: the report says why, but it is no pass.
+            return context.fail(
+                Error{"no case could be compared with the baseline; a gate that "
+                      "compared nothing does not pass",
+                      "", 0, ExitCode::InputError});
+        }
+        if (int code = save_baseline(context, *current, result.regressed()); code != 0) return code;
+        return result.regressed() && !warn_only_ ? static_cast<int>(ExitCode::Findings) : 0;
+    }
+
+  private:
+    void protect_inputs(Context& context) const {
+        for (const auto* list : {&baseline_inputs_, &current_inputs_}) {
+            for (const auto& input : *list) {
+                context.add_inputs({input});
+                // `name=path` labels: protect the path as well.
+                if (auto eq = input.find('='); eq != std::string::npos && eq > 0) {
+                    context.add_inputs({input.substr(eq + 1)});
+                }
+            }
+        }
+    }
+
+    static Error with_role(Error error, std::string_view role) {
+        error.message = fmt::format("{} ({})", error.message, role);
+        error.code = ExitCode::InputError;
+        return error;
+    }
+
+    // Precedence: built-in defaults < config file < command-line flags; per-case overrides from
+    // the config file win for their case.
+    Status resolve_options(Context& context) {
+        options_.metric = *bench::gate::parse_metric(metric_);
+        options_.fence = fence_ == "iqr" ? FenceMethod::Iqr : FenceMethod::Mad;
+        options_.geomean_threshold_pct = geomean_threshold_pct_;
+        if (!config_path_.empty()) {
+            context.add_inputs({config_path_});
+            auto text = io::read_file(config_path_);
+            if (!text) return text.error();
+            auto config = bench::gate::parse_config(*text, config_path_);
+            if (!config) return config.error();
+            if (config->threshold_pct) options_.tolerance.threshold_pct = *config->threshold_pct;
+            if (config->min_delta_us) options_.tolerance.min_delta_us = *config->min_delta_us;
+            options_.overrides = std::move(config->cases);
+            options_.ignore = std::move(config->ignore);
+        }
+        if (threshold_pct_) options_.tolerance.threshold_pct = *threshold_pct_;
+        if (min_delta_us_) options_.tolerance.min_delta_us = *min_delta_us_;
+        return ok_status();
+    }
+
+    // GitHub shows $GITHUB_STEP_SUMMARY as the job summary; other steps may have written to it
+    // already, so the Markdown is added after what is there (rewritten atomically).
+    int write_step_summary(Context& context, const render::Report& report) const {
+        const char* path = std::getenv("GITHUB_STEP_SUMMARY");
+        if (path == nullptr || *path == '\0') return 0;
+        std::string existing;
+        if (auto text = io::read_file(path); text) existing = std::move(*text);
+        auto output = context.open_output(path);
+        if (!output) return context.fail(output.error());
+        (*output)->stream() << existing;
+        if (!existing.empty() && existing.back() != '\n') (*output)->stream() << '\n';
+        (*output)->stream() << "## bench-gate\n\n";
+        render::make_standard_renderer("markdown")->render(report, (*output)->stream(), {});
+        if (auto status = (*output)->commit(); !status) return context.fail(status.error());
+        return 0;
+    }
+
+    // The saved baseline is a bench-summary JSON, so every bench command reads it back.
+    int save_baseline(Context& context, const std::vector<bench::BenchCase>& current,
+                      bool regressed) const {
+        if (save_baseline_.empty()) return 0;
+        if (regressed && !force_save_) {
+            context.diagnostics.warn(save_baseline_, 0,
+                                     "not written: the current run regressed (use --force-save to "
+                                     "write it anyway)");
+            context.flush_diagnostics();
+            return 0;
+        }
+        render::Report saved;
+        saved.command = "bench-summary";
+        saved.include_findings_in_json = false;
+        nlohmann::json cases = nlohmann::json::array();
+        for (const auto& bench_case : current) cases.push_back(bench::case_to_json(bench_case));
+        saved.data["cases"] = std::move(cases);
+        auto output = context.open_output(save_baseline_);
+        if (!output) return context.fail(output.error());
+        render::write_json(render::to_json(saved), (*output)->stream());
+        if (auto status = (*output)->commit(); !status) return context.fail(status.error());
+        return 0;
+    }
+
+    std::vector<std::string> baseline_inputs_;
+    std::vector<std::string> current_inputs_;
+    std::string metric_ = "mean";
+    std::string fence_ = "mad";
+    std::optional<double> threshold_pct_;
+    std::optional<double> min_delta_us_;
+    std::optional<double> geomean_threshold_pct_;
+    std::string config_path_;
+    bool warn_only_ = false;
+    std::string save_baseline_;
+    bool force_save_ = false;
+    bench::gate::Options options_;
+};
+
+}  // namespace
+
+std::unique_ptr<Command> make_bench_gate() {
+    return std::make_unique<BenchGateCommand>();
+}
 
 }  // namespace ptune::cli

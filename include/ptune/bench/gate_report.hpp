@@ -1,0 +1,46 @@
+#pragma once
+/// @file gate_report.hpp
+/// bench-gate's output: one render::Report (text, Markdown and JSON share its table and
+/// numbers) plus the gate's own formats, GitHub annotations and github-action-benchmark JSON.
+
+#include <cstddef>
+#include <memory>
+#include <string>
+
+#include "ptune/bench/gate.hpp"
+#include "ptune/render/report.hpp"
+
+namespace ptune::bench::gate {
+
+/// What the report says about how the gate was run.
+struct ReportSettings {
+    Options options;
+    bool warn_only = false;
+};
+
+/// The report: a benchstat-style table (case, baseline, current, delta, test, verdict; `~` for
+/// unchanged) with a geomean row, one note per case that needs a reason, a summary note, and
+/// the JSON view (`cases` with case, verdict, baseline, current, delta_pct, test, p_value...).
+render::Report make_report(const GateResult& result, const ReportSettings& settings);
+
+/// The per-case publication the rules engine reads (subject kind "case"):
+/// `gate.metric_is_mean`, `gate.current.mean`, `gate.current.median`,
+/// `gate.current.mean_over_median_pct`, `gate.regressed`.
+void publish_metrics(const GateResult& result, const Options& options, rules::MetricStore& store);
+
+/// `::error` / `::warning` workflow commands: regressions are errors (warnings with
+/// --warn-only), missing and incomparable cases and rule findings are warnings; at most
+/// `cap` of each kind, then a `::notice` saying how many more, and a closing summary notice.
+std::unique_ptr<render::Renderer> make_github_renderer(const GateResult& result,
+                                                       const ReportSettings& settings,
+                                                       std::size_t cap = 10);
+
+/// The `customSmallerIsBetter` array github-action-benchmark reads: `{name, unit, value}` per
+/// case with a current number (value = the gated statistic, unit "us"), `extra` = verdict.
+std::unique_ptr<render::Renderer> make_gab_json_renderer(const GateResult& result);
+
+/// Escapes a workflow-command message (`%`, CR, LF) or, with `property`, a property value
+/// (also `:` and `,`).
+std::string escape_workflow(std::string_view text, bool property);
+
+}  // namespace ptune::bench::gate

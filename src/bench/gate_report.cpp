@@ -1,0 +1,300 @@
+// bench-gate output. Every format is built from the same GateResult, so the text table, the
+// Markdown summary, the JSON and the dashboard JSON cannot disagree.
+
+#include "ptune/bench/gate_report.hpp"
+
+#include <fmt/format.h>
+
+#include "ptune/core/stats.hpp"
+
+namespace ptune::bench::gate {
+
+namespace {
+
+std::string number(const std::optional<double>& value) {
+    return value ? stats::format_fixed(*value, 1) : "-";
+}
+
+std::string signed_percent(const std::optional<double>& value) {
+    if (!value) return "";
+    std::string text = stats::format_fixed(*value, 1);
+    if (text == "-0.0") text = "0.0";
+    return (text.front() == '-' ? text : "+" + text) + "%";
+}
+
+std::string p_text(double p) {
+    return p < 0.001 ? "p<0.001" : "p=" + stats::format_fixed(p, 3);
+}
+
+std::string test_cell(const CaseResult& c) {
+    switch (c.test) {
+        case Test::UTest:
+            return "U " + p_text(c.p_adjusted.value_or(1.0));
+        case Test::Bounds:
+            return c.p_adjusted ? "bounds " + p_text(*c.p_adjusted) : "bounds";
+        case Test::Fence:
+            return fmt::format("fence n={}", c.baseline_runs);
+        case Test::Threshold:
+            return "threshold";
+        case Test::None:
+            return "-";
+    }
+    return "-";
+}
+
+std::string verdict_cell(Verdict verdict) {
+    return verdict == Verdict::Unchanged ? "~" : std::string(to_string(verdict));
+}
+
+nlohmann::json optional_json(const std::optional<double>& value) {
+    return value ? nlohmann::json(*value) : nlohmann::json();
+}
+
+nlohmann::json case_json(const CaseResult& c) {
+    nlohmann::json j = {{"case", c.name},
+                        {"verdict", std::string(to_string(c.verdict))},
+                        {"test", std::string(to_string(c.test))},
+                        {"baseline", optional_json(c.baseline)},
+                        {"current", optional_json(c.current)},
+                        {"delta_pct", optional_json(c.delta_pct)},
+                        {"delta_us", optional_json(c.delta_us)},
+                        {"p_value", optional_json(c.p_value)},
+                        {"p_adjusted", optional_json(c.p_adjusted)},
+                        {"shift_us", optional_json(c.shift_us)},
+                        {"baseline_runs", c.baseline_runs},
+                        {"baseline_samples", c.baseline_samples},
+                        {"current_samples", c.current_samples},
+                        {"threshold_pct", c.tolerance.threshold_pct},
+                        {"min_delta_us", c.tolerance.min_delta_us},
+                        {"reason", c.reason.empty() ? nlohmann::json() : nlohmann::json(c.reason)}};
+    if (c.fence) {
+        j["fence"] = {{"reference", c.fence->reference},
+                      {"lower_pct", (std::exp(c.fence->lower) - 1.0) * 100.0},
+                      {"upper_pct", (std::exp(c.fence->upper) - 1.0) * 100.0}};
+    }
+    return j;
+}
+
+std::string status_word(const GateResult& result, const ReportSettings& settings) {
+    if (result.compared() == 0) return "NOT CHECKED (nothing compared)";
+    if (!result.regressed()) return "PASS";
+    return settings.warn_only ? "WARN (--warn-only)" : "FAIL";
+}
+
+std::string summary_line(const GateResult& result, const ReportSettings& settings) {
+    std::vector<std::string> counts;
+    for (Verdict v : {Verdict::Regressed, Verdict::Improved, Verdict::Unchanged, Verdict::Noisy,
+                      Verdict::New, Verdict::Missing, Verdict::Incomparable}) {
+        if (std::size_t n = result.count(v))
+            counts.push_back(fmt::format("{} {}", n, to_string(v)));
+    }
+    if (result.geomean.regressed) counts.push_back("geomean regressed");
+    const auto& o = settings.options;
+    return fmt::format(
+        "bench-gate: {}: {} of {} case(s) (metric {}, threshold {}%, min delta {} us, "
+        "alpha {} Holm)",
+        status_word(result, settings),
+        counts.empty() ? "nothing compared" : fmt::format("{}", fmt::join(counts, ", ")),
+        result.cases.size(), to_string(o.metric), o.tolerance.threshold_pct,
+        o.tolerance.min_delta_us, o.alpha);
+}
+
+std::string annotation_text(const CaseResult& c, Metric metric) {
+    if (c.verdict == Verdict::Regressed || c.verdict == Verdict::Improved) {
+        return fmt::format("{}: {} effective_us {} -> {} us ({}, {})", c.name, to_string(metric),
+                           number(c.baseline), number(c.current), signed_percent(c.delta_pct),
+                           test_cell(c));
+    }
+    return fmt::format("{}: {}: {}", c.name, to_string(c.verdict), c.reason);
+}
+
+}  // namespace
+
+render::Report make_report(const GateResult& result, const ReportSettings& settings) {
+    const Options& o = settings.options;
+    render::Report report;
+    report.command = "bench-gate";
+    render::Table table;
+    table.columns = {"case", "baseline", "current", "delta", "test", "verdict"};
+    table.align = {render::Align::Left,  render::Align::Right, render::Align::Right,
+                   render::Align::Right, render::Align::Left,  render::Align::Left};
+    nlohmann::json cases = nlohmann::json::array();
+    for (const auto& c : result.cases) {
+        table.rows.push_back({c.name, number(c.baseline), number(c.current),
+                              signed_percent(c.delta_pct), test_cell(c), verdict_cell(c.verdict)});
+        cases.push_back(case_json(c));
+        if (!c.reason.empty())
+            report.notes.push_back(
+                fmt::format("{}: {}: {}", c.name, to_string(c.verdict), c.reason));
+    }
+    const Geomean& g = result.geomean;
+    table.rows.push_back({"geomean", number(g.baseline), number(g.current),
+                          signed_percent(g.delta_pct), "", g.regressed ? "regressed" : ""});
+    report.tables.push_back(std::move(table));
+    if (!result.ignored.empty()) {
+        report.notes.push_back(
+            fmt::format("ignored by config: {}", fmt::join(result.ignored, ", ")));
+    }
+    report.notes.push_back(summary_line(result, settings));
+
+    nlohmann::json counts = nlohmann::json::object();
+    for (Verdict v : {Verdict::Regressed, Verdict::Improved, Verdict::Unchanged, Verdict::Noisy,
+                      Verdict::New, Verdict::Missing, Verdict::Incomparable}) {
+        counts[std::string(to_string(v))] = result.count(v);
+    }
+    report.data = {{"passed", !result.regressed() && result.compared() > 0},
+                   {"compared", result.compared()},
+                   {"warn_only", settings.warn_only},
+                   {"metric", std::string(to_string(o.metric))},
+                   {"threshold_pct", o.tolerance.threshold_pct},
+                   {"min_delta_us", o.tolerance.min_delta_us},
+                   {"alpha", o.alpha},
+                   {"fence",
+                    {{"method", o.fence == FenceMethod::Mad ? "mad" : "iqr"},
+                     {"k", o.fence_k},
+                     {"min_history", o.min_history}}},
+                   {"counts", counts},
+                   {"cases", std::move(cases)},
+                   {"geomean",
+                    {{"cases", g.cases},
+                     {"baseline", optional_json(g.baseline)},
+                     {"current", optional_json(g.current)},
+                     {"delta_pct", optional_json(g.delta_pct)},
+                     {"threshold_pct", optional_json(o.geomean_threshold_pct)},
+                     {"regressed", g.regressed}}},
+                   {"ignored", result.ignored}};
+    return report;
+}
+
+void publish_metrics(const GateResult& result, const Options& options, rules::MetricStore& store) {
+    for (const auto& c : result.cases) {
+        auto& subject = store.subject("case", c.name);
+        subject.metrics["gate.metric_is_mean"] = options.metric == Metric::Mean ? 1.0 : 0.0;
+        subject.metrics["gate.regressed"] = c.verdict == Verdict::Regressed ? 1.0 : 0.0;
+        if (c.current_mean) subject.metrics["gate.current.mean"] = *c.current_mean;
+        if (c.current_median) subject.metrics["gate.current.median"] = *c.current_median;
+        if (c.current_mean && c.current_median && *c.current_median > 0.0) {
+            subject.metrics["gate.current.mean_over_median_pct"] =
+                (*c.current_mean - *c.current_median) / *c.current_median * 100.0;
+        }
+    }
+}
+
+std::string escape_workflow(std::string_view text, bool property) {
+    std::string out;
+    for (char ch : text) {
+        switch (ch) {
+            case '%':
+                out += "%25";
+                break;
+            case '\r':
+                out += "%0D";
+                break;
+            case '\n':
+                out += "%0A";
+                break;
+            case ':':
+                out += property ? "%3A" : ":";
+                break;
+            case ',':
+                out += property ? "%2C" : ",";
+                break;
+            default:
+                out += ch;
+        }
+    }
+    return out;
+}
+
+namespace {
+
+class GithubRenderer : public render::Renderer {
+  public:
+    GithubRenderer(const GateResult& result, const ReportSettings& settings, std::size_t cap)
+        : result_(result), settings_(settings), cap_(cap) {}
+
+    void render(const render::Report& report, std::ostream& out,
+                const render::RenderOptions&) const override {
+        std::size_t errors = 0, warnings = 0, dropped = 0;
+        const auto emit = [&](bool error, const std::string& message) {
+            std::size_t& used = error ? errors : warnings;
+            if (used >= cap_) {
+                ++dropped;
+                return;
+            }
+            ++used;
+            out << (error ? "::error" : "::warning")
+                << " title=" << escape_workflow("bench-gate", true)
+                << "::" << escape_workflow(message, false) << '\n';
+        };
+        const Metric metric = settings_.options.metric;
+        for (const auto& c : result_.cases) {
+            if (c.verdict == Verdict::Regressed)
+                emit(!settings_.warn_only, annotation_text(c, metric));
+        }
+        if (result_.geomean.regressed) {
+            emit(!settings_.warn_only,
+                 fmt::format("suite geomean {} -> {} us ({}, threshold {}%)",
+                             number(result_.geomean.baseline), number(result_.geomean.current),
+                             signed_percent(result_.geomean.delta_pct),
+                             *settings_.options.geomean_threshold_pct));
+        }
+        for (const auto& c : result_.cases) {
+            if (c.verdict == Verdict::Missing || c.verdict == Verdict::Incomparable) {
+                emit(false, annotation_text(c, metric));
+            }
+        }
+        for (const auto& finding : report.findings) emit(false, finding.message);
+        if (dropped > 0) {
+            out << "::notice title=bench-gate::" << dropped
+                << " more annotation(s) not shown (GitHub keeps 10 per kind and step); see the "
+                   "table "
+                   "in the step summary or --format text\n";
+        }
+        out << "::notice title=bench-gate::"
+            << escape_workflow(summary_line(result_, settings_), false) << '\n';
+    }
+
+  private:
+    const GateResult& result_;
+    ReportSettings settings_;
+    std::size_t cap_;
+};
+
+class GabJsonRenderer : public render::Renderer {
+  public:
+    explicit GabJsonRenderer(const GateResult& result) : result_(result) {}
+
+    void render(const render::Report&, std::ostream& out,
+                const render::RenderOptions&) const override {
+        nlohmann::json entries = nlohmann::json::array();
+        for (const auto& c : result_.cases) {
+            if (!c.current) continue;
+            entries.push_back(
+                {{"name", c.name},
+                 {"unit", "us"},
+                 {"value", *c.current},
+                 {"extra", fmt::format("verdict: {}; baseline: {}; delta: {}", to_string(c.verdict),
+                                       number(c.baseline),
+                                       c.delta_pct ? signed_percent(c.delta_pct) : "-")}});
+        }
+        render::write_json(entries, out);
+    }
+
+  private:
+    const GateResult& result_;
+};
+
+}  // namespace
+
+std::unique_ptr<render::Renderer> make_github_renderer(const GateResult& result,
+                                                       const ReportSettings& settings,
+                                                       std::size_t cap) {
+    return std::make_unique<GithubRenderer>(result, settings, cap);
+}
+
+std::unique_ptr<render::Renderer> make_gab_json_renderer(const GateResult& result) {
+    return std::make_unique<GabJsonRenderer>(result);
+}
+
+}  // namespace ptune::bench::gate
