@@ -26,11 +26,9 @@ class BenchGateCommand : public Command {
     void configure(CLI::App& app) override {
         app.add_option("--baseline,-b", baseline_inputs_,
                        "Baseline runs (logs, directories, results.tsv, bench-summary JSON); each "
-                       "argument is one run, 5 or more form a history")
-            ->required();
+                       "argument is one run, 5 or more form a history");
         app.add_option("--current,-c", current_inputs_,
-                       "The run under test (all arguments together)")
-            ->required();
+                       "The run under test (all arguments together)");
         app.add_option("--metric", metric_,
                        "Statistic compared: mean (the CI number), median or min")
             ->check(CLI::IsMember({"mean", "median", "min"}));
@@ -63,6 +61,12 @@ class BenchGateCommand : public Command {
     }
 
     int run(Context& context) override {
+        // Checked here rather than by CLI11 so that `ptune help bench-gate` still shows the help.
+        if (baseline_inputs_.empty() || current_inputs_.empty()) {
+            return context.fail(
+                Error{"bench-gate needs --baseline and --current (see ptune help bench-gate)", "",
+                      0, ExitCode::InputError});
+        }
         protect_inputs(context);
         if (auto status = resolve_options(context); !status) return context.fail(status.error());
 
