@@ -17,8 +17,10 @@ const std::vector<CommandSpec>& command_table() {
          {"text", "json", "csv", "markdown", "run"}, true, true, &make_bench_summary},
         {"bench-gate", {},
          "CI gate on mean effective_us regression against a baseline (exit 1 on regression)",
-         "  ptune bench-gate --baseline base/ --current run.log\n"
-         "  ptune bench-gate --baseline b1.json b2.json --current results.tsv --format markdown\n",
+         "  ptune bench-gate --baseline base.log --current run.log\n"
+         "  ptune bench-gate --baseline history/ --current results.tsv --format github\n"
+         "  ptune bench-gate -b b1.json b2.json -c run.log --metric median --config gate.json\n"
+         "  ptune bench-gate -b base.json -c run.log --save-baseline next.json  (docs/BENCH-GATE.md)\n",
          {"text", "json", "markdown", "github", "gab-json"}, true, true, &make_bench_gate},
         {"swimlane-merge", {},
          "Merge swimlane records, deps.json and kernel names into a Perfetto trace",
