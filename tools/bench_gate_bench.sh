@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # Benchmark of ptune bench-gate on large synthetic inputs: tools/bench_gate_bench.sh BUILD_DIR
-# [CASES] [ROUNDS] [HISTORY]. Generates HISTORY baseline runs and one current run of CASES cases
+# [CASES=1000] [ROUNDS=200] [HISTORY=10]. Generates HISTORY baseline runs and one current run of CASES cases
 # with ROUNDS raw samples each (tools/bench_gate_synth), then times the gate with raw samples
 # (U test, one baseline) and with the history (fence). Figures go to docs/PERFORMANCE.md.
 set -euo pipefail
 build=$(cd "${1:-build}" && pwd)
-cases=${2:-2000}
-rounds=${3:-1000}
+cases=${2:-1000}
+rounds=${3:-200}
 history=${4:-10}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
