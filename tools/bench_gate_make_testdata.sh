@@ -26,3 +26,7 @@ for run in 1 2 3 4 5 6; do
 done
 "$synth" "${history[@]}" --seed 2001 --shift models/demo/drifting.py=6 >current-drift6.log
 "$synth" "${history[@]}" --seed 2002 --shift models/demo/stable.py=20 >current-stable20.log
+# A baseline written by bench-gate itself (bench-summary JSON with raw samples), read back by
+# the saved-baseline golden case.
+"$(dirname "$synth")/../ptune" bench-gate --baseline base.log --current base.log \
+  --save-baseline saved-baseline.json -q >/dev/null
