@@ -248,3 +248,16 @@ TEST_CASE("bench report: bench-summary JSON reads back to the same cases", "[ben
     TempFile other(R"({"metric": "x", "value": 1})", "baseline.json");
     CHECK_FALSE(load_bench_inputs({other.path}, {}, diagnostics).ok());
 }
+
+TEST_CASE("bench report: a directory yields one case per file with bench content",
+          "[bench][report]") {
+    Diagnostics diagnostics;
+    auto cases = load({data("composed")}, diagnostics);
+    // 6 [STRACE] logs (recomputed with the default loop) + 8 report files.
+    REQUIRE(cases.size() == 14);
+    CHECK(cases[0].name == "l2_hbg_no_orch_sched_w1_r3.expected");
+    CHECK(cases[0].blocks.at(0).origin == Origin::Report);
+    CHECK(cases[1].name == "l2_hbg_no_orch_sched_w1_r3");
+    CHECK(cases[1].blocks.at(0).origin == Origin::Strace);
+    for (const auto& bench_case : cases) CHECK_FALSE(bench_case.blocks.empty());
+}

@@ -90,11 +90,16 @@ class BenchSummaryCommand : public Command {
         render::Report report;
         report.command = "bench-summary";
         report.findings = rules::evaluate(**catalogue, store, {"bench."});
-        nlohmann::json cases = nlohmann::json::array();
-        for (const bench::BenchCase& bench_case : cases_)
-            cases.push_back(bench::case_to_json(bench_case));
-        report.data["cases"] = std::move(cases);
-        build_tables(report);
+        // The JSON view costs more memory than the cases themselves: build only what the
+        // chosen format prints.
+        if (context.options.format == "json") {
+            nlohmann::json cases = nlohmann::json::array();
+            for (const bench::BenchCase& bench_case : cases_)
+                cases.push_back(bench::case_to_json(bench_case));
+            report.data["cases"] = std::move(cases);
+        } else if (context.options.format != "run") {
+            build_tables(report);
+        }
 
         std::map<std::string, std::shared_ptr<render::Renderer>> custom = {
             {"run", std::make_shared<RunRenderer>(cases_)}};
