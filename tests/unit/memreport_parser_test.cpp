@@ -302,3 +302,25 @@ TEST_CASE("a forced backend fills N/A limits and overrides with a warning", "[me
     // The printed limits stay: they are what the compiler used.
     CHECK(*overridden.report.functions[1].find("Acc")->limit_bytes == 131072);
 }
+
+TEST_CASE("a report cut at any byte parses what is left without failing", "[memreport]") {
+    const std::string text =
+        slurp("composed__a2a3_v3__views_reserve_longname.memory_after_AllocateMemoryAddr.txt");
+    for (std::size_t cut = 0; cut <= text.size(); ++cut) {
+        Diagnostics diagnostics;
+        Report report = parse_report(std::string_view(text).substr(0, cut), "cut.txt", diagnostics);
+        BackendChoice choice = analyze(report, std::nullopt, diagnostics);
+        rules::MetricStore store;
+        publish_metrics(report, choice, store);
+        INFO("cut at byte " << cut);
+        REQUIRE(report.functions.size() <= 3);
+        for (const auto& function : report.functions) {
+            REQUIRE_FALSE(function.spaces.empty());
+            for (const auto& usage : function.spaces) {
+                // Used is never below what a (possibly cut) Buffers block proves.
+                for (const auto& buffer : usage.buffers)
+                    REQUIRE(usage.used_bytes >= buffer.addr_end);
+            }
+        }
+    }
+}
