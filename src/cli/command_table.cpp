@@ -56,9 +56,11 @@ const std::vector<CommandSpec>& command_table() {
          "Suppress one hint in the kernel source with '# ptune: ignore[PH001]'.\n",
          {"gcc", "json", "sarif", "github"}, true, true, &make_hints_lint},
         {"pmu-analyze", {},
-         "Name each kernel's bottleneck pipe from pmu.csv",
-         "  ptune pmu-analyze dfx_outputs/pmu.csv --names name_map.json\n"
-         "  ptune pmu-analyze dfx_outputs/ -k kernel_config.py --format json\n",
+         "Name each kernel's bottleneck pipe from pmu.csv (exit 1 when a warning rule fires)",
+         "  ptune pmu-analyze build_output/Qwen3_20260701_120000/dfx_outputs/pmu.csv\n"
+         "  ptune pmu-analyze dfx_outputs/pmu.csv --names dfx_outputs/name_map_Qwen3.json --rows\n"
+         "  ptune pmu-analyze dfx_outputs/ -k kernel_config.py --format json\n"
+         "  ptune pmu-analyze pmu.csv --aicore-mhz 1800 --format csv -o kernels.csv\n",
          {"text", "json", "csv", "markdown"}, true, true, &make_pmu_analyze},
         {"advise", {},
          "Read a whole build directory and rank what to tune first",

@@ -80,6 +80,10 @@ render::Table kernel_table(const PmuTable& table, const Analysis& analysis, cons
                                                      "tasks",  "total_cycles", "cycle_share"}
                           : std::vector<std::string>{"kernel", "func",   "core", "rows",
                                                      "tasks",  "cycles", "share"};
+    bool with_clock =
+        !analysis.kernels.empty() && analysis.kernels.front().median_task_us.has_value();
+    if (with_clock) out.columns.emplace_back(machine ? "median_task_us" : "p50 us");
+    std::size_t bottleneck_column = out.columns.size() + (machine ? 4 : 2);
     if (with_pipes) {
         if (machine) {
             for (const char* c :
@@ -100,7 +104,7 @@ render::Table kernel_table(const PmuTable& table, const Analysis& analysis, cons
     out.align.assign(out.columns.size(), render::Align::Right);
     out.align[0] = render::Align::Left;
     out.align[2] = render::Align::Left;
-    if (with_pipes) out.align[machine ? 11 : 9] = render::Align::Left;
+    if (with_pipes) out.align[bottleneck_column] = render::Align::Left;
 
     for (const KernelSummary& kernel : analysis.kernels) {
         std::vector<std::string> row = {
@@ -111,6 +115,7 @@ render::Table kernel_table(const PmuTable& table, const Analysis& analysis, cons
             std::to_string(kernel.tasks),
             std::to_string(kernel.total_cycles),
             cells.ratio(kernel.cycle_share)};
+        if (with_clock) row.push_back(stats::format_fixed(*kernel.median_task_us, machine ? 3 : 1));
         if (with_pipes) {
             const PipeMetrics& w = kernel.weighted;
             row.push_back(cells.ratio(w.bound_ratio));
@@ -160,8 +165,8 @@ render::Table row_table(const PmuTable& table, const Analysis& analysis,
     out.align.assign(out.columns.size(), render::Align::Right);
     for (std::size_t c = 0; c < out.columns.size(); ++c) {
         const std::string& column = out.columns[c];
-        if (column == "kernel" || column == "core_type" || column == "bottleneck" ||
-            column == "task" || (column == "core" && c == 4)) {
+        if (column == "kernel" || column == "core_type" || column == "type" ||
+            column == "bottleneck" || column == "task") {
             out.align[c] = render::Align::Left;
         }
     }
