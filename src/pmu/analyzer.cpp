@@ -134,13 +134,17 @@ std::string_view bound_formula(CoreType core_type) {
     return core_type == CoreType::Aic ? "max(mte2,cube)/total" : "max(mte2,vec)/total";
 }
 
+PipeMetrics row_metrics(const PmuTable& table, std::size_t index) {
+    const Row& row = table.rows[index];
+    return derive(row_cycles(table.header, row, table.counters_of(index)), row.core_type);
+}
+
 Analysis analyze(const PmuTable& table, const KernelNames& names, const AnalyzeOptions& options,
                  Diagnostics& diagnostics) {
     Analysis analysis;
     const HeaderInfo& header = table.header;
     analysis.has_pipes = header.has_pipes();
     analysis.all_zero = !table.rows.empty();
-    analysis.rows.reserve(table.rows.size());
     std::map<std::uint32_t, KernelAccumulator> kernels;
     std::unordered_map<std::uint64_t, TaskFuncs> tasks;
     std::unordered_set<std::int64_t> cores;
@@ -176,7 +180,6 @@ Analysis analyze(const PmuTable& table, const KernelNames& names, const AnalyzeO
         kernel.cores.insert(row.core_id);
         TaskFuncs& task = tasks[row.task_id];
         add_unique(row.core_type == CoreType::Aic ? task.aic : task.aiv, row.func_id);
-        analysis.rows.push_back(metrics);
     }
     analysis.tasks = tasks.size();
     analysis.cores = cores.size();

@@ -1,5 +1,7 @@
 #include "ptune/pmu/report.hpp"
 
+#include <unordered_map>
+
 #include <fmt/format.h>
 
 #include "ptune/core/stats.hpp"
@@ -69,6 +71,90 @@ class Cells {
 
   private:
     bool machine_;
+};
+
+// func_id → kernel, for the rows.
+class KernelIndex {
+  public:
+    explicit KernelIndex(const Analysis& analysis) {
+        for (const KernelSummary& kernel : analysis.kernels) by_func_[kernel.func_id] = &kernel;
+    }
+    const std::string& name(std::uint32_t func_id) const { return by_func_.at(func_id)->name; }
+
+  private:
+    std::unordered_map<std::uint32_t, const KernelSummary*> by_func_;
+};
+
+json row_json(const PmuTable& table, std::size_t index, const KernelIndex& kernels,
+              const std::vector<Pipe>& pipes) {
+    const Row& row = table.rows[index];
+    json entry = {{"line", row.line},
+                  {"thread_id", row.thread_id},
+                  {"core_id", row.core_id},
+                  {"task_id", format_task_id(row.task_id)},
+                  {"ring_id", row.ring_id()},
+                  {"local_id", row.local_id()},
+                  {"func_id", row.func_id},
+                  {"func_name", kernels.name(row.func_id)},
+                  {"core_type", std::string(to_string(row.core_type))},
+                  {"total_cycles", row.total_cycles},
+                  {"event_type", row.event_type},
+                  {"counters", counters_json(table.header, table.counters_of(index))}};
+    PipeMetrics metrics = row_metrics(table, index);
+    metrics_json(metrics, pipes, row.core_type, entry);
+    entry["clamped"] = metrics.clamped;
+    return entry;
+}
+
+// Pretty JSON of `value` as it appears nested `indent` spaces deep in a document printed by
+// render::write_json (strings never hold raw newlines, so every newline is structural).
+void write_nested(const json& value, std::size_t indent, std::ostream& out) {
+    std::string text = value.dump(2, ' ', false, json::error_handler_t::replace);
+    std::string pad(indent, ' ');
+    for (char c : text) {
+        out << c;
+        if (c == '\n') out << pad;
+    }
+}
+
+// render::write_json's layout with the rows written one at a time, so a file of millions of
+// rows never becomes one JSON tree in memory.
+class StreamingJsonRenderer : public render::Renderer {
+  public:
+    StreamingJsonRenderer(const PmuTable& table, const Analysis& analysis)
+        : table_(table), kernels_(analysis) {}
+
+    void render(const render::Report& report, std::ostream& out,
+                const render::RenderOptions&) const override {
+        json envelope = render::to_json(report);
+        envelope["rows"] = nullptr;  // a placeholder, so the rows come in their sorted place
+        std::vector<Pipe> pipes = present_pipes(table_.header);
+        out << '{';
+        bool first = true;
+        for (const auto& [key, value] : envelope.items()) {
+            out << (first ? "\n  " : ",\n  ") << json(key).dump() << ": ";
+            first = false;
+            if (key != "rows") {
+                write_nested(value, 2, out);
+                continue;
+            }
+            if (table_.rows.empty()) {
+                out << "[]";
+                continue;
+            }
+            out << '[';
+            for (std::size_t i = 0; i < table_.rows.size(); ++i) {
+                out << (i ? ",\n    " : "\n    ");
+                write_nested(row_json(table_, i, kernels_, pipes), 4, out);
+            }
+            out << "\n  ]";
+        }
+        out << "\n}\n";
+    }
+
+  private:
+    const PmuTable& table_;
+    KernelIndex kernels_;
 };
 
 render::Table kernel_table(const PmuTable& table, const Analysis& analysis, const Cells& cells,
@@ -144,8 +230,8 @@ render::Table kernel_table(const PmuTable& table, const Analysis& analysis, cons
     return out;
 }
 
-render::Table row_table(const PmuTable& table, const Analysis& analysis,
-                        const std::vector<std::string>& names, const Cells& cells, bool machine) {
+render::Table row_table(const PmuTable& table, const KernelIndex& kernels, const Cells& cells,
+                        bool machine) {
     render::Table out;
     out.title = machine ? "" : "Rows (file order)";
     std::vector<Pipe> pipes = present_pipes(table.header);
@@ -154,7 +240,7 @@ render::Table row_table(const PmuTable& table, const Analysis& analysis,
         machine ? std::vector<std::string>{"line",      "thread_id",   "core_id", "task_id",
                                            "ring_id",   "local_id",    "func_id", "kernel",
                                            "core_type", "total_cycles"}
-                : std::vector<std::string>{"line", "core", "task", "kernel", "core", "cycles"};
+                : std::vector<std::string>{"line", "core", "task", "kernel", "type", "cycles"};
     if (with_pipes) {
         out.columns.emplace_back(machine ? "bound_ratio" : "bound");
         out.columns.emplace_back("bottleneck");
@@ -181,19 +267,19 @@ render::Table row_table(const PmuTable& table, const Analysis& analysis,
                         std::to_string(row.ring_id()),
                         std::to_string(row.local_id()),
                         std::to_string(row.func_id),
-                        names[i],
+                        kernels.name(row.func_id),
                         std::string(to_string(row.core_type)),
                         std::to_string(row.total_cycles)};
         } else {
             cellsrow = {std::to_string(row.line),
                         std::to_string(row.core_id),
                         task_label(row.task_id),
-                        names[i],
+                        kernels.name(row.func_id),
                         std::string(to_string(row.core_type)),
                         std::to_string(row.total_cycles)};
         }
         if (with_pipes) {
-            const PipeMetrics& metrics = analysis.rows[i];
+            PipeMetrics metrics = row_metrics(table, i);
             cellsrow.push_back(cells.ratio(metrics.bound_ratio));
             cellsrow.push_back(cells.pipe(metrics.bottleneck));
             for (Pipe pipe : pipes) cellsrow.push_back(cells.ratio(metrics.ratio_of(pipe)));
@@ -216,11 +302,7 @@ render::Report build_report(const PmuTable& table, const Analysis& analysis,
     int event_type = header.event_type.value_or(0);
     std::vector<Pipe> pipes = present_pipes(header);
 
-    std::map<std::uint32_t, const KernelSummary*> by_func;
-    for (const KernelSummary& kernel : analysis.kernels) by_func[kernel.func_id] = &kernel;
-    std::vector<std::string> row_names;
-    row_names.reserve(table.rows.size());
-    for (const Row& row : table.rows) row_names.push_back(by_func.at(row.func_id)->name);
+    KernelIndex kernels_by_func(analysis);
 
     json& data = report.data;
     data["source"] = table.source;
@@ -239,31 +321,11 @@ render::Report build_report(const PmuTable& table, const Analysis& analysis,
                        {"total_cycles", analysis.total_cycles},
                        {"all_zero", analysis.all_zero}};
 
-    json rows = json::array();
-    for (std::size_t i = 0; i < table.rows.size(); ++i) {
-        const Row& row = table.rows[i];
-        json entry = {{"line", row.line},
-                      {"thread_id", row.thread_id},
-                      {"core_id", row.core_id},
-                      {"task_id", format_task_id(row.task_id)},
-                      {"ring_id", row.ring_id()},
-                      {"local_id", row.local_id()},
-                      {"func_id", row.func_id},
-                      {"func_name", row_names[i]},
-                      {"core_type", std::string(to_string(row.core_type))},
-                      {"total_cycles", row.total_cycles},
-                      {"event_type", row.event_type},
-                      {"counters", counters_json(header, table.counters_of(i))}};
-        metrics_json(analysis.rows[i], pipes, row.core_type, entry);
-        entry["clamped"] = analysis.rows[i].clamped;
-        rows.push_back(std::move(entry));
-    }
-    data["rows"] = std::move(rows);
-
     json kernels = json::array();
     for (const KernelSummary& kernel : analysis.kernels) {
         json mixed = json::array();
-        for (std::uint32_t partner : kernel.mixed_with) mixed.push_back(by_func.at(partner)->name);
+        for (std::uint32_t partner : kernel.mixed_with)
+            mixed.push_back(kernels_by_func.name(partner));
         json entry = {{"func_id", kernel.func_id},
                       {"name", kernel.name},
                       {"core_type", kernel.core_type ? json(to_string(*kernel.core_type)) : json()},
@@ -319,11 +381,11 @@ render::Report build_report(const PmuTable& table, const Analysis& analysis,
                           event_type, table.rows.size(), analysis.kernels.size(), analysis.tasks,
                           analysis.cores);
     if (options.row_table && options.machine_cells) {
-        report.tables.push_back(row_table(table, analysis, row_names, cells, true));
+        report.tables.push_back(row_table(table, kernels_by_func, cells, true));
     } else {
         report.tables.push_back(std::move(kernels_table));
         if (options.row_table)
-            report.tables.push_back(row_table(table, analysis, row_names, cells, false));
+            report.tables.push_back(row_table(table, kernels_by_func, cells, false));
     }
 
     if (!pipes.empty()) {
@@ -349,6 +411,20 @@ render::Report build_report(const PmuTable& table, const Analysis& analysis,
     for (const auto& caveat : caveats) report.notes.push_back("caveat: " + caveat);
     report.findings = std::move(findings);
     return report;
+}
+
+json rows_json(const PmuTable& table, const Analysis& analysis) {
+    KernelIndex kernels(analysis);
+    std::vector<Pipe> pipes = present_pipes(table.header);
+    json rows = json::array();
+    for (std::size_t i = 0; i < table.rows.size(); ++i)
+        rows.push_back(row_json(table, i, kernels, pipes));
+    return rows;
+}
+
+std::shared_ptr<render::Renderer> make_json_renderer(const PmuTable& table,
+                                                     const Analysis& analysis) {
+    return std::make_shared<StreamingJsonRenderer>(table, analysis);
 }
 
 }  // namespace ptune::pmu

@@ -90,6 +90,9 @@ struct Analysis {
     bool all_zero = false;        ///< every total and counter is 0 (a5sim): no data
 };
 
+/// The metrics of row `index` of `table`.
+PipeMetrics row_metrics(const PmuTable& table, std::size_t index);
+
 /// Computes the metrics. Clamped ratios (busy > total) are reported to `diagnostics` with the
 /// row's line.
 Analysis analyze(const PmuTable& table, const KernelNames& names, const AnalyzeOptions& options,

@@ -3,6 +3,7 @@
 /// Turns a pmu.csv analysis into a format-neutral render::Report (JSON view, tables, notes,
 /// findings) for `ptune pmu-analyze` and any command that embeds PMU results.
 
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -23,7 +24,18 @@ struct ReportOptions {
 inline constexpr int kRatioDecimals = 6;
 
 /// Builds the report. `findings` are the rules engine's findings on the published metrics.
+/// The JSON view holds everything but the rows: make_json_renderer() adds them while writing,
+/// rows_json() builds them as a tree for small inputs.
 render::Report build_report(const PmuTable& table, const Analysis& analysis,
                             std::vector<rules::Finding> findings, const ReportOptions& options);
+
+/// Every row as JSON: ids, raw counters, ratios, bound ratio and formula, bottleneck, icache
+/// miss rate, `clamped`. Holds the whole file in memory; for output use make_json_renderer().
+nlohmann::json rows_json(const PmuTable& table, const Analysis& analysis);
+
+/// The `--format json` renderer of `ptune pmu-analyze`: the report's JSON with a `rows` array
+/// streamed row by row. `table` and `analysis` must outlive it.
+std::shared_ptr<render::Renderer> make_json_renderer(const PmuTable& table,
+                                                     const Analysis& analysis);
 
 }  // namespace ptune::pmu

@@ -120,7 +120,10 @@ class PmuAnalyzeCommand : public Command {
         report_options.names_source = names.empty() ? "" : names.source;
         render::Report report =
             pmu::build_report(*table, analysis, std::move(findings), report_options);
-        if (int code = context.emit(report); code != 0) return code;
+        if (int code = context.emit(report, {{"json", pmu::make_json_renderer(*table, analysis)}});
+            code != 0) {
+            return code;
+        }
         return static_cast<int>(has_problems ? ExitCode::Findings : ExitCode::Ok);
     }
 
