@@ -110,11 +110,13 @@ json row_json(const PmuTable& table, std::size_t index, const KernelIndex& kerne
 // render::write_json (strings never hold raw newlines, so every newline is structural).
 void write_nested(const json& value, std::size_t indent, std::ostream& out) {
     std::string text = value.dump(2, ' ', false, json::error_handler_t::replace);
-    std::string pad(indent, ' ');
-    for (char c : text) {
-        out << c;
-        if (c == '\n') out << pad;
+    std::string newline = "\n" + std::string(indent, ' ');
+    std::size_t start = 0;
+    for (std::size_t end; (end = text.find('\n', start)) != std::string::npos; start = end + 1) {
+        out.write(text.data() + start, static_cast<std::streamsize>(end - start));
+        out << newline;
     }
+    out.write(text.data() + start, static_cast<std::streamsize>(text.size() - start));
 }
 
 // render::write_json's layout with the rows written one at a time, so a file of millions of

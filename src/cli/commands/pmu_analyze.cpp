@@ -23,30 +23,35 @@ Error input_error(std::string message, std::string file = "") {
     return Error{std::move(message), std::move(file), 0, ExitCode::InputError};
 }
 
-// A directory names the run's dfx_outputs/ or a folder above it; exactly one pmu.csv must be
-// under it, because func_id numbering (and so the names) is per program.
-Result<std::string> resolve_csv(const std::string& input) {
+// A directory names a run (or build_output/, whose newest run is taken), its dfx_outputs/ or a
+// folder above; exactly one pmu.csv must be under it, because func_id numbering (and so the
+// names) is per program.
+Result<std::string> resolve_csv(const std::string& input, Diagnostics& diagnostics) {
     std::error_code error;
     if (input == io::kStdinName || !fs::is_directory(input, error)) return input;
-    auto found = discover::find_files(input, {"pmu.csv"});
+    std::string chosen;
+    auto run = discover::resolve_run(input, "", 1, &chosen);
+    if (!run) return run.error();
+    if (!chosen.empty()) diagnostics.note(input, 0, chosen);
+    auto found = discover::find_files(*run, {"pmu.csv"});
     if (found.size() == 1) return found.front().string();
     if (found.empty()) {
-        auto shards = discover::find_files(input, {"pmu.csv.shard*"});
+        auto shards = discover::find_files(*run, {"pmu.csv.shard*"});
         if (!shards.empty()) {
             return input_error(
                 fmt::format("no pmu.csv, but {} is left: the collector's shard merge "
                             "failed",
                             shards.front().string()),
-                input);
+                run->string());
         }
-        return input_error("no pmu.csv here (run with --enable-pmu 2)", input);
+        return input_error("no pmu.csv here (run with --enable-pmu 2)", run->string());
     }
     std::vector<std::string> listed;
     for (std::size_t i = 0; i < found.size() && i < 4; ++i) listed.push_back(found[i].string());
-    return input_error(fmt::format("{} pmu.csv files (one per L3 rank/device, each with its own "
+    return input_error(fmt::format("{} pmu.csv files (L3 ranks or devices, each with its own "
                                    "func_id names): name one, e.g. {}",
                                    found.size(), fmt::join(listed, ", ")),
-                       input);
+                       run->string());
 }
 
 class PmuAnalyzeCommand : public Command {
@@ -69,7 +74,7 @@ class PmuAnalyzeCommand : public Command {
     }
 
     int run(Context& context) override {
-        auto csv_path = resolve_csv(input_);
+        auto csv_path = resolve_csv(input_, context.diagnostics);
         if (!csv_path) return context.fail(csv_path.error());
         context.add_inputs({*csv_path});
 
