@@ -252,3 +252,24 @@ TEST_CASE("MEMORY group: raw counters, no bound ratio", "[pmu][analyzer]") {
     CHECK(got["kernels"][0]["counters"]["ub_read_req"] == 1536);
     CHECK(fired(loaded, "rms_norm_aiv").empty());
 }
+
+TEST_CASE("the AIV half of a mixed task is judged by its AIC partner (P8, not P4)",
+          "[pmu][rules]") {
+    Loaded loaded;
+    auto table = parse_pmu_csv(
+        std::string_view(
+            "thread_id,core_id,task_id,func_id,core_type,pmu_total_cycles,vec_busy_cycles,"
+            "cube_busy_cycles,scalar_busy_cycles,mte1_busy_cycles,mte2_busy_cycles,"
+            "mte3_busy_cycles,icache_miss,icache_req,event_type\n"
+            "0,0,0x0000000100000001,1,0,100000,0,90000,1000,20000,50000,0,1,100,2\n"
+            "0,24,0x0000000100000001,2,1,50000,10000,0,1000,0,5000,5000,1,100,2\n"),
+        "mixed.csv", loaded.diagnostics);
+    REQUIRE(table.ok());
+    loaded.table = std::move(*table);
+    loaded.analysis = analyze(loaded.table, KernelNames{}, {}, loaded.diagnostics);
+    CHECK(loaded.analysis.mixed_tasks == 1);
+    CHECK(*kernel(loaded.analysis, 2).partner_bound_ratio == Approx(0.9));
+    CHECK(fired(loaded, "func_2") == std::vector<std::string>{"pmu.mixed-aiv-wait"});
+    CHECK(fired(loaded, "func_1") ==
+          std::vector<std::string>{"pmu.compute-bound", "pmu.long-tail"});
+}
