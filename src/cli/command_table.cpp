@@ -35,8 +35,11 @@ const std::vector<CommandSpec>& command_table() {
          {"perfetto", "proto", "json", "text"}, false, true, &make_swimlane_merge},
         {"swimlane-analyze", {},
          "Find schedule problems (guide Part 1) in swimlane records: idle cores, tails, trails",
-         "  ptune swimlane-analyze dfx_outputs/\n"
-         "  ptune swimlane-analyze records.json --deps deps.json --format json\n",
+         "  ptune swimlane-analyze build_output/Qwen3_20260701_120000/dfx_outputs/\n"
+         "  ptune swimlane-analyze chip_swimlane_records.json --deps deps.json --names name_map.json\n"
+         "  ptune swimlane-analyze dfx_outputs/ --format json -o schedule.json\n"
+         "Exit 1 when an L2 rule fires (kernels-too-small, kernel-too-big, cube-vector-split,\n"
+         "dispatch-trail, serial-chain).\n",
          {"text", "json", "markdown"}, true, true, &make_swimlane_analyze},
         {"mem-report", {},
          "Read memory_after_AllocateMemoryAddr.txt (v1-v3) and say which space to re-tile",

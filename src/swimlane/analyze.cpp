@@ -5,6 +5,7 @@
 #include "ptune/swimlane/analyze.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <limits>
 #include <numeric>
@@ -13,48 +14,42 @@
 #include <fmt/format.h>
 
 #include "ptune/core/stats.hpp"
+#include "ptune/swimlane/reader.hpp"
 
 namespace ptune::swimlane {
 
 namespace {
 
-constexpr double kNoTime = -std::numeric_limits<double>::infinity();
+// A graph node without a time (an id only in deps.json with no timed predecessor).
+constexpr double kUntimed = -std::numeric_limits<double>::infinity();
 // Slack below this (µs) counts as zero: times are whole nanoseconds converted to µs.
 constexpr double kZeroSlackUs = 1e-6;
 
 // Outer scheduler phases (swimlane.md §10.2): inner resolve/drain_* and markers are excluded.
-bool is_outer_phase(const std::string& kind) {
-    static const char* const kOuter[] = {"complete",       "async_poll",   "dispatch",
-                                         "release",        "dummy",        "drain",
-                                         "early_dispatch", "graph_prepare"};
-    return std::any_of(std::begin(kOuter), std::end(kOuter),
-                       [&](const char* k) { return kind == k; });
-}
-
-// Bijective base-26 letters of a func_id (0 → a, 25 → z, 26 → aa), as the converter names
-// functions it has no name for.
-std::string func_letters(int func_id) {
-    std::string out;
-    for (long long v = static_cast<long long>(func_id) + 1; v > 0; v = (v - 1) / 26) {
-        out.insert(out.begin(), static_cast<char>('a' + (v - 1) % 26));
+bool is_outer_phase(PhaseKind kind) {
+    switch (kind) {
+        case PhaseKind::Complete:
+        case PhaseKind::AsyncPoll:
+        case PhaseKind::Dispatch:
+        case PhaseKind::Release:
+        case PhaseKind::Dummy:
+        case PhaseKind::Drain:
+        case PhaseKind::EarlyDispatch:
+        case PhaseKind::GraphPrepare:
+            return true;
+        default:
+            return false;
     }
-    return out;
 }
 
-std::string function_name(int func_id, const std::map<int, std::string>& names) {
-    if (auto it = names.find(func_id); it != names.end()) return it->second;
-    return fmt::format("func_{}_{}", func_id, func_letters(func_id));
+// The converter's statistics name: `func_-1_` for unresolved rows (§6.4), else the kernel name.
+std::string function_name(int func_id, const NameMap& names) {
+    return func_id < 0 ? fmt::format("func_{}_", func_id) : kernel_base_name(func_id, &names);
 }
 
-std::string task_display(std::uint64_t task_id) {
-    auto ring = static_cast<unsigned>((task_id >> 32) & 0xFFu);
-    auto local = static_cast<unsigned long>(task_id & 0xFFFFFFFFu);
-    return ring == 0 ? fmt::format("t{}", local) : fmt::format("r{}t{}", ring, local);
-}
-
-std::string task_label(std::uint64_t task_id, int func_id, bool spmd,
-                       const std::map<int, std::string>& names) {
-    std::string base = func_id < 0 ? "task" : function_name(func_id, names);
+// The converter's slice label (§5.3): `SF_spmd(r1t3)`, `task(t0)`.
+std::string task_label(std::uint64_t task_id, int func_id, bool spmd, const NameMap& names) {
+    std::string base = kernel_base_name(func_id, &names);
     std::string lowered = base;
     std::transform(lowered.begin(), lowered.end(), lowered.begin(),
                    [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
@@ -104,20 +99,20 @@ class Occupancy {
     }
 
     /// ∫ run_T(t) dt over [a, b].
-    double busy(LaneKind kind, double a, double b) const {
+    double busy(CoreType kind, double a, double b) const {
         return integral(kind, b) - integral(kind, a);
     }
     const std::vector<Segment>& segments() const { return segments_; }
 
   private:
-    double integral(LaneKind kind, double t) const {
-        const auto& prefix = kind == LaneKind::Aic ? prefix_aic_ : prefix_aiv_;
+    double integral(CoreType kind, double t) const {
+        const auto& prefix = kind == CoreType::Aic ? prefix_aic_ : prefix_aiv_;
         auto it = std::upper_bound(segments_.begin(), segments_.end(), t,
                                    [](double value, const Segment& s) { return value < s.start; });
         if (it == segments_.begin()) return 0.0;
         std::size_t i = static_cast<std::size_t>(it - segments_.begin()) - 1;
         double covered = std::min(t, segments_[i].end) - segments_[i].start;
-        int running = kind == LaneKind::Aic ? segments_[i].aic : segments_[i].aiv;
+        int running = kind == CoreType::Aic ? segments_[i].aic : segments_[i].aiv;
         return prefix[i] + covered * running;
     }
 
@@ -241,22 +236,22 @@ class Analyzer {
 
   private:
     double share(double value) const { return out_.window_us > 0 ? value / out_.window_us : 0.0; }
-    std::size_t cores_of(LaneKind kind) const {
-        return kind == LaneKind::Aic ? out_.cores_aic : out_.cores_aiv;
+    std::size_t cores_of(CoreType kind) const {
+        return kind == CoreType::Aic ? out_.cores_aic : out_.cores_aiv;
     }
 
     void count_cores() {
-        std::vector<LaneKind> types = in_.core_types;
+        std::vector<CoreType> types = in_.core_types;
         // Without metadata, the cores that have rows are all we know.
         if (types.empty()) {
             for (const auto& row : in_.rows) {
                 if (row.core >= 0 && static_cast<std::size_t>(row.core) >= types.size()) {
-                    types.resize(static_cast<std::size_t>(row.core) + 1, LaneKind::Aiv);
+                    types.resize(static_cast<std::size_t>(row.core) + 1, CoreType::Aiv);
                 }
                 if (row.core >= 0) types[static_cast<std::size_t>(row.core)] = row.kind;
             }
         }
-        for (auto kind : types) (kind == LaneKind::Aic ? out_.cores_aic : out_.cores_aiv)++;
+        for (auto kind : types) (kind == CoreType::Aic ? out_.cores_aic : out_.cores_aiv)++;
     }
 
     void build_tasks() {
@@ -285,7 +280,7 @@ class Analyzer {
             task.finish = std::max(task.finish, row.finish);
             if (task.func_id < 0) task.func_id = row.func_id;
             ++task.rows;
-            (row.kind == LaneKind::Aic ? task.has_aic : task.has_aiv) = true;
+            (row.kind == CoreType::Aic ? task.has_aic : task.has_aiv) = true;
         }
         for (auto& task : tasks_)
             task.label = task_label(task.task_id, task.func_id, is_spmd(task), in_.names);
@@ -299,8 +294,8 @@ class Analyzer {
     }
 
     void window() {
-        double w0 = std::numeric_limits<double>::infinity(), w1 = kNoTime;
-        double d0 = std::numeric_limits<double>::infinity(), f1 = kNoTime, v0 = d0;
+        double w0 = std::numeric_limits<double>::infinity(), w1 = kUntimed;
+        double d0 = std::numeric_limits<double>::infinity(), f1 = kUntimed, v0 = d0;
         for (const auto& row : in_.rows) {
             w0 = std::min(w0, row.start);
             w1 = std::max(w1, row.end);
@@ -326,7 +321,7 @@ class Analyzer {
             busy[phase.thread].emplace_back(phase.start, phase.end);
             SchedulerStats& s = stats[phase.thread];
             s.thread = phase.thread;
-            if (phase.kind == "dispatch") {
+            if (phase.kind == PhaseKind::Dispatch) {
                 ++s.dispatch_records;
                 s.tasks_dispatched += phase.tasks_processed;
                 dispatch_time += phase.end - phase.start;
@@ -360,7 +355,7 @@ class Analyzer {
     // One pass over all interval ends in time order.
     void sweep() {
         for (const auto& row : in_.rows) {
-            int lane = row.kind == LaneKind::Aic ? 0 : 1;
+            int lane = row.kind == CoreType::Aic ? 0 : 1;
             events_.push_back({row.start, lane, +1});
             events_.push_back({row.end, lane, -1});
         }
@@ -429,7 +424,7 @@ class Analyzer {
             merge_intervals(intervals);
             lane.busy_us = total_length(intervals);
             lane.busy_fraction = share(lane.busy_us);
-            (lane.kind == LaneKind::Aic ? busy_aic : busy_aiv) += lane.busy_us;
+            (lane.kind == CoreType::Aic ? busy_aic : busy_aiv) += lane.busy_us;
             lane.gaps = gaps(rows);
             out_.lanes.push_back(lane);
         }
@@ -636,7 +631,7 @@ class Analyzer {
         }
         trail.mean_exec_us = exec / static_cast<double>(run.size());
         trail.span_over_exec = trail.mean_exec_us > 0 ? trail.span_us / trail.mean_exec_us : 0.0;
-        LaneKind kind = first.has_aic ? LaneKind::Aic : LaneKind::Aiv;
+        CoreType kind = first.has_aic ? CoreType::Aic : CoreType::Aiv;
         double capacity = static_cast<double>(cores_of(kind)) * trail.span_us;
         if (capacity > 0) {
             trail.idle_core_fraction =
@@ -656,7 +651,7 @@ class Analyzer {
         std::vector<char> in_dag(graph_.nodes, 0);
         for (std::size_t v : order) in_dag[v] = 1;
         for (std::size_t v = 0; v < row_tasks; ++v) cp.cycle_tasks += in_dag[v] ? 0 : 1;
-        std::vector<double> end(graph_.nodes, kNoTime), gate(graph_.nodes, kNoTime);
+        std::vector<double> end(graph_.nodes, kUntimed), gate(graph_.nodes, kUntimed);
         for (std::size_t v : order) {
             auto [first, last] = graph_.preds_of(v);
             for (const std::size_t* p = first; p != last; ++p) gate[v] = std::max(gate[v], end[*p]);
@@ -667,7 +662,7 @@ class Analyzer {
         std::vector<double> slacks;
         for (auto it = order.rbegin(); it != order.rend(); ++it) {
             std::size_t v = *it;
-            if (end[v] == kNoTime) continue;
+            if (end[v] == kUntimed) continue;
             double latest_end = out_.window_end_us;
             auto [first, last] = graph_.succs_of(v);
             for (const std::size_t* s = first; s != last; ++s) {
@@ -696,7 +691,7 @@ class Analyzer {
             std::size_t best = graph_.nodes;
             auto [first, last] = graph_.preds_of(v);
             for (const std::size_t* p = first; p != last; ++p) {
-                if (in_dag[*p] && end[*p] != kNoTime &&
+                if (in_dag[*p] && end[*p] != kUntimed &&
                     (best == graph_.nodes || end[*p] > end[best]))
                     best = *p;
             }
@@ -739,8 +734,48 @@ class Analyzer {
 
 }  // namespace
 
-std::string lane_name(int core, LaneKind kind) {
-    return fmt::format("{}_{}", kind == LaneKind::Aic ? "AIC" : "AIV", core);
+std::string lane_name(int core, CoreType kind) {
+    return fmt::format("{}_{}", kind == CoreType::Aic ? "AIC" : "AIV", core);
+}
+
+AnalyzeInput make_analyze_input(const Capture& capture, const Deps* deps, const NameMap* names) {
+    AnalyzeInput input;
+    input.source = capture.source;
+    input.level = capture.level;
+    input.core_types = capture.core_types;
+    const Clock& clock = capture.clock;
+    input.has_aicpu_timing = std::any_of(capture.tasks.begin(), capture.tasks.end(),
+                                         [](const TaskRow& row) { return row.has_aicpu(); });
+    input.rows.reserve(capture.tasks.size());
+    for (const TaskRow& row : capture.tasks) {
+        AnalyzeRow r;
+        r.task_id = row.task_id;
+        r.core = static_cast<int>(row.core_id);
+        r.kind = row.core_type;
+        r.func_id = row.func_id;
+        // Times missing from the capture read as 0.0, as the converter's to_us does.
+        r.dispatch = clock.upstream_us(row.dispatch_ns);
+        r.receive = clock.upstream_us(row.receive_ns);
+        r.start = clock.upstream_us(row.start_ns);
+        r.end = clock.upstream_us(row.end_ns);
+        r.finish = clock.upstream_us(row.finish_ns);
+        input.rows.push_back(r);
+    }
+    for (const SchedulerPhase& phase : capture.scheduler_phases) {
+        if (phase.start_ns == kNoTime || phase.end_ns == kNoTime) continue;
+        input.scheduler_phases.push_back(
+            {static_cast<int>(phase.thread), phase.kind, clock.upstream_us(phase.start_ns),
+             clock.upstream_us(phase.end_ns),
+             static_cast<std::uint64_t>(std::max<std::int64_t>(phase.tasks_processed, 0))});
+    }
+    if (deps) {
+        input.has_deps = true;
+        input.edges = deps->edges;
+        for (const auto& [id, task] : deps->tasks)
+            input.block_num[id] = static_cast<int>(task.block_num);
+    }
+    if (names) input.names = *names;
+    return input;
 }
 
 Analysis analyze_swimlane(const AnalyzeInput& input, const AnalyzeOptions& options) {

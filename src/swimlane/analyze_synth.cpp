@@ -165,7 +165,7 @@ Workload build(Scenario scenario, std::size_t scale) {
             w.functions = {{0, "rope"}, {1, "rmsnorm"}, {2, "silu"}, {3, "residual_add"}};
             w.dispatch_cost_us = 0.5;
             w.complete_cost_us = 0.3;
-            for (std::size_t i = 0; i < 3000 * scale; ++i)
+            for (std::size_t i = 0; i < 2000 * scale; ++i)
                 tasks.push_back(make(static_cast<int>(i % 4), Kind::Aiv, 2.0));
             break;
         case Scenario::LongTail: {

@@ -11,7 +11,7 @@ namespace {
 
 constexpr std::uint64_t kRing1 = 1ull << 32;
 
-AnalyzeRow row(std::uint64_t local, int core, LaneKind kind, int func, double dispatch,
+AnalyzeRow row(std::uint64_t local, int core, CoreType kind, int func, double dispatch,
                double start, double end) {
     AnalyzeRow r;
     r.task_id = kRing1 | local;
@@ -29,8 +29,8 @@ AnalyzeRow row(std::uint64_t local, int core, LaneKind kind, int func, double di
 AnalyzeInput two_core_input() {
     AnalyzeInput in;
     in.level = 3;
-    in.core_types = {LaneKind::Aic, LaneKind::Aiv, LaneKind::Aiv, LaneKind::Aiv};
-    in.names = {{0, "mm"}, {1, "cast"}};
+    in.core_types = {CoreType::Aic, CoreType::Aiv, CoreType::Aiv, CoreType::Aiv};
+    in.names.names = {{0, "mm"}, {1, "cast"}};
     return in;
 }
 
@@ -40,10 +40,10 @@ TEST_CASE("swimlane analyze: gaps are classified into pickup and starved", "[swi
     AnalyzeInput in = two_core_input();
     // Core 1: [0,10), then a task dispatched at 8 (before 10: pickup) starting at 11,
     // then a task dispatched at 25 (after 20: starved 5 µs, pickup 1 µs) starting at 26.
-    in.rows = {row(0, 1, LaneKind::Aiv, 1, -1.0, 0.0, 10.0),
-               row(1, 1, LaneKind::Aiv, 1, 8.0, 11.0, 20.0),
-               row(2, 1, LaneKind::Aiv, 1, 25.0, 26.0, 30.0),
-               row(3, 2, LaneKind::Aiv, 1, -1.0, 0.0, 40.0)};
+    in.rows = {row(0, 1, CoreType::Aiv, 1, -1.0, 0.0, 10.0),
+               row(1, 1, CoreType::Aiv, 1, 8.0, 11.0, 20.0),
+               row(2, 1, CoreType::Aiv, 1, 25.0, 26.0, 30.0),
+               row(3, 2, CoreType::Aiv, 1, -1.0, 0.0, 40.0)};
     Analysis a = analyze_swimlane(in);
     REQUIRE(a.window_us == 40.0);
     REQUIRE(a.lanes.size() == 2);
@@ -67,9 +67,9 @@ TEST_CASE("swimlane analyze: gaps are classified into pickup and starved", "[swi
 TEST_CASE("swimlane analyze: the tail belongs to the task that runs alone at the end",
           "[swimlane-analyze]") {
     AnalyzeInput in = two_core_input();
-    in.rows = {row(0, 1, LaneKind::Aiv, 1, 0.0, 1.0, 11.0),
-               row(1, 2, LaneKind::Aiv, 1, 0.0, 1.0, 12.0),
-               row(2, 3, LaneKind::Aiv, 0, 0.0, 2.0, 101.0)};
+    in.rows = {row(0, 1, CoreType::Aiv, 1, 0.0, 1.0, 11.0),
+               row(1, 2, CoreType::Aiv, 1, 0.0, 1.0, 12.0),
+               row(2, 3, CoreType::Aiv, 0, 0.0, 2.0, 101.0)};
     Analysis a = analyze_swimlane(in);
     // Two cores ran until 12; the window ends at 101.
     CHECK(a.tail.tail_start_us == 12.0);
@@ -87,11 +87,11 @@ TEST_CASE("swimlane analyze: idle cores while every scheduler thread is busy",
           "[swimlane-analyze]") {
     AnalyzeInput in = two_core_input();
     // One of four cores runs on [0,10) and [10,20); both scheduler threads are busy on [5,15).
-    in.rows = {row(0, 1, LaneKind::Aiv, 1, 0.0, 0.0, 10.0),
-               row(1, 1, LaneKind::Aiv, 1, 9.0, 10.0, 20.0)};
-    in.scheduler_phases = {{0, "dispatch", 5.0, 15.0, 4},
-                           {1, "complete", 0.0, 15.0, 1},
-                           {1, "resolve", 15.0, 20.0, 1}};
+    in.rows = {row(0, 1, CoreType::Aiv, 1, 0.0, 0.0, 10.0),
+               row(1, 1, CoreType::Aiv, 1, 9.0, 10.0, 20.0)};
+    in.scheduler_phases = {{0, PhaseKind::Dispatch, 5.0, 15.0, 4},
+                           {1, PhaseKind::Complete, 0.0, 15.0, 1},
+                           {1, PhaseKind::Resolve, 15.0, 20.0, 1}};
     Analysis a = analyze_swimlane(in);
     CHECK(a.idle_while_scheduler_busy == Approx(0.5));
     REQUIRE(a.schedulers.size() == 2);
@@ -105,12 +105,12 @@ TEST_CASE("swimlane analyze: idle cores while every scheduler thread is busy",
 
 TEST_CASE("swimlane analyze: a dependency edge breaks a dispatch trail", "[swimlane-analyze]") {
     AnalyzeInput in = two_core_input();
-    in.core_types.assign(20, LaneKind::Aiv);
+    in.core_types.assign(20, CoreType::Aiv);
     // 12 same-function single-block tasks dispatched 0.5 µs apart; task 6 depends on task 5.
     for (int i = 0; i < 12; ++i) {
         double d = 0.5 * i;
         in.rows.push_back(
-            row(static_cast<std::uint64_t>(i), i, LaneKind::Aiv, 1, d, d + 1, d + 21));
+            row(static_cast<std::uint64_t>(i), i, CoreType::Aiv, 1, d, d + 1, d + 21));
     }
     SECTION("without deps, one trail of 12") {
         Analysis a = analyze_swimlane(in);
@@ -145,9 +145,9 @@ TEST_CASE("swimlane analyze: one-to-one cube to vector hand-offs", "[swimlane-an
     AnalyzeInput in = two_core_input();
     in.has_deps = true;
     // t0 (cube) → t1 (vector) one to one; t2 (cube) → t3 and t4 (vector): fan-out 2, not counted.
-    in.rows = {row(0, 0, LaneKind::Aic, 0, 0, 1, 10), row(1, 1, LaneKind::Aiv, 1, 11, 12, 15),
-               row(2, 0, LaneKind::Aic, 0, 10, 11, 20), row(3, 2, LaneKind::Aiv, 1, 21, 22, 25),
-               row(4, 3, LaneKind::Aiv, 1, 21, 22.5, 25)};
+    in.rows = {row(0, 0, CoreType::Aic, 0, 0, 1, 10), row(1, 1, CoreType::Aiv, 1, 11, 12, 15),
+               row(2, 0, CoreType::Aic, 0, 10, 11, 20), row(3, 2, CoreType::Aiv, 1, 21, 22, 25),
+               row(4, 3, CoreType::Aiv, 1, 21, 22.5, 25)};
     in.edges = {{kRing1 | 0, kRing1 | 1}, {kRing1 | 2, kRing1 | 3}, {kRing1 | 2, kRing1 | 4}};
     Analysis a = analyze_swimlane(in);
     REQUIRE(a.cube_vector.handoffs.size() == 1);
@@ -163,8 +163,8 @@ TEST_CASE("swimlane analyze: critical path, slack and deps-only tasks", "[swimla
     AnalyzeInput in = two_core_input();
     in.has_deps = true;
     // t0 [1,10) → t9 (dummy, no rows) → t2 [12,30); t1 [1,5) → t2. The path is t0, t2.
-    in.rows = {row(0, 1, LaneKind::Aiv, 1, 0, 1, 10), row(1, 2, LaneKind::Aiv, 1, 0, 1, 5),
-               row(2, 1, LaneKind::Aiv, 1, 11, 12, 30)};
+    in.rows = {row(0, 1, CoreType::Aiv, 1, 0, 1, 10), row(1, 2, CoreType::Aiv, 1, 0, 1, 5),
+               row(2, 1, CoreType::Aiv, 1, 11, 12, 30)};
     in.edges = {{kRing1 | 0, kRing1 | 9}, {kRing1 | 9, kRing1 | 2}, {kRing1 | 1, kRing1 | 2}};
     Analysis a = analyze_swimlane(in);
     const CriticalPath& cp = a.critical_path;
@@ -193,7 +193,7 @@ TEST_CASE("swimlane analyze: critical path, slack and deps-only tasks", "[swimla
 
 TEST_CASE("swimlane analyze: metrics for the rules engine", "[swimlane-analyze]") {
     AnalyzeInput in = two_core_input();
-    in.rows = {row(0, 1, LaneKind::Aiv, 1, 0.0, 1.0, 11.0)};
+    in.rows = {row(0, 1, CoreType::Aiv, 1, 0.0, 1.0, 11.0)};
     Analysis a = analyze_swimlane(in);
     ptune::rules::MetricStore store;
     publish_metrics(a, in, store);

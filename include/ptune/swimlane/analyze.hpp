@@ -18,18 +18,16 @@
 #include <vector>
 
 #include "ptune/rules/metrics.hpp"
+#include "ptune/swimlane/model.hpp"
 
 namespace ptune::swimlane {
-
-/// Core type of an AICore lane.
-enum class LaneKind { Aic, Aiv };
 
 /// One joined (task, core) dispatch. Times are µs after the capture's time base; dispatch and
 /// finish are meaningful only when AnalyzeInput::has_aicpu_timing is set.
 struct AnalyzeRow {
     std::uint64_t task_id = 0;  ///< `(ring << 32) | local`
     int core = 0;
-    LaneKind kind = LaneKind::Aiv;
+    CoreType kind = CoreType::Aiv;
     int func_id = -1;  ///< deps-resolved function id, -1 when unknown
     double dispatch = 0;
     double receive = 0;
@@ -41,7 +39,7 @@ struct AnalyzeRow {
 /// One outer AICPU scheduler phase record (swimlane.md §2.4), in µs.
 struct AnalyzePhase {
     int thread = 0;
-    std::string kind;  ///< `dispatch`, `complete`, `resolve`...
+    PhaseKind kind = PhaseKind::Other;
     double start = 0;
     double end = 0;
     std::uint64_t tasks_processed = 0;
@@ -52,14 +50,14 @@ struct AnalyzeInput {
     std::string source;                ///< records file name, for messages
     int level = 0;                     ///< chip swimlane level (1..4)
     bool has_aicpu_timing = true;      ///< dispatch/finish stamped (level >= 2)
-    std::vector<LaneKind> core_types;  ///< metadata.core_types, indexed by core id
+    std::vector<CoreType> core_types;  ///< metadata.core_types, indexed by core id
     std::vector<AnalyzeRow> rows;      ///< in join (file) order
     std::vector<AnalyzePhase> scheduler_phases;
     bool has_deps = false;  ///< a usable deps.json was read
     /// Deduplicated (pred, succ) edges in first-seen order.
     std::vector<std::pair<std::uint64_t, std::uint64_t>> edges;
     std::map<std::uint64_t, int> block_num;  ///< deps.json block_num per task (absent = 1)
-    std::map<int, std::string> names;        ///< func_id → kernel name
+    NameMap names;                           ///< func_id → kernel name
 };
 
 /// Thresholds the metrics themselves depend on (the rules' other thresholds stay in
@@ -89,7 +87,7 @@ struct GapStats {
 /// One AICore lane.
 struct LaneStats {
     int core = 0;
-    LaneKind kind = LaneKind::Aiv;
+    CoreType kind = CoreType::Aiv;
     std::size_t rows = 0;
     double busy_us = 0;
     double busy_fraction = 0;
@@ -228,6 +226,11 @@ struct Analysis {
     CriticalPath critical_path;
 };
 
+/// Builds the analysis input from a capture read by read_capture (with apply_deps already
+/// applied when deps is given), in the upstream converter's float microseconds so the
+/// per-function statistics match the converter's console summary digit for digit.
+AnalyzeInput make_analyze_input(const Capture& capture, const Deps* deps, const NameMap* names);
+
 /// Runs every analysis. Never fails: metrics that need missing data stay at their defaults and
 /// are not published.
 Analysis analyze_swimlane(const AnalyzeInput& input, const AnalyzeOptions& options = {});
@@ -239,6 +242,6 @@ void publish_metrics(const Analysis& analysis, const AnalyzeInput& input,
                      rules::MetricStore& store);
 
 /// `AIC_0` / `AIV_3`.
-std::string lane_name(int core, LaneKind kind);
+std::string lane_name(int core, CoreType kind);
 
 }  // namespace ptune::swimlane
