@@ -3,6 +3,7 @@
 // to integer nanoseconds happen afterwards in linear time (plus one sort by task id).
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <limits>
 #include <map>
@@ -65,7 +66,18 @@ struct RawPhase {
     std::int64_t task_id = -1;
     std::int64_t submit_idx = -1;
     std::int64_t record_index = -1;
-    std::vector<std::int64_t> shared_start, shared_end;
+    /// Ready-queue depths; a count above 3 marks a malformed array (fixed storage keeps the
+    /// per-record footprint flat: captures hold ~100K of these).
+    struct Depths {
+        std::array<std::int64_t, 3> values{};
+        std::size_t count = 0;
+        void push(std::int64_t v) {
+            if (count < 3) values[count] = v;
+            ++count;
+        }
+        bool empty() const { return count == 0; }
+        bool complete() const { return count == 3; }
+    } shared_start, shared_end;
 };
 
 /// A legacy µs task object.
@@ -241,9 +253,9 @@ class RecordsWalker final : public detail::JsonWalker {
                     else if (d == phase_depth_ + 1 && v.is_int()) {
                         const std::string& k = key_at(phase_depth_);
                         if (k == "shared_at_start")
-                            phase_.shared_start.push_back(v.integer);
+                            phase_.shared_start.push(v.integer);
                         else if (k == "shared_at_end")
-                            phase_.shared_end.push_back(v.integer);
+                            phase_.shared_end.push(v.integer);
                     }
                 } else if (section_ == Section::SchedulerRecords && d == 4 && v.is_int() &&
                            key_at(4) == "scheduler_id") {
@@ -400,11 +412,11 @@ SchedulerPhase make_scheduler_phase(const RawPhase& raw, ToNs&& to_ns) {
     phase.pop_hit = raw.pop_hit;
     phase.pop_miss = raw.pop_miss;
     phase.task_id = raw.task_id;
-    if (raw.shared_start.size() == 3 && raw.shared_end.size() == 3) {
+    if (raw.shared_start.complete() && raw.shared_end.complete()) {
         phase.has_depths = true;
         for (std::size_t i = 0; i < 3; ++i) {
-            phase.shared_at_start[i] = static_cast<std::int32_t>(raw.shared_start[i]);
-            phase.shared_at_end[i] = static_cast<std::int32_t>(raw.shared_end[i]);
+            phase.shared_at_start[i] = static_cast<std::int32_t>(raw.shared_start.values[i]);
+            phase.shared_at_end[i] = static_cast<std::int32_t>(raw.shared_end.values[i]);
         }
     }
     return phase;

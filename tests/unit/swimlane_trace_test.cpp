@@ -368,3 +368,27 @@ TEST_CASE("console summary reproduces the upstream numbers byte for byte", "[swi
     end = upstream_nodeps.find("\nScheduler-overhead deep-dive");
     CHECK(plain == upstream_nodeps.substr(begin, end - begin));
 }
+
+TEST_CASE("level-1 summary: dashes for AICPU columns, AICore observed span",
+          "[swimlane][summary]") {
+    std::string json_text =
+        R"({"chip_swimlane_level": 1, "metadata": {"clock_freq_hz": 50000000, "core_types": ["aic", "aiv"]},
+        "aicore_tasks": [[0, 7, 1, 100, 150, 0], [1, 8, 1, 120, 230, 0]], "aicpu_tasks": []})";
+    Diagnostics diagnostics;
+    auto capture = read_capture(json_text, {"chip_swimlane_records.json", {}}, diagnostics);
+    REQUIRE(capture.ok());
+    std::string text = format_summary(summarize(*capture, nullptr));
+    // Rows: exec 1.00 and 2.20 µs; span from the first receive (100) to the last end (230).
+    // Row format of swimlane.md §6.4, restated from the spec.
+    std::string row =
+        fmt::format("{:<8} {:<12} {:>5}   {:>12}  {:>15}  {:>6}   {:>15}  {:>15}  {:>12}  {:>13}\n",
+                    -1, "func_-1_", 2, "1.60", "-", "-", "-", "-", "-", "0.00");
+    CHECK(text.find(row) != std::string::npos);
+    CHECK(text.find("TOTAL                     2           3.20                -\n") !=
+          std::string::npos);
+    CHECK(
+        text.find(
+            "AICore Observed Span: 2.60 us (from earliest AICore receive to latest AICore end)") !=
+        std::string::npos);
+    CHECK(text.find("Total Test Time") == std::string::npos);
+}
