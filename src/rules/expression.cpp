@@ -23,6 +23,7 @@ public:
     double number = 0;
     std::string name;  // metric, param, label, string literal, operator or function
     std::vector<std::shared_ptr<const Expression>> children;
+    std::size_t depth = 1;  // levels of the tree below and including this node
 };
 
 namespace {
@@ -32,6 +33,10 @@ using Node = std::shared_ptr<const Expression>;
 class Parser {
 public:
     explicit Parser(std::string_view text) : text_(text) {}
+
+    /// Deeper trees (or parentheses) are refused: evaluating and freeing a tree recurses, and a
+    /// condition such as 100,000 nested parentheses must not overflow the stack.
+    static constexpr std::size_t kMaxDepth = 200;
 
     Result<Node> parse() {
         Node node = parse_or();
@@ -62,15 +67,31 @@ private:
         auto node = std::make_shared<Expression>();
         return node;
     }
-    static Node make(Expression::Kind kind, std::string name, std::vector<Node> children = {}) {
+    Node make(Expression::Kind kind, std::string name, std::vector<Node> children = {}) {
         auto node = std::make_shared<Expression>();
         node->kind = kind;
         node->name = std::move(name);
+        for (const Node& child : children) node->depth = std::max(node->depth, child->depth + 1);
         node->children = std::move(children);
+        if (node->depth > kMaxDepth) return fail(fmt::format("nested deeper than {} levels", kMaxDepth));
         return node;
     }
+    /// Counts the parser's own recursion (parentheses, unary operators, call arguments).
+    class Nesting {
+    public:
+        explicit Nesting(Parser& parser) : parser_(parser) { ++parser_.nesting_; }
+        ~Nesting() { --parser_.nesting_; }
+        Nesting(const Nesting&) = delete;
+        Nesting& operator=(const Nesting&) = delete;
+        bool too_deep() const { return parser_.nesting_ > kMaxDepth; }
+
+    private:
+        Parser& parser_;
+    };
 
     Node parse_or() {
+        Nesting nesting(*this);
+        if (nesting.too_deep()) return fail(fmt::format("nested deeper than {} levels", kMaxDepth));
         Node left = parse_and();
         while (error_.empty() && accept("||")) left = make(Expression::Kind::Binary, "||", {left, parse_and()});
         return left;
@@ -108,6 +129,8 @@ private:
         return left;
     }
     Node parse_unary() {
+        Nesting nesting(*this);
+        if (nesting.too_deep()) return fail(fmt::format("nested deeper than {} levels", kMaxDepth));
         if (accept("!")) return make(Expression::Kind::Unary, "!", {parse_unary()});
         if (accept("-")) return make(Expression::Kind::Unary, "-", {parse_unary()});
         return parse_primary();
@@ -210,6 +233,7 @@ private:
 
     std::string_view text_;
     std::size_t pos_ = 0;
+    std::size_t nesting_ = 0;
     std::string error_;
 };
 
