@@ -39,6 +39,12 @@ std::string severity_color(rules::RuleSeverity severity) {
     return "0";
 }
 
+// Input text (case names from a hostile log, hint messages) may hold invalid UTF-8; every
+// format writes valid UTF-8, as the JSON renderer does.
+std::string valid_utf8(std::string_view s) {
+    return text::is_valid_utf8(s) ? std::string(s) : text::sanitize_utf8(s);
+}
+
 std::string subject_text(const rules::SubjectKey& subject) {
     if (subject.kind == "run") return "";
     return fmt::format("{} {}", subject.kind, subject.name);
@@ -54,7 +60,7 @@ public:
             if (!table.title.empty()) out << term::paint(table.title, "1", options.color) << '\n';
             write_text_table(table, out);
         }
-        for (const auto& note : report.notes) out << note << '\n';
+        for (const auto& note : report.notes) out << valid_utf8(note) << '\n';
         if (!report.findings.empty()) {
             if (!report.tables.empty() || !report.notes.empty()) out << '\n';
             write_text_findings(report.findings, out, options.color);
@@ -86,13 +92,13 @@ public:
             out << '\n';
             for (const auto& row : table.rows) {
                 out << '|';
-                for (const auto& cell : row) out << ' ' << text::markdown_escape(cell) << " |";
+                for (const auto& cell : row) out << ' ' << text::markdown_escape(valid_utf8(cell)) << " |";
                 out << '\n';
             }
         }
         if (!report.notes.empty()) {
             out << '\n';
-            for (const auto& note : report.notes) out << "> " << text::markdown_escape(note) << "\n";
+            for (const auto& note : report.notes) out << "> " << text::markdown_escape(valid_utf8(note)) << "\n";
         }
         if (!report.findings.empty()) {
             out << "\n### Findings\n\n";
@@ -101,8 +107,8 @@ public:
                 out << fmt::format("- **{}** `{}`{}{}: {}\n", rules::to_string(finding.severity),
                                    finding.rule,
                                    finding.catalogue.empty() ? "" : " (" + finding.catalogue + ")",
-                                   subject.empty() ? "" : " " + text::markdown_escape(subject),
-                                   text::markdown_escape(finding.message));
+                                   subject.empty() ? "" : " " + text::markdown_escape(valid_utf8(subject)),
+                                   text::markdown_escape(valid_utf8(finding.message)));
                 if (!finding.advice.empty()) out << "  - Advice: " << text::markdown_escape(finding.advice) << '\n';
                 if (!finding.guide.empty()) out << "  - Guide: " << text::markdown_escape(finding.guide) << '\n';
             }
@@ -120,7 +126,7 @@ public:
         auto write_row = [&](const std::vector<std::string>& cells) {
             for (std::size_t i = 0; i < cells.size(); ++i) {
                 if (i) out << ',';
-                out << text::csv_escape(cells[i]);
+                out << text::csv_escape(valid_utf8(cells[i]));
             }
             out << '\n';
         };
@@ -186,9 +192,15 @@ void write_json(const nlohmann::json& value, std::ostream& out, bool pretty) {
 }
 
 void write_text_table(const Table& table, std::ostream& out) {
+    std::vector<std::vector<std::string>> rows;
+    rows.reserve(table.rows.size());
+    for (const auto& row : table.rows) {
+        auto& cells = rows.emplace_back();
+        for (const auto& cell : row) cells.push_back(valid_utf8(cell));
+    }
     std::vector<std::size_t> widths(table.columns.size(), 0);
     for (std::size_t c = 0; c < table.columns.size(); ++c) widths[c] = display_width(table.columns[c]);
-    for (const auto& row : table.rows) {
+    for (const auto& row : rows) {
         for (std::size_t c = 0; c < row.size() && c < widths.size(); ++c) {
             widths[c] = std::max(widths[c], display_width(row[c]));
         }
@@ -203,7 +215,7 @@ void write_text_table(const Table& table, std::ostream& out) {
         out << text::trim_right(line) << '\n';
     };
     write_row(table.columns);
-    for (const auto& row : table.rows) write_row(row);
+    for (const auto& row : rows) write_row(row);
 }
 
 void write_text_findings(const std::vector<rules::Finding>& findings, std::ostream& out, bool color) {
@@ -212,7 +224,7 @@ void write_text_findings(const std::vector<rules::Finding>& findings, std::ostre
         out << term::paint(fmt::format("[{}]", rules::to_string(finding.severity)),
                            severity_color(finding.severity), color)
             << ' ' << finding.rule << (finding.catalogue.empty() ? "" : " (" + finding.catalogue + ")")
-            << (subject.empty() ? "" : " " + subject) << ": " << finding.message << '\n';
+            << (subject.empty() ? "" : " " + valid_utf8(subject)) << ": " << valid_utf8(finding.message) << '\n';
         for (const auto& location : finding.locations) {
             out << "    at " << location.file;
             if (location.line) out << ':' << location.line;
