@@ -1,0 +1,34 @@
+#pragma once
+// Helpers shared by the fuzz targets: reading option bits off the front of an input, and a
+// private scratch file for the parsers that are only reachable through a path (the bench
+// loader picks its parser by file extension).
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+namespace ptune::fuzz {
+
+/// The fuzz input as text, with a few leading bytes available as option bits so that one
+/// target explores a parser's options too. Inputs shorter than the option prefix keep their
+/// bytes as text and use all-zero options.
+class FuzzInput {
+  public:
+    FuzzInput(const std::uint8_t* data, std::size_t size, std::size_t option_bytes);
+
+    /// Option byte `index` (0 when the input was too short to carry options).
+    std::uint8_t option(std::size_t index) const;
+    std::string_view text() const { return text_; }
+
+  private:
+    std::string_view options_;
+    std::string_view text_;
+};
+
+/// Writes `bytes` to a file named `name` (the extension matters to the bench loader) in a
+/// directory private to this process, removed at exit. Returns the file's path. Aborts when the
+/// file cannot be written: a fuzz run without its input would silently test nothing.
+const std::string& write_scratch_file(std::string_view name, std::string_view bytes);
+
+}  // namespace ptune::fuzz

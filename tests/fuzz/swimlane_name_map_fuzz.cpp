@@ -1,0 +1,17 @@
+// Fuzz target: name_map_*.json files (read_name_map) and the kernel labels made from them.
+
+#include <cstdint>
+
+#include "fuzz_support.hpp"
+#include "ptune/swimlane/reader.hpp"
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+    std::string_view text(reinterpret_cast<const char*>(data), size);
+    ptune::Diagnostics diagnostics;
+    auto names = ptune::swimlane::read_name_map(text, "name_map.json", diagnostics);
+    if (!names) return 0;
+    for (const auto& [func_id, name] : names->names) {
+        (void)ptune::swimlane::kernel_base_name(func_id, &*names);
+    }
+    return 0;
+}
