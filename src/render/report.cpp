@@ -57,7 +57,7 @@ public:
         for (const auto& table : report.tables) {
             if (!first) out << '\n';
             first = false;
-            if (!table.title.empty()) out << term::paint(table.title, "1", options.color) << '\n';
+            if (!table.title.empty()) out << term::paint(valid_utf8(table.title), "1", options.color) << '\n';
             write_text_table(table, out);
         }
         for (const auto& note : report.notes) out << valid_utf8(note) << '\n';
@@ -82,7 +82,7 @@ public:
         for (const auto& table : report.tables) {
             if (!first) out << '\n';
             first = false;
-            if (!table.title.empty()) out << "### " << text::markdown_escape(table.title) << "\n\n";
+            if (!table.title.empty()) out << "### " << text::markdown_escape(valid_utf8(table.title)) << "\n\n";
             out << '|';
             for (const auto& column : table.columns) out << ' ' << text::markdown_escape(column) << " |";
             out << "\n|";

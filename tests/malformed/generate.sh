@@ -88,3 +88,22 @@ for copy in $(seq 1 24); do
     done
   add "bench-byte-flips-$copy" survive - "bench-summary --distributed --warmup 1 --rounds 3 {gen}/bench/flipped_$copy.log"
 done
+
+# Other parsers: 100,000-level nested JSON as swimlane records, deps.json and a name map; a
+# 2 MiB perf hint entry.
+swimlane="$tests/data/swimlane"
+mkdir -p "$out/swimlane/records" "$out/swimlane/names" "$out/hints"
+nested '[' ']' "$out/swimlane/records/chip_swimlane_records.json"
+add swimlane-records-nested-100k error "{gen}/swimlane/records/chip_swimlane_records.json" \
+  "swimlane-merge --format text {gen}/swimlane/records/chip_swimlane_records.json"
+{ printf '{"tasks": [], "edges": '; head -c 100000 /dev/zero | tr '\0' '['
+  head -c 100000 /dev/zero | tr '\0' ']'; printf '}'; } >"$out/swimlane/deps_nested.json"
+add swimlane-deps-nested-100k survive - \
+  "swimlane-merge --format text $swimlane/chip_swimlane_records.json --deps {gen}/swimlane/deps_nested.json"
+{ printf '{"callable_id_to_name": '; yes '{"a":' | head -n 100000 | tr -d '\n'; printf '1'
+  head -c 100000 /dev/zero | tr '\0' '}'; printf '}'; } >"$out/swimlane/names/name_map_nested.json"
+add swimlane-name-map-nested-100k partial "{gen}/swimlane/names/name_map_nested.json" \
+  "swimlane-merge --format text $swimlane/chip_swimlane_records.json --deps $swimlane/deps.json --names {gen}/swimlane/names/name_map_nested.json"
+{ printf '[perf_hint PH001] TileInnermostDimGranularity: '; head -c $((2 << 20)) /dev/zero | tr '\0' 'm'
+  printf ' at a.py:1:1\n'; } >"$out/hints/entry_2MiB.log"
+add hints-entry-2MiB survive - "hints-lint --format sarif {gen}/hints/entry_2MiB.log"
