@@ -47,12 +47,17 @@ class LogScanner {
         io::LineReader reader(in);
         std::string scratch;
         std::string_view raw_line;
+        std::size_t line_end = 0;  // bytes read up to the end of the previous line
         start_case(default_case_, 1);
         while (reader.next(raw_line)) {
             std::size_t number = reader.line_number();
             if (reader.truncated()) diagnostics_.warn(source_, number, "line too long, cut");
-            if (reader.bytes_read() <= kBinaryProbeBytes &&
-                raw_line.find('\0') != std::string_view::npos) {
+            // Where this line starts in the file: a NUL within the probe is binary even when
+            // its line is longer than the probe (64 KiB of NUL bytes).
+            std::size_t line_start = line_end;
+            line_end = reader.bytes_read();
+            std::size_t nul = raw_line.find('\0');
+            if (nul != std::string_view::npos && line_start + nul < kBinaryProbeBytes) {
                 binary_ = true;
                 cases_.clear();
                 return {};

@@ -50,7 +50,7 @@ add bench-line-70MiB partial "{gen}/bench/line_70MiB.log:1|line too long" "bench
 
 # Only NUL bytes; pseudo-random binary (fixed seed).
 head -c 65536 /dev/zero >"$out/bench/nul_only.log"
-add bench-nul-only error "{gen}/bench/nul_only.log" "bench-summary {gen}/bench/nul_only.log"
+add bench-nul-only error "{gen}/bench/nul_only.log|binary file" "bench-summary {gen}/bench/nul_only.log"
 LC_ALL=C awk 'BEGIN { srand(11); for (i = 0; i < 65536; i++) printf "%c", int(rand() * 256) }' \
   >"$out/bench/random.log"
 add bench-random-binary survive - "bench-summary {gen}/bench/random.log"
