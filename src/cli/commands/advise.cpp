@@ -1,9 +1,55 @@
-// ptune advise (not built yet: registered so that --help lists it; exits 2).
+// ptune advise DIR: one build directory in, one ranked tuning report out.
+
+#include <fmt/format.h>
+#include <spdlog/spdlog.h>
 
 #include "cli/commands/commands.hpp"
+#include "ptune/advise/advisor.hpp"
 
 namespace ptune::cli {
 
-std::unique_ptr<Command> make_advise() { return make_not_implemented("advise"); }
+namespace {
+
+class AdviseCommand : public Command {
+public:
+    void configure(CLI::App& app) override {
+        app.add_option("dir", dir_, "A build_output/ directory, one <Program>_<ts>/ run, or a dfx_outputs/")
+            ->required();
+        app.add_option("--log", logs_, "Console log of the run (benchmark lines); repeatable, name=path labels");
+        app.add_option("--program", program_, "Choose the newest run of this program in build_output/");
+        app.add_option("--nth-latest", nth_latest_, "1 = newest run (default), 2 = the one before, ...")
+            ->check(CLI::PositiveNumber);
+    }
+
+    int run(Context& context) override {
+        context.add_inputs({dir_});
+        context.add_inputs(logs_);
+        auto catalogue = context.catalogue();
+        if (!catalogue) return context.fail(catalogue.error());
+        auto inventory = advise::take_inventory(dir_, program_, nth_latest_, logs_);
+        if (!inventory) return context.fail(inventory.error());
+        if (!inventory->chosen_note.empty()) spdlog::info("{}", inventory->chosen_note);
+        if (inventory->found.empty()) {
+            return context.fail(Error{"no PyPTO artifact found (memory report, perf_hints.log, swimlane "
+                                      "records, pmu.csv, kernel_config.py)",
+                                      dir_, 0, ExitCode::InputError});
+        }
+        advise::AdviseOptions options;
+        options.logs = logs_;
+        auto advice = advise::advise(std::move(*inventory), options, **catalogue, context.diagnostics);
+        auto report = advise::to_report(advice);
+        return context.emit(report, {{"html", advise::make_html_renderer(advice)}});
+    }
+
+private:
+    std::string dir_;
+    std::vector<std::string> logs_;
+    std::string program_;
+    int nth_latest_ = 1;
+};
+
+}  // namespace
+
+std::unique_ptr<Command> make_advise() { return std::make_unique<AdviseCommand>(); }
 
 }  // namespace ptune::cli

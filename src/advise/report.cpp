@@ -1,0 +1,118 @@
+// The advise report in every format: the format-neutral Report (text, markdown, json) and the
+// self-contained HTML page.
+
+#include <fmt/format.h>
+
+#include "ptune/advise/advisor.hpp"
+#include "ptune/core/stats.hpp"
+#include "ptune/core/version.hpp"
+
+namespace ptune::advise {
+
+namespace {
+
+std::string impact_text(const RankedFinding& ranked) {
+    if (ranked.impact_basis.empty()) return "-";
+    return stats::format_fixed(ranked.impact * 100.0, 1) + " %";
+}
+
+nlohmann::json inventory_json(const Inventory& inventory) {
+    nlohmann::json found = nlohmann::json::array();
+    for (const auto& artifact : inventory.found) {
+        found.push_back({{"kind", std::string(to_string(artifact.kind))},
+                         {"path", artifact.path.string()},
+                         {"scope", artifact.scope}});
+    }
+    nlohmann::json missing = nlohmann::json::array();
+    for (const auto& absent : inventory.missing) {
+        missing.push_back({{"kind", std::string(to_string(absent.kind))}, {"why", absent.why}});
+    }
+    return {{"found", std::move(found)}, {"missing", std::move(missing)}};
+}
+
+std::string subject_text(const rules::SubjectKey& subject) {
+    return subject.kind == "run" ? std::string() : fmt::format("{} {}", subject.kind, subject.name);
+}
+
+}  // namespace
+
+const char* tier_title(int tier) {
+    switch (tier) {
+        case 1: return "Tier 1: inter-kernel schedule (guide Part 1)";
+        case 2: return "Tier 2: each kernel's pipeline (guide Part 2)";
+        default: return "Measurement and other";
+    }
+}
+
+render::Report to_report(const Advice& advice) {
+    render::Report report;
+    report.command = "advise";
+    report.include_findings_in_json = false;
+    const Inventory& inventory = advice.inventory;
+    report.data["run"] = {{"dir", inventory.run_dir.string()},
+                          {"program", inventory.program},
+                          {"timestamp", inventory.timestamp}};
+    report.data["artifacts"] = inventory_json(inventory);
+    nlohmann::json sections = nlohmann::json::object();
+    for (const auto& section : advice.sections) sections[section.id] = section.data;
+    report.data["analyses"] = std::move(sections);
+    nlohmann::json findings = nlohmann::json::array();
+    int rank = 0;
+    for (const auto& ranked : advice.findings) {
+        nlohmann::json entry = render::finding_to_json(ranked.finding);
+        entry["rank"] = ++rank;
+        entry["tier"] = ranked.tier;
+        entry["impact"] = ranked.impact_basis.empty() ? nlohmann::json() : nlohmann::json(ranked.impact);
+        entry["impact_basis"] = ranked.impact_basis;
+        findings.push_back(std::move(entry));
+    }
+    report.data["findings"] = std::move(findings);
+
+    render::Table run;
+    run.title = "Run";
+    run.columns = {"", ""};
+    run.rows.push_back({"directory", inventory.run_dir.string()});
+    if (!inventory.program.empty()) run.rows.push_back({"program", inventory.program});
+    if (!inventory.timestamp.empty()) run.rows.push_back({"timestamp", inventory.timestamp});
+    report.tables.push_back(std::move(run));
+
+    render::Table artifacts;
+    artifacts.title = "Artifacts";
+    artifacts.columns = {"kind", "status", "path or reason"};
+    for (const auto& artifact : inventory.found) {
+        std::string where = artifact.path.string();
+        if (!artifact.scope.empty()) where += " [" + artifact.scope + "]";
+        artifacts.rows.push_back({std::string(to_string(artifact.kind)), "found", where});
+    }
+    for (const auto& absent : inventory.missing) {
+        artifacts.rows.push_back({std::string(to_string(absent.kind)), "missing", absent.why});
+    }
+    report.tables.push_back(std::move(artifacts));
+
+    render::Table ranking;
+    ranking.title = "What to fix first";
+    ranking.columns = {"#", "tier", "impact", "severity", "rule", "subject", "finding"};
+    // Tiers are numbered in the table; their meaning is in the notes.
+    ranking.align = {render::Align::Right, render::Align::Right, render::Align::Right};
+    rank = 0;
+    for (const auto& ranked : advice.findings) {
+        ranking.rows.push_back({std::to_string(++rank), std::to_string(ranked.tier), impact_text(ranked),
+                                std::string(rules::to_string(ranked.finding.severity)),
+                                ranked.finding.rule, subject_text(ranked.finding.subject),
+                                ranked.finding.message});
+    }
+    if (ranking.rows.empty()) report.notes.push_back("No rule fired on this run.");
+    for (int tier = 1; tier <= 3; ++tier) report.notes.push_back(fmt::format("tier {} = {}", tier, tier_title(tier)));
+    report.tables.push_back(std::move(ranking));
+    for (const auto& section : advice.sections) {
+        render::Table table = section.table;
+        table.title = section.title;
+        report.tables.push_back(std::move(table));
+    }
+    // The full findings (evidence, advice, guide item) after the tables, in rank order.
+    for (const auto& ranked : advice.findings) report.findings.push_back(ranked.finding);
+    if (!inventory.chosen_note.empty()) report.notes.push_back(inventory.chosen_note);
+    return report;
+}
+
+}  // namespace ptune::advise
