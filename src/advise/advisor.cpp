@@ -415,6 +415,9 @@ Advice advise(Inventory inventory, const AdviseOptions& options, const rules::Ca
     add_memory(advice, store, diagnostics);
     add_pmu(advice, store, diagnostics);
     add_hints(advice, catalogue, store, diagnostics);
+    // Each analyzer pins the run subject to its own file; merged, those places say nothing about
+    // a run-wide finding.
+    store.run().locations.clear();
 
     // Per-hint rules were summarised above; every other rule runs over the merged metrics.
     for (auto& finding : rules::evaluate(catalogue, store)) {
