@@ -112,9 +112,8 @@ int run(int argc, char** argv) {
     app.add_flag("-v,--verbose", options.verbose, "More detail on stderr (repeatable)");
     app.fallthrough();
 
-    std::string help_topic;
-    CLI::App* help = app.add_subcommand("help", "Show help for a command (ptune help CMD)");
-    help->add_option("command", help_topic, "Command name");
+    // Listed for --help; answered before parsing (see below).
+    app.add_subcommand("help", "Show help for a command (ptune help CMD)")->allow_extras();
 
     std::vector<std::pair<CLI::App*, std::unique_ptr<Command>>> commands;
     for (const auto& spec : command_table()) {
@@ -141,6 +140,22 @@ int run(int argc, char** argv) {
         commands.emplace_back(sub, std::move(command));
     }
 
+    // `ptune help CMD` is answered before parsing: CLI11 would take CMD for the subcommand itself
+    // and run or reject it instead of describing it.
+    if (argc > 1 && std::string_view(argv[1]) == "help") {
+        if (argc == 2) {
+            std::cout << app.help();
+            return 0;
+        }
+        for (auto& [sub, command] : commands) {
+            if (sub->check_name(argv[2])) {
+                std::cout << sub->help("ptune");
+                return 0;
+            }
+        }
+        return unknown_command(argv[2]);
+    }
+
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
@@ -148,20 +163,6 @@ int run(int argc, char** argv) {
         return code == 0 ? 0 : static_cast<int>(ExitCode::InputError);
     }
     setup_logging(options);
-
-    if (help->parsed()) {
-        if (help_topic.empty()) {
-            std::cout << app.help();
-            return 0;
-        }
-        for (auto& [sub, command] : commands) {
-            if (sub->check_name(help_topic)) {
-                std::cout << sub->help();
-                return 0;
-            }
-        }
-        return unknown_command(help_topic);
-    }
 
     for (std::size_t i = 0; i < commands.size(); ++i) {
         auto& [sub, command] = commands[i];
