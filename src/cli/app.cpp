@@ -133,7 +133,8 @@ int run(int argc, char** argv) {
         }
         if (spec.uses_rules) {
             sub->add_option("--rules", options.rules_files,
-                            "Rules file adding or overriding rules and thresholds (repeatable)");
+                            "Rules file adding or overriding rules and thresholds (repeatable)")
+                ->allow_extra_args(false);  // one file per --rules, so a positional after it stays one
         }
         auto command = spec.make();
         command->configure(*sub);

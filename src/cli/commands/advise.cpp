@@ -15,7 +15,8 @@ public:
     void configure(CLI::App& app) override {
         app.add_option("dir", dir_, "A build_output/ directory, one <Program>_<ts>/ run, or a dfx_outputs/")
             ->required();
-        app.add_option("--log", logs_, "Console log of the run (benchmark lines); repeatable, name=path labels");
+        app.add_option("--log", logs_, "Console log of the run (benchmark lines); repeatable, name=path labels")
+            ->allow_extra_args(false);
         app.add_option("--program", program_, "Choose the newest run of this program in build_output/");
         app.add_option("--nth-latest", nth_latest_, "1 = newest run (default), 2 = the one before, ...")
             ->check(CLI::PositiveNumber);
