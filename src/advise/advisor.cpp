@@ -32,9 +32,13 @@ namespace {
 
 constexpr std::size_t kTopRows = 10;
 
-std::string fixed(double value, int decimals) { return stats::format_fixed(value, decimals); }
+std::string fixed(double value, int decimals) {
+    return stats::format_fixed(value, decimals);
+}
 
-std::string percent(double fraction) { return stats::format_fixed(fraction * 100.0, 1) + " %"; }
+std::string percent(double fraction) {
+    return stats::format_fixed(fraction * 100.0, 1) + " %";
+}
 
 // ---------------------------------------------------------------------------------------------
 // Benchmark logs.
@@ -49,16 +53,18 @@ void add_bench(Advice& advice, const AdviseOptions& options, rules::MetricStore&
     }
     bench::publish_metrics(*cases, store);
     Section section{"bench", "Benchmark (effective_us)", {}, nlohmann::json::array(), {}};
-    section.table.columns = {"case", "rounds", "min", "median", "mean", "max", "ranks", "imbalance"};
-    section.table.align = {render::Align::Left, render::Align::Right, render::Align::Right,
+    section.table.columns = {"case", "rounds", "min",   "median",
+                             "mean", "max",    "ranks", "imbalance"};
+    section.table.align = {render::Align::Left,  render::Align::Right, render::Align::Right,
                            render::Align::Right, render::Align::Right, render::Align::Right,
                            render::Align::Right, render::Align::Right};
     for (const auto& bench_case : *cases) {
         section.data.push_back(bench::case_to_json(bench_case));
         const bench::BenchBlock* block = bench_case.ci_block();
         if (block == nullptr || !block->effective_us) {
-            section.table.rows.push_back({bench_case.name, "-", "-", "-", "-", "-", "-",
-                                          block && block->unavailable ? *block->unavailable : "no timing"});
+            section.table.rows.push_back(
+                {bench_case.name, "-", "-", "-", "-", "-", "-",
+                 block && block->unavailable ? *block->unavailable : "no timing"});
             continue;
         }
         const bench::Summary& s = *block->effective_us;
@@ -102,9 +108,10 @@ void add_swimlane(Advice& advice, rules::MetricStore& store, Diagnostics& diagno
         return;
     }
     Section section{"swimlane", "Schedule (L2 swimlane)", {}, nlohmann::json::array(), {}};
-    section.table.columns = {"capture", "tasks", "window µs", "Total Test Time µs", "parallelism",
-                             "kernel median µs", "longest task", "critical path µs"};
-    section.table.align = {render::Align::Left, render::Align::Right, render::Align::Right,
+    section.table.columns = {
+        "capture",          "tasks",        "window µs",       "Total Test Time µs", "parallelism",
+        "kernel median µs", "longest task", "critical path µs"};
+    section.table.align = {render::Align::Left,  render::Align::Right, render::Align::Right,
                            render::Align::Right, render::Align::Right, render::Align::Right,
                            render::Align::Right, render::Align::Right};
     // Per-function kernel time over every capture, for the chart and the kernel impact shares.
@@ -124,19 +131,24 @@ void add_swimlane(Advice& advice, rules::MetricStore& store, Diagnostics& diagno
         if (!files.deps.empty()) {
             if (auto deps_text = read_small(files.deps, diagnostics)) {
                 auto parsed = swimlane::read_deps(*deps_text, files.deps.string(), diagnostics);
-                if (parsed) deps = std::move(*parsed);
-                else diagnostics.warn(parsed.error().file, parsed.error().line, parsed.error().message);
+                if (parsed)
+                    deps = std::move(*parsed);
+                else
+                    diagnostics.warn(parsed.error().file, parsed.error().line,
+                                     parsed.error().message);
             }
         }
         std::optional<swimlane::NameMap> names;
         if (!files.name_map.empty()) {
             if (auto names_text = read_small(files.name_map, diagnostics)) {
-                auto parsed = swimlane::read_name_map(*names_text, files.name_map.string(), diagnostics);
+                auto parsed =
+                    swimlane::read_name_map(*names_text, files.name_map.string(), diagnostics);
                 if (parsed) names = std::move(*parsed);
             }
         } else if (!files.kernel_config.empty()) {
             if (auto config = read_small(files.kernel_config, diagnostics)) {
-                names = swimlane::read_kernel_config(*config, files.kernel_config.string(), diagnostics);
+                names = swimlane::read_kernel_config(*config, files.kernel_config.string(),
+                                                     diagnostics);
             }
         }
         if (deps) swimlane::apply_deps(*capture, *deps);
@@ -152,14 +164,16 @@ void add_swimlane(Advice& advice, rules::MetricStore& store, Diagnostics& diagno
              fixed(analysis.total_test_time_us, 2), fixed(analysis.average_parallelism, 3),
              fixed(analysis.kernel_median_us, 2),
              analysis.window_us > 0 ? percent(analysis.tail.longest_task_share) : "-",
-             analysis.critical_path.tasks.empty() ? "-" : fixed(analysis.critical_path.length_us, 2)});
+             analysis.critical_path.tasks.empty() ? "-"
+                                                  : fixed(analysis.critical_path.length_us, 2)});
         section.data.push_back({{"capture", label},
                                 {"records", files.records.string()},
                                 {"tasks", analysis.tasks},
                                 {"window_us", analysis.window_us},
                                 {"total_test_time_us", analysis.total_test_time_us},
                                 {"average_parallelism", analysis.average_parallelism}});
-        for (const auto& function : analysis.functions) kernel_time_us[function.name] += function.exec_sum_us;
+        for (const auto& function : analysis.functions)
+            kernel_time_us[function.name] += function.exec_sum_us;
         if (first_capture) {
             advice.charts.window_begin_us = analysis.window_start_us;
             advice.charts.window_end_us = analysis.window_end_us;
@@ -175,7 +189,8 @@ void add_swimlane(Advice& advice, rules::MetricStore& store, Diagnostics& diagno
     }
     double total = 0;
     for (const auto& [name, time] : kernel_time_us) total += time;
-    std::vector<std::pair<std::string, double>> ordered(kernel_time_us.begin(), kernel_time_us.end());
+    std::vector<std::pair<std::string, double>> ordered(kernel_time_us.begin(),
+                                                        kernel_time_us.end());
     std::sort(ordered.begin(), ordered.end(), [](const auto& a, const auto& b) {
         return a.second != b.second ? a.second > b.second : a.first < b.first;
     });
@@ -183,7 +198,8 @@ void add_swimlane(Advice& advice, rules::MetricStore& store, Diagnostics& diagno
         if (total > 0) store.set("kernel", name, "advise.kernel_time_share", time / total);
         if (advice.charts.top_kernels.size() < kTopRows) {
             advice.charts.top_kernels.push_back(
-                {name, time, fmt::format("{} µs ({})", fixed(time, 2), total > 0 ? percent(time / total) : "-"),
+                {name, time,
+                 fmt::format("{} µs ({})", fixed(time, 2), total > 0 ? percent(time / total) : "-"),
                  false});
         }
     }
@@ -196,7 +212,7 @@ void add_swimlane(Advice& advice, rules::MetricStore& store, Diagnostics& diagno
 void add_memory(Advice& advice, rules::MetricStore& store, Diagnostics& diagnostics) {
     Section section{"mem", "On-chip memory (memory report)", {}, nlohmann::json::array(), {}};
     section.table.columns = {"function", "Vec", "Mat", "Left", "Right", "Acc"};
-    section.table.align = {render::Align::Left, render::Align::Right, render::Align::Right,
+    section.table.align = {render::Align::Left,  render::Align::Right, render::Align::Right,
                            render::Align::Right, render::Align::Right, render::Align::Right};
     for (const Artifact* artifact : advice.inventory.of(ArtifactKind::MemoryReport)) {
         auto input = io::open_input(artifact->path.string());
@@ -204,7 +220,8 @@ void add_memory(Advice& advice, rules::MetricStore& store, Diagnostics& diagnost
             diagnostics.warn(input.error().file, 0, input.error().message);
             continue;
         }
-        auto report = memreport::parse_report(input->stream(), artifact->path.string(), diagnostics);
+        auto report =
+            memreport::parse_report(input->stream(), artifact->path.string(), diagnostics);
         auto choice = memreport::analyze(report, std::nullopt, diagnostics);
         memreport::publish_metrics(report, choice, store);
         section.data.push_back(memreport::to_json(report, choice));
@@ -215,9 +232,9 @@ void add_memory(Advice& advice, rules::MetricStore& store, Diagnostics& diagnost
                 row.push_back(usage && usage->usage_pct ? fixed(*usage->usage_pct, 1) + " %" : "-");
                 if (usage && usage->usage_pct) {
                     bool over = *usage->usage_pct > 100.0;
-                    advice.charts.memory_fill.push_back(
-                        {fmt::format("{} {}", function.name, space), *usage->usage_pct,
-                         fixed(*usage->usage_pct, 1) + " %", over});
+                    advice.charts.memory_fill.push_back({fmt::format("{} {}", function.name, space),
+                                                         *usage->usage_pct,
+                                                         fixed(*usage->usage_pct, 1) + " %", over});
                 }
             }
             section.table.rows.push_back(std::move(row));
@@ -263,7 +280,8 @@ void add_hints(Advice& advice, const rules::Catalogue& catalogue, rules::MetricS
             continue;
         }
         logs.push_back(hints::read_log(input->stream(), artifact->path.string(), diagnostics,
-                                       std::nullopt, hints::column_base_from_build(artifact->path)));
+                                       std::nullopt,
+                                       hints::column_base_from_build(artifact->path)));
     }
     if (logs.empty()) return;
     hints::LintOptions lint_options;
@@ -279,13 +297,16 @@ void add_hints(Advice& advice, const rules::Catalogue& catalogue, rules::MetricS
     // One finding per rule with every site as evidence: a list of 40 PH001 lines would drown
     // the ranking, and the per-site view is what hints-lint is for.
     std::map<std::string, std::vector<const hints::LintDiagnostic*>> by_rule;
-    for (const auto& diagnostic : result.diagnostics) by_rule[diagnostic.rule_id].push_back(&diagnostic);
+    for (const auto& diagnostic : result.diagnostics)
+        by_rule[diagnostic.rule_id].push_back(&diagnostic);
     for (auto& [rule_id, sites] : by_rule) {
         std::stable_sort(sites.begin(), sites.end(),
                          [](const auto* a, const auto* b) { return a->weight > b->weight; });
         const hints::LintDiagnostic& top = *sites.front();
-        std::string where = top.file.empty() ? "(no location)" : fmt::format("{}:{}", top.file, top.line);
-        section.table.rows.push_back({rule_id, std::to_string(sites.size()), where, fixed(top.weight, 0)});
+        std::string where =
+            top.file.empty() ? "(no location)" : fmt::format("{}:{}", top.file, top.line);
+        section.table.rows.push_back(
+            {rule_id, std::to_string(sites.size()), where, fixed(top.weight, 0)});
         nlohmann::json entry = {{"rule", rule_id}, {"sites", sites.size()}, {"top", where}};
         section.data.push_back(std::move(entry));
 
@@ -320,7 +341,7 @@ void add_hints(Advice& advice, const rules::Catalogue& catalogue, rules::MetricS
 void add_pmu(Advice& advice, rules::MetricStore& store, Diagnostics& diagnostics) {
     Section section{"pmu", "Pipes (PMU counters)", {}, nlohmann::json::array(), {}};
     section.table.columns = {"kernel", "core", "tasks", "cycle share", "bound ratio", "bottleneck"};
-    section.table.align = {render::Align::Left, render::Align::Left, render::Align::Right,
+    section.table.align = {render::Align::Left,  render::Align::Left,  render::Align::Right,
                            render::Align::Right, render::Align::Right, render::Align::Left};
     bool first = true;
     for (const Artifact* artifact : advice.inventory.of(ArtifactKind::Pmu)) {
@@ -343,19 +364,24 @@ void add_pmu(Advice& advice, rules::MetricStore& store, Diagnostics& diagnostics
         // Several dispatch directories of an L3 run: the first feeds the rules, as for swimlane.
         if (first) pmu::publish_metrics(*table, analysis, store);
         for (const auto& kernel : analysis.kernels) {
-            std::string core = kernel.core_type ? std::string(pmu::to_string(*kernel.core_type)) : "mixed";
+            std::string core =
+                kernel.core_type ? std::string(pmu::to_string(*kernel.core_type)) : "mixed";
             auto bound = kernel.weighted.bound_ratio;
             auto bottleneck = kernel.weighted.bottleneck;
             section.table.rows.push_back(
                 {kernel.name, core, std::to_string(kernel.tasks),
-                 kernel.cycle_share ? percent(*kernel.cycle_share) : "-", bound ? fixed(*bound, 3) : "-",
+                 kernel.cycle_share ? percent(*kernel.cycle_share) : "-",
+                 bound ? fixed(*bound, 3) : "-",
                  bottleneck ? std::string(pmu::to_string(*bottleneck)) : "-"});
-            section.data.push_back({{"kernel", kernel.name},
-                                    {"scope", artifact->scope},
-                                    {"bound_ratio", bound ? nlohmann::json(*bound) : nlohmann::json()},
-                                    {"bottleneck", bottleneck ? nlohmann::json(std::string(pmu::to_string(*bottleneck)))
-                                                              : nlohmann::json()}});
-            if (first && kernel.cycle_share && !store.subject("kernel", kernel.name).metric("advise.kernel_time_share")) {
+            section.data.push_back(
+                {{"kernel", kernel.name},
+                 {"scope", artifact->scope},
+                 {"bound_ratio", bound ? nlohmann::json(*bound) : nlohmann::json()},
+                 {"bottleneck", bottleneck
+                                    ? nlohmann::json(std::string(pmu::to_string(*bottleneck)))
+                                    : nlohmann::json()}});
+            if (first && kernel.cycle_share &&
+                !store.subject("kernel", kernel.name).metric("advise.kernel_time_share")) {
                 store.set("kernel", kernel.name, "advise.kernel_time_share", *kernel.cycle_share);
             }
             if (first && advice.charts.pipes.size() < kTopRows && analysis.has_pipes) {
@@ -431,6 +457,10 @@ Advice advise(Inventory inventory, const AdviseOptions& options, const rules::Ca
     std::stable_sort(advice.findings.begin(), advice.findings.end(),
                      [](const RankedFinding& a, const RankedFinding& b) {
                          if (a.tier != b.tier) return a.tier < b.tier;
+                         // Notes (healthy kernels, headroom hints) follow every actual problem.
+                         bool a_info = a.finding.severity == rules::RuleSeverity::Info;
+                         bool b_info = b.finding.severity == rules::RuleSeverity::Info;
+                         if (a_info != b_info) return b_info;
                          if (a.impact != b.impact) return a.impact > b.impact;
                          return a.finding.severity > b.finding.severity;
                      });

@@ -53,15 +53,15 @@ std::string html_table(const render::Table& table) {
 std::string finding_html(const RankedFinding& ranked, int rank) {
     const rules::Finding& f = ranked.finding;
     std::string severity(rules::to_string(f.severity));
-    std::string out = fmt::format("<div class=\"finding {}\"><div><b>{}.</b> {}</div>", severity, rank,
-                                  escape(f.message));
-    out += fmt::format("<div class=\"rule\">{} · {}{}{}{}</div>", escape(severity), escape(f.rule),
-                       f.catalogue.empty() ? "" : " (" + escape(f.catalogue) + ")",
-                       f.subject.kind == "run" ? "" : " · " + escape(f.subject.kind + " " + f.subject.name),
-                       ranked.impact_basis.empty()
-                           ? ""
-                           : " · impact " + stats::format_fixed(ranked.impact * 100, 1) + " % (" +
-                                 escape(ranked.impact_basis) + ")");
+    std::string out = fmt::format("<div class=\"finding {}\"><div><b>{}.</b> {}</div>", severity,
+                                  rank, escape(f.message));
+    out += fmt::format(
+        "<div class=\"rule\">{} · {}{}{}{}</div>", escape(severity), escape(f.rule),
+        f.catalogue.empty() ? "" : " (" + escape(f.catalogue) + ")",
+        f.subject.kind == "run" ? "" : " · " + escape(f.subject.kind + " " + f.subject.name),
+        ranked.impact_basis.empty() ? ""
+                                    : " · impact " + stats::format_fixed(ranked.impact * 100, 1) +
+                                          " % (" + escape(ranked.impact_basis) + ")");
     if (!f.advice.empty()) out += "<div class=\"advice\">" + escape(f.advice) + "</div>";
     if (!f.guide.empty()) out += "<div class=\"rule\">Guide: " + escape(f.guide) + "</div>";
     if (!f.evidence.empty() || !f.locations.empty()) {
@@ -70,7 +70,8 @@ std::string finding_html(const RankedFinding& ranked, int rank) {
             evidence += fmt::format("{}{} = {:.6g}", evidence.empty() ? "" : ", ", name, value);
         }
         for (const auto& location : f.locations) {
-            evidence += fmt::format("{}{}:{}", evidence.empty() ? "" : ", ", location.file, location.line);
+            evidence +=
+                fmt::format("{}{}:{}", evidence.empty() ? "" : ", ", location.file, location.line);
         }
         out += "<div class=\"rule\">Evidence: " + escape(evidence) + "</div>";
     }
@@ -78,19 +79,22 @@ std::string finding_html(const RankedFinding& ranked, int rank) {
 }
 
 class HtmlRenderer : public render::Renderer {
-public:
+  public:
     explicit HtmlRenderer(const Advice& advice) : advice_(advice) {}
 
-    void render(const render::Report&, std::ostream& out, const render::RenderOptions&) const override {
+    void render(const render::Report&, std::ostream& out,
+                const render::RenderOptions&) const override {
         const Inventory& inventory = advice_.inventory;
         out << "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
             << "<meta name=\"viewport\" content=\"width=device-width,initial-scale=1\">"
-            << "<title>ptune advise: " << escape(inventory.program.empty() ? inventory.run_dir.string() : inventory.program)
+            << "<title>ptune advise: "
+            << escape(inventory.program.empty() ? inventory.run_dir.string() : inventory.program)
             << "</title><style>" << kStyle << "</style></head><body>\n";
-        out << "<h1>Tuning report" << (inventory.program.empty() ? "" : ": " + escape(inventory.program)) << "</h1>";
+        out << "<h1>Tuning report"
+            << (inventory.program.empty() ? "" : ": " + escape(inventory.program)) << "</h1>";
         out << "<p class=\"meta\">" << escape(inventory.run_dir.string())
-            << (inventory.timestamp.empty() ? "" : " · " + escape(inventory.timestamp)) << " · ptune "
-            << escape(std::string(version())) << "</p>\n";
+            << (inventory.timestamp.empty() ? "" : " · " + escape(inventory.timestamp))
+            << " · ptune " << escape(std::string(version())) << "</p>\n";
 
         out << "<h2>What to fix first</h2>";
         if (advice_.findings.empty()) out << "<p>No rule fired on this run.</p>";
@@ -107,25 +111,31 @@ public:
         const ChartData& charts = advice_.charts;
         using namespace render::svg;
         if (!charts.lanes.empty()) {
-            out << utilisation_heatmap("lane-utilisation", "Per-lane utilisation over time", charts.lanes,
-                                       charts.window_begin_us, charts.window_end_us, "µs")
+            out << utilisation_heatmap("lane-utilisation", "Per-lane utilisation over time",
+                                       charts.lanes, charts.window_begin_us, charts.window_end_us,
+                                       "µs")
                 << '\n';
         }
         if (!charts.top_kernels.empty()) {
-            out << horizontal_bars("top-kernels", "Kernel time by function (Σ exec µs)", charts.top_kernels) << '\n';
+            out << horizontal_bars("top-kernels", "Kernel time by function (Σ exec µs)",
+                                   charts.top_kernels)
+                << '\n';
         }
         if (!charts.memory_fill.empty()) {
-            out << horizontal_bars("memory-fill", "On-chip memory fill per kernel and space (% of limit)",
+            out << horizontal_bars("memory-fill",
+                                   "On-chip memory fill per kernel and space (% of limit)",
                                    charts.memory_fill, 100.0, 100.0, "limit")
                 << '\n';
         }
         if (!charts.pipes.empty()) {
-            out << grouped_bars("pipe-utilisation", "Pipe busy ratio per kernel (busy / total cycles)",
-                                charts.pipes, 1.0)
+            out << grouped_bars("pipe-utilisation",
+                                "Pipe busy ratio per kernel (busy / total cycles)", charts.pipes,
+                                1.0)
                 << '\n';
         }
         if (!charts.rank_effective_us.empty()) {
-            out << horizontal_bars("effective-us", "effective_us (mean) per rank / case", charts.rank_effective_us)
+            out << horizontal_bars("effective-us", "effective_us (mean) per rank / case",
+                                   charts.rank_effective_us)
                 << '\n';
         }
         if (charts.lanes.empty() && charts.top_kernels.empty() && charts.memory_fill.empty() &&
@@ -137,10 +147,13 @@ public:
             out << "<h2>" << escape(section.title) << "</h2>" << html_table(section.table) << '\n';
         }
 
-        out << "<h2>Artifacts</h2><table><thead><tr><th>kind</th><th>status</th><th>path or reason</th></tr></thead><tbody>";
+        out << "<h2>Artifacts</h2><table><thead><tr><th>kind</th><th>status</th><th>path or "
+               "reason</th></tr></thead><tbody>";
         for (const auto& artifact : inventory.found) {
-            out << "<tr><td>" << escape(std::string(to_string(artifact.kind))) << "</td><td>found</td><td>"
-                << escape(artifact.path.string() + (artifact.scope.empty() ? "" : " [" + artifact.scope + "]"))
+            out << "<tr><td>" << escape(std::string(to_string(artifact.kind)))
+                << "</td><td>found</td><td>"
+                << escape(artifact.path.string() +
+                          (artifact.scope.empty() ? "" : " [" + artifact.scope + "]"))
                 << "</td></tr>";
         }
         for (const auto& absent : inventory.missing) {
@@ -150,7 +163,7 @@ public:
         out << "</tbody></table>\n<script>" << kScript << "</script>\n</body></html>\n";
     }
 
-private:
+  private:
     const Advice& advice_;
 };
 

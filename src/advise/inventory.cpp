@@ -11,15 +11,24 @@ namespace fs = std::filesystem;
 
 std::string_view to_string(ArtifactKind kind) {
     switch (kind) {
-        case ArtifactKind::MemoryReport: return "memory-report";
-        case ArtifactKind::PerfHints: return "perf-hints";
-        case ArtifactKind::SwimlaneRecords: return "swimlane-records";
-        case ArtifactKind::Deps: return "deps";
-        case ArtifactKind::NameMap: return "name-map";
-        case ArtifactKind::MergedTrace: return "merged-trace";
-        case ArtifactKind::Pmu: return "pmu";
-        case ArtifactKind::KernelConfig: return "kernel-config";
-        case ArtifactKind::RunLog: return "run-log";
+        case ArtifactKind::MemoryReport:
+            return "memory-report";
+        case ArtifactKind::PerfHints:
+            return "perf-hints";
+        case ArtifactKind::SwimlaneRecords:
+            return "swimlane-records";
+        case ArtifactKind::Deps:
+            return "deps";
+        case ArtifactKind::NameMap:
+            return "name-map";
+        case ArtifactKind::MergedTrace:
+            return "merged-trace";
+        case ArtifactKind::Pmu:
+            return "pmu";
+        case ArtifactKind::KernelConfig:
+            return "kernel-config";
+        case ArtifactKind::RunLog:
+            return "run-log";
     }
     return "unknown";
 }
@@ -39,12 +48,15 @@ namespace {
 std::string why_missing(ArtifactKind kind) {
     switch (kind) {
         case ArtifactKind::MemoryReport:
-            return "pypto stopped writing the text memory report on 2026-07-28 (and the PTOAS planner "
+            return "pypto stopped writing the text memory report on 2026-07-28 (and the PTOAS "
+                   "planner "
                    "never writes addresses): normal for newer builds; use the pass-dump rebuild or "
                    "python -m pypto.tools.memory_map";
         case ArtifactKind::PerfHints:
-            return "the compiler writes perf_hints.log only when a hint fires (PH001 can be disabled by "
-                   "disabled_diagnostics or PYPTO_WARNING_LEVEL=none), so absence means no hints or "
+            return "the compiler writes perf_hints.log only when a hint fires (PH001 can be "
+                   "disabled by "
+                   "disabled_diagnostics or PYPTO_WARNING_LEVEL=none), so absence means no hints "
+                   "or "
                    "hints turned off";
         case ArtifactKind::SwimlaneRecords:
             return "written only when the run used --enable-chip-swimlane (formerly "
@@ -56,7 +68,8 @@ std::string why_missing(ArtifactKind kind) {
             return "name_map*.json is synthesised from kernel_config.py; kernels show as func_<id> "
                    "unless kernel_config.py is present";
         case ArtifactKind::MergedTrace:
-            return "pypto skips the converter on *sim platforms; run ptune swimlane-merge to make the "
+            return "pypto skips the converter on *sim platforms; run ptune swimlane-merge to make "
+                   "the "
                    "trace";
         case ArtifactKind::Pmu:
             return "written only with --enable-pmu (RunConfig(enable_pmu=2)); no per-kernel pipe "
@@ -118,7 +131,8 @@ Result<Inventory> take_inventory(const fs::path& dir, const std::string& program
     for (const auto& [kind, names] : patterns) {
         if (inventory.of(kind).empty()) inventory.missing.push_back({kind, why_missing(kind)});
     }
-    if (logs.empty()) inventory.missing.push_back({ArtifactKind::RunLog, why_missing(ArtifactKind::RunLog)});
+    if (logs.empty())
+        inventory.missing.push_back({ArtifactKind::RunLog, why_missing(ArtifactKind::RunLog)});
     return inventory;
 }
 

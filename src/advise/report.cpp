@@ -38,9 +38,12 @@ std::string subject_text(const rules::SubjectKey& subject) {
 
 const char* tier_title(int tier) {
     switch (tier) {
-        case 1: return "Tier 1: inter-kernel schedule (guide Part 1)";
-        case 2: return "Tier 2: each kernel's pipeline (guide Part 2)";
-        default: return "Measurement and other";
+        case 1:
+            return "Tier 1: inter-kernel schedule (guide Part 1)";
+        case 2:
+            return "Tier 2: each kernel's pipeline (guide Part 2)";
+        default:
+            return "Measurement and other";
     }
 }
 
@@ -62,7 +65,8 @@ render::Report to_report(const Advice& advice) {
         nlohmann::json entry = render::finding_to_json(ranked.finding);
         entry["rank"] = ++rank;
         entry["tier"] = ranked.tier;
-        entry["impact"] = ranked.impact_basis.empty() ? nlohmann::json() : nlohmann::json(ranked.impact);
+        entry["impact"] =
+            ranked.impact_basis.empty() ? nlohmann::json() : nlohmann::json(ranked.impact);
         entry["impact_basis"] = ranked.impact_basis;
         findings.push_back(std::move(entry));
     }
@@ -96,13 +100,14 @@ render::Report to_report(const Advice& advice) {
     ranking.align = {render::Align::Right, render::Align::Right, render::Align::Right};
     rank = 0;
     for (const auto& ranked : advice.findings) {
-        ranking.rows.push_back({std::to_string(++rank), std::to_string(ranked.tier), impact_text(ranked),
-                                std::string(rules::to_string(ranked.finding.severity)),
-                                ranked.finding.rule, subject_text(ranked.finding.subject),
-                                ranked.finding.message});
+        ranking.rows.push_back(
+            {std::to_string(++rank), std::to_string(ranked.tier), impact_text(ranked),
+             std::string(rules::to_string(ranked.finding.severity)), ranked.finding.rule,
+             subject_text(ranked.finding.subject), ranked.finding.message});
     }
     if (ranking.rows.empty()) report.notes.push_back("No rule fired on this run.");
-    for (int tier = 1; tier <= 3; ++tier) report.notes.push_back(fmt::format("tier {} = {}", tier, tier_title(tier)));
+    for (int tier = 1; tier <= 3; ++tier)
+        report.notes.push_back(fmt::format("tier {} = {}", tier, tier_title(tier)));
     report.tables.push_back(std::move(ranking));
     for (const auto& section : advice.sections) {
         render::Table table = section.table;

@@ -20,7 +20,7 @@ constexpr std::string_view kExitCodes =
     "Exit codes: 0 success, 1 findings or regression, 2 usage or input error, 3 internal error.";
 
 class NotImplemented : public Command {
-public:
+  public:
     explicit NotImplemented(std::string_view name) : name_(name) {}
     void configure(CLI::App& app) override {
         app.add_option("args", ignored_, "Arguments (this command is not built yet)");
@@ -31,7 +31,7 @@ public:
         return static_cast<int>(ExitCode::InputError);
     }
 
-private:
+  private:
     std::string name_;
     std::vector<std::string> ignored_;
 };
@@ -73,18 +73,20 @@ int unknown_command(std::string_view word) {
 void setup_logging(const CommonOptions& options) {
     auto logger = spdlog::stderr_color_mt("ptune");
     logger->set_pattern("ptune: %v");
-    logger->set_level(options.quiet ? spdlog::level::err
-                                    : options.verbose > 1 ? spdlog::level::trace
-                                    : options.verbose == 1 ? spdlog::level::debug
-                                                           : spdlog::level::info);
+    logger->set_level(options.quiet          ? spdlog::level::err
+                      : options.verbose > 1  ? spdlog::level::trace
+                      : options.verbose == 1 ? spdlog::level::debug
+                                             : spdlog::level::info);
     spdlog::set_default_logger(logger);
 }
 
 std::string main_footer() {
-    std::string footer = "\nExamples:\n  ptune bench run.log\n  ptune swimlane-merge dfx_outputs/ -o trace.json\n"
-              "  ptune advise build_output/\n  ptune help bench-gate\n\n";
+    std::string footer =
+        "\nExamples:\n  ptune bench run.log\n  ptune swimlane-merge dfx_outputs/ -o trace.json\n"
+        "  ptune advise build_output/\n  ptune help bench-gate\n\n";
     footer += std::string(kExitCodes);
-    footer += "\nColour follows --color, NO_COLOR, CLICOLOR_FORCE and whether stdout is a terminal.";
+    footer +=
+        "\nColour follows --color, NO_COLOR, CLICOLOR_FORCE and whether stdout is a terminal.";
     return footer;
 }
 
@@ -100,7 +102,8 @@ int run(int argc, char** argv) {
 
     if (argc > 1 && argv[1][0] != '-') {
         auto names = known_names();
-        if (std::find(names.begin(), names.end(), argv[1]) == names.end()) return unknown_command(argv[1]);
+        if (std::find(names.begin(), names.end(), argv[1]) == names.end())
+            return unknown_command(argv[1]);
     }
 
     CLI::App app{"ptune: performance-analysis toolkit for PyPTO kernels on Ascend NPUs", "ptune"};
@@ -129,12 +132,14 @@ int run(int argc, char** argv) {
                 ->check(CLI::IsMember(formats));
         }
         if (spec.writes_output) {
-            sub->add_option("-o,--output", options.output, "Write to FILE atomically ('-' is stdout)");
+            sub->add_option("-o,--output", options.output,
+                            "Write to FILE atomically ('-' is stdout)");
         }
         if (spec.uses_rules) {
             sub->add_option("--rules", options.rules_files,
                             "Rules file adding or overriding rules and thresholds (repeatable)")
-                ->allow_extra_args(false);  // one file per --rules, so a positional after it stays one
+                ->allow_extra_args(
+                    false);  // one file per --rules, so a positional after it stays one
         }
         auto command = spec.make();
         command->configure(*sub);
@@ -170,7 +175,8 @@ int run(int argc, char** argv) {
         if (!sub->parsed()) continue;
         // The default format is the first of this command's list.
         const auto& spec = command_table()[i];
-        if (!spec.formats.empty() && sub->count("--format") == 0) options.format = std::string(spec.formats.front());
+        if (!spec.formats.empty() && sub->count("--format") == 0)
+            options.format = std::string(spec.formats.front());
         Context context(options);
         try {
             int code = command->run(context);

@@ -35,12 +35,23 @@ std::string escape(std::string_view text) {
     out.reserve(text.size());
     for (char c : text) {
         switch (c) {
-            case '&': out += "&amp;"; break;
-            case '<': out += "&lt;"; break;
-            case '>': out += "&gt;"; break;
-            case '"': out += "&quot;"; break;
-            case '\'': out += "&#39;"; break;
-            default: out += c;
+            case '&':
+                out += "&amp;";
+                break;
+            case '<':
+                out += "&lt;";
+                break;
+            case '>':
+                out += "&gt;";
+                break;
+            case '"':
+                out += "&quot;";
+                break;
+            case '\'':
+                out += "&#39;";
+                break;
+            default:
+                out += c;
         }
     }
     return out;
@@ -61,10 +72,12 @@ std::string horizontal_bars(const std::string& id, const std::string& title,
         double length = std::max(0.0, bar.value) / top * kBarArea;
         out += fmt::format(
             "<text x=\"{}\" y=\"{}\" text-anchor=\"end\" class=\"label\">{}</text>"
-            "<rect class=\"bar{}\" x=\"{}\" y=\"{}\" width=\"{:.1f}\" height=\"{}\"><title>{}: {}</title></rect>"
+            "<rect class=\"bar{}\" x=\"{}\" y=\"{}\" width=\"{:.1f}\" height=\"{}\"><title>{}: "
+            "{}</title></rect>"
             "<text x=\"{:.1f}\" y=\"{}\" class=\"value\">{}</text>",
-            kLabelWidth - 6, y + 14, escape(bar.label), bar.highlight ? " warn" : "", kLabelWidth, y + 3,
-            length, kRowHeight - 6, escape(bar.label), escape(bar.annotation.empty() ? number(bar.value) : bar.annotation),
+            kLabelWidth - 6, y + 14, escape(bar.label), bar.highlight ? " warn" : "", kLabelWidth,
+            y + 3, length, kRowHeight - 6, escape(bar.label),
+            escape(bar.annotation.empty() ? number(bar.value) : bar.annotation),
             kLabelWidth + length + 4, y + 14,
             escape(bar.annotation.empty() ? number(bar.value) : bar.annotation));
         y += kRowHeight;
@@ -85,7 +98,8 @@ std::string grouped_bars(const std::string& id, const std::string& title,
     std::vector<std::string> series;
     for (const auto& bar : bars) {
         for (const auto& [name, value] : bar.parts) {
-            if (std::find(series.begin(), series.end(), name) == series.end()) series.push_back(name);
+            if (std::find(series.begin(), series.end(), name) == series.end())
+                series.push_back(name);
         }
     }
     double top = scale_max > 0 ? scale_max : 1;
@@ -97,9 +111,10 @@ std::string grouped_bars(const std::string& id, const std::string& title,
     // Legend.
     int legend_x = kLabelWidth;
     for (std::size_t s = 0; s < series.size(); ++s) {
-        out += fmt::format("<rect x=\"{}\" y=\"20\" width=\"10\" height=\"10\" fill=\"{}\"/>"
-                           "<text x=\"{}\" y=\"29\" class=\"value\">{}</text>",
-                           legend_x, kPalette[s % 8], legend_x + 13, escape(series[s]));
+        out += fmt::format(
+            "<rect x=\"{}\" y=\"20\" width=\"10\" height=\"10\" fill=\"{}\"/>"
+            "<text x=\"{}\" y=\"29\" class=\"value\">{}</text>",
+            legend_x, kPalette[s % 8], legend_x + 13, escape(series[s]));
         legend_x += 14 + 8 * static_cast<int>(series[s].size()) + 12;
     }
     int y = 38;
@@ -112,7 +127,8 @@ std::string grouped_bars(const std::string& id, const std::string& title,
             if (it == bar.parts.end()) continue;
             double length = std::clamp(it->second / top, 0.0, 1.0) * kBarArea;
             out += fmt::format(
-                "<rect x=\"{}\" y=\"{}\" width=\"{:.1f}\" height=\"{}\" fill=\"{}\"><title>{} {}: {}</title></rect>",
+                "<rect x=\"{}\" y=\"{}\" width=\"{:.1f}\" height=\"{}\" fill=\"{}\"><title>{} {}: "
+                "{}</title></rect>",
                 kLabelWidth, y + static_cast<int>(s) * sub_height, length, sub_height - 2,
                 kPalette[s % 8], escape(bar.label), escape(series[s]), number(it->second));
         }
@@ -149,14 +165,16 @@ std::string utilisation_heatmap(const std::string& id, const std::string& title,
                 if (overlap > 0) busy[static_cast<std::size_t>(k)] += overlap;
             }
         }
-        out += fmt::format("<text x=\"{}\" y=\"{}\" text-anchor=\"end\" class=\"label small\">{}</text>",
-                           kLabelWidth - 6, y + row - 3, escape(lane.name));
+        out += fmt::format(
+            "<text x=\"{}\" y=\"{}\" text-anchor=\"end\" class=\"label small\">{}</text>",
+            kLabelWidth - 6, y + row - 3, escape(lane.name));
         for (int k = 0; k < buckets; ++k) {
             double fraction = std::clamp(busy[static_cast<std::size_t>(k)], 0.0, 1.0);
             if (fraction <= 0) continue;
-            out += fmt::format("<rect x=\"{:.2f}\" y=\"{}\" width=\"{:.2f}\" height=\"{}\" "
-                               "fill=\"#4e79a7\" fill-opacity=\"{:.2f}\"/>",
-                               kLabelWidth + k * cell, y, cell + 0.05, row - 2, 0.15 + 0.85 * fraction);
+            out += fmt::format(
+                "<rect x=\"{:.2f}\" y=\"{}\" width=\"{:.2f}\" height=\"{}\" "
+                "fill=\"#4e79a7\" fill-opacity=\"{:.2f}\"/>",
+                kLabelWidth + k * cell, y, cell + 0.05, row - 2, 0.15 + 0.85 * fraction);
         }
         y += row;
     }

@@ -15,7 +15,8 @@ namespace fs = std::filesystem;
 namespace {
 
 fs::path scratch_dir(const std::string& name) {
-    fs::path dir = fs::temp_directory_path() / ("ptune-advise-" + std::to_string(::getpid()) + "-" + name);
+    fs::path dir =
+        fs::temp_directory_path() / ("ptune-advise-" + std::to_string(::getpid()) + "-" + name);
     fs::remove_all(dir);
     fs::create_directories(dir);
     return dir;
@@ -82,11 +83,14 @@ TEST_CASE("cross-artifact rules join metrics of one kernel from different analyz
     std::vector<std::pair<std::string, std::string>> fired;
     for (const auto& finding : findings) fired.emplace_back(finding.rule, finding.subject.name);
     CHECK(std::count(fired.begin(), fired.end(),
-                     std::make_pair(std::string("cross.mte2-bound-with-ph001"), std::string("qkv_proj_aic"))) == 1);
+                     std::make_pair(std::string("cross.mte2-bound-with-ph001"),
+                                    std::string("qkv_proj_aic"))) == 1);
     CHECK(std::count(fired.begin(), fired.end(),
-                     std::make_pair(std::string("cross.mte2-bound-with-ph001"), std::string("rope_aiv"))) == 0);
+                     std::make_pair(std::string("cross.mte2-bound-with-ph001"),
+                                    std::string("rope_aiv"))) == 0);
     CHECK(std::count(fired.begin(), fired.end(),
-                     std::make_pair(std::string("cross.overflow-from-depth"), std::string("attn_aiv"))) == 1);
+                     std::make_pair(std::string("cross.overflow-from-depth"),
+                                    std::string("attn_aiv"))) == 1);
     for (const auto& finding : findings) {
         if (finding.rule == "cross.mte2-bound-with-ph001") {
             REQUIRE(finding.impact);

@@ -22,15 +22,15 @@ namespace ptune::advise {
 struct ChartData {
     std::vector<render::svg::Lane> lanes;  ///< per-core busy intervals (µs), swimlane
     double window_begin_us = 0, window_end_us = 0;
-    std::vector<render::svg::Bar> top_kernels;  ///< Σ kernel time (µs) per function, swimlane
-    std::vector<render::svg::Bar> memory_fill;  ///< usage % per function and space, mem report
+    std::vector<render::svg::Bar> top_kernels;   ///< Σ kernel time (µs) per function, swimlane
+    std::vector<render::svg::Bar> memory_fill;   ///< usage % per function and space, mem report
     std::vector<render::svg::StackedBar> pipes;  ///< busy ratio per pipe per kernel, PMU
     std::vector<render::svg::Bar> rank_effective_us;  ///< mean eff_us per rank (or case), bench
 };
 
 /// What one analyzer contributed: a short table for the text and HTML reports and its JSON.
 struct Section {
-    std::string id;     ///< "bench", "swimlane", "mem", "hints", "pmu"
+    std::string id;  ///< "bench", "swimlane", "mem", "hints", "pmu"
     std::string title;
     render::Table table;
     nlohmann::json data = nlohmann::json::object();
@@ -40,7 +40,7 @@ struct Section {
 /// A finding with its place in the ranking.
 struct RankedFinding {
     rules::Finding finding;
-    int tier = 3;  ///< 1 schedule (guide Part 1), 2 pipeline (Part 2), 3 measurement and other
+    int tier = 3;       ///< 1 schedule (guide Part 1), 2 pipeline (Part 2), 3 measurement and other
     double impact = 0;  ///< estimated share of makespan / effective_us / kernel time (0..1)
     std::string impact_basis;  ///< what the share is of
 };
@@ -49,7 +49,7 @@ struct RankedFinding {
 struct Advice {
     Inventory inventory;
     std::vector<Section> sections;
-    std::vector<RankedFinding> findings;  ///< ranked: tier, then impact, then severity
+    std::vector<RankedFinding> findings;  ///< ranked: tier, problems before notes, impact, severity
     ChartData charts;
 };
 

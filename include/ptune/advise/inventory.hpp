@@ -43,10 +43,10 @@ struct MissingArtifact {
 
 /// Everything known about one run directory.
 struct Inventory {
-    std::filesystem::path run_dir;   ///< the analysed directory
-    std::string program;             ///< from `<Program>_<YYYYMMDD_HHMMSS>`, if the name has it
+    std::filesystem::path run_dir;  ///< the analysed directory
+    std::string program;            ///< from `<Program>_<YYYYMMDD_HHMMSS>`, if the name has it
     std::string timestamp;
-    std::string chosen_note;         ///< how the run was picked, when a parent dir was given
+    std::string chosen_note;  ///< how the run was picked, when a parent dir was given
     std::vector<Artifact> found;
     std::vector<MissingArtifact> missing;
 

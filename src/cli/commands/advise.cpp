@@ -11,14 +11,18 @@ namespace ptune::cli {
 namespace {
 
 class AdviseCommand : public Command {
-public:
+  public:
     void configure(CLI::App& app) override {
-        app.add_option("dir", dir_, "A build_output/ directory, one <Program>_<ts>/ run, or a dfx_outputs/")
+        app.add_option("dir", dir_,
+                       "A build_output/ directory, one <Program>_<ts>/ run, or a dfx_outputs/")
             ->required();
-        app.add_option("--log", logs_, "Console log of the run (benchmark lines); repeatable, name=path labels")
+        app.add_option("--log", logs_,
+                       "Console log of the run (benchmark lines); repeatable, name=path labels")
             ->allow_extra_args(false);
-        app.add_option("--program", program_, "Choose the newest run of this program in build_output/");
-        app.add_option("--nth-latest", nth_latest_, "1 = newest run (default), 2 = the one before, ...")
+        app.add_option("--program", program_,
+                       "Choose the newest run of this program in build_output/");
+        app.add_option("--nth-latest", nth_latest_,
+                       "1 = newest run (default), 2 = the one before, ...")
             ->check(CLI::PositiveNumber);
     }
 
@@ -31,18 +35,20 @@ public:
         if (!inventory) return context.fail(inventory.error());
         if (!inventory->chosen_note.empty()) spdlog::info("{}", inventory->chosen_note);
         if (inventory->found.empty()) {
-            return context.fail(Error{"no PyPTO artifact found (memory report, perf_hints.log, swimlane "
-                                      "records, pmu.csv, kernel_config.py)",
-                                      dir_, 0, ExitCode::InputError});
+            return context.fail(
+                Error{"no PyPTO artifact found (memory report, perf_hints.log, swimlane "
+                      "records, pmu.csv, kernel_config.py)",
+                      dir_, 0, ExitCode::InputError});
         }
         advise::AdviseOptions options;
         options.logs = logs_;
-        auto advice = advise::advise(std::move(*inventory), options, **catalogue, context.diagnostics);
+        auto advice =
+            advise::advise(std::move(*inventory), options, **catalogue, context.diagnostics);
         auto report = advise::to_report(advice);
         return context.emit(report, {{"html", advise::make_html_renderer(advice)}});
     }
 
-private:
+  private:
     std::string dir_;
     std::vector<std::string> logs_;
     std::string program_;
@@ -51,6 +57,8 @@ private:
 
 }  // namespace
 
-std::unique_ptr<Command> make_advise() { return std::make_unique<AdviseCommand>(); }
+std::unique_ptr<Command> make_advise() {
+    return std::make_unique<AdviseCommand>();
+}
 
 }  // namespace ptune::cli
