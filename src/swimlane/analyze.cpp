@@ -582,9 +582,11 @@ class Analyzer {
                 return tasks_[a].dispatch < tasks_[b].dispatch;
             });
             std::vector<std::size_t> run;
+            // Named copy: clang 14 (the fuzzing build) cannot capture a structured binding.
+            auto func_id = key.first;
             auto close = [&]() {
                 if (run.size() >= opt_.trail_min_tasks)
-                    out_.trails.push_back(make_trail(key.first, run));
+                    out_.trails.push_back(make_trail(func_id, run));
                 run.clear();
                 ++stamp;
             };
