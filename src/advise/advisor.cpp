@@ -10,6 +10,9 @@
 
 #include <fmt/format.h>
 
+#include "ptune/bench/gate.hpp"
+#include "ptune/bench/gate_input.hpp"
+#include "ptune/bench/gate_report.hpp"
 #include "ptune/bench/model.hpp"
 #include "ptune/bench/summary.hpp"
 #include "ptune/core/io.hpp"
@@ -42,6 +45,46 @@ std::string percent(double fraction) {
 
 // ---------------------------------------------------------------------------------------------
 // Benchmark logs.
+
+// The run's effective_us against --baseline runs, with bench-gate's tests and defaults.
+void add_bench_gate(Advice& advice, const AdviseOptions& options,
+                    const std::vector<bench::BenchCase>& current, rules::MetricStore& store,
+                    Diagnostics& diagnostics) {
+    std::vector<std::vector<bench::BenchCase>> baseline_runs;
+    for (const auto& baseline : options.baselines) {
+        auto loaded = bench::load_bench_inputs({baseline}, bench::LoadOptions{}, diagnostics);
+        if (!loaded) {
+            diagnostics.warn(loaded.error().file, loaded.error().line,
+                             "baseline not usable, no comparison: " + loaded.error().message);
+            return;
+        }
+        baseline_runs.push_back(std::move(*loaded));
+    }
+    bench::gate::Options gate_options;
+    auto result = bench::gate::evaluate(
+        bench::gate::pair_cases(baseline_runs, current, diagnostics), gate_options);
+    bench::gate::publish_metrics(result, gate_options, store);
+    Section section{
+        "bench-gate", "effective_us against the baseline", {}, nlohmann::json::array(), {}};
+    section.table.columns = {"case", "baseline", "current", "delta", "test", "verdict"};
+    section.table.align = {render::Align::Left, render::Align::Right, render::Align::Right,
+                           render::Align::Right};
+    for (const auto& c : result.cases) {
+        auto number = [](const std::optional<double>& v) {
+            return v ? fixed(*v, 1) : std::string("-");
+        };
+        section.table.rows.push_back({c.name, number(c.baseline), number(c.current),
+                                      c.delta_pct ? fixed(*c.delta_pct, 1) + " %" : "-",
+                                      std::string(bench::gate::to_string(c.test)),
+                                      std::string(bench::gate::to_string(c.verdict))});
+        section.data.push_back(
+            {{"case", c.name},
+             {"verdict", std::string(bench::gate::to_string(c.verdict))},
+             {"test", std::string(bench::gate::to_string(c.test))},
+             {"delta_pct", c.delta_pct ? nlohmann::json(*c.delta_pct) : nlohmann::json()}});
+    }
+    advice.sections.push_back(std::move(section));
+}
 
 void add_bench(Advice& advice, const AdviseOptions& options, rules::MetricStore& store,
                Diagnostics& diagnostics) {
@@ -86,6 +129,7 @@ void add_bench(Advice& advice, const AdviseOptions& options, rules::MetricStore&
         }
     }
     advice.sections.push_back(std::move(section));
+    if (!options.baselines.empty()) add_bench_gate(advice, options, *cases, store, diagnostics);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -403,6 +447,7 @@ void add_pmu(Advice& advice, rules::MetricStore& store, Diagnostics& diagnostics
 // Ranking.
 
 int tier_of(const rules::Finding& finding) {
+    if (finding.tier == "regression") return 0;
     if (finding.tier == "schedule") return 1;
     if (finding.tier == "pipeline") return 2;
     return 3;

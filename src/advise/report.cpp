@@ -38,6 +38,8 @@ std::string subject_text(const rules::SubjectKey& subject) {
 
 const char* tier_title(int tier) {
     switch (tier) {
+        case 0:
+            return "Regressions against the baseline";
         case 1:
             return "Tier 1: inter-kernel schedule (guide Part 1)";
         case 2:
@@ -106,7 +108,7 @@ render::Report to_report(const Advice& advice) {
              subject_text(ranked.finding.subject), ranked.finding.message});
     }
     if (ranking.rows.empty()) report.notes.push_back("No rule fired on this run.");
-    for (int tier = 1; tier <= 3; ++tier)
+    for (int tier = 0; tier <= 3; ++tier)
         report.notes.push_back(fmt::format("tier {} = {}", tier, tier_title(tier)));
     report.tables.push_back(std::move(ranking));
     for (const auto& section : advice.sections) {

@@ -171,6 +171,10 @@ void publish_metrics(const GateResult& result, const Options& options, rules::Me
         auto& subject = store.subject("case", c.name);
         subject.metrics["gate.metric_is_mean"] = options.metric == Metric::Mean ? 1.0 : 0.0;
         subject.metrics["gate.regressed"] = c.verdict == Verdict::Regressed ? 1.0 : 0.0;
+        if (c.delta_pct) subject.metrics["gate.delta_pct"] = *c.delta_pct;
+        if (c.baseline) subject.metrics["gate.baseline"] = *c.baseline;
+        if (c.current) subject.metrics["gate.current"] = *c.current;
+        subject.labels["gate.test"] = std::string(to_string(c.test));
         if (c.current_mean) subject.metrics["gate.current.mean"] = *c.current_mean;
         if (c.current_median) subject.metrics["gate.current.median"] = *c.current_median;
         if (c.current_mean && c.current_median && *c.current_median > 0.0) {

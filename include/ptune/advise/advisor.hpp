@@ -56,6 +56,8 @@ struct Advice {
 /// Options of advise().
 struct AdviseOptions {
     std::vector<std::string> logs;  ///< console logs of the run (--log)
+    /// Earlier runs' logs, results.tsv or bench-summary JSON (--baseline), each one run.
+    std::vector<std::string> baselines;
 };
 
 /// Runs every analyzer on the inventory's artifacts and ranks the findings. Problems with one
@@ -63,7 +65,8 @@ struct AdviseOptions {
 Advice advise(Inventory inventory, const AdviseOptions& options, const rules::Catalogue& catalogue,
               Diagnostics& diagnostics);
 
-/// "Tier 1: inter-kernel schedule (guide Part 1)", "Tier 2: ...", "Measurement and other".
+/// "Regressions against the baseline", "Tier 1: inter-kernel schedule (guide Part 1)",
+/// "Tier 2: ...", "Measurement and other".
 const char* tier_title(int tier);
 
 /// The format-neutral report (text, markdown, json).

@@ -19,6 +19,11 @@ class AdviseCommand : public Command {
         app.add_option("--log", logs_,
                        "Console log of the run (benchmark lines); repeatable, name=path labels")
             ->allow_extra_args(false);
+        app.add_option(
+               "--baseline", baselines_,
+               "Earlier run to compare effective_us with (log, dir, results.tsv or bench-summary "
+               "JSON); repeatable, several form a history")
+            ->allow_extra_args(false);
         app.add_option("--program", program_,
                        "Choose the newest run of this program in build_output/");
         app.add_option("--nth-latest", nth_latest_,
@@ -29,6 +34,7 @@ class AdviseCommand : public Command {
     int run(Context& context) override {
         context.add_inputs({dir_});
         context.add_inputs(logs_);
+        context.add_inputs(baselines_);
         auto catalogue = context.catalogue();
         if (!catalogue) return context.fail(catalogue.error());
         auto inventory = advise::take_inventory(dir_, program_, nth_latest_, logs_);
@@ -42,6 +48,12 @@ class AdviseCommand : public Command {
         }
         advise::AdviseOptions options;
         options.logs = logs_;
+        options.baselines = baselines_;
+        if (!baselines_.empty() && logs_.empty()) {
+            return context.fail(
+                Error{"--baseline compares the run's benchmark lines: give them with --log", "", 0,
+                      ExitCode::InputError});
+        }
         auto advice =
             advise::advise(std::move(*inventory), options, **catalogue, context.diagnostics);
         auto report = advise::to_report(advice);
@@ -51,6 +63,7 @@ class AdviseCommand : public Command {
   private:
     std::string dir_;
     std::vector<std::string> logs_;
+    std::vector<std::string> baselines_;
     std::string program_;
     int nth_latest_ = 1;
 };
