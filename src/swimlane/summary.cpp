@@ -52,11 +52,11 @@ Summary summarize(const Capture& capture, const NameMap* names) {
     summary.has_aicpu = std::any_of(capture.tasks.begin(), capture.tasks.end(),
                                     [](const TaskRow& row) { return row.has_aicpu(); });
     const Clock& clock = capture.clock;
-    std::map<std::int32_t, FunctionStats> groups;
+    std::map<std::int32_t, FunctionSummary> groups;
     double min_dispatch = std::numeric_limits<double>::infinity();
     double max_finish = -std::numeric_limits<double>::infinity();
     for (const TaskRow& row : capture.tasks) {
-        FunctionStats& group = groups[row.func_id];
+        FunctionSummary& group = groups[row.func_id];
         double start = clock.upstream_us(row.start_ns);
         double end = clock.upstream_us(row.end_ns);
         double receive = clock.upstream_us(row.receive_ns);
@@ -114,7 +114,7 @@ std::string format_summary(const Summary& s) {
         "Avg Tail OH(us)  "
         "Avg Prop(us)  Avg Local(us)");
     line(dash);
-    for (const FunctionStats& f : s.functions) {
+    for (const FunctionSummary& f : s.functions) {
         double n = static_cast<double>(f.count);
         std::string latency = "-", exec_pct = "-", head = "-", tail = "-", prop = "-";
         if (s.has_aicpu) {
@@ -161,7 +161,7 @@ std::string format_summary(const Summary& s) {
 
 nlohmann::json summary_to_json(const Summary& s) {
     nlohmann::json functions = nlohmann::json::array();
-    for (const FunctionStats& f : s.functions) {
+    for (const FunctionSummary& f : s.functions) {
         double n = static_cast<double>(f.count);
         nlohmann::json entry = {{"func_id", f.func_id},
                                 {"name", f.name},

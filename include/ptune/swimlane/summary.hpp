@@ -16,7 +16,7 @@
 namespace ptune::swimlane {
 
 /// Statistics of one func_id group (over joined rows).
-struct FunctionStats {
+struct FunctionSummary {
     std::int32_t func_id = -1;
     std::string name;  ///< kernel name, or `func_<n>_<letters>` / `func_-1_`
     std::size_t count = 0;
@@ -34,7 +34,7 @@ struct Summary {
     int level = 0;
     std::string records_name;  ///< records file name, as in "recorded in …"
     bool has_aicpu = false;    ///< level ≥ 2 data present (latency columns meaningful)
-    std::vector<FunctionStats> functions;  ///< by func_id
+    std::vector<FunctionSummary> functions;  ///< by func_id
     std::size_t total_count = 0;
     double total_exec_us = 0;
     double total_latency_us = 0;
