@@ -1,6 +1,7 @@
 // bench-gate output. Every format is built from the same GateResult, so the text table, the
 // Markdown summary, the JSON and the dashboard JSON cannot disagree.
 
+#include "ptune/core/text.hpp"
 #include "ptune/bench/gate_report.hpp"
 
 #include <fmt/format.h>
@@ -184,32 +185,6 @@ void publish_metrics(const GateResult& result, const Options& options, rules::Me
     }
 }
 
-std::string escape_workflow(std::string_view text, bool property) {
-    std::string out;
-    for (char ch : text) {
-        switch (ch) {
-            case '%':
-                out += "%25";
-                break;
-            case '\r':
-                out += "%0D";
-                break;
-            case '\n':
-                out += "%0A";
-                break;
-            case ':':
-                out += property ? "%3A" : ":";
-                break;
-            case ',':
-                out += property ? "%2C" : ",";
-                break;
-            default:
-                out += ch;
-        }
-    }
-    return out;
-}
-
 namespace {
 
 class GithubRenderer : public render::Renderer {
@@ -228,8 +203,8 @@ class GithubRenderer : public render::Renderer {
             }
             ++used;
             out << (error ? "::error" : "::warning")
-                << " title=" << escape_workflow("bench-gate", true)
-                << "::" << escape_workflow(message, false) << '\n';
+                << " title=" << ptune::text::github_escape("bench-gate", true)
+                << "::" << ptune::text::github_escape(message, false) << '\n';
         };
         const Metric metric = settings_.options.metric;
         for (const auto& c : result_.cases) {
@@ -256,7 +231,7 @@ class GithubRenderer : public render::Renderer {
                    "in the step summary or --format text\n";
         }
         out << "::notice title=bench-gate::"
-            << escape_workflow(summary_line(result_, settings_), false) << '\n';
+            << ptune::text::github_escape(summary_line(result_, settings_), false) << '\n';
     }
 
   private:

@@ -148,6 +148,22 @@ std::string markdown_escape(std::string_view s) {
     return out;
 }
 
+std::string github_escape(std::string_view text, bool property) {
+    std::string out;
+    out.reserve(text.size());
+    for (char c : text) {
+        switch (c) {
+            case '%': out += "%25"; break;
+            case '\r': out += "%0D"; break;
+            case '\n': out += "%0A"; break;
+            case ':': out += property ? "%3A" : ":"; break;
+            case ',': out += property ? "%2C" : ","; break;
+            default: out += c;
+        }
+    }
+    return out;
+}
+
 namespace {
 // Length of the valid UTF-8 sequence starting at s[i], or 0 if invalid.
 std::size_t utf8_sequence_length(std::string_view s, std::size_t i) {

@@ -1,5 +1,6 @@
 // hints-lint output forms: JSON view, GCC-style, SARIF 2.1.0, GitHub annotations.
 
+#include "ptune/core/text.hpp"
 #include "ptune/hints/render.hpp"
 
 #include <algorithm>
@@ -265,7 +266,7 @@ class GithubRenderer : public render::Renderer {
         if (dropped == 0) return;
         out << fmt::format(
             "::notice title=ptune hints-lint::{}\n",
-            github_escape(fmt::format("{} more perf hint(s) not annotated (GitHub shows {} per "
+            ptune::text::github_escape(fmt::format("{} more perf hint(s) not annotated (GitHub shows {} per "
                                       "level and step); the full list is in the log group "
                                       "below, or use --format sarif",
                                       dropped, cap_),
@@ -279,15 +280,15 @@ class GithubRenderer : public render::Renderer {
     static void write_annotation(const LintDiagnostic& d, std::ostream& out) {
         std::vector<std::string> properties;
         if (d.line) {
-            properties.push_back("file=" + github_escape(d.file, true));
+            properties.push_back("file=" + ptune::text::github_escape(d.file, true));
             properties.push_back(fmt::format("line={}", d.line));
             if (d.column) properties.push_back(fmt::format("col={}", d.column));
         }
         properties.push_back(
-            "title=" + github_escape(fmt::format("{} {}", display_code(d), d.entry.rule), true));
+            "title=" + ptune::text::github_escape(fmt::format("{} {}", display_code(d), d.entry.rule), true));
         std::string message = fmt::format("{}\n{}", d.entry.message, d.advice_summary);
         out << fmt::format("::{} {}::{}\n", github_level(d.severity), fmt::join(properties, ","),
-                           github_escape(message, false));
+                           ptune::text::github_escape(message, false));
     }
 
     const LintResult& result_;
@@ -295,33 +296,6 @@ class GithubRenderer : public render::Renderer {
 };
 
 }  // namespace
-
-std::string github_escape(std::string_view text, bool property) {
-    std::string out;
-    out.reserve(text.size());
-    for (char c : text) {
-        switch (c) {
-            case '%':
-                out += "%25";
-                break;
-            case '\r':
-                out += "%0D";
-                break;
-            case '\n':
-                out += "%0A";
-                break;
-            case ':':
-                out += property ? "%3A" : ":";
-                break;
-            case ',':
-                out += property ? "%2C" : ",";
-                break;
-            default:
-                out += c;
-        }
-    }
-    return out;
-}
 
 json to_json(const LintResult& result) {
     json inputs = json::array();

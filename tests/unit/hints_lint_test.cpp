@@ -7,6 +7,7 @@
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
+#include "ptune/core/text.hpp"
 #include "ptune/core/io.hpp"
 #include "ptune/hints/lint.hpp"
 #include "ptune/hints/render.hpp"
@@ -279,8 +280,8 @@ TEST_CASE("the root option makes absolute paths relative; pseudo-files lose thei
 }
 
 TEST_CASE("output forms follow the conventions", "[hints]") {
-    CHECK(github_escape("a%b\r\nc:d,e", false) == "a%25b%0D%0Ac:d,e");
-    CHECK(github_escape("a%b\r\nc:d,e", true) == "a%25b%0D%0Ac%3Ad%2Ce");
+    CHECK(ptune::text::github_escape("a%b\r\nc:d,e", false) == "a%25b%0D%0Ac:d,e");
+    CHECK(ptune::text::github_escape("a%b\r\nc:d,e", true) == "a%25b%0D%0Ac%3Ad%2Ce");
 
     auto result =
         lint_logs({read_data("composed__a2a3_pypto_planner__head_format.perf_hints.log")});

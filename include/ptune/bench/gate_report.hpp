@@ -39,8 +39,5 @@ std::unique_ptr<render::Renderer> make_github_renderer(const GateResult& result,
 /// case with a current number (value = the gated statistic, unit "us"), `extra` = verdict.
 std::unique_ptr<render::Renderer> make_gab_json_renderer(const GateResult& result);
 
-/// Escapes a workflow-command message (`%`, CR, LF) or, with `property`, a property value
-/// (also `:` and `,`).
-std::string escape_workflow(std::string_view text, bool property);
 
 }  // namespace ptune::bench::gate

@@ -39,6 +39,10 @@ std::string csv_escape(std::string_view s);
 /// Escapes `|` and newlines for a Markdown table cell.
 std::string markdown_escape(std::string_view s);
 
+/// Escapes text for a GitHub Actions workflow command (`::warning file=...::message`): `%`, CR
+/// and LF always; `:` and `,` too when `property` (a `key=value` property rather than the message).
+std::string github_escape(std::string_view text, bool property);
+
 /// True if the bytes are valid UTF-8.
 bool is_valid_utf8(std::string_view s);
 /// Replaces invalid UTF-8 sequences with U+FFFD so the text can go into JSON.

@@ -34,8 +34,5 @@ std::unique_ptr<render::Renderer> make_sarif_renderer(const LintResult& result,
 std::unique_ptr<render::Renderer> make_github_renderer(const LintResult& result,
                                                        std::size_t cap_per_level = 10);
 
-/// Escapes a workflow-command message (`%`, CR, LF) or, with `property`, a property value
-/// (also `:` and `,`).
-std::string github_escape(std::string_view text, bool property);
 
 }  // namespace ptune::hints
