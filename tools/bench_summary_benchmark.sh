@@ -2,9 +2,10 @@
 # bench-summary speed benchmark (docs/PERFORMANCE.md "bench-summary").
 #   tools/bench_summary_benchmark.sh BUILD_DIR [REPORT_MB] [STRACE_MB] [WORK_DIR]
 # Generates a synthetic sweep log and a [STRACE] capture with bench_gen_sweep_log, then
-# compares wall time and peak memory of `ptune bench-summary` with `grep -c` on the same file
-# (both run once to warm the page cache first). Targets: report <= 2x grep -c effective_us,
-# strace <= 3x grep -c STRACE, memory flat as the log grows.
+# compares wall time and peak memory of `ptune bench-summary` (the default text table, and
+# --format json) with `grep -c` on the same file (both run once to warm the page cache first).
+# Targets: report <= 2x grep -c effective_us, strace <= 3x grep -c STRACE, memory flat as the
+# log grows.
 set -euo pipefail
 build=${1:?usage: $0 BUILD_DIR [REPORT_MB] [STRACE_MB] [WORK_DIR]}
 report_mb=${2:-500}
@@ -14,9 +15,9 @@ mkdir -p "$work"
 ptune=$build/ptune
 gen=$build/tools/bench_gen_sweep_log
 
-seconds() {  # best of 3 wall-clock seconds of "$@", stdout discarded
+seconds() {  # best of 5 wall-clock seconds of "$@", stdout discarded
   local best=
-  for _ in 1 2 3; do
+  for _ in 1 2 3 4 5; do
     local start end
     start=$(date +%s.%N)
     "$@" >"$work/stdout"  # not /dev/null: GNU grep stops at the first match when it sees it
@@ -30,25 +31,28 @@ peak_rss_mb() {  # peak resident memory of "$@" in MB
   /usr/bin/time -f '%M' "$@" 2>&1 >/dev/null | tail -1 | awk '{printf "%.0f", $1/1024}'
 }
 
-measure() {  # label file grep-pattern ptune-args...
-  local label=$1 file=$2 pattern=$3
-  shift 3
+measure() {  # label file grep-pattern format ptune-args...
+  local label=$1 file=$2 pattern=$3 format=$4
+  shift 4
   cat "$file" >/dev/null  # page cache
   local grep_s ptune_s
   grep_s=$(seconds grep -c "$pattern" "$file")
-  ptune_s=$(seconds "$ptune" bench-summary --format json "$@" "$file")
-  printf '%-8s %6s MB  grep -c %-12s %6.2f s  ptune %6.2f s  ratio %5.2f  peak RSS %s MB\n' \
-    "$label" "$(( $(stat -c %s "$file") >> 20 ))" "$pattern" "$grep_s" "$ptune_s" \
-    "$(echo "$ptune_s $grep_s" | awk '{print $1/$2}')" "$(peak_rss_mb "$ptune" bench-summary --format json "$@" "$file")"
+  ptune_s=$(seconds "$ptune" bench-summary --format "$format" "$@" "$file")
+  printf '%-8s %-5s %6s MB  grep -c %-12s %6.3f s  ptune %6.3f s  ratio %5.2f  peak RSS %s MB\n' \
+    "$label" "$format" "$(( $(stat -c %s "$file") >> 20 ))" "$pattern" "$grep_s" "$ptune_s" \
+    "$(echo "$ptune_s $grep_s" | awk '{print $1/$2}')" \
+    "$(peak_rss_mb "$ptune" bench-summary --format "$format" "$@" "$file")"
 }
 
 for mb in $(( report_mb / 10 )) "$report_mb"; do
   "$gen" report "$mb" "$work/sweep_$mb.log"
-  measure report "$work/sweep_$mb.log" effective_us
+  measure report "$work/sweep_$mb.log" effective_us text
+  measure report "$work/sweep_$mb.log" effective_us json
   rm -f "$work/sweep_$mb.log"
 done
 for mb in $(( strace_mb / 10 )) "$strace_mb"; do
   "$gen" strace "$mb" "$work/strace_$mb.log"
-  measure strace "$work/strace_$mb.log" STRACE --warmup 5 --rounds 100 --raw
+  measure strace "$work/strace_$mb.log" STRACE text --warmup 5 --rounds 100 --raw
+  measure strace "$work/strace_$mb.log" STRACE json --warmup 5 --rounds 100 --raw
   rm -f "$work/strace_$mb.log"
 done

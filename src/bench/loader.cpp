@@ -22,10 +22,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-bool starts_with(std::string_view text, std::string_view prefix) {
-    return text.substr(0, prefix.size()) == prefix;
-}
-
 /// One case being read: its report parser and, once markers appear, its marker collector.
 struct CaseState {
     BenchCase bench_case;
@@ -47,44 +43,42 @@ class LogScanner {
         io::LineReader reader(in);
         std::string scratch;
         std::string_view raw_line;
-        std::size_t line_end = 0;  // bytes read up to the end of the previous line
         start_case(default_case_, 1);
-        while (reader.next(raw_line)) {
+        while (reader.next_interesting(raw_line, find_log_interest)) {
             std::size_t number = reader.line_number();
             if (reader.truncated()) diagnostics_.warn(source_, number, "line too long, cut");
             // Where this line starts in the file: a NUL within the probe is binary even when
             // its line is longer than the probe (64 KiB of NUL bytes).
-            std::size_t line_start = line_end;
-            line_end = reader.bytes_read();
-            std::size_t nul = raw_line.find('\0');
-            if (nul != std::string_view::npos && line_start + nul < kBinaryProbeBytes) {
-                binary_ = true;
-                cases_.clear();
-                return {};
+            std::size_t line_start = reader.line_offset();
+            if (line_start < kBinaryProbeBytes) {
+                std::size_t nul = raw_line.find('\0');
+                if (nul != std::string_view::npos && line_start + nul < kBinaryProbeBytes) {
+                    binary_ = true;
+                    cases_.clear();
+                    return {};
+                }
             }
             std::string_view line = strip_actions_timestamp(raw_line);
-            if (starts_with(line, "::")) {
-                if (starts_with(line, "::group::")) {
+            if (line.starts_with("::")) {
+                if (line.starts_with("::group::")) {
                     begin_group(line.substr(9), number);
-                } else if (starts_with(line, "::endgroup::")) {
+                } else if (line.starts_with("::endgroup::")) {
                     end_group(number);
                 }
                 continue;
             }
-            // Every line we read has a '[' ([RUN], [STRACE], [pypto], ##[group], and the ESC [
-            // of colour codes): most of a large log stops here after one memchr.
-            std::size_t bracket = line.find('[');
-            if (bracket == std::string_view::npos) continue;
-            if (line.find('\x1b', bracket == 0 ? 0 : bracket - 1) != std::string_view::npos) {
+            LineTags tags = find_tags(line);
+            if (tags.ansi) {
                 scratch = text::strip_ansi(line);
                 line = scratch;
+                tags = find_tags(line);
             }
-            if (starts_with(line, "##[group]")) {
+            if (line.starts_with("##[group]")) {
                 begin_group(line.substr(9), number);
-            } else if (starts_with(line, "##[endgroup]")) {
+            } else if (line.starts_with("##[endgroup]")) {
                 end_group(number);
-            } else {
-                feed(line, number);
+            } else if (tags.run || tags.strace) {
+                feed(line, tags, number);
             }
         }
         finish_case();
@@ -116,27 +110,44 @@ class LogScanner {
             std::make_unique<ReportParser>(current_->bench_case, source_, diagnostics_);
     }
 
-    void feed(std::string_view line, std::size_t number) {
-        // One scan for '[' finds every tag we care about. A line may hold both kinds: a report
-        // note quoting "[STRACE] markers", or a marker with a [RUN] line glued after it; each
-        // parser takes what is its own.
-        bool run = false, strace = false;
-        for (std::size_t at = line.find('['); at != std::string_view::npos && !(run && strace);
+    /// What a line holds, from one pass over its '[' bytes (most lines of a large log have
+    /// none or one): the tags we read and, from the `ESC [` of colour codes, whether ANSI codes
+    /// must be stripped first.
+    struct LineTags {
+        bool run = false;
+        bool strace = false;
+        bool ansi = false;
+        std::size_t first_strace = 0;  ///< where the first marker or sentinel starts
+    };
+
+    static LineTags find_tags(std::string_view line) {
+        // A line may hold both kinds: a report note quoting "[STRACE] markers", or a marker with
+        // a [RUN] line glued after it; each parser takes what is its own.
+        LineTags tags;
+        tags.ansi = line.starts_with('\x1b');
+        for (std::size_t at = line.find('['); at != std::string_view::npos;
              at = line.find('[', at + 1)) {
             std::string_view rest = line.substr(at);
-            if (starts_with(rest, "[RUN]")) {
-                run = true;
-            } else if (starts_with(rest, "[STRACE]") ||
-                       starts_with(rest, "[pypto] l3_swimlane_pass=")) {
-                strace = true;
+            if (at > 0 && line[at - 1] == '\x1b') {
+                tags.ansi = true;
+            } else if (rest.starts_with("[RUN]")) {
+                tags.run = true;
+            } else if (!tags.strace && (rest.starts_with("[STRACE]") ||
+                                        rest.starts_with("[pypto] l3_swimlane_pass="))) {
+                tags.strace = true;
+                tags.first_strace = at;
             }
         }
-        if (strace) {
+        return tags;
+    }
+
+    void feed(std::string_view line, LineTags tags, std::size_t number) {
+        if (tags.strace) {
             if (!current_->strace)
                 current_->strace = std::make_unique<StraceCollector>(source_, diagnostics_);
-            current_->strace->feed(line, number);
+            current_->strace->feed(line.substr(tags.first_strace), number);
         }
-        if (run) current_->report->feed(line, number);
+        if (tags.run) current_->report->feed(line, number);
     }
 
     void finish_case() {

@@ -3,6 +3,8 @@
 
 #include "report_parser.hpp"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "ptune/core/text.hpp"
@@ -11,10 +13,6 @@
 namespace ptune::bench {
 
 namespace {
-
-bool starts_with(std::string_view text, std::string_view prefix) {
-    return text.substr(0, prefix.size()) == prefix;
-}
 
 /// Consumes a run of decimal digits; nullopt if there is none or it overflows.
 std::optional<std::uint64_t> take_uint(std::string_view& text) {
@@ -29,7 +27,7 @@ std::optional<std::uint64_t> take_uint(std::string_view& text) {
 /// Consumes `key=value` where value runs to the next whitespace; nullopt if the key differs.
 std::optional<std::string_view> take_field(std::string_view& text, std::string_view key) {
     text = text::trim_left(text);
-    if (!starts_with(text, key) || text.size() <= key.size() || text[key.size()] != '=') {
+    if (!text.starts_with(key) || text.size() <= key.size() || text[key.size()] != '=') {
         return std::nullopt;
     }
     text.remove_prefix(key.size() + 1);
@@ -99,17 +97,17 @@ bool ReportParser::feed(std::string_view line, std::size_t line_number) {
     std::string_view body = text::trim(after_tag);
     if (body.empty() || after_tag.front() != ' ') return false;
 
-    if (starts_with(body, "effective_us "))
+    if (body.starts_with("effective_us "))
         return parse_headline(body.substr(13), false, line_number);
-    if (starts_with(body, "fast_effective_us "))
+    if (body.starts_with("fast_effective_us "))
         return parse_headline(body.substr(18), true, line_number);
-    if (starts_with(body, "rank ")) return parse_rank(body.substr(5), line_number);
-    if (starts_with(body, "slot ")) return parse_slot(body.substr(5), line_number);
-    if (starts_with(body, "raw samples:")) return parse_raw_header(body.substr(12), line_number);
-    if (starts_with(body, "benchmark kernel=")) return parse_context(body.substr(17), line_number);
-    if (starts_with(body, "benchmark skipped: ") || starts_with(body, "benchmark unavailable: ") ||
-        starts_with(body, "benchmark rounds interrupted: ") ||
-        starts_with(body, "ignoring PYPTO_BENCH_")) {
+    if (body.starts_with("rank ")) return parse_rank(body.substr(5), line_number);
+    if (body.starts_with("slot ")) return parse_slot(body.substr(5), line_number);
+    if (body.starts_with("raw samples:")) return parse_raw_header(body.substr(12), line_number);
+    if (body.starts_with("benchmark kernel=")) return parse_context(body.substr(17), line_number);
+    if (body.starts_with("benchmark skipped: ") || body.starts_with("benchmark unavailable: ") ||
+        body.starts_with("benchmark rounds interrupted: ") ||
+        body.starts_with("ignoring PYPTO_BENCH_")) {
         add_note(clip_for_message(body, 400));
         return true;
     }
@@ -117,7 +115,7 @@ bool ReportParser::feed(std::string_view line, std::size_t line_number) {
     // produced a headline (e.g. `benchmark unavailable`) belongs to the case, not to a later run.
     bool stage_begin = body.size() > 4 && body.substr(body.size() - 4) == " ...";
     bool stage_end = body.find(" done (") != std::string_view::npos && body.back() == ')';
-    bool verdict = starts_with(body, "PASS (") || starts_with(body, "FAIL");
+    bool verdict = body.starts_with("PASS (") || body.starts_with("FAIL");
     if (stage_begin || stage_end || verdict) {
         close_block();
         if (verdict || body == "validate ...") finish();
@@ -127,7 +125,7 @@ bool ReportParser::feed(std::string_view line, std::size_t line_number) {
 
 bool ReportParser::parse_headline(std::string_view rest, bool fast, std::size_t line_number) {
     saw_report_ = true;
-    if (starts_with(rest, "unavailable:")) {
+    if (rest.starts_with("unavailable:")) {
         close_block();
         BenchBlock& block = open_block(line_number);
         block.fast_variant = fast;
@@ -139,10 +137,10 @@ bool ReportParser::parse_headline(std::string_view rest, bool fast, std::size_t 
     std::optional<std::uint64_t> rounds;
     std::optional<Summary> summary;
     std::string_view tail;
-    if (starts_with(text, "(")) {
+    if (text.starts_with("(")) {
         text.remove_prefix(1);
         rounds = take_uint(text);
-        if (rounds && (starts_with(text, " rounds)") || starts_with(text, " round)"))) {
+        if (rounds && (text.starts_with(" rounds)") || text.starts_with(" round)"))) {
             text.remove_prefix(text.find(')') + 1);
             summary = parse_summary_fields(text, &tail);
         }
@@ -174,28 +172,30 @@ bool ReportParser::parse_rank(std::string_view rest, std::size_t line_number) {
              fmt::format("garbled rank line, ignored: rank {}", clip_for_message(rest, 120)));
         return true;
     }
-    if (starts_with(text, " raw n=")) {
+    if (text.starts_with(" raw n=")) {
         text.remove_prefix(7);
         auto count = take_uint(text);
-        if (!count || !starts_with(text, " eff_us=[") || text.back() != ']') {
+        if (!count || !text.starts_with(" eff_us=[") || text.back() != ']') {
             warn(line_number, fmt::format("garbled raw sample line, ignored: rank {}",
                                           clip_for_message(rest, 120)));
             return true;
         }
         std::string_view list = text.substr(9, text.size() - 10);
         std::vector<double> values;
-        if (!text::trim(list).empty()) {
-            for (std::string_view item : text::split(list, ',')) {
-                item = text::trim(item);
-                auto value = text::parse_double(item);
-                if (!value) {
-                    warn(line_number,
-                         fmt::format("garbled value '{}' in raw samples of rank {}, line ignored",
-                                     clip_for_message(item, 40), *pid));
-                    return true;
-                }
-                values.push_back(*value);
+        values.reserve(std::min<std::size_t>(*count, list.size() / 2 + 1));  // n= may lie
+        std::size_t start = text::trim(list).empty() ? list.size() + 1 : 0;  // "[]": no values
+        while (start <= list.size()) {
+            std::size_t comma = std::min(list.find(',', start), list.size());
+            std::string_view item = text::trim(list.substr(start, comma - start));
+            auto value = text::parse_double(item);
+            if (!value) {
+                warn(line_number,
+                     fmt::format("garbled value '{}' in raw samples of rank {}, line ignored",
+                                 clip_for_message(item, 40), *pid));
+                return true;
             }
+            values.push_back(*value);
+            start = comma + 1;
         }
         if (values.size() != *count) {
             warn(line_number, fmt::format("raw samples of rank {} announce n={} but list {} values",
@@ -207,7 +207,7 @@ bool ReportParser::parse_rank(std::string_view rest, std::size_t line_number) {
         block.raw->per_rank[*pid] = std::move(values);
         return true;
     }
-    if (!starts_with(text, ": ")) {
+    if (!text.starts_with(": ")) {
         warn(line_number,
              fmt::format("garbled rank line, ignored: rank {}", clip_for_message(rest, 120)));
         return true;
@@ -218,13 +218,13 @@ bool ReportParser::parse_rank(std::string_view rest, std::size_t line_number) {
     rank.source = {source_, line_number};
     bool ok = true;
     if (text == "(no timing)") {
-    } else if (starts_with(text, "eff_us ")) {
+    } else if (text.starts_with("eff_us ")) {
         std::string_view tail;
         rank.eff_us = parse_summary_fields(text.substr(7), &tail);
         ok = rank.eff_us.has_value();
         if (ok && !tail.empty()) {
             // 2026-07-07..07-22: a second column `device_wall_us mean=.. max=..`.
-            ok = starts_with(tail, "device_wall_us ");
+            ok = tail.starts_with("device_wall_us ");
             if (ok) tail.remove_prefix(15);
             auto mean = ok ? take_field(tail, "mean") : std::nullopt;
             auto max = mean ? take_field(tail, "max") : std::nullopt;
@@ -234,7 +234,7 @@ bool ReportParser::parse_rank(std::string_view rest, std::size_t line_number) {
                 rank.device_wall_max_us = parse_value(*max);
             }
         }
-    } else if (starts_with(text, "device_wall_us ")) {
+    } else if (text.starts_with("device_wall_us ")) {
         std::string_view tail = text.substr(15);
         auto mean = take_field(tail, "mean");
         auto max = mean ? take_field(tail, "max") : std::nullopt;
@@ -262,7 +262,7 @@ bool ReportParser::parse_slot(std::string_view rest, std::size_t line_number) {
     auto index = take_uint(text);
     Slot slot;
     bool ok = index.has_value();
-    if (ok && starts_with(text, " (")) {
+    if (ok && text.starts_with(" (")) {
         std::size_t close = text.find(')');
         ok = close != std::string_view::npos;
         if (ok) {
@@ -270,10 +270,10 @@ bool ReportParser::parse_slot(std::string_view rest, std::size_t line_number) {
             text.remove_prefix(close + 1);
         }
     }
-    ok = ok && starts_with(text, ":");
+    ok = ok && text.starts_with(":");
     if (ok) {
         text = text::trim(text.substr(1));
-        if (starts_with(text, "eff_us ")) {
+        if (text.starts_with("eff_us ")) {
             std::string_view tail;
             slot.eff_us = parse_summary_fields(text.substr(7), &tail);
             ok = slot.eff_us.has_value() && tail.empty();
@@ -339,8 +339,8 @@ bool ReportParser::parse_context(std::string_view rest, std::size_t line_number)
     text = text::trim(text);
     // The 2026-06-28 variant ends in a parenthetical remark, e.g. `(device_wall_us all 0 ...)`.
     if (std::size_t paren = text.find(" (");
-        paren != std::string_view::npos || starts_with(text, "(")) {
-        std::size_t at = starts_with(text, "(") ? 0 : paren + 1;
+        paren != std::string_view::npos || text.starts_with("(")) {
+        std::size_t at = text.starts_with("(") ? 0 : paren + 1;
         context.fields["remark"] = std::string(text.substr(at));
         text = text.substr(0, at);
     }

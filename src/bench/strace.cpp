@@ -4,6 +4,8 @@
 #include "strace.hpp"
 
 #include <algorithm>
+#include <bit>
+#include <cstring>
 #include <limits>
 #include <map>
 
@@ -34,30 +36,82 @@ bool is_hex(char c) {
     return is_digit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
 }
 
-/// Consumes `\s+key=` then the longest run of characters accepted by `accept`.
-template <class Accept>
-std::optional<std::string_view> take(std::string_view& text, std::string_view key, Accept accept) {
+/// Consumes `\s+key=`; false (and nothing consumed) if the key differs.
+inline bool take_key(std::string_view& text, std::string_view key) {
     std::size_t at = 0;
     while (at < text.size() && is_space(text[at])) ++at;
-    if (at == 0 || text.substr(at, key.size()) != key || at + key.size() >= text.size() ||
-        text[at + key.size()] != '=') {
-        return std::nullopt;
+    if (at == 0 || text.size() <= at + key.size() || text[at + key.size()] != '=') return false;
+    for (std::size_t i = 0; i < key.size(); ++i) {
+        if (text[at + i] != key[i]) return false;
     }
-    at += key.size() + 1;
-    std::size_t end = at;
-    while (end < text.size() && accept(text[end])) ++end;
-    if (end == at) return std::nullopt;
-    std::string_view value = text.substr(at, end - at);
-    text.remove_prefix(end);
-    return value;
+    text.remove_prefix(at + key.size() + 1);
+    return true;
 }
 
-std::optional<std::int64_t> to_i64(std::string_view digits) {
-    auto value = text::parse_uint(digits);
-    if (!value || *value > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max())) {
-        return std::nullopt;
+/// Consumes `\s+key=` then the longest (non-empty) run of characters accepted by `accept`
+/// into `value`; false if there is none. Plain bool results: this runs ten times per record.
+template <class Accept>
+bool take(std::string_view& text, std::string_view key, Accept accept, std::string_view& value) {
+    if (!take_key(text, key)) return false;
+    std::size_t end = 0;
+    while (end < text.size() && accept(text[end])) ++end;
+    if (end == 0) return false;
+    value = text.substr(0, end);
+    text.remove_prefix(end);
+    return true;
+}
+
+/// Reads the run of decimal digits at the start of `text` into `value`, 8 digits per step
+/// (SWAR: timestamps have 12+ digits and a byte loop mispredicts at every number's end).
+/// Returns the number of digits, or 0 when there are none or the value overflows 64 bits.
+std::size_t read_decimal(std::string_view text, std::uint64_t& value) {
+    constexpr std::uint64_t kOnes = 0x0101010101010101ull;
+    std::uint64_t number = 0;
+    std::size_t at = 0;
+    while (std::endian::native == std::endian::little && text.size() - at >= 8) {
+        std::uint64_t word;
+        std::memcpy(&word, text.data() + at, 8);
+        // A byte is a digit when its high nibble is 3 and adding 6 keeps it there.
+        std::uint64_t not_digit = ((word & (0xF0 * kOnes)) ^ (0x30 * kOnes)) |
+                                  (((word + 0x06 * kOnes) & (0xF0 * kOnes)) ^ (0x30 * kOnes));
+        std::size_t digits =
+            not_digit == 0 ? 8 : static_cast<std::size_t>(std::countr_zero(not_digit)) / 8;
+        if (digits == 0) break;
+        if (at + digits > 19) break;  // may not fit: the careful loop below takes over
+        // Keep the digits, aligned to the high end, then fold pairs, quads and octets.
+        word = (word - 0x30 * kOnes) << (8 * (8 - digits));
+        word = (word * 10 + (word >> 8)) & 0x00FF00FF00FF00FFull;
+        word = (word * 100 + (word >> 16)) & 0x0000FFFF0000FFFFull;
+        word = (word * 10000 + (word >> 32)) & 0xFFFFFFFFull;
+        static constexpr std::uint64_t kPowers[] = {1,      10,      100,      1000,     10000,
+                                                    100000, 1000000, 10000000, 100000000};
+        number = number * kPowers[digits] + word;
+        at += digits;
+        if (digits < 8) {
+            value = number;
+            return at;
+        }
     }
-    return static_cast<std::int64_t>(*value);
+    for (; at < text.size() && is_digit(text[at]); ++at) {
+        auto digit = static_cast<std::uint64_t>(text[at] - '0');
+        if (number > (std::numeric_limits<std::uint64_t>::max() - digit) / 10) return 0;
+        number = number * 10 + digit;
+    }
+    value = number;
+    return at;
+}
+
+/// Consumes `\s+key=` then a run of decimal digits into `value`; false when the digits are
+/// missing or the value exceeds `limit`.
+bool take_number(std::string_view& text, std::string_view key, std::uint64_t limit,
+                 std::uint64_t& value) {
+    if (!take_key(text, key)) return false;
+    std::uint64_t number = 0;
+    std::size_t digits = read_decimal(text, number);
+    if (digits == 0 || number > limit) return false;
+    text.remove_prefix(digits);
+    value = number;
+    return true;
 }
 
 /// The kind of span a name is, across the three root-name eras (bench-log.md §1.13.4).
@@ -65,22 +119,44 @@ enum class SpanKind { Other, Root, DeviceWall, Orch, Sched, NotAnInvocation };
 
 SpanKind classify(std::string_view name) {
     // Scheduler families, external producers and setup groups are not launches (§1.13.4).
-    static constexpr std::string_view excluded[] = {"l3.",       "host.",        "node.",
-                                                    "network1.", "network2.",    "network3.",
-                                                    "ext.",      "chip.prewarm", "simpler_prewarm"};
-    for (std::string_view prefix : excluded) {
-        if (name.substr(0, prefix.size()) == prefix) return SpanKind::NotAnInvocation;
+    // Dispatch on the first byte: this runs for every record of a capture.
+    std::string_view root;
+    switch (name.empty() ? '\0' : name.front()) {
+        case 'l':
+            if (name.starts_with("l3.")) return SpanKind::NotAnInvocation;
+            break;
+        case 'h':
+            if (name.starts_with("host.")) return SpanKind::NotAnInvocation;
+            break;
+        case 'n':
+            if (name.starts_with("node.") || name.starts_with("network1.") ||
+                name.starts_with("network2.") || name.starts_with("network3.")) {
+                return SpanKind::NotAnInvocation;
+            }
+            break;
+        case 'e':
+            if (name.starts_with("ext.")) return SpanKind::NotAnInvocation;
+            break;
+        case 'c':
+            if (name.starts_with("chip.prewarm")) return SpanKind::NotAnInvocation;
+            if (name.starts_with("chip.run")) root = "chip.run";
+            break;
+        case 's':
+            if (name.starts_with("simpler_prewarm")) return SpanKind::NotAnInvocation;
+            if (name.starts_with("simpler_run")) root = "simpler_run";
+            break;
+        case 'r':
+            if (name.starts_with("run_prepared")) root = "run_prepared";
+            break;
+        default:
+            break;
     }
-    static constexpr std::string_view roots[] = {"chip.run", "simpler_run", "run_prepared"};
-    for (std::string_view root : roots) {
-        if (name.substr(0, root.size()) != root) continue;
-        std::string_view rest = name.substr(root.size());
-        if (rest.empty()) return SpanKind::Root;
-        if (rest == ".runner_run.device_wall") return SpanKind::DeviceWall;
-        if (rest == ".runner_run.device_wall.orch") return SpanKind::Orch;
-        if (rest == ".runner_run.device_wall.sched") return SpanKind::Sched;
-        return SpanKind::Other;
-    }
+    if (root.empty()) return SpanKind::Other;
+    std::string_view rest = name.substr(root.size());
+    if (rest.empty()) return SpanKind::Root;
+    if (rest == ".runner_run.device_wall") return SpanKind::DeviceWall;
+    if (rest == ".runner_run.device_wall.orch") return SpanKind::Orch;
+    if (rest == ".runner_run.device_wall.sched") return SpanKind::Sched;
     return SpanKind::Other;
 }
 
@@ -99,37 +175,22 @@ double fmean(std::span<const double> values) {
 }  // namespace
 
 std::optional<StraceRecord> parse_strace_record(std::string_view text) {
-    StraceRecord record;
-    auto digits = [](char c) { return is_digit(c); };
-    auto version = take(text, "v", digits);
-    auto pid = version ? take(text, "pid", digits) : std::nullopt;
-    auto tid = pid ? take(text, "tid", digits) : std::nullopt;
-    auto inv = tid ? take(text, "inv", digits) : std::nullopt;
-    auto hid = inv ? take(text, "hid", is_hex) : std::nullopt;
-    auto depth = hid ? take(text, "depth", digits) : std::nullopt;
-    auto name = depth ? take(text, "name", [](char c) { return !is_space(c); }) : std::nullopt;
-    auto ts = name ? take(text, "ts", digits) : std::nullopt;
-    auto dur = ts ? take(text, "dur", digits) : std::nullopt;
-    if (!dur) return std::nullopt;
-    auto pid_n = text::parse_uint(*pid);
-    auto tid_n = text::parse_uint(*tid);
-    auto inv_n = text::parse_uint(*inv);
-    auto depth_n = text::parse_uint(*depth);
-    auto ts_n = to_i64(*ts);
-    auto dur_n = to_i64(*dur);
     // ts + dur must stay representable: windows are computed in integer nanoseconds.
-    if (!pid_n || !tid_n || !inv_n || !depth_n || !ts_n || !dur_n ||
-        *ts_n > std::numeric_limits<std::int64_t>::max() - *dur_n) {
-        return std::nullopt;
-    }
-    record.pid = *pid_n;
-    record.tid = *tid_n;
-    record.inv = *inv_n;
-    record.hid = *hid;
-    record.depth = *depth_n;
-    record.name = *name;
-    record.ts = *ts_n;
-    record.dur = *dur_n;
+    constexpr auto kAny = std::numeric_limits<std::uint64_t>::max();
+    constexpr auto kI64 = static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max());
+    StraceRecord record;
+    std::string_view version;
+    std::uint64_t ts = 0, dur = 0;
+    bool ok = take(text, "v", is_digit, version) && take_number(text, "pid", kAny, record.pid) &&
+              take_number(text, "tid", kAny, record.tid) &&
+              take_number(text, "inv", kAny, record.inv) && take(text, "hid", is_hex, record.hid) &&
+              take_number(text, "depth", kAny, record.depth) &&
+              take(
+                  text, "name", [](char c) { return !is_space(c); }, record.name) &&
+              take_number(text, "ts", kI64, ts) && take_number(text, "dur", kI64 - ts, dur);
+    if (!ok) return std::nullopt;
+    record.ts = static_cast<std::int64_t>(ts);
+    record.dur = static_cast<std::int64_t>(dur);
     return record;
 }
 
@@ -163,27 +224,32 @@ double StraceCollector::Group::effective_us() const {
 }
 
 void StraceCollector::feed(std::string_view line, std::size_t line_number) {
-    bool has_sentinel = line.find(kSentinelTag) != std::string_view::npos;
+    // Events are `[STRACE]` records and sentinels; each runs to the next event. The caller
+    // hands the line from its first event on, so the search starts there.
     auto next_event = [&](std::size_t from) {
-        std::size_t record = line.find(kStraceTag, from);
-        if (!has_sentinel) return record;
-        return std::min(record, line.find(kSentinelTag, from));
+        for (std::size_t at = line.find('[', from); at != std::string_view::npos;
+             at = line.find('[', at + 1)) {
+            std::string_view rest = line.substr(at);
+            if (rest.starts_with(kStraceTag) || rest.starts_with(kSentinelTag)) return at;
+        }
+        return std::string_view::npos;
+    };
+    auto piece_between = [&](std::size_t after, std::size_t next) {
+        return line.substr(after,
+                           next == std::string_view::npos ? std::string_view::npos : next - after);
     };
     std::size_t at = next_event(0);
     while (at != std::string_view::npos) {
-        if (line.substr(at, kSentinelTag.size()) == kSentinelTag) {
+        if (line.substr(at).starts_with(kSentinelTag)) {
             std::size_t after = at + kSentinelTag.size();
             std::size_t next = next_event(after);
-            on_sentinel(line.substr(after, next == std::string_view::npos ? std::string_view::npos
-                                                                          : next - after),
-                        line_number);
+            on_sentinel(piece_between(after, next), line_number);
             at = next;
             continue;
         }
         std::size_t after = at + kStraceTag.size();
         std::size_t next = next_event(after);
-        std::string_view piece = line.substr(
-            after, next == std::string_view::npos ? std::string_view::npos : next - after);
+        std::string_view piece = piece_between(after, next);
         // A record head is `[STRACE]\s+v=\d+` (simpler's count_record_heads).
         std::string_view head = text::trim_left(piece);
         if (head.size() < piece.size() && head.size() > 2 && head.substr(0, 2) == "v=" &&

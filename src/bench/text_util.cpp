@@ -2,6 +2,10 @@
 
 #include "text_util.hpp"
 
+#include <bit>
+#include <cstdint>
+#include <cstring>
+
 #include "ptune/core/text.hpp"
 
 namespace ptune::bench {
@@ -34,6 +38,24 @@ std::size_t actions_timestamp_length(std::string_view line) {
     return 0;
 }
 
+bool interesting_at(const char* at, const char* end) {
+    auto next = [&](std::size_t i) { return at + i < end ? at[i] : '\0'; };
+    switch (*at) {
+        case '\x1b':
+        case '\0':
+            return true;
+        case '[':
+            return (next(1) == 'R' && next(2) == 'U') || (next(1) == 'S' && next(2) == 'T') ||
+                   (next(1) == 'p' && next(2) == 'y');
+        case ':':
+            return next(1) == ':' && (next(2) == 'g' || next(2) == 'e');
+        case '#':
+            return next(1) == '#' && next(2) == '[';
+        default:
+            return false;
+    }
+}
+
 }  // namespace
 
 std::string clip_for_message(std::string_view text, std::size_t limit) {
@@ -43,7 +65,51 @@ std::string clip_for_message(std::string_view text, std::size_t limit) {
     return clipped;
 }
 
+#if defined(__GNUC__) && defined(__x86_64__) && !defined(__clang__)
+// One build for every x86-64 machine, AVX2 where the CPU has it (chosen at load time).
+#define PTUNE_WIDE_CLONES __attribute__((target_clones("avx2", "default")))
+#else
+#define PTUNE_WIDE_CLONES
+#endif
+
+PTUNE_WIDE_CLONES const char* find_log_interest(const char* begin, const char* end) {
+    const char* at = begin;
+#if defined(__GNUC__)
+    // 32 positions at a time with portable vector extensions; the first hit byte comes from
+    // the compare mask. Three overlapping loads see a tag's first three bytes.
+    constexpr std::ptrdiff_t kWidth = 32;
+    using Bytes = unsigned char __attribute__((vector_size(kWidth)));
+    while (end - at >= kWidth + 2) {
+        Bytes a, b, c;
+        std::memcpy(&a, at, kWidth);
+        std::memcpy(&b, at + 1, kWidth);
+        std::memcpy(&c, at + 2, kWidth);
+        auto hits = (a == 0x1b) | (a == 0) |
+                    ((a == '[') & (((b == 'R') & (c == 'U')) | ((b == 'S') & (c == 'T')) |
+                                   ((b == 'p') & (c == 'y')))) |
+                    ((a == ':') & (b == ':') & ((c == 'g') | (c == 'e'))) |
+                    ((a == '#') & (b == '#') & (c == '['));
+        std::uint64_t words[kWidth / 8];
+        std::memcpy(words, &hits, kWidth);
+        for (std::size_t i = 0; i < kWidth / 8; ++i) {  // hit bytes are 0xFF, others 0
+            if (words[i] != 0) {
+                std::size_t byte = std::endian::native == std::endian::little
+                                       ? static_cast<std::size_t>(std::countr_zero(words[i])) / 8
+                                       : static_cast<std::size_t>(std::countl_zero(words[i])) / 8;
+                return at + 8 * i + byte;
+            }
+        }
+        at += kWidth;
+    }
+#endif
+    for (; at < end; ++at) {
+        if (interesting_at(at, end)) return at;
+    }
+    return end;
+}
+
 std::string_view strip_actions_timestamp(std::string_view line) {
+    if (line.empty() || !is_digit(line.front())) return line;  // most lines: one comparison
     return line.substr(actions_timestamp_length(line));
 }
 

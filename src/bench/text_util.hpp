@@ -10,6 +10,12 @@ namespace ptune::bench {
 /// bytes, "..." appended when cut).
 std::string clip_for_message(std::string_view text, std::size_t limit);
 
+/// First byte in [begin, end) that may start what a log scan reads — the first three bytes of
+/// `[RUN]`, `[STRACE]`, `[pypto]`, `::group::`, `::endgroup::` and `##[`, an ESC (colour codes)
+/// or a NUL — or `end`.
+/// An io::LineReader::InterestFinder: lines without such a byte are skipped unread.
+const char* find_log_interest(const char* begin, const char* end);
+
 /// The line without a leading GitHub Actions timestamp (`2026-08-21T21:43:07.1234567Z `).
 std::string_view strip_actions_timestamp(std::string_view line);
 

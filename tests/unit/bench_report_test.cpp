@@ -8,6 +8,7 @@
 
 #include <unistd.h>
 
+#include "../../src/bench/text_util.hpp"
 #include "ptune/bench/model.hpp"
 #include "ptune/bench/summary.hpp"
 
@@ -260,4 +261,30 @@ TEST_CASE("bench report: a directory yields one case per file with bench content
     CHECK(cases[1].name == "l2_hbg_no_orch_sched_w1_r3");
     CHECK(cases[1].blocks.at(0).origin == Origin::Strace);
     for (const auto& bench_case : cases) CHECK_FALSE(bench_case.blocks.empty());
+}
+
+TEST_CASE("bench report: the log prefilter finds every tag at every position", "[bench][report]") {
+    // The vector scan works on 32-byte blocks: put each tag at each offset of two blocks and
+    // at the very end, in filler that holds near misses ("[pass]", "[Re", ":: ", "#[", "#x#").
+    const std::string filler = "x [pass] [Re [St : :: #[ #x# ";
+    using namespace std::string_view_literals;
+    for (std::string_view tag : {"[RUN]"sv, "[STRACE]"sv, "[pypto]"sv, "::group::"sv,
+                                 "::endgroup::"sv, "##[group]"sv, "\x1b[0m"sv, "\0"sv}) {
+        for (std::size_t at = 0; at < 70; ++at) {
+            std::string text;
+            while (text.size() < at) text += filler;
+            text.resize(at);
+            text += tag;
+            text += filler + filler + filler;
+            const char* found = find_log_interest(text.data(), text.data() + text.size());
+            INFO("tag " << tag << " at " << at);
+            CHECK(found == text.data() + at);
+        }
+    }
+    std::string dull;
+    for (int i = 0; i < 20; ++i) dull += filler;
+    CHECK(find_log_interest(dull.data(), dull.data() + dull.size()) == dull.data() + dull.size());
+    dull += '\x1b';
+    CHECK(find_log_interest(dull.data(), dull.data() + dull.size()) ==
+          dull.data() + dull.size() - 1);
 }

@@ -1,10 +1,12 @@
 #include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <vector>
 
+#include <fmt/format.h>
 #include <catch2/catch.hpp>
 
 #include "ptune/core/discover.hpp"
@@ -29,10 +31,10 @@ TEST_CASE("fsum is exactly rounded where naive summation is not", "[stats]") {
 }
 
 TEST_CASE("format_fixed rounds the exact binary value half to even", "[stats]") {
-    CHECK(stats::format_fixed(0.25, 1) == "0.2");   // exact tie -> even
-    CHECK(stats::format_fixed(0.35, 1) == "0.3");   // 0.35 is 0.34999... in binary
-    CHECK(stats::format_fixed(2.675, 2) == "2.67"); // 2.67499999...
-    CHECK(stats::format_fixed(1.45, 1) == "1.4");   // 1.4499999...
+    CHECK(stats::format_fixed(0.25, 1) == "0.2");    // exact tie -> even
+    CHECK(stats::format_fixed(0.35, 1) == "0.3");    // 0.35 is 0.34999... in binary
+    CHECK(stats::format_fixed(2.675, 2) == "2.67");  // 2.67499999...
+    CHECK(stats::format_fixed(1.45, 1) == "1.4");    // 1.4499999...
     CHECK(stats::format_fixed(539.95, 1) == "540.0");
 }
 
@@ -99,6 +101,64 @@ TEST_CASE("LineReader handles lines spanning its internal chunks", "[io]") {
         ++expected;
     }
     CHECK(expected == 300000);
+}
+
+namespace {
+const char* find_bang(const char* begin, const char* end) {
+    return std::find(begin, end, '!');
+}
+}  // namespace
+
+TEST_CASE("LineReader::next_interesting skips dull lines but keeps their count", "[io]") {
+    // Interesting lines around the reader's 1 MiB chunk boundaries, a CRLF one, and a last
+    // line without a newline; everything else is filler.
+    std::string text;
+    std::vector<std::pair<std::size_t, std::size_t>> expected;  // line number, offset
+    std::size_t line_number = 0;
+    auto add = [&](const std::string& line) {
+        ++line_number;
+        if (line.find('!') != std::string::npos) expected.emplace_back(line_number, text.size());
+        text += line;
+    };
+    for (int i = 0; text.size() < (3u << 20); ++i) {
+        bool marked = i % 9973 == 0 || (text.size() % (1u << 20)) > (1u << 20) - 64;
+        add(marked ? fmt::format("hit{}!\r\n", i) : fmt::format("filler line {}\n", i));
+    }
+    add("last!");
+
+    auto check = [&](io::LineReader& reader) {
+        std::string_view line;
+        std::size_t seen = 0;
+        while (reader.next_interesting(line, find_bang)) {
+            if (line.find('!') == std::string_view::npos) continue;  // allowed extra lines
+            REQUIRE(seen < expected.size());
+            CHECK(reader.line_number() == expected[seen].first);
+            CHECK(reader.line_offset() == expected[seen].second);
+            CHECK(line.back() == '!');  // CR stripped
+            ++seen;
+        }
+        CHECK(seen == expected.size());
+        CHECK(reader.line_number() == line_number);
+    };
+    std::istringstream in(text);
+    io::LineReader streamed(in);
+    check(streamed);
+    io::LineReader viewed{std::string_view(text)};
+    check(viewed);
+}
+
+TEST_CASE("count_newlines agrees with std::count at every length and alignment", "[io]") {
+    std::string text;
+    for (int i = 0; i < 9000; ++i) text += (i * 7919) % 5 == 0 ? '\n' : char('a' + i % 26);
+    for (std::size_t begin = 0; begin < 40; ++begin) {
+        for (std::size_t end : {begin, begin + 1, begin + 15, begin + 16, begin + 33,
+                                std::size_t{4096 + 17}, text.size()}) {
+            const char* first = text.data() + begin;
+            const char* last = text.data() + end;
+            REQUIRE(io::count_newlines(first, last) ==
+                    static_cast<std::size_t>(std::count(first, last, '\n')));
+        }
+    }
 }
 
 namespace {

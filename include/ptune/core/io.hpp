@@ -26,7 +26,7 @@ Result<std::string> read_file(const std::string& path, std::size_t max_bytes = 1
 
 /// An opened input: a stream over a file or stdin. Move-only.
 class InputStream {
-public:
+  public:
     InputStream() = default;
     InputStream(InputStream&&) noexcept;
     InputStream& operator=(InputStream&&) noexcept;
@@ -34,7 +34,7 @@ public:
     std::istream& stream();
     const std::string& path() const { return path_; }
 
-private:
+  private:
     friend Result<InputStream> open_input(const std::string& path);
     std::string path_;
     std::unique_ptr<std::istream> owned_;
@@ -49,7 +49,7 @@ Result<InputStream> open_input(const std::string& path);
 /// `\r` (CRLF files) is removed. Reads a stream in large chunks so memory stays flat whatever the
 /// input size; a line longer than `max_line_bytes` is cut there and flagged as truncated.
 class LineReader {
-public:
+  public:
     /// Reads lines from text that stays alive while the reader is used.
     explicit LineReader(std::string_view text);
     /// Streams lines from `in`.
@@ -57,26 +57,48 @@ public:
 
     /// Fetches the next line; the view stays valid until the next call. False at the end.
     bool next(std::string_view& line);
+
+    /// Finds the first byte of interest in [begin, end), or returns `end`. It may report bytes
+    /// that turn out to be uninteresting, never miss one.
+    using InterestFinder = const char* (*)(const char* begin, const char* end);
+    /// Like next(), but skips whole lines in which `finder` reports nothing, without handing
+    /// them out one by one: for logs where few lines matter. line_number() and bytes_read()
+    /// still count the skipped lines.
+    bool next_interesting(std::string_view& line, InterestFinder finder);
     /// 1-based number of the line last returned.
     std::size_t line_number() const { return line_number_; }
     /// True if the line last returned was longer than the limit and was cut.
     bool truncated() const { return truncated_; }
     /// Bytes consumed so far (for progress reporting).
     std::size_t bytes_read() const { return consumed_; }
+    /// Offset in the input of the first byte of the line last returned.
+    std::size_t line_offset() const { return line_offset_; }
 
-private:
+  private:
     bool fill();
+    static constexpr std::size_t kNone = static_cast<std::size_t>(-1);
+    /// Offset of the next '\n' in the buffer at or after `from`, kNone if there is none.
+    std::size_t find_newline(std::size_t from) const;
+    std::string_view buffered() const { return {storage_.get(), size_}; }
+
     std::string_view text_;
     std::istream* in_ = nullptr;
-    std::string buffer_;
+    std::unique_ptr<char[]> storage_;  ///< stream mode: bytes read, [begin_, size_) unread
+    std::size_t capacity_ = 0;
+    std::size_t size_ = 0;
     std::size_t begin_ = 0;
+    std::size_t complete_end_ = 0;  ///< next_interesting(): end of the last complete line
     std::size_t max_line_ = 0;
     std::size_t line_number_ = 0;
     std::size_t consumed_ = 0;
+    std::size_t line_offset_ = 0;
     bool truncated_ = false;
     bool eof_ = false;
     bool skipping_ = false;
 };
+
+/// Number of '\n' bytes in [begin, end).
+std::size_t count_newlines(const char* begin, const char* end);
 
 /// True if the two paths name the same existing file (same device and inode).
 bool same_file(const std::filesystem::path& a, const std::filesystem::path& b);
@@ -86,7 +108,7 @@ bool same_file(const std::filesystem::path& a, const std::filesystem::path& b);
 /// (/dev/null, pipes, terminals) are written directly. If the object is destroyed without
 /// commit(), or the process gets SIGINT/SIGTERM, the temporary file is removed.
 class AtomicOutput {
-public:
+  public:
     /// Opens the output. `inputs` are the command's input paths: writing over one is refused.
     static Result<std::unique_ptr<AtomicOutput>> open(const std::string& path,
                                                       const std::vector<std::string>& inputs = {},
@@ -101,7 +123,7 @@ public:
     const std::string& path() const { return path_; }
     bool is_stdout() const { return path_ == kStdinName; }
 
-private:
+  private:
     AtomicOutput() = default;
     struct Impl;
     std::string path_;

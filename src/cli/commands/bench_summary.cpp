@@ -44,6 +44,45 @@ class RunRenderer : public render::Renderer {
     const std::vector<bench::BenchCase>& cases_;
 };
 
+/// `--format json`, written case by case: the JSON view of a large sweep costs several times
+/// the memory of the cases themselves, so no document of all cases is built. The bytes are
+/// those of the standard JSON renderer ("cases" sorts first among the envelope's keys).
+class StreamingJsonRenderer : public render::Renderer {
+  public:
+    explicit StreamingJsonRenderer(const std::vector<bench::BenchCase>& cases) : cases_(cases) {}
+
+    void render(const render::Report& report, std::ostream& out,
+                const render::RenderOptions&) const override {
+        std::string envelope = dump(render::to_json(report));  // "{\n  \"command\": ..."
+        out << "{\n  \"cases\": ";
+        if (cases_.empty()) {
+            out << "[]";
+        } else {
+            out << "[\n";
+            std::string indented;
+            for (std::size_t i = 0; i < cases_.size(); ++i) {
+                // Two levels deeper than a document of its own. JSON strings hold no raw
+                // newline, so every newline starts a line.
+                std::string element = dump(bench::case_to_json(cases_[i]));
+                indented.assign("    ");
+                for (char c : element) {
+                    indented += c;
+                    if (c == '\n') indented += "    ";
+                }
+                out << indented << (i + 1 < cases_.size() ? ",\n" : "\n");
+            }
+            out << "  ]";
+        }
+        out << ',' << std::string_view(envelope).substr(1) << '\n';
+    }
+
+  private:
+    static std::string dump(const nlohmann::json& value) {
+        return value.dump(2, ' ', false, nlohmann::json::error_handler_t::replace);
+    }
+    const std::vector<bench::BenchCase>& cases_;
+};
+
 class BenchSummaryCommand : public Command {
   public:
     void configure(CLI::App& app) override {
@@ -90,19 +129,12 @@ class BenchSummaryCommand : public Command {
         render::Report report;
         report.command = "bench-summary";
         report.findings = rules::evaluate(**catalogue, store, {"bench."});
-        // The JSON view costs more memory than the cases themselves: build only what the
-        // chosen format prints.
-        if (context.options.format == "json") {
-            nlohmann::json cases = nlohmann::json::array();
-            for (const bench::BenchCase& bench_case : cases_)
-                cases.push_back(bench::case_to_json(bench_case));
-            report.data["cases"] = std::move(cases);
-        } else if (context.options.format != "run") {
+        if (context.options.format != "json" && context.options.format != "run")
             build_tables(report);
-        }
 
         std::map<std::string, std::shared_ptr<render::Renderer>> custom = {
-            {"run", std::make_shared<RunRenderer>(cases_)}};
+            {"run", std::make_shared<RunRenderer>(cases_)},
+            {"json", std::make_shared<StreamingJsonRenderer>(cases_)}};
         int code = context.emit(report, custom);
         if (code != 0) return code;
         for (const auto& finding : report.findings) {
