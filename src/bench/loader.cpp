@@ -59,6 +59,10 @@ class LogScanner {
                 }
             }
             std::string_view line = strip_actions_timestamp(raw_line);
+            // Nothing before the prefilter's first hit is of interest (no tag, no ESC).
+            std::size_t skipped = raw_line.size() - line.size();
+            std::size_t interest = reader.interest_offset();
+            interest = interest > skipped ? interest - skipped : 0;
             if (line.starts_with("::")) {
                 if (line.starts_with("::group::")) {
                     begin_group(line.substr(9), number);
@@ -67,11 +71,11 @@ class LogScanner {
                 }
                 continue;
             }
-            LineTags tags = find_tags(line);
+            LineTags tags = find_tags(line, interest);
             if (tags.ansi) {
                 scratch = text::strip_ansi(line);
                 line = scratch;
-                tags = find_tags(line);
+                tags = find_tags(line, 0);
             }
             if (line.starts_with("##[group]")) {
                 begin_group(line.substr(9), number);
@@ -120,12 +124,13 @@ class LogScanner {
         std::size_t first_strace = 0;  ///< where the first marker or sentinel starts
     };
 
-    static LineTags find_tags(std::string_view line) {
+    /// `from`: where to start looking; the bytes before it hold no tag and no ESC.
+    static LineTags find_tags(std::string_view line, std::size_t from) {
         // A line may hold both kinds: a report note quoting "[STRACE] markers", or a marker with
         // a [RUN] line glued after it; each parser takes what is its own.
         LineTags tags;
         tags.ansi = line.starts_with('\x1b');
-        for (std::size_t at = line.find('['); at != std::string_view::npos;
+        for (std::size_t at = line.find('[', from); at != std::string_view::npos;
              at = line.find('[', at + 1)) {
             std::string_view rest = line.substr(at);
             if (at > 0 && line[at - 1] == '\x1b') {

@@ -130,6 +130,7 @@ bool LineReader::fill() {
 
 bool LineReader::next(std::string_view& line) {
     truncated_ = false;
+    interest_offset_ = 0;
     if (in_ == nullptr) {
         if (begin_ >= text_.size()) return false;
         std::size_t end = text_.find('\n', begin_);
@@ -200,8 +201,9 @@ bool LineReader::next_interesting(std::string_view& line, InterestFinder finder)
         line_start = line_start == std::string_view::npos ? 0 : line_start + 1;
         line_number_ += count_newlines(rest.data(), rest.data() + line_start);
         consumed_ = begin_ += line_start;
-        return next(line);
+        return next_with_interest_at(line, skip < rest.size() ? skip - line_start : 0);
     }
+    std::size_t interest = 0;
     while (!skipping_) {
         // Only complete lines are searched: a pattern may straddle the end of the buffer.
         const char* data = storage_.get();
@@ -225,10 +227,19 @@ bool LineReader::next_interesting(std::string_view& line, InterestFinder finder)
         auto start = static_cast<std::size_t>(line_start - data);
         consumed_ += start - begin_;
         begin_ = start;
-        if (hit != complete_end) break;
+        if (hit != complete_end) {
+            interest = static_cast<std::size_t>(hit - line_start);
+            break;
+        }
         if (!fill()) break;
     }
-    return next(line);
+    return next_with_interest_at(line, interest);
+}
+
+bool LineReader::next_with_interest_at(std::string_view& line, std::size_t offset) {
+    bool got = next(line);
+    interest_offset_ = std::min(offset, line.size());
+    return got;
 }
 
 #if defined(__GNUC__) && defined(__x86_64__) && !defined(__clang__)

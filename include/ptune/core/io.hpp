@@ -65,6 +65,9 @@ class LineReader {
     /// them out one by one: for logs where few lines matter. line_number() and bytes_read()
     /// still count the skipped lines.
     bool next_interesting(std::string_view& line, InterestFinder finder);
+    /// Offset in the line last returned by next_interesting() of the first byte the finder
+    /// reported: nothing before it is of interest. 0 when the line came without a search.
+    std::size_t interest_offset() const { return interest_offset_; }
     /// 1-based number of the line last returned.
     std::size_t line_number() const { return line_number_; }
     /// True if the line last returned was longer than the limit and was cut.
@@ -76,6 +79,7 @@ class LineReader {
 
   private:
     bool fill();
+    bool next_with_interest_at(std::string_view& line, std::size_t offset);
     static constexpr std::size_t kNone = static_cast<std::size_t>(-1);
     /// Offset of the next '\n' in the buffer at or after `from`, kNone if there is none.
     std::size_t find_newline(std::size_t from) const;
@@ -92,6 +96,7 @@ class LineReader {
     std::size_t line_number_ = 0;
     std::size_t consumed_ = 0;
     std::size_t line_offset_ = 0;
+    std::size_t interest_offset_ = 0;
     bool truncated_ = false;
     bool eof_ = false;
     bool skipping_ = false;
