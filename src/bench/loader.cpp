@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "device_log.hpp"
 #include "ptune/bench/model.hpp"
 #include "ptune/bench/summary.hpp"
 #include "ptune/core/io.hpp"
@@ -27,6 +28,7 @@ struct CaseState {
     BenchCase bench_case;
     std::unique_ptr<ReportParser> report;
     std::unique_ptr<StraceCollector> strace;
+    std::unique_ptr<DeviceLogCollector> device_log;
 };
 
 /// Reads one log, splitting it into cases at `::group::` / `##[group]` lines.
@@ -83,6 +85,12 @@ class LogScanner {
                 end_group(number);
             } else if (tags.run || tags.strace) {
                 feed(line, tags, number);
+            } else if (mentions_device_timing(line)) {
+                if (!current_->device_log) {
+                    current_->device_log =
+                        std::make_unique<DeviceLogCollector>(source_, diagnostics_);
+                }
+                current_->device_log->feed(line, number);
             }
         }
         finish_case();
@@ -160,8 +168,12 @@ class LogScanner {
         CaseState& state = *current_;
         state.report->finish();
         bool markers = state.strace && state.strace->saw_markers();
-        if (markers && !state.report->saw_report_lines() && options_.recompute_from_strace) {
+        bool recompute = !state.report->saw_report_lines() && options_.recompute_from_strace;
+        if (markers && recompute) {
             if (auto block = state.strace->compute(options_.strace))
+                state.bench_case.blocks.push_back(std::move(*block));
+        } else if (recompute && state.device_log && state.device_log->saw_lines()) {
+            if (auto block = state.device_log->compute(options_.strace))
                 state.bench_case.blocks.push_back(std::move(*block));
         }
         if (!state.bench_case.blocks.empty() || !state.bench_case.notes.empty()) {
@@ -274,11 +286,11 @@ Result<bool> load_file(const std::string& path, const std::string& case_name,
             LogScanner scanner(path, case_name, options, diagnostics);
             cases = scanner.scan(input->stream());
             if (cases.empty()) {
-                diagnostics.error(
-                    path, 0,
-                    scanner.binary()
-                        ? "binary file, no benchmark lines"
-                        : "no benchmark lines ([RUN] effective_us report or [STRACE] markers)");
+                diagnostics.error(path, 0,
+                                  scanner.binary() ? "binary file, no benchmark lines"
+                                                   : "no benchmark lines ([RUN] effective_us "
+                                                     "report, [STRACE] markers or device-log "
+                                                     "orch/sched timing lines)");
                 return false;
             }
         }

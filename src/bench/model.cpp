@@ -14,6 +14,8 @@ const char* to_string(Origin origin) {
             return "results.tsv";
         case Origin::Json:
             return "json";
+        case Origin::DeviceLog:
+            return "device-log";
     }
     return "report";
 }

@@ -176,7 +176,8 @@ std::optional<Summary> summary_from_json(const json& value) {
 }
 
 Origin origin_from(const std::string& text) {
-    for (Origin origin : {Origin::Report, Origin::Strace, Origin::ResultsTsv, Origin::Json}) {
+    for (Origin origin :
+         {Origin::Report, Origin::Strace, Origin::ResultsTsv, Origin::Json, Origin::DeviceLog}) {
         if (text == to_string(origin)) return origin;
     }
     throw JsonError{fmt::format("unknown origin '{}'", text)};

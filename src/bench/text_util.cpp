@@ -51,6 +51,8 @@ bool interesting_at(const char* at, const char* end) {
             return next(1) == ':' && (next(2) == 'g' || next(2) == 'e');
         case '#':
             return next(1) == '#' && next(2) == '[';
+        case '_':
+            return next(1) == 's' && next(2) == 't';
         default:
             return false;
     }
@@ -88,7 +90,7 @@ PTUNE_WIDE_CLONES const char* find_log_interest(const char* begin, const char* e
                     ((a == '[') & (((b == 'R') & (c == 'U')) | ((b == 'S') & (c == 'T')) |
                                    ((b == 'p') & (c == 'y')))) |
                     ((a == ':') & (b == ':') & ((c == 'g') | (c == 'e'))) |
-                    ((a == '#') & (b == '#') & (c == '['));
+                    ((a == '#') & (b == '#') & (c == '[')) | ((a == '_') & (b == 's') & (c == 't'));
         std::uint64_t words[kWidth / 8];
         std::memcpy(words, &hits, kWidth);
         for (std::size_t i = 0; i < kWidth / 8; ++i) {  // hit bytes are 0xFF, others 0

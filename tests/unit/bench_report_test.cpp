@@ -268,8 +268,9 @@ TEST_CASE("bench report: the log prefilter finds every tag at every position", "
     // at the very end, in filler that holds near misses ("[pass]", "[Re", ":: ", "#[", "#x#").
     const std::string filler = "x [pass] [Re [St : :: #[ #x# ";
     using namespace std::string_view_literals;
-    for (std::string_view tag : {"[RUN]"sv, "[STRACE]"sv, "[pypto]"sv, "::group::"sv,
-                                 "::endgroup::"sv, "##[group]"sv, "\x1b[0m"sv, "\0"sv}) {
+    for (std::string_view tag :
+         {"[RUN]"sv, "[STRACE]"sv, "[pypto]"sv, "::group::"sv, "::endgroup::"sv, "##[group]"sv,
+          "_start="sv, "\x1b[0m"sv, "\0"sv}) {
         for (std::size_t at = 0; at < 70; ++at) {
             std::string text;
             while (text.size() < at) text += filler;
@@ -287,4 +288,60 @@ TEST_CASE("bench report: the log prefilter finds every tag at every position", "
     dull += '\x1b';
     CHECK(find_log_interest(dull.data(), dull.data() + dull.size()) ==
           dull.data() + dull.size() - 1);
+}
+
+TEST_CASE("bench report: legacy device-log orch/sched lines give Effective per round",
+          "[bench][report]") {
+    Diagnostics diagnostics;
+    LoadOptions options;
+    options.strace.warmup = 0;
+    SECTION("the upstream doc sample: one round, Total = (max end - min start) / cycle rate") {
+        auto cases =
+            load({data("simpler__l2-timing__legacy_device_log_lines.txt")}, diagnostics, options);
+        REQUIRE(cases.size() == 1);
+        const BenchBlock* block = cases[0].ci_block();
+        REQUIRE(block != nullptr);
+        CHECK(block->origin == Origin::DeviceLog);
+        REQUIRE(block->effective_us);
+        CHECK(block->effective_us->rounds == 1);
+        // 46589 cycles at 26959 cycles / 539.180 us
+        CHECK(block->effective_us->mean == Approx(46589.0 * 539.18 / 26959.0).epsilon(1e-12));
+        CHECK(format_run_lines(*block, false) ==
+              std::vector<std::string>{"[RUN]   effective_us (1 rounds) min=931.8 median=931.8 "
+                                       "mean=931.8 max=931.8"});
+    }
+    SECTION("dlog prefixes, timeouts, incomplete and uncalibrated rounds, warmup") {
+        TempFile log(
+            "[INFO] AICPU(1,x):2026-06-01 Thread 0: sched_start=5 sched_end=9 sched_cost=1us\n"
+            "[INFO] AICPU(1,x):2026-06-01 Thread 3: orch_start=1000 orch_end=2000 "
+            "orch_cost=10.000us\n"
+            "[INFO] AICPU(1,x):2026-06-01 Thread 0: sched_start=900 sched_end(timeout)=2500 "
+            "sched_cost=16.000us\n"
+            "Thread 3: orch_start=3000 orch_end=3500 orch_cost=5.000us\n"  // no sched: dropped
+            "Thread 3: orch_start=4000 orch_end=5000 orch_cost=0.000us\n"  // no cycle rate
+            "Thread 1: sched_start=4000 sched_end=5000 sched_cost=10.000us\n"
+            "Thread 3: orch_start=6000 orch_end=7000 orch_cost=20.000us\n"
+            "Thread 1: sched_start=6500 sched_end=7100 sched_cost=12.000us\n"
+            "Thread 2: sched_start=6100 sched_end=6900 sched_cost=16.000us\n",
+            "device.log");
+        auto cases = load({log.path}, diagnostics, options);
+        REQUIRE(cases.size() == 1);
+        const BenchBlock* block = cases[0].ci_block();
+        REQUIRE(block != nullptr);
+        REQUIRE(block->effective_us);
+        // Rounds kept: (2500-900)/100 = 16.0 and (7100-6000)/50 = 22.0.
+        CHECK(block->effective_us->rounds == 2);
+        CHECK(block->effective_us->min == 16.0);
+        CHECK(block->effective_us->max == 22.0);
+        CHECK(block->source.line == 2);
+        REQUIRE(diagnostics.items().size() == 1);
+        CHECK(diagnostics.items()[0].line == 5);
+
+        options.strace.warmup = 1;
+        Diagnostics again;
+        auto warm = load({log.path}, again, options);
+        REQUIRE(warm[0].ci_block()->effective_us);
+        CHECK(warm[0].ci_block()->effective_us->rounds == 1);
+        CHECK(warm[0].ci_block()->effective_us->mean == 22.0);
+    }
 }

@@ -27,9 +27,10 @@ enum class Origin {
     Strace,      ///< recomputed by ptune from `[STRACE]` markers
     ResultsTsv,  ///< a daily-CI `results.tsv` row (mean only)
     Json,        ///< a `ptune bench-summary --format json` output read back
+    DeviceLog,   ///< recomputed from legacy device-log orch/sched lines (before [STRACE])
 };
 
-/// "report", "strace", "results.tsv", "json".
+/// "report", "strace", "results.tsv", "json", "device-log".
 const char* to_string(Origin origin);
 
 /// A place in an input file (1-based line; 0 when the whole file is meant).

@@ -93,7 +93,7 @@ class BenchSummaryCommand : public Command {
         app.add_option("--case", options_.case_name,
                        "Case name for unlabelled inputs (default: the file name)");
         app.add_option("--warmup", options_.strace.warmup,
-                       "[STRACE] recomputation: warmup launches dropped (default 5)")
+                       "[STRACE] and device-log recomputation: warmup launches dropped (default 5)")
             ->check(CLI::NonNegativeNumber);
         app.add_option("--rounds", options_.strace.rounds,
                        "[STRACE] recomputation: measured rounds (default 100)")
