@@ -46,7 +46,13 @@ class LogScanner {
         std::string scratch;
         std::string_view raw_line;
         start_case(default_case_, 1);
+        std::size_t total = progress_total();
+        std::size_t next_progress = kProgressStep;
         while (reader.next_interesting(raw_line, find_log_interest)) {
+            if (options_.progress && reader.bytes_read() >= next_progress) {
+                options_.progress(source_, reader.bytes_read(), total);
+                next_progress = reader.bytes_read() + kProgressStep;
+            }
             std::size_t number = reader.line_number();
             if (reader.truncated()) diagnostics_.warn(source_, number, "line too long, cut");
             // Where this line starts in the file: a NUL within the probe is binary even when
@@ -94,6 +100,7 @@ class LogScanner {
             }
         }
         finish_case();
+        if (options_.progress) options_.progress(source_, reader.bytes_read(), reader.bytes_read());
         return std::move(cases_);
     }
 
@@ -103,6 +110,13 @@ class LogScanner {
   private:
     /// NUL bytes this early mean a binary file, not a log with a damaged line.
     static constexpr std::size_t kBinaryProbeBytes = 8192;
+    static constexpr std::size_t kProgressStep = 16u << 20;
+
+    std::size_t progress_total() const {
+        std::error_code error;
+        auto size = source_ == io::kStdinName ? 0 : fs::file_size(source_, error);
+        return error ? 0 : static_cast<std::size_t>(size);
+    }
 
     void begin_group(std::string_view name, std::size_t number) {
         finish_case();

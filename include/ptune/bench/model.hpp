@@ -11,6 +11,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -149,6 +150,9 @@ struct LoadOptions {
     StraceOptions strace;
     /// Recompute a report from `[STRACE]` markers when a case has no `[RUN]` report lines.
     bool recompute_from_strace = true;
+    /// Called every few MiB while a log is read (`done` bytes of `total`, 0 for stdin) and
+    /// once more with done == total when the file is finished; may be empty.
+    std::function<void(const std::string& path, std::size_t done, std::size_t total)> progress;
 };
 
 /// Loads every input named in `paths_or_labels`: a file, a directory (searched recursively

@@ -9,6 +9,7 @@
 #include "ptune/bench/model.hpp"
 #include "ptune/bench/summary.hpp"
 #include "ptune/core/stats.hpp"
+#include "ptune/core/terminal.hpp"
 
 namespace ptune::cli {
 
@@ -116,7 +117,23 @@ class BenchSummaryCommand : public Command {
             context.add_inputs({input});
             if (eq != std::string::npos && eq > 0) context.add_inputs({input.substr(eq + 1)});
         }
+        // One progress line per large log, on a terminal only (term::Progress decides).
+        std::unique_ptr<term::Progress> progress;
+        std::string progress_path;
+        options_.progress = [&](const std::string& path, std::size_t done, std::size_t total) {
+            if (path != progress_path) {
+                progress_path = path;
+                progress = std::make_unique<term::Progress>(fmt::format("reading {}", path), total,
+                                                            context.options.quiet);
+            }
+            if (done >= total) {
+                progress->finish();
+            } else {
+                progress->update(done);
+            }
+        };
         auto loaded = bench::load_bench_inputs(inputs_, options_, context.diagnostics);
+        progress.reset();
         if (!loaded) return context.fail(loaded.error());
         cases_ = std::move(*loaded);
         make_names_unique();
