@@ -48,7 +48,14 @@ class LogScanner {
         start_case(default_case_, 1);
         std::size_t total = progress_total();
         std::size_t next_progress = kProgressStep;
-        while (reader.next_interesting(raw_line, find_log_interest)) {
+        // Every line of the binary probe is looked at (for NUL bytes); after it, only the
+        // lines the prefilter picks.
+        auto next_line = [&] {
+            return reader.bytes_read() < kBinaryProbeBytes
+                       ? reader.next(raw_line)
+                       : reader.next_interesting(raw_line, find_log_interest);
+        };
+        while (next_line()) {
             if (options_.progress && reader.bytes_read() >= next_progress) {
                 options_.progress(source_, reader.bytes_read(), total);
                 next_progress = reader.bytes_read() + kProgressStep;

@@ -42,7 +42,6 @@ bool interesting_at(const char* at, const char* end) {
     auto next = [&](std::size_t i) { return at + i < end ? at[i] : '\0'; };
     switch (*at) {
         case '\x1b':
-        case '\0':
             return true;
         case '[':
             return (next(1) == 'R' && next(2) == 'U') || (next(1) == 'S' && next(2) == 'T') ||
@@ -86,13 +85,17 @@ PTUNE_WIDE_CLONES const char* find_log_interest(const char* begin, const char* e
         std::memcpy(&a, at, kWidth);
         std::memcpy(&b, at + 1, kWidth);
         std::memcpy(&c, at + 2, kWidth);
-        auto hits = (a == 0x1b) | (a == 0) |
+        auto hits = (a == 0x1b) |
                     ((a == '[') & (((b == 'R') & (c == 'U')) | ((b == 'S') & (c == 'T')) |
                                    ((b == 'p') & (c == 'y')))) |
                     ((a == ':') & (b == ':') & ((c == 'g') | (c == 'e'))) |
                     ((a == '#') & (b == '#') & (c == '[')) | ((a == '_') & (b == 's') & (c == 't'));
         std::uint64_t words[kWidth / 8];
         std::memcpy(words, &hits, kWidth);
+        if ((words[0] | words[1] | words[2] | words[3]) == 0) {  // most blocks
+            at += kWidth;
+            continue;
+        }
         for (std::size_t i = 0; i < kWidth / 8; ++i) {  // hit bytes are 0xFF, others 0
             if (words[i] != 0) {
                 std::size_t byte = std::endian::native == std::endian::little

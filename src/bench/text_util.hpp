@@ -12,7 +12,7 @@ std::string clip_for_message(std::string_view text, std::size_t limit);
 
 /// First byte in [begin, end) that may start what a log scan reads — the first three bytes of
 /// `[RUN]`, `[STRACE]`, `[pypto]`, `::group::`, `::endgroup::`, `##[` and the `_start=` of
-/// legacy device-log timing lines, an ESC (colour codes) or a NUL — or `end`.
+/// legacy device-log timing lines, or an ESC (colour codes) — or `end`.
 /// An io::LineReader::InterestFinder: lines without such a byte are skipped unread.
 const char* find_log_interest(const char* begin, const char* end);
 

@@ -268,9 +268,8 @@ TEST_CASE("bench report: the log prefilter finds every tag at every position", "
     // at the very end, in filler that holds near misses ("[pass]", "[Re", ":: ", "#[", "#x#").
     const std::string filler = "x [pass] [Re [St : :: #[ #x# ";
     using namespace std::string_view_literals;
-    for (std::string_view tag :
-         {"[RUN]"sv, "[STRACE]"sv, "[pypto]"sv, "::group::"sv, "::endgroup::"sv, "##[group]"sv,
-          "_start="sv, "\x1b[0m"sv, "\0"sv}) {
+    for (std::string_view tag : {"[RUN]"sv, "[STRACE]"sv, "[pypto]"sv, "::group::"sv,
+                                 "::endgroup::"sv, "##[group]"sv, "_start="sv, "\x1b[0m"sv}) {
         for (std::size_t at = 0; at < 70; ++at) {
             std::string text;
             while (text.size() < at) text += filler;
