@@ -148,15 +148,18 @@ std::optional<std::string_view> dict_value(std::string_view line, std::string_vi
 
 }  // namespace
 
-Result<Deps> read_deps(std::string_view deps_json, std::string_view source_name,
-                       Diagnostics& diagnostics) {
+namespace {
+
+/// Reads deps.json from `input` (a text or a stream) in one walk.
+template <class Input>
+Result<Deps> read_deps_from(Input& input, std::string_view source_name, Diagnostics& diagnostics) {
     Deps deps;
     deps.source = std::string(source_name);
     DepsWalker walker;
     walker.deps = &deps;
-    bool complete = detail::walk(deps_json, walker);
+    bool complete = detail::walk(input, walker);
     if (!complete) {
-        std::size_t line = detail::line_of_offset(deps_json, walker.error_position());
+        std::size_t line = walker.error_line();
         if (!walker.saw_edges && !walker.saw_tasks)
             return Error{fmt::format("not a usable deps.json: {}", walker.error_message()),
                          std::string(source_name), line};
@@ -180,6 +183,18 @@ Result<Deps> read_deps(std::string_view deps_json, std::string_view source_name,
     return deps;
 }
 
+}  // namespace
+
+Result<Deps> read_deps(std::string_view deps_json, std::string_view source_name,
+                       Diagnostics& diagnostics) {
+    return read_deps_from(deps_json, source_name, diagnostics);
+}
+
+Result<Deps> read_deps(std::istream& deps_json, std::string_view source_name,
+                       Diagnostics& diagnostics) {
+    return read_deps_from(deps_json, source_name, diagnostics);
+}
+
 Result<NameMap> read_name_map(std::string_view json, std::string_view source_name,
                               Diagnostics& diagnostics) {
     NameMap map;
@@ -187,7 +202,7 @@ Result<NameMap> read_name_map(std::string_view json, std::string_view source_nam
     NameMapWalker walker;
     walker.map = &map;
     if (!detail::walk(json, walker)) {
-        std::size_t line = detail::line_of_offset(json, walker.error_position());
+        std::size_t line = walker.error_line();
         return Error{fmt::format("not a usable name map: {}", walker.error_message()),
                      std::string(source_name), line};
     }

@@ -55,7 +55,7 @@ Section section_of(std::string_view key) {
 /// A raw phase object as read (cycles for raw files, µs for legacy ones).
 struct RawPhase {
     std::uint32_t thread = 0;
-    std::string kind;
+    std::uint16_t kind = 0;  ///< index into RecordsWalker::kinds (0 = none written)
     bool has_start = false, has_end = false;
     std::int64_t start = 0, end = 0;  // cycles / host ns
     double start_us = 0, end_us = 0;  // legacy µs
@@ -69,10 +69,10 @@ struct RawPhase {
     /// Ready-queue depths; a count above 3 marks a malformed array (fixed storage keeps the
     /// per-record footprint flat: captures hold ~100K of these).
     struct Depths {
-        std::array<std::int64_t, 3> values{};
-        std::size_t count = 0;
+        std::array<std::int32_t, 3> values{};
+        std::uint32_t count = 0;
         void push(std::int64_t v) {
-            if (count < 3) values[count] = v;
+            if (count < 3) values[count] = static_cast<std::int32_t>(v);
             ++count;
         }
         bool empty() const { return count == 0; }
@@ -107,6 +107,8 @@ class RecordsWalker final : public detail::JsonWalker {
     int aicore_columns = 0;
     bool saw_aicore = false, saw_aicpu = false, saw_scheduler_tasks = false;
     std::size_t malformed_rows = 0;
+    /// Phase kind names as written, interned (a capture uses a dozen); kinds[0] = "".
+    std::vector<std::string> kinds{std::string()};
     std::vector<RawPhase> scheduler;
     std::size_t scheduler_arrays = 0;
     std::vector<RawPhase> orchestrator;
@@ -305,40 +307,121 @@ class RecordsWalker final : public detail::JsonWalker {
         aicpu.push_back(row_.size() == 5 ? row_[4] : 0);
     }
 
-    void phase_field(const std::string& k, const Scalar& v) {
-        if (k == "kind" || k == "phase") {
-            if (v.type == Scalar::Type::String) phase_.kind = std::string(v.text);
+    std::uint16_t intern_kind(std::string_view name) {
+        for (std::size_t i = 1; i < kinds.size(); ++i)
+            if (kinds[i] == name) return static_cast<std::uint16_t>(i);
+        if (kinds.size() > 0xFFFF) return 0;  // not a capture's vocabulary any more
+        kinds.emplace_back(name);
+        return static_cast<std::uint16_t>(kinds.size() - 1);
+    }
+
+    enum class PhaseKey {
+        Kind,
+        StartUs,
+        EndUs,
+        Start,
+        End,
+        LoopIter,
+        TasksProcessed,
+        PopHit,
+        PopMiss,
+        TaskId,
+        SubmitIdx,
+        RecordIndex,
+        Thread,
+        Other
+    };
+    /// The member a phase key names; dispatched on the length first, since every phase object
+    /// repeats the same ~10 keys and a chain of string compares per key dominated reading.
+    static PhaseKey phase_key(std::string_view k) {
+        switch (k.size()) {
+            case 4:
+                return k == "kind" ? PhaseKey::Kind : PhaseKey::Other;
+            case 5:
+                return k == "phase" ? PhaseKey::Kind : PhaseKey::Other;
+            case 7:
+                return k == "pop_hit"   ? PhaseKey::PopHit
+                       : k == "task_id" ? PhaseKey::TaskId
+                                        : PhaseKey::Other;
+            case 8:
+                return k == "pop_miss" ? PhaseKey::PopMiss : PhaseKey::Other;
+            case 9:
+                return k == "loop_iter"   ? PhaseKey::LoopIter
+                       : k == "thread_id" ? PhaseKey::Thread
+                                          : PhaseKey::Other;
+            case 10:
+                return k == "end_cycles"   ? PhaseKey::End
+                       : k == "submit_idx" ? PhaseKey::SubmitIdx
+                       : k == "thread_idx" ? PhaseKey::Thread
+                                           : PhaseKey::Other;
+            case 11:
+                return k == "end_time_us"   ? PhaseKey::EndUs
+                       : k == "end_host_ns" ? PhaseKey::End
+                                            : PhaseKey::Other;
+            case 12:
+                return k == "start_cycles"   ? PhaseKey::Start
+                       : k == "record_index" ? PhaseKey::RecordIndex
+                                             : PhaseKey::Other;
+            case 13:
+                return k == "start_time_us"   ? PhaseKey::StartUs
+                       : k == "start_host_ns" ? PhaseKey::Start
+                                              : PhaseKey::Other;
+            case 15:
+                return k == "tasks_processed" ? PhaseKey::TasksProcessed : PhaseKey::Other;
+            default:
+                return PhaseKey::Other;
+        }
+    }
+
+    void phase_field(std::string_view k, const Scalar& v) {
+        PhaseKey key = phase_key(k);
+        if (key == PhaseKey::Kind) {
+            if (v.type == Scalar::Type::String) phase_.kind = intern_kind(v.text);
             return;
         }
-        if (k == "start_time_us" && v.is_number()) {
+        if (key == PhaseKey::StartUs && v.is_number()) {
             phase_.start_us = v.number, phase_.has_start = true, phase_.legacy_us = true;
             return;
         }
-        if (k == "end_time_us" && v.is_number()) {
+        if (key == PhaseKey::EndUs && v.is_number()) {
             phase_.end_us = v.number, phase_.has_end = true, phase_.legacy_us = true;
             return;
         }
         if (!v.is_int()) return;
-        if (k == "start_cycles" || k == "start_host_ns")
-            phase_.start = v.integer, phase_.has_start = true;
-        else if (k == "end_cycles" || k == "end_host_ns")
-            phase_.end = v.integer, phase_.has_end = true;
-        else if (k == "loop_iter")
-            phase_.loop_iter = v.integer;
-        else if (k == "tasks_processed")
-            phase_.tasks_processed = v.integer;
-        else if (k == "pop_hit")
-            phase_.pop_hit = v.integer;
-        else if (k == "pop_miss")
-            phase_.pop_miss = v.integer;
-        else if (k == "task_id")
-            phase_.task_id = v.integer;
-        else if (k == "submit_idx")
-            phase_.submit_idx = v.integer;
-        else if (k == "record_index")
-            phase_.record_index = v.integer;
-        else if (k == "thread_id" || k == "thread_idx")
-            phase_.thread = static_cast<std::uint32_t>(std::max<std::int64_t>(0, v.integer));
+        switch (key) {
+            case PhaseKey::Start:
+                phase_.start = v.integer, phase_.has_start = true;
+                break;
+            case PhaseKey::End:
+                phase_.end = v.integer, phase_.has_end = true;
+                break;
+            case PhaseKey::LoopIter:
+                phase_.loop_iter = v.integer;
+                break;
+            case PhaseKey::TasksProcessed:
+                phase_.tasks_processed = v.integer;
+                break;
+            case PhaseKey::PopHit:
+                phase_.pop_hit = v.integer;
+                break;
+            case PhaseKey::PopMiss:
+                phase_.pop_miss = v.integer;
+                break;
+            case PhaseKey::TaskId:
+                phase_.task_id = v.integer;
+                break;
+            case PhaseKey::SubmitIdx:
+                phase_.submit_idx = v.integer;
+                break;
+            case PhaseKey::RecordIndex:
+                phase_.record_index = v.integer;
+                break;
+            case PhaseKey::Thread:
+                phase_.thread = static_cast<std::uint32_t>(std::max<std::int64_t>(0, v.integer));
+                break;
+            default:
+                break;
+        }
     }
 
     void finish_stream() {
@@ -400,10 +483,10 @@ CoreType parse_core_type(std::string_view name) {
 
 /// Phase object → model record, given a raw-timestamp converter.
 template <class ToNs>
-SchedulerPhase make_scheduler_phase(const RawPhase& raw, ToNs&& to_ns) {
+SchedulerPhase make_scheduler_phase(const RawPhase& raw, const RecordsWalker& w, ToNs&& to_ns) {
     SchedulerPhase phase;
     phase.thread = raw.thread;
-    phase.kind_name = raw.kind.empty() ? "unknown" : raw.kind;
+    phase.kind_name = raw.kind == 0 ? "unknown" : w.kinds[raw.kind];
     phase.kind = parse_phase_kind(phase.kind_name);
     phase.start_ns = to_ns(raw, true);
     phase.end_ns = to_ns(raw, false);
@@ -415,8 +498,8 @@ SchedulerPhase make_scheduler_phase(const RawPhase& raw, ToNs&& to_ns) {
     if (raw.shared_start.complete() && raw.shared_end.complete()) {
         phase.has_depths = true;
         for (std::size_t i = 0; i < 3; ++i) {
-            phase.shared_at_start[i] = static_cast<std::int32_t>(raw.shared_start.values[i]);
-            phase.shared_at_end[i] = static_cast<std::int32_t>(raw.shared_end.values[i]);
+            phase.shared_at_start[i] = raw.shared_start.values[i];
+            phase.shared_at_end[i] = raw.shared_end.values[i];
         }
     }
     return phase;
@@ -522,7 +605,8 @@ Result<Capture> build_legacy(RecordsWalker& w, Capture capture, Diagnostics& dia
             continue;
         }
         capture.scheduler_phases.push_back(make_scheduler_phase(
-            p, [&](const RawPhase& r, bool start) { return rel(start ? r.start_us : r.end_us); }));
+            p, w,
+            [&](const RawPhase& r, bool start) { return rel(start ? r.start_us : r.end_us); }));
     }
     capture.scheduler_arrays = w.scheduler_arrays;
     std::stable_sort(capture.tasks.begin(), capture.tasks.end(),
@@ -531,16 +615,13 @@ Result<Capture> build_legacy(RecordsWalker& w, Capture capture, Diagnostics& dia
     return capture;
 }
 
-}  // namespace
-
-Result<Capture> read_capture(std::string_view records_json, const ReadOptions& options,
-                             Diagnostics& diagnostics) {
-    RecordsWalker w;
-    bool complete = detail::walk(records_json, w);
+/// The capture from what the walker collected (`complete`: the whole text parsed).
+Result<Capture> build_capture(RecordsWalker& w, bool complete, const ReadOptions& options,
+                              Diagnostics& diagnostics) {
     Capture capture;
     capture.source = options.source_name;
     if (!complete) {
-        std::size_t line = detail::line_of_offset(records_json, w.error_position());
+        std::size_t line = w.error_line();
         bool nothing =
             w.aicore.empty() && w.legacy.empty() && w.scheduler.empty() && w.orchestrator.empty();
         if (nothing)
@@ -684,7 +765,7 @@ Result<Capture> read_capture(std::string_view records_json, const ReadOptions& o
             ++capture.dropped.malformed_phases;
             continue;
         }
-        capture.scheduler_phases.push_back(make_scheduler_phase(p, phase_ns));
+        capture.scheduler_phases.push_back(make_scheduler_phase(p, w, phase_ns));
     }
     capture.scheduler_arrays = w.scheduler_arrays;
     for (const auto& p : w.orchestrator) {
@@ -694,7 +775,7 @@ Result<Capture> read_capture(std::string_view records_json, const ReadOptions& o
         }
         OrchestratorPhase phase;
         phase.thread = p.thread;
-        if (!p.kind.empty()) phase.phase = p.kind;
+        if (p.kind != 0) phase.phase = w.kinds[p.kind];
         phase.submit_idx = p.submit_idx;
         phase.task_id = p.task_id;
         phase.start_ns = to_ns(p.start);
@@ -712,6 +793,22 @@ Result<Capture> read_capture(std::string_view records_json, const ReadOptions& o
         capture.orchestrator_phases.empty())
         return Error{"no usable task rows or phases in the capture", options.source_name, 0};
     return capture;
+}
+
+}  // namespace
+
+Result<Capture> read_capture(std::string_view records_json, const ReadOptions& options,
+                             Diagnostics& diagnostics) {
+    RecordsWalker w;
+    bool complete = detail::walk(records_json, w);
+    return build_capture(w, complete, options, diagnostics);
+}
+
+Result<Capture> read_capture(std::istream& records_json, const ReadOptions& options,
+                             Diagnostics& diagnostics) {
+    RecordsWalker w;
+    bool complete = detail::walk(records_json, w);
+    return build_capture(w, complete, options, diagnostics);
 }
 
 }  // namespace ptune::swimlane

@@ -3,6 +3,10 @@
 // per line, streamed through a buffer; provenance in "otherData".
 
 #include <algorithm>
+#include <charconv>
+#include <cstring>
+#include <limits>
+#include <memory>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -13,50 +17,6 @@
 #include "trace_model.hpp"
 
 namespace ptune::swimlane::detail {
-
-void append_us(std::string& out, std::int64_t ns) {
-    if (ns < 0) {
-        out += '-';
-        ns = -ns;
-    }
-    char digits[32];
-    auto end = fmt::format_to(digits, "{}.{:03}", ns / 1000, ns % 1000);
-    out.append(digits, end);
-}
-
-void append_json_string(std::string& out, std::string_view text) {
-    std::string sanitized;
-    if (!text::is_valid_utf8(text)) {
-        sanitized = text::sanitize_utf8(text);
-        text = sanitized;
-    }
-    out += '"';
-    for (char c : text) {
-        switch (c) {
-            case '"':
-                out += "\\\"";
-                break;
-            case '\\':
-                out += "\\\\";
-                break;
-            case '\n':
-                out += "\\n";
-                break;
-            case '\r':
-                out += "\\r";
-                break;
-            case '\t':
-                out += "\\t";
-                break;
-            default:
-                if (static_cast<unsigned char>(c) < 0x20)
-                    fmt::format_to(std::back_inserter(out), "\\u{:04x}", static_cast<unsigned>(c));
-                else
-                    out += c;
-        }
-    }
-    out += '"';
-}
 
 namespace {
 
@@ -117,126 +77,307 @@ std::string_view flow_name(FlowName name) {
     return "flow";
 }
 
-class JsonWriter {
-  public:
-    JsonWriter(const TraceModel& model, std::ostream& out) : m_(model), out_(out) {
-        buf_.reserve(kFlushAt + 4096);
+/// Appends a JSON string literal (quotes, escapes; invalid UTF-8 replaced).
+void append_json_string(std::string& out, std::string_view text) {
+    std::string sanitized;
+    if (!text::is_valid_utf8(text)) {
+        sanitized = text::sanitize_utf8(text);
+        text = sanitized;
     }
+    out += '"';
+    for (char c : text) {
+        switch (c) {
+            case '"':
+                out += "\\\"";
+                break;
+            case '\\':
+                out += "\\\\";
+                break;
+            case '\n':
+                out += "\\n";
+                break;
+            case '\r':
+                out += "\\r";
+                break;
+            case '\t':
+                out += "\\t";
+                break;
+            default:
+                if (static_cast<unsigned char>(c) < 0x20)
+                    fmt::format_to(std::back_inserter(out), "\\u{:04x}", static_cast<unsigned>(c));
+                else
+                    out += c;
+        }
+    }
+    out += '"';
+}
 
-    void write() {
-        buf_ += "{\"traceEvents\":[\n";
-        for (const Process& p : m_.processes) {
-            begin_event();
-            fmt::format_to(
-                std::back_inserter(buf_),
-                R"({{"name":"process_name","cat":"__metadata","ph":"M","pid":{},"args":{{"name":)",
-                p.pid);
-            append_json_string(buf_, p.name);
-            buf_ += "}}";
-            begin_event();
-            fmt::format_to(
-                std::back_inserter(buf_),
-                R"({{"name":"process_sort_index","cat":"__metadata","ph":"M","pid":{},"args":{{"sort_index":{}}}}})",
-                p.pid, p.sort_index);
-        }
-        for (const Track& t : m_.tracks) {
-            begin_event();
-            fmt::format_to(
-                std::back_inserter(buf_),
-                R"({{"name":"thread_name","cat":"__metadata","ph":"M","pid":{},"tid":{},"args":{{"name":)",
-                t.pid, t.tid);
-            append_json_string(buf_, t.name);
-            buf_ += "}}";
-            if (t.sort_index >= 0) {
-                begin_event();
-                fmt::format_to(
-                    std::back_inserter(buf_),
-                    R"({{"name":"thread_sort_index","cat":"__metadata","ph":"M","pid":{},"tid":{},"args":{{"sort_index":{}}}}})",
-                    t.pid, t.tid, t.sort_index);
+/// The output buffer: one large block handed to the stream whole (a few hundred writes for a
+/// 100 MB trace); numbers go in with to_chars, text with memcpy, no formatting engine.
+class Sink {
+  public:
+    explicit Sink(std::ostream& out) : out_(out), buf_(new char[kSize]) {}
+    Sink(const Sink&) = delete;
+    Sink& operator=(const Sink&) = delete;
+
+    void text(std::string_view s) {
+        if (s.size() > kSize - len_) {
+            flush();
+            if (s.size() > kSize) {
+                out_.write(s.data(), static_cast<std::streamsize>(s.size()));
+                return;
             }
         }
-        for (const Ev& e : sorted_events()) {
-            begin_event();
-            switch (e.type) {
-                case 0:
-                    slice(m_.slices[e.index]);
-                    break;
-                case 1:
-                    counter(m_.counters[e.index]);
-                    break;
-                default:
-                    flow(m_.flows[e.index], e.type == 2);
-                    break;
-            }
+        std::memcpy(buf_.get() + len_, s.data(), s.size());
+        len_ += s.size();
+    }
+    /// A string literal: its length is a compile-time constant, so the copy is inlined.
+    template <std::size_t N>
+    void lit(const char (&s)[N]) {
+        room(N - 1);
+        std::memcpy(buf_.get() + len_, s, N - 1);
+        len_ += N - 1;
+    }
+    void ch(char c) {
+        if (len_ == kSize) flush();
+        buf_[len_++] = c;
+    }
+    template <class Int>
+    void integer(Int value) {
+        room(24);
+        len_ = static_cast<std::size_t>(
+            std::to_chars(buf_.get() + len_, buf_.get() + kSize, value).ptr - buf_.get());
+    }
+    /// Microseconds with exactly three decimals from integer ns (`-12.345`).
+    void us(std::int64_t ns) {
+        room(32);
+        char* p = buf_.get() + len_;
+        std::uint64_t magnitude = static_cast<std::uint64_t>(ns);
+        if (ns < 0) {
+            *p++ = '-';
+            magnitude = 0 - magnitude;
         }
-        buf_ += "\n],\n\"otherData\":";
-        buf_ += provenance().dump();
-        buf_ += "}\n";
-        flush();
+        p = std::to_chars(p, buf_.get() + kSize, magnitude / 1000).ptr;
+        auto fraction = static_cast<unsigned>(magnitude % 1000);
+        p[0] = '.';
+        p[1] = static_cast<char>('0' + fraction / 100);
+        p[2] = static_cast<char>('0' + fraction / 10 % 10);
+        p[3] = static_cast<char>('0' + fraction % 10);
+        len_ = static_cast<std::size_t>(p + 4 - buf_.get());
+    }
+    /// The converter's short task label: `t<local>` on ring 0, else `r<ring>t<local>`.
+    void task(std::uint64_t task_id) {
+        if (std::uint32_t ring = task_ring(task_id)) {
+            ch('r');
+            integer(ring);
+        }
+        ch('t');
+        integer(task_local(task_id));
+    }
+    /// A JSON string literal: quotes, escapes, invalid UTF-8 replaced.
+    void string(std::string_view s) {
+        bool plain = std::all_of(s.begin(), s.end(), [](char c) {
+            auto u = static_cast<unsigned char>(c);
+            return u >= 0x20 && u < 0x80 && c != '"' && c != '\\';
+        });
+        if (plain) {
+            ch('"');
+            text(s);
+            ch('"');
+            return;
+        }
+        scratch_.clear();
+        append_json_string(scratch_, s);
+        text(scratch_);
+    }
+    void flush() {
+        out_.write(buf_.get(), static_cast<std::streamsize>(len_));
+        len_ = 0;
     }
 
   private:
-    static constexpr std::size_t kFlushAt = 1u << 20;
+    static constexpr std::size_t kSize = 1u << 20;
+    void room(std::size_t n) {
+        if (kSize - len_ < n) flush();
+    }
 
-    struct Ev {
-        std::int64_t ts;
-        std::int64_t dur;
-        std::uint32_t index;
-        std::uint8_t type;  // 0 slice, 1 counter, 2 flow start, 3 flow end
-    };
+    std::ostream& out_;
+    std::unique_ptr<char[]> buf_;
+    std::size_t len_ = 0;
+    std::string scratch_;
+};
 
-    std::vector<Ev> sorted_events() const {
-        std::vector<Ev> events;
-        events.reserve(m_.slices.size() + m_.counters.size() + 2 * m_.flows.size());
-        for (std::uint32_t i = 0; i < m_.slices.size(); ++i)
-            events.push_back({m_.slices[i].ts, m_.slices[i].dur, i, 0});
-        for (std::uint32_t i = 0; i < m_.counters.size(); ++i)
-            events.push_back({m_.counters[i].ts, 0, i, 1});
-        for (std::uint32_t i = 0; i < m_.flows.size(); ++i) {
-            events.push_back({m_.flows[i].s_ts, 0, i, 2});
-            events.push_back({m_.flows[i].f_ts, 0, i, 3});
+/// Reorders `order` (indices) stably by an unsigned key: a least-significant-digit radix sort,
+/// 8 bits per pass, skipping the digits no key differs in (times of one trace vary in ~30 of
+/// their 64 bits). Linear; ties keep their order. Keys are computed once, in index order.
+template <class KeyOf>
+void stable_order(std::vector<std::uint32_t>& order, KeyOf key_of) {
+    std::size_t n = order.size();
+    std::vector<std::uint64_t> keys(n);
+    std::uint64_t varying = 0;
+    for (std::uint32_t i = 0; i < n; ++i) {
+        keys[i] = key_of(i);
+        varying |= keys[i] ^ keys[0];
+    }
+    std::vector<std::uint32_t> spare(n);
+    for (unsigned shift = 0; shift < 64; shift += 8) {
+        if (((varying >> shift) & 0xFF) == 0) continue;
+        std::size_t counts[257] = {};
+        for (std::uint32_t i : order) ++counts[((keys[i] >> shift) & 0xFF) + 1];
+        for (std::size_t d = 1; d < 257; ++d) counts[d] += counts[d - 1];
+        for (std::uint32_t i : order) spare[counts[(keys[i] >> shift) & 0xFF]++] = i;
+        order.swap(spare);
+    }
+}
+
+/// 0..n-1.
+std::vector<std::uint32_t> identity(std::size_t n) {
+    std::vector<std::uint32_t> order(n);
+    for (std::uint32_t i = 0; i < n; ++i) order[i] = i;
+    return order;
+}
+
+/// A signed time as an unsigned key with the same order.
+std::uint64_t time_key(std::int64_t ns) {
+    return static_cast<std::uint64_t>(ns) ^ (std::uint64_t{1} << 63);
+}
+
+class JsonWriter {
+  public:
+    JsonWriter(const TraceModel& model, std::ostream& out) : m_(model), out_(out) {}
+
+    void write() {
+        out_.lit("{\"traceEvents\":[\n");
+        for (const Process& p : m_.processes) {
+            begin_event();
+            out_.lit(R"({"name":"process_name","cat":"__metadata","ph":"M","pid":)");
+            out_.integer(p.pid);
+            out_.lit(R"(,"args":{"name":)");
+            out_.string(p.name);
+            out_.lit("}}");
+            begin_event();
+            out_.lit(R"({"name":"process_sort_index","cat":"__metadata","ph":"M","pid":)");
+            out_.integer(p.pid);
+            out_.lit(R"(,"args":{"sort_index":)");
+            out_.integer(p.sort_index);
+            out_.lit("}}");
         }
-        std::sort(events.begin(), events.end(), [](const Ev& a, const Ev& b) {
-            if (a.ts != b.ts) return a.ts < b.ts;
-            if (a.type != b.type) return a.type < b.type;
-            if (a.dur != b.dur) return a.dur > b.dur;
-            return a.index < b.index;
-        });
-        return events;
+        for (const Track& t : m_.tracks) {
+            begin_event();
+            out_.lit(R"({"name":"thread_name","cat":"__metadata","ph":"M","pid":)");
+            pid_tid(t);
+            out_.lit(R"(,"args":{"name":)");
+            out_.string(t.name);
+            out_.lit("}}");
+            if (t.sort_index >= 0) {
+                begin_event();
+                out_.lit(R"({"name":"thread_sort_index","cat":"__metadata","ph":"M","pid":)");
+                pid_tid(t);
+                out_.lit(R"(,"args":{"sort_index":)");
+                out_.integer(t.sort_index);
+                out_.lit("}}");
+            }
+        }
+        events();
+        out_.lit("\n],\n\"otherData\":");
+        out_.text(provenance().dump());
+        out_.lit("}\n");
+        out_.flush();
+    }
+
+  private:
+    /// Every slice, counter and flow end in (ts, kind, longer first, creation order): four
+    /// streams sorted on their own (slices by (ts, -dur), the others by ts) and merged, since
+    /// the kinds never interleave at one instant.
+    void events() {
+        const auto& slices = m_.slices;
+        const auto& counters = m_.counters;
+        const auto& flows = m_.flows;
+        std::vector<std::uint32_t> order[4];
+        // Slices: by duration (longer first), then stably by start.
+        order[0] = identity(slices.size());
+        stable_order(order[0], [&](std::uint32_t i) { return ~time_key(slices[i].dur); });
+        stable_order(order[0], [&](std::uint32_t i) { return time_key(slices[i].ts); });
+        order[1] = identity(counters.size());
+        stable_order(order[1], [&](std::uint32_t i) { return time_key(counters[i].ts); });
+        order[2] = identity(flows.size());
+        stable_order(order[2], [&](std::uint32_t i) { return time_key(flows[i].s_ts); });
+        order[3] = identity(flows.size());
+        stable_order(order[3], [&](std::uint32_t i) { return time_key(flows[i].f_ts); });
+        auto ts_of = [&](int kind, std::uint32_t i) {
+            switch (kind) {
+                case 0:
+                    return slices[i].ts;
+                case 1:
+                    return counters[i].ts;
+                case 2:
+                    return flows[i].s_ts;
+                default:
+                    return flows[i].f_ts;
+            }
+        };
+        // Each stream's head time is cached, so the merge reads one record per event.
+        std::size_t at[4] = {0, 0, 0, 0};
+        std::int64_t head[4];
+        constexpr std::int64_t kDone = std::numeric_limits<std::int64_t>::max();
+        auto advance = [&](int kind) {
+            head[kind] = at[kind] < order[kind].size() ? ts_of(kind, order[kind][at[kind]]) : kDone;
+        };
+        for (int kind = 0; kind < 4; ++kind) advance(kind);
+        for (;;) {
+            int next = 0;
+            for (int kind = 1; kind < 4; ++kind)
+                if (head[kind] < head[next]) next = kind;
+            if (head[next] == kDone) break;
+            std::uint32_t index = order[next][at[next]++];
+            advance(next);
+            begin_event();
+            if (next == 0)
+                slice(slices[index]);
+            else if (next == 1)
+                counter(counters[index]);
+            else
+                flow(flows[index], next == 2);
+        }
     }
 
     void begin_event() {
-        if (buf_.size() >= kFlushAt) flush();
         if (first_)
             first_ = false;
         else
-            buf_ += ",\n";
+            out_.lit(",\n");
     }
 
-    void flush() {
-        out_.write(buf_.data(), static_cast<std::streamsize>(buf_.size()));
-        buf_.clear();
+    void pid_tid(const Track& t) {
+        out_.integer(t.pid);
+        out_.lit(",\"tid\":");
+        out_.integer(t.tid);
     }
 
-    void key_us(std::string_view key, std::int64_t ns) {
-        buf_ += ",\"";
-        buf_ += key;
-        buf_ += "\":";
-        append_us(buf_, ns);
+    template <std::size_t N>
+    void key_us(const char (&key)[N], std::int64_t ns) {
+        out_.lit(key);
+        out_.us(ns);
     }
 
-    void head(std::string_view name, bool escape_name, std::string_view cat, const Slice& s) {
+    /// `,"cat":…,"ph":"X","pid":…,"tid":…,"ts":…,"dur":…[,"id":…]` after the slice's name.
+    void head(std::string_view cat, const Slice& s) {
         const Track& t = m_.tracks[s.track];
-        buf_ += "{\"name\":";
-        if (escape_name)
-            append_json_string(buf_, name);
-        else
-            buf_.append("\"").append(name).append("\"");
-        fmt::format_to(std::back_inserter(buf_), R"(,"cat":"{}","ph":"X","pid":{},"tid":{})", cat,
-                       t.pid, t.tid);
-        key_us("ts", s.ts);
-        key_us("dur", s.dur);
-        if (s.id != kNone) fmt::format_to(std::back_inserter(buf_), ",\"id\":{}", s.id);
+        out_.lit(",\"cat\":\"");
+        out_.text(cat);
+        out_.lit("\",\"ph\":\"X\",\"pid\":");
+        pid_tid(t);
+        key_us(",\"ts\":", s.ts);
+        key_us(",\"dur\":", s.dur);
+        if (s.id != kNone) {
+            out_.lit(",\"id\":");
+            out_.integer(s.id);
+        }
+    }
+    /// `{"name":"…"` (escaped).
+    void name(std::string_view text) {
+        out_.lit("{\"name\":");
+        out_.string(text);
     }
 
     std::string task_label(const TraceSource& src, std::uint64_t task_id) const {
@@ -250,7 +391,17 @@ class JsonWriter {
                         break;
                     }
         }
-        return fmt::format("{}({})", kernel_base_name(func_id, src.names), task_display(task_id));
+        return kernel_base_name(func_id, src.names) + "(" + task_display(task_id) + ")";
+    }
+
+    void event_hint(const TaskRow& row) {
+        out_.lit(R"(,"args":{"event-hint":"Task:)");
+        out_.task(row.task_id);
+        out_.lit(", FuncId:");
+        out_.integer(row.func_id);
+        out_.lit(", CoreId:");
+        out_.integer(row.core_id);
+        out_.ch('"');
     }
 
     void slice(const Slice& s) {
@@ -261,28 +412,33 @@ class JsonWriter {
             case SliceKind::WorkerTask: {
                 const TaskRow& row = cap.tasks[s.ref];
                 std::uint32_t task = extras.row_task[s.ref];
-                head(extras.labels[s.ref], true, "event", s);
-                fmt::format_to(
-                    std::back_inserter(buf_),
-                    R"(,"args":{{"event-hint":"Task:{}, FuncId:{}, CoreId:{}","fanout-hint":"{}","fanin-hint":"{}")",
-                    task_display(row.task_id), row.func_id, row.core_id, extras.fanout_hints[task],
-                    extras.fanin_hints[task]);
-                key_us("duration-us", row.end_ns - row.receive_ns);
-                key_us("kernel-duration-us", row.end_ns - row.start_ns);
-                key_us("local_setup_us", row.start_ns - row.receive_ns);
-                fmt::format_to(std::back_inserter(buf_), ",\"taskId\":{}}}}}", row.task_id);
+                name(extras.labels[s.ref]);
+                head("event", s);
+                event_hint(row);
+                out_.lit(",\"fanout-hint\":\"");
+                out_.text(extras.fanout_hints[task]);
+                out_.lit("\",\"fanin-hint\":\"");
+                out_.text(extras.fanin_hints[task]);
+                out_.ch('"');
+                key_us(",\"duration-us\":", row.end_ns - row.receive_ns);
+                key_us(",\"kernel-duration-us\":", row.end_ns - row.start_ns);
+                key_us(",\"local_setup_us\":", row.start_ns - row.receive_ns);
+                out_.lit(",\"taskId\":");
+                out_.integer(row.task_id);
+                out_.lit("}}");
                 break;
             }
             case SliceKind::SchedTask: {
                 const TaskRow& row = cap.tasks[s.ref];
-                head(extras.labels[s.ref], true, "event", s);
-                fmt::format_to(std::back_inserter(buf_),
-                               R"(,"args":{{"event-hint":"Task:{}, FuncId:{}, CoreId:{}")",
-                               task_display(row.task_id), row.func_id, row.core_id);
-                key_us("dispatch-time-us", s.ts);
-                key_us("finish-time-us", s.ts + s.dur);
-                key_us("aicpu-duration-us", row.finish_ns - row.dispatch_ns);
-                fmt::format_to(std::back_inserter(buf_), ",\"taskId\":{}}}}}", row.task_id);
+                name(extras.labels[s.ref]);
+                head("event", s);
+                event_hint(row);
+                key_us(",\"dispatch-time-us\":", s.ts);
+                key_us(",\"finish-time-us\":", s.ts + s.dur);
+                key_us(",\"aicpu-duration-us\":", row.finish_ns - row.dispatch_ns);
+                out_.lit(",\"taskId\":");
+                out_.integer(row.task_id);
+                out_.lit("}}");
                 break;
             }
             case SliceKind::Phase: {
@@ -290,95 +446,133 @@ class JsonWriter {
                 std::int64_t count = p.tasks_processed;
                 std::uint32_t attributed = extras.finish_rows[s.ref];
                 if (count < 0) count = p.kind == PhaseKind::Complete ? attributed : 0;
-                std::string name = fmt::format("{}({})", p.kind_name, count);
-                head(name, true, "scheduler", s);
-                fmt::format_to(std::back_inserter(buf_), R"(,"cname":"{}","args":{{"phase":)",
-                               phase_colour(p.kind));
-                append_json_string(buf_, p.kind_name);
-                fmt::format_to(std::back_inserter(buf_), R"(,"loop_iter":{},"tasks_processed":{})",
-                               p.loop_iter, count);
-                if (p.has_depths)
-                    fmt::format_to(
-                        std::back_inserter(buf_),
-                        R"x(,"shared_at_start (aic,aiv,mix)":[{}],"shared_at_end (aic,aiv,mix)":[{}])x",
-                        fmt::join(p.shared_at_start, ","), fmt::join(p.shared_at_end, ","));
-                if (p.kind == PhaseKind::Complete)
-                    fmt::format_to(std::back_inserter(buf_),
-                                   R"(,"finishes_processed":{},"finish_rows_attributed":{})", count,
-                                   attributed);
-                buf_ += "}}";
+                scratch_.assign(p.kind_name).append("(");
+                scratch_.append(std::to_string(count)).append(")");
+                name(scratch_);
+                head("scheduler", s);
+                out_.lit(",\"cname\":\"");
+                out_.text(phase_colour(p.kind));
+                out_.lit("\",\"args\":{\"phase\":");
+                out_.string(p.kind_name);
+                out_.lit(",\"loop_iter\":");
+                out_.integer(p.loop_iter);
+                out_.lit(",\"tasks_processed\":");
+                out_.integer(count);
+                if (p.has_depths) {
+                    out_.lit(",\"shared_at_start (aic,aiv,mix)\":");
+                    depths(p.shared_at_start);
+                    out_.lit(",\"shared_at_end (aic,aiv,mix)\":");
+                    depths(p.shared_at_end);
+                }
+                if (p.kind == PhaseKind::Complete) {
+                    out_.lit(",\"finishes_processed\":");
+                    out_.integer(count);
+                    out_.lit(",\"finish_rows_attributed\":");
+                    out_.integer(attributed);
+                }
+                out_.lit("}}");
                 break;
             }
             case SliceKind::Marker: {
                 const SchedulerPhase& p = cap.scheduler_phases[s.ref];
                 std::uint64_t id = static_cast<std::uint64_t>(std::max<std::int64_t>(p.task_id, 0));
                 bool dummy = p.kind == PhaseKind::DummyTask;
-                std::string name =
-                    dummy ? fmt::format("dummy({})", task_display(id)) : task_label(src, id);
-                head(name, true, "event", s);
-                fmt::format_to(std::back_inserter(buf_),
-                               R"(,"args":{{"loop_iter":{},"task_id":{},"event-hint":)",
-                               p.loop_iter, p.task_id);
-                append_json_string(buf_, name);
-                buf_ += dummy ? ",\"phase\":\"dummy_task\"}}" : ",\"predicated_pass\":false}}";
+                std::string label = dummy ? "dummy(" + task_display(id) + ")" : task_label(src, id);
+                name(label);
+                head("event", s);
+                out_.lit(",\"args\":{\"loop_iter\":");
+                out_.integer(p.loop_iter);
+                out_.lit(",\"task_id\":");
+                out_.integer(p.task_id);
+                out_.lit(",\"event-hint\":");
+                out_.string(label);
+                out_.text(dummy ? ",\"phase\":\"dummy_task\"}}" : ",\"predicated_pass\":false}}");
                 break;
             }
             case SliceKind::Orch: {
                 const OrchestratorPhase& p = cap.orchestrator_phases[s.ref];
                 std::string_view short_name = p.phase;
                 if (short_name.starts_with("orch_")) short_name.remove_prefix(5);
-                std::string name =
-                    p.task_id >= 0
-                        ? fmt::format("{}({})", short_name,
-                                      task_display(static_cast<std::uint64_t>(p.task_id)))
-                        : fmt::format("{}({})", short_name, p.submit_idx);
-                head(name, true, "orchestrator", s);
-                fmt::format_to(std::back_inserter(buf_), R"(,"cname":"{}","args":{{"phase":)",
-                               orch_colour(p.phase));
-                append_json_string(buf_, p.phase);
-                fmt::format_to(std::back_inserter(buf_), R"(,"submit_idx":{},"task_id":{}}}}})",
-                               p.submit_idx, p.task_id);
+                scratch_.assign(short_name).append("(");
+                scratch_.append(p.task_id >= 0 ? task_display(static_cast<std::uint64_t>(p.task_id))
+                                               : std::to_string(p.submit_idx));
+                scratch_.append(")");
+                name(scratch_);
+                head("orchestrator", s);
+                out_.lit(",\"cname\":\"");
+                out_.text(orch_colour(p.phase));
+                out_.lit("\",\"args\":{\"phase\":");
+                out_.string(p.phase);
+                out_.lit(",\"submit_idx\":");
+                out_.integer(p.submit_idx);
+                out_.lit(",\"task_id\":");
+                out_.integer(p.task_id);
+                out_.lit("}}");
                 break;
             }
             case SliceKind::Alloc: {
                 const OrchestratorPhase& p = cap.orchestrator_phases[s.ref];
-                std::string name =
-                    fmt::format("alloc({})", task_display(static_cast<std::uint64_t>(p.task_id)));
-                head(name, false, "event", s);
-                fmt::format_to(
-                    std::back_inserter(buf_),
-                    R"(,"cname":"olive","args":{{"phase":"alloc","task_id":{},"event-hint":"{}"}}}})",
-                    p.task_id, name);
+                std::uint64_t id = static_cast<std::uint64_t>(p.task_id);
+                out_.lit("{\"name\":\"alloc(");
+                out_.task(id);
+                out_.lit(")\"");
+                head("event", s);
+                out_.lit(R"(,"cname":"olive","args":{"phase":"alloc","task_id":)");
+                out_.integer(p.task_id);
+                out_.lit(",\"event-hint\":\"alloc(");
+                out_.task(id);
+                out_.lit(")\"}}");
                 break;
             }
         }
     }
 
+    void depths(const std::array<std::int32_t, 3>& values) {
+        out_.ch('[');
+        for (std::size_t i = 0; i < values.size(); ++i) {
+            if (i) out_.ch(',');
+            out_.integer(values[i]);
+        }
+        out_.ch(']');
+    }
+
     void counter(const Counter& c) {
         const Track& t = m_.tracks[c.track];
         const SchedulerPhase& p = m_.sources[c.source].capture->scheduler_phases[c.ref];
-        fmt::format_to(std::back_inserter(buf_),
-                       R"({{"name":"shared_ready_queue","cat":"queue","ph":"C","pid":{},"tid":{})",
-                       t.pid, t.tid);
-        key_us("ts", c.ts);
-        fmt::format_to(std::back_inserter(buf_), R"(,"args":{{"AIC":{},"AIV":{},"MIX":{}}}}})",
-                       p.shared_at_end[0], p.shared_at_end[1], p.shared_at_end[2]);
+        out_.lit(R"({"name":"shared_ready_queue","cat":"queue","ph":"C","pid":)");
+        pid_tid(t);
+        key_us(",\"ts\":", c.ts);
+        out_.lit(R"(,"args":{"AIC":)");
+        out_.integer(p.shared_at_end[0]);
+        out_.lit(",\"AIV\":");
+        out_.integer(p.shared_at_end[1]);
+        out_.lit(",\"MIX\":");
+        out_.integer(p.shared_at_end[2]);
+        out_.lit("}}");
     }
 
     void flow(const Flow& f, bool start) {
         const Slice& s = m_.slices[start ? f.s_slice : f.f_slice];
         const Track& t = m_.tracks[s.track];
-        fmt::format_to(std::back_inserter(buf_),
-                       R"({{"name":"{}","cat":"flow","ph":"{}","id":{},"pid":{},"tid":{})",
-                       flow_name(f.name), start ? 's' : 'f', f.id, t.pid, t.tid);
-        key_us("ts", start ? f.s_ts : f.f_ts);
-        if (!start) buf_ += ",\"bp\":\"e\"";
-        if (s.id != kNone) fmt::format_to(std::back_inserter(buf_), ",\"bind_id\":{}", s.id);
-        if (f.input_count >= 0)
-            fmt::format_to(std::back_inserter(buf_),
-                           R"(,"input_task_count":{},"output_task_count":{})", f.input_count,
-                           f.output_count);
-        buf_ += '}';
+        out_.lit("{\"name\":\"");
+        out_.text(flow_name(f.name));
+        out_.text(start ? R"(","cat":"flow","ph":"s","id":)" : R"(","cat":"flow","ph":"f","id":)");
+        out_.integer(f.id);
+        out_.lit(",\"pid\":");
+        pid_tid(t);
+        key_us(",\"ts\":", start ? f.s_ts : f.f_ts);
+        if (!start) out_.lit(",\"bp\":\"e\"");
+        if (s.id != kNone) {
+            out_.lit(",\"bind_id\":");
+            out_.integer(s.id);
+        }
+        if (f.input_count >= 0) {
+            out_.lit(",\"input_task_count\":");
+            out_.integer(f.input_count);
+            out_.lit(",\"output_task_count\":");
+            out_.integer(f.output_count);
+        }
+        out_.ch('}');
     }
 
     nlohmann::json provenance() const {
@@ -421,8 +615,8 @@ class JsonWriter {
     }
 
     const TraceModel& m_;
-    std::ostream& out_;
-    std::string buf_;
+    Sink out_;
+    std::string scratch_;
     bool first_ = true;
 };
 

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <charconv>
 #include <queue>
 #include <set>
 #include <unordered_map>
@@ -51,6 +52,17 @@ bool contains_spmd(std::string_view name) {
         return std::tolower(static_cast<unsigned char>(a)) == b;
     });
     return it != name.end();
+}
+
+/// Appends the converter's short task label (`t<local>`, `r<ring>t<local>`).
+void append_task(std::string& out, std::uint64_t task_id) {
+    char digits[24];
+    if (std::uint32_t ring = task_ring(task_id)) {
+        out += 'r';
+        out.append(digits, std::to_chars(digits, digits + sizeof digits, ring).ptr);
+    }
+    out += 't';
+    out.append(digits, std::to_chars(digits, digits + sizeof digits, task_local(task_id)).ptr);
 }
 
 /// A time strictly inside a slice (so the enclosing-slice lookup cannot pick a neighbour that
@@ -232,10 +244,11 @@ class Builder {
 
     static std::string hint(const std::vector<std::uint64_t>* ids) {
         if (!ids) return "0: []";
-        std::string out = fmt::format("{}: [", ids->size());
+        std::string out = std::to_string(ids->size());
+        out += ": [";
         for (std::size_t i = 0; i < ids->size(); ++i) {
             if (i) out += ", ";
-            out += task_display((*ids)[i]);
+            append_task(out, (*ids)[i]);
         }
         out += ']';
         return out;
@@ -251,8 +264,11 @@ class Builder {
             if (inserted) it->second = kernel_base_name(row.func_id, src_.names);
             const std::string& base = it->second;
             bool spmd = tasks_[row_task_[r]].spmd && !contains_spmd(base);
-            extras.labels.push_back(
-                fmt::format("{}{}({})", base, spmd ? "_spmd" : "", task_display(row.task_id)));
+            std::string& label = extras.labels.emplace_back(base);
+            if (spmd) label += "_spmd";
+            label += '(';
+            append_task(label, row.task_id);
+            label += ')';
         }
         extras.row_task = row_task_;
         extras.fanout_hints.reserve(tasks_.size());
@@ -455,10 +471,14 @@ class Builder {
         model_.processes.push_back({pid_base_ + kOrchPid, process_label(name), 1});
         orch_slice_.assign(orch.size(), kNone);
         std::vector<std::uint32_t> alloc_refs;
+        std::unordered_map<std::uint32_t, std::uint32_t> thread_group;  // thread → lane group
         for (std::uint32_t i = 0; i < orch.size(); ++i) {
             const OrchestratorPhase& p = orch[i];
-            std::uint32_t grp = group(kOrchPid, 4000 + static_cast<std::int64_t>(p.thread),
+            auto [known, inserted] = thread_group.try_emplace(p.thread, kNone);
+            if (inserted)
+                known->second = group(kOrchPid, 4000 + static_cast<std::int64_t>(p.thread),
                                       fmt::format("Orch_{}", p.thread));
+            std::uint32_t grp = known->second;
             orch_slice_[i] =
                 add_slice(SliceKind::Orch, i, p.start_ns, p.end_ns - p.start_ns, grp, false);
             if (p.task_id < 0) continue;

@@ -111,11 +111,6 @@ struct TraceModel {
 /// Builds the layout. Fails only for an impossible alignment request.
 Result<TraceModel> build_trace_model(std::span<const TraceSource> sources, TimeAlign align);
 
-/// Writes a µs value printed from integer ns (`-12.345`) into out.
-void append_us(std::string& out, std::int64_t ns);
-/// Appends a JSON string literal (quotes, escapes; invalid UTF-8 replaced).
-void append_json_string(std::string& out, std::string_view text);
-
 /// The renderers.
 void write_json(const TraceModel& model, std::ostream& out);
 void write_proto(const TraceModel& model, std::ostream& out);

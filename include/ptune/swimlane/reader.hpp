@@ -1,11 +1,12 @@
 #pragma once
 /// @file reader.hpp
 /// Readers for the swimlane capture files: records (every generation), deps.json, name maps and
-/// kernel_config.py. They take text plus a source name (never a path), stream through the JSON
-/// with a SAX parser (no DOM of the capture), report bad input to Diagnostics with file and line,
-/// and keep what parsed before any damage.
+/// kernel_config.py. They take text or a stream plus a source name (never a path), walk the JSON
+/// once with a streaming tokenizer (no DOM of the capture), report bad input to Diagnostics with
+/// file and line, and keep what parsed before any damage.
 
 #include <cstdint>
+#include <istream>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -33,11 +34,18 @@ struct ReadOptions {
 /// `diagnostics`.
 Result<Capture> read_capture(std::string_view records_json, const ReadOptions& options,
                              Diagnostics& diagnostics);
+/// The same, streaming the records from `records_json` in fixed-size chunks, so the text of a
+/// large capture is never held in memory.
+Result<Capture> read_capture(std::istream& records_json, const ReadOptions& options,
+                             Diagnostics& diagnostics);
 
 /// Reads deps.json in one pass: kernel ids, block_num and the deduplicated edge list. Ids may be
 /// strings (current writer) or numbers. A truncated file keeps the tasks and edges before the
 /// damage (with a warning); fails when the text is not a deps file at all (no `edges` list).
 Result<Deps> read_deps(std::string_view deps_json, std::string_view source_name,
+                       Diagnostics& diagnostics);
+/// The same, streaming deps.json from `deps_json` in fixed-size chunks.
+Result<Deps> read_deps(std::istream& deps_json, std::string_view source_name,
                        Diagnostics& diagnostics);
 
 /// Reads a `name_map_*.json` (`callable_id_to_name`, `orchestrator_name`).

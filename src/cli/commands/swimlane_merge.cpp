@@ -100,15 +100,16 @@ class SwimlaneMergeCommand : public Command {
         Loaded l;
         l.files = files;
         std::string records_path = files.records.string();
-        auto text = io::read_file(records_path);
-        if (!text) {
-            context.diagnostics.error(records_path, 0, text.error().message);
+        // Records and deps are streamed: a capture's text is never held whole.
+        auto records = io::open_input(records_path);
+        if (!records) {
+            context.diagnostics.error(records_path, 0, records.error().message);
             return std::nullopt;
         }
         ReadOptions options;
         options.source_name = records_path;
         if (freq_hz_ > 0) options.fallback_freq_hz = freq_hz_;
-        auto capture = read_capture(*text, options, context.diagnostics);
+        auto capture = read_capture(records->stream(), options, context.diagnostics);
         if (!capture) {
             context.diagnostics.error(capture.error().file, capture.error().line,
                                       capture.error().message);
@@ -124,12 +125,13 @@ class SwimlaneMergeCommand : public Command {
                     records_path, 0,
                     "no deps.json next to the records; the trace has no dependency arrows "
                     "(capture one with --enable-dep-gen and pass --deps FILE)");
-        } else if (auto deps_text = io::read_file(deps_path); !deps_text) {
+        } else if (auto deps_input = io::open_input(deps_path); !deps_input) {
             context.diagnostics.warn(
                 deps_path, 0,
                 fmt::format("no usable deps.json ({}); the trace has no dependency arrows",
-                            deps_text.error().message));
-        } else if (auto deps = read_deps(*deps_text, deps_path, context.diagnostics); !deps) {
+                            deps_input.error().message));
+        } else if (auto deps = read_deps(deps_input->stream(), deps_path, context.diagnostics);
+                   !deps) {
             context.diagnostics.warn(
                 deps.error().file, deps.error().line,
                 fmt::format("{}; the trace has no dependency arrows", deps.error().message));
