@@ -337,7 +337,7 @@ class JsonWriter {
             else if (next == 1)
                 counter(counters[index]);
             else
-                flow(flows[index], next == 2);
+                flow(index, next == 2);
         }
     }
 
@@ -551,13 +551,14 @@ class JsonWriter {
         out_.lit("}}");
     }
 
-    void flow(const Flow& f, bool start) {
+    void flow(std::uint32_t id, bool start) {
+        const Flow& f = m_.flows[id];
         const Slice& s = m_.slices[start ? f.s_slice : f.f_slice];
         const Track& t = m_.tracks[s.track];
         out_.lit("{\"name\":\"");
-        out_.text(flow_name(f.name));
+        out_.text(flow_name(f.name()));
         out_.text(start ? R"(","cat":"flow","ph":"s","id":)" : R"(","cat":"flow","ph":"f","id":)");
-        out_.integer(f.id);
+        out_.integer(id);
         out_.lit(",\"pid\":");
         pid_tid(t);
         key_us(",\"ts\":", start ? f.s_ts : f.f_ts);

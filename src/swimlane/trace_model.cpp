@@ -6,7 +6,9 @@
 #include <charconv>
 #include <queue>
 #include <set>
+#include <span>
 #include <unordered_map>
+#include <utility>
 
 #include <fmt/format.h>
 
@@ -81,6 +83,70 @@ bool inside_from(const Slice& slice, std::int64_t want, std::int64_t not_before,
     return out <= last;
 }
 
+/// A flat open-addressing map from a task id to a 32-bit value: one allocation and no node per
+/// entry (a capture's graph needs several maps with one entry per task).
+class IdMap {
+  public:
+    /// The value stored for `id`, inserting `value` first when `id` is absent; the pointer is
+    /// valid until the next insertion.
+    std::pair<std::uint32_t*, bool> try_emplace(std::uint64_t id, std::uint32_t value) {
+        if (2 * (size_ + 1) > slots_.size()) grow();
+        Slot* slot = probe(id);
+        if (slot->used) return {&slot->value, false};
+        *slot = Slot{id, value, true};
+        ++size_;
+        return {&slot->value, true};
+    }
+    /// The value stored for `id`, or nullptr.
+    const std::uint32_t* find(std::uint64_t id) const {
+        if (slots_.empty()) return nullptr;
+        const Slot* slot = const_cast<IdMap*>(this)->probe(id);
+        return slot->used ? &slot->value : nullptr;
+    }
+    std::uint32_t* find(std::uint64_t id) {
+        return const_cast<std::uint32_t*>(std::as_const(*this).find(id));
+    }
+    bool contains(std::uint64_t id) const { return find(id) != nullptr; }
+    bool empty() const { return size_ == 0; }
+
+  private:
+    struct Slot {
+        std::uint64_t id = 0;
+        std::uint32_t value = 0;
+        bool used = false;
+    };
+    Slot* probe(std::uint64_t id) {
+        std::size_t mask = slots_.size() - 1;
+        std::size_t at = static_cast<std::size_t>((id * 0x9E3779B97F4A7C15ull) >> 32) & mask;
+        while (slots_[at].used && slots_[at].id != id) at = (at + 1) & mask;
+        return &slots_[at];
+    }
+    void grow() {
+        std::vector<Slot> old = std::move(slots_);
+        slots_.assign(std::max<std::size_t>(16, 2 * old.size()), Slot{});
+        for (const Slot& slot : old)
+            if (slot.used) *probe(slot.id) = slot;
+    }
+
+    std::vector<Slot> slots_;
+    std::size_t size_ = 0;
+};
+
+/// Adjacency lists in one array (compressed rows): list k is ids[begin[k], end[k]).
+struct IdLists {
+    std::vector<std::uint32_t> begin, end;
+    std::vector<std::uint64_t> ids;
+    IdMap slot_of;  ///< owner id → list
+
+    std::span<const std::uint64_t> of(std::uint64_t owner) const {
+        const std::uint32_t* k = slot_of.find(owner);
+        return k ? at(*k) : std::span<const std::uint64_t>();
+    }
+    std::span<const std::uint64_t> at(std::size_t k) const {
+        return {ids.data() + begin[k], ids.data() + end[k]};
+    }
+};
+
 struct TaskInfo {
     std::uint64_t id = 0;
     std::uint32_t first_row = 0, row_count = 0;
@@ -91,14 +157,13 @@ struct TaskInfo {
 
 class Builder {
   public:
-    Builder(TraceModel& model, std::uint32_t source_index, std::uint32_t& next_flow_id)
+    Builder(TraceModel& model, std::uint32_t source_index)
         : model_(model),
           k_(source_index),
           src_(model.sources[source_index]),
           cap_(*src_.capture),
           pid_base_(model.pid_base[source_index]),
-          offset_(model.offsets_ns[source_index]),
-          next_flow_id_(next_flow_id) {}
+          offset_(model.offsets_ns[source_index]) {}
 
     void build() {
         index_tasks();
@@ -143,8 +208,8 @@ class Builder {
         s.ref = ref;
         s.ts = ts + offset_;
         s.dur = std::max<std::int64_t>(dur, 0);
-        s.group = grp;
-        s.source = k_;
+        s.track = grp;
+        s.source = static_cast<std::uint16_t>(k_);
         s.id = numbered ? model_.next_slice_id++ : kNone;
         model_.slices.push_back(s);
         return static_cast<std::uint32_t>(model_.slices.size() - 1);
@@ -153,14 +218,14 @@ class Builder {
     void add_flow(FlowName name, std::uint32_t s_slice, std::int64_t s_want, std::uint32_t f_slice,
                   std::int64_t f_want, std::int32_t input_count = -1,
                   std::int32_t output_count = -1) {
-        if (s_slice == kNone || f_slice == kNone) {
+        if (s_slice == kNone || f_slice >= kMaxFlowSlice) {
             ++model_.counts.flows_unbound;
             return;
         }
         const Slice& s = model_.slices[s_slice];
         const Slice& f = model_.slices[f_slice];
         Flow flow;
-        flow.name = name;
+        flow.kind = static_cast<std::uint32_t>(name);
         flow.s_slice = s_slice;
         flow.f_slice = f_slice;
         flow.s_ts = inside(s, s_want + offset_);
@@ -170,7 +235,6 @@ class Builder {
         }
         flow.input_count = input_count;
         flow.output_count = output_count;
-        flow.id = next_flow_id_++;
         model_.flows.push_back(flow);
     }
 
@@ -184,7 +248,7 @@ class Builder {
             info.first_row = i;
             while (i < rows.size() && rows[i].task_id == info.id) ++i;
             info.row_count = i - info.first_row;
-            task_of_id_.emplace(info.id, static_cast<std::uint32_t>(tasks_.size()));
+            task_of_id_.try_emplace(info.id, static_cast<std::uint32_t>(tasks_.size()));
             tasks_.push_back(info);
         }
         row_task_.resize(rows.size());
@@ -205,25 +269,56 @@ class Builder {
         // Successor lists in first-seen (pred, succ) order; predecessor lists follow the
         // first-seen order of the preds, as the converter's fan-in hints do.
         const auto& edges = src_.deps ? src_.deps->edges : cap_.embedded_edges;
-        for (const auto& [pred, succ] : edges) {
-            auto [it, inserted] =
-                succ_index_.try_emplace(pred, static_cast<std::uint32_t>(succ_lists_.size()));
-            if (inserted) {
-                succ_lists_.emplace_back();
-                pred_order_.push_back(pred);
+        {
+            std::vector<std::uint32_t> slot(edges.size());
+            for (std::size_t e = 0; e < edges.size(); ++e) {
+                auto [k, inserted] = succ_.slot_of.try_emplace(
+                    edges[e].first, static_cast<std::uint32_t>(pred_order_.size()));
+                if (inserted) pred_order_.push_back(edges[e].first);
+                slot[e] = *k;
             }
-            auto& list = succ_lists_[it->second];
-            // deps.json edges are already unique; µs-file fanout lists may repeat a successor.
-            if (!src_.deps && std::find(list.begin(), list.end(), succ) != list.end()) continue;
-            list.push_back(succ);
+            fill_lists(succ_, pred_order_.size(), edges.size(), [&](auto&& visit) {
+                for (std::size_t e = 0; e < edges.size(); ++e) visit(slot[e], edges[e].second);
+            });
         }
-        for (std::size_t p = 0; p < pred_order_.size(); ++p)
-            for (std::uint64_t succ : succ_lists_[p]) {
-                auto [it, inserted] =
-                    pred_index_.try_emplace(succ, static_cast<std::uint32_t>(pred_lists_.size()));
-                if (inserted) pred_lists_.emplace_back();
-                pred_lists_[it->second].push_back(pred_order_[p]);
+        // deps.json edges are already unique; µs-file fanout lists may repeat a successor.
+        if (!src_.deps)
+            for (std::size_t k = 0; k < pred_order_.size(); ++k) {
+                auto first = succ_.ids.begin() + succ_.begin[k];
+                auto last = first;
+                for (auto it = first; it != succ_.ids.begin() + succ_.end[k]; ++it)
+                    if (std::find(first, last, *it) == last) *last++ = *it;
+                succ_.end[k] = static_cast<std::uint32_t>(last - succ_.ids.begin());
             }
+        std::size_t pred_count = 0;
+        std::vector<std::uint32_t> succ_slot;
+        for (std::size_t k = 0; k < pred_order_.size(); ++k)
+            for (std::uint64_t succ : succ_.at(k)) {
+                auto [slot, inserted] =
+                    pred_.slot_of.try_emplace(succ, static_cast<std::uint32_t>(pred_count));
+                if (inserted) ++pred_count;
+                succ_slot.push_back(*slot);
+            }
+        fill_lists(pred_, pred_count, succ_slot.size(), [&](auto&& visit) {
+            std::size_t e = 0;
+            for (std::size_t k = 0; k < pred_order_.size(); ++k)
+                for (std::size_t n = succ_.at(k).size(); n > 0; --n)
+                    visit(succ_slot[e++], pred_order_[k]);
+        });
+    }
+
+    /// Builds `lists` (list count `lists_count`, `total` ids) from `for_each(visit)`, which calls
+    /// visit(list, id) for every entry in order: a counting pass, then a placing pass.
+    template <class ForEach>
+    static void fill_lists(IdLists& lists, std::size_t lists_count, std::size_t total,
+                           ForEach for_each) {
+        lists.begin.assign(lists_count + 1, 0);
+        for_each([&](std::uint32_t k, std::uint64_t) { ++lists.begin[k + 1]; });
+        for (std::size_t k = 1; k <= lists_count; ++k) lists.begin[k] += lists.begin[k - 1];
+        lists.end.assign(lists.begin.begin(), lists.begin.end() - 1);
+        lists.begin.pop_back();
+        lists.ids.resize(total);
+        for_each([&](std::uint32_t k, std::uint64_t id) { lists.ids[lists.end[k]++] = id; });
     }
 
     const DepsTask* deps_task(std::uint64_t id) const {
@@ -232,31 +327,25 @@ class Builder {
         return it == src_.deps->tasks.end() ? nullptr : &it->second;
     }
 
-    const std::vector<std::uint64_t>* successors(std::uint64_t id) const {
-        auto it = succ_index_.find(id);
-        return it == succ_index_.end() ? nullptr : &succ_lists_[it->second];
-    }
-    const std::vector<std::uint64_t>* predecessors(std::uint64_t id) const {
-        auto it = pred_index_.find(id);
-        return it == pred_index_.end() ? nullptr : &pred_lists_[it->second];
-    }
+    std::span<const std::uint64_t> successors(std::uint64_t id) const { return succ_.of(id); }
+    std::span<const std::uint64_t> predecessors(std::uint64_t id) const { return pred_.of(id); }
     bool has_graph() const { return src_.deps != nullptr || !cap_.embedded_edges.empty(); }
 
-    static std::string hint(const std::vector<std::uint64_t>* ids) {
-        if (!ids) return "0: []";
-        std::string out = std::to_string(ids->size());
+    /// Appends a fan-in/fan-out hint ("2: [r1t4, r1t5]") as the next string of `table`.
+    static void add_hint(StringTable& table, std::span<const std::uint64_t> ids) {
+        std::string& out = table.text();
+        out += std::to_string(ids.size());
         out += ": [";
-        for (std::size_t i = 0; i < ids->size(); ++i) {
+        for (std::size_t i = 0; i < ids.size(); ++i) {
             if (i) out += ", ";
-            append_task(out, (*ids)[i]);
+            append_task(out, ids[i]);
         }
         out += ']';
-        return out;
+        table.close();
     }
 
     void make_labels() {
         SourceExtras& extras = model_.extras[k_];
-        extras.labels.reserve(cap_.tasks.size());
         std::unordered_map<std::int32_t, std::string> base_cache;
         for (std::uint32_t r = 0; r < cap_.tasks.size(); ++r) {
             const TaskRow& row = cap_.tasks[r];
@@ -264,18 +353,18 @@ class Builder {
             if (inserted) it->second = kernel_base_name(row.func_id, src_.names);
             const std::string& base = it->second;
             bool spmd = tasks_[row_task_[r]].spmd && !contains_spmd(base);
-            std::string& label = extras.labels.emplace_back(base);
+            std::string& label = extras.labels.text();
+            label += base;
             if (spmd) label += "_spmd";
             label += '(';
             append_task(label, row.task_id);
             label += ')';
+            extras.labels.close();
         }
         extras.row_task = row_task_;
-        extras.fanout_hints.reserve(tasks_.size());
-        extras.fanin_hints.reserve(tasks_.size());
         for (const TaskInfo& info : tasks_) {
-            extras.fanout_hints.push_back(hint(successors(info.id)));
-            extras.fanin_hints.push_back(hint(predecessors(info.id)));
+            add_hint(extras.fanout_hints, successors(info.id));
+            add_hint(extras.fanin_hints, predecessors(info.id));
         }
     }
 
@@ -425,9 +514,9 @@ class Builder {
                         if (p.task_id >= 0)
                             aicpu_anchor_.try_emplace(static_cast<std::uint64_t>(p.task_id), s);
                         if (p.kind == PhaseKind::DummyTask && p.task_id >= 0)
-                            dummy_records_.insert(static_cast<std::uint64_t>(p.task_id));
+                            dummy_records_.try_emplace(static_cast<std::uint64_t>(p.task_id), 0);
                         else if (p.task_id >= 0)
-                            skip_records_.insert(static_cast<std::uint64_t>(p.task_id));
+                            skip_records_.try_emplace(static_cast<std::uint64_t>(p.task_id), 0);
                     }
                     continue;
                 }
@@ -505,9 +594,9 @@ class Builder {
 
     /// An orchestrator task that is neither a regular task, a dummy nor a predicated skip.
     bool is_alloc(std::uint64_t id) const {
-        if (skip_records_.count(id)) return false;
+        if (skip_records_.contains(id)) return false;
         if (src_.deps) return deps_task(id) == nullptr;
-        return !task_of_id_.count(id) && !dummy_records_.count(id);
+        return !task_of_id_.contains(id) && !dummy_records_.contains(id);
     }
 
     // ---- scheduler bookkeeping -------------------------------------------------------------
@@ -595,9 +684,8 @@ class Builder {
     std::pair<const std::uint32_t*, const std::uint32_t*> anchors(std::uint64_t id,
                                                                   std::int64_t view,
                                                                   std::uint32_t& single) const {
-        auto it = task_of_id_.find(id);
-        if (it != task_of_id_.end()) {
-            const TaskInfo& info = tasks_[it->second];
+        if (const std::uint32_t* t = task_of_id_.find(id)) {
+            const TaskInfo& info = tasks_[*t];
             const auto& list = view == kWorkerPid ? worker_anchors_ : sched_anchors_;
             std::uint32_t b =
                 view == kWorkerPid ? info.worker_anchor_begin : info.sched_anchor_begin;
@@ -605,9 +693,8 @@ class Builder {
             if (b != e) return {list.data() + b, list.data() + e};
         }
         if (view == kWorkerPid) {
-            auto a = aicpu_anchor_.find(id);
-            if (a != aicpu_anchor_.end()) {
-                single = a->second;
+            if (const std::uint32_t* a = aicpu_anchor_.find(id)) {
+                single = *a;
                 return {&single, &single + 1};
             }
         }
@@ -616,10 +703,10 @@ class Builder {
 
     /// SPMD fan count of a task on an arrow (deps block_num or its row count), else 1.
     std::int32_t fan_count(std::uint64_t id) const {
-        auto it = task_of_id_.find(id);
-        if (it == task_of_id_.end() || !tasks_[it->second].spmd) return 1;
+        const std::uint32_t* t = task_of_id_.find(id);
+        if (!t || !tasks_[*t].spmd) return 1;
         if (const DepsTask* dt = deps_task(id)) return static_cast<std::int32_t>(dt->block_num);
-        return static_cast<std::int32_t>(tasks_[it->second].row_count);
+        return static_cast<std::int32_t>(tasks_[*t].row_count);
     }
 
     void dependency_flows(std::int64_t view) {
@@ -628,7 +715,7 @@ class Builder {
             std::uint64_t pred = pred_order_[p];
             std::uint32_t pred_single = kNone;
             auto [pb, pe] = anchors(pred, view, pred_single);
-            for (std::uint64_t succ : succ_lists_[p]) {
+            for (std::uint64_t succ : succ_.at(p)) {
                 std::uint32_t succ_single = kNone;
                 auto [sb, se] = anchors(succ, view, succ_single);
                 if (pb == pe || sb == se) {
@@ -690,16 +777,14 @@ class Builder {
             return std::pair(phases[a.first].end_ns, phases[a.first].thread) <
                    std::pair(phases[b.first].end_ns, phases[b.first].thread);
         });
-        std::unordered_map<std::uint64_t, std::size_t> satisfied;
+        IdMap satisfied;  // consumer id → predecessors completed so far
         for (const auto& [complete, t] : completed) {
-            const auto* succs = successors(tasks_[t].id);
-            if (!succs) continue;
-            for (std::uint64_t succ : *succs) {
-                std::size_t fan_in = predecessors(succ)->size();
-                if (++satisfied[succ] != fan_in) continue;
-                auto it = task_of_id_.find(succ);
-                if (it == task_of_id_.end()) continue;
-                const TaskInfo& consumer = tasks_[it->second];
+            for (std::uint64_t succ : successors(tasks_[t].id)) {
+                std::size_t fan_in = predecessors(succ).size();
+                if (++*satisfied.try_emplace(succ, 0).first != fan_in) continue;
+                const std::uint32_t* consumer_task = task_of_id_.find(succ);
+                if (!consumer_task) continue;
+                const TaskInfo& consumer = tasks_[*consumer_task];
                 std::uint32_t first = kNone;
                 for (std::uint32_t r = consumer.first_row;
                      r < consumer.first_row + consumer.row_count; ++r)
@@ -732,10 +817,10 @@ class Builder {
         for (std::uint32_t r = 0; r < rows.size(); ++r) {
             const TaskRow& row = rows[r];
             if (!row.has_aicpu()) continue;
-            auto it = first_submit_.find(row.task_id);
-            if (it == first_submit_.end()) continue;
-            add_flow(FlowName::SubmitDispatch, orch_slice_[it->second],
-                     cap_.orchestrator_phases[it->second].end_ns, dispatch_phase_slice(row),
+            const std::uint32_t* submit = first_submit_.find(row.task_id);
+            if (!submit) continue;
+            add_flow(FlowName::SubmitDispatch, orch_slice_[*submit],
+                     cap_.orchestrator_phases[*submit].end_ns, dispatch_phase_slice(row),
                      row.dispatch_ns);
         }
     }
@@ -746,23 +831,21 @@ class Builder {
     const Capture& cap_;
     std::int64_t pid_base_;
     std::int64_t offset_;
-    std::uint32_t& next_flow_id_;
 
     std::unordered_map<std::uint64_t, std::uint32_t> group_index_;
     std::vector<TaskInfo> tasks_;
-    std::unordered_map<std::uint64_t, std::uint32_t> task_of_id_;
+    IdMap task_of_id_;
     std::vector<std::uint32_t> row_task_;
     std::vector<std::uint64_t> pred_order_;
-    std::unordered_map<std::uint64_t, std::uint32_t> succ_index_, pred_index_;
-    std::vector<std::vector<std::uint64_t>> succ_lists_, pred_lists_;
+    IdLists succ_, pred_;  ///< successors per pred (first-seen order), predecessors per succ
     bool has_aicpu_ = false;
     std::size_t threads_ = 0;
     std::size_t aicpu_lanes_ = 0;
     std::vector<std::uint32_t> worker_slice_, sched_slice_, phase_slice_, orch_slice_;
     std::vector<std::uint32_t> worker_anchors_, sched_anchors_;
-    std::unordered_map<std::uint64_t, std::uint32_t> aicpu_anchor_;
-    std::set<std::uint64_t> dummy_records_, skip_records_;
-    std::unordered_map<std::uint64_t, std::uint32_t> first_submit_;
+    IdMap aicpu_anchor_;
+    IdMap dummy_records_, skip_records_;  ///< task ids (values unused)
+    IdMap first_submit_;
     std::vector<std::vector<std::uint32_t>> thread_completes_, thread_dispatches_;
     std::vector<int> core_thread_;
 };
@@ -773,7 +856,7 @@ class Builder {
 void assign_lanes(TraceModel& model) {
     std::vector<std::vector<std::uint32_t>> members(model.groups.size());
     for (std::uint32_t i = 0; i < model.slices.size(); ++i)
-        members[model.slices[i].group].push_back(i);
+        members[model.slices[i].track].push_back(i);
     for (std::uint32_t g = 0; g < model.groups.size(); ++g) {
         LaneGroup& group = model.groups[g];
         auto make_track = [&](std::size_t lane) {
@@ -823,6 +906,10 @@ void assign_lanes(TraceModel& model) {
 }  // namespace
 
 Result<TraceModel> build_trace_model(std::span<const TraceSource> sources, TimeAlign align) {
+    if (sources.size() > kMaxSources)
+        return Error{
+            fmt::format("{} captures in one trace; at most {}", sources.size(), kMaxSources), "", 0,
+            ExitCode::InputError};
     TraceModel model;
     model.sources = sources;
     model.offsets_ns.assign(sources.size(), 0);
@@ -849,10 +936,9 @@ Result<TraceModel> build_trace_model(std::span<const TraceSource> sources, TimeA
         slices += source.capture->tasks.size() * 2 + source.capture->scheduler_phases.size() +
                   source.capture->orchestrator_phases.size() * 2;
     model.slices.reserve(slices);
-    std::uint32_t next_flow_id = 0;
     for (std::uint32_t k = 0; k < sources.size(); ++k) {
         if (sources.size() > 1) model.pid_base[k] = 100 * static_cast<std::int64_t>(k + 1);
-        Builder(model, k, next_flow_id).build();
+        Builder(model, k).build();
     }
     assign_lanes(model);
     model.counts.slices = model.slices.size();

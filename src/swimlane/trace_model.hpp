@@ -5,9 +5,11 @@
 // times and arrows. Names and args are produced by the writers from the referenced records.
 
 #include <cstdint>
+#include <deque>
 #include <limits>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "ptune/swimlane/trace.hpp"
@@ -48,16 +50,19 @@ struct Track {
     bool is_counter = false;
 };
 
+/// One slice in 32 bytes (a 200K-task trace holds ~1.5M of them).
 struct Slice {
     std::int64_t ts = 0;   ///< ns on the trace axis
     std::int64_t dur = 0;  ///< ns
-    std::uint32_t source = 0;
     std::uint32_t ref = 0;
-    std::uint32_t track = kNone;  ///< assigned by lane allocation
-    std::uint32_t group = 0;      ///< lane group (pid, base lane) before allocation
-    std::uint32_t id = 0;         ///< the X event "id" (upstream numbering per source + offset)
+    std::uint32_t track = 0;  ///< the lane group until lane allocation, then the track
+    std::uint32_t id = 0;     ///< the X event "id" (upstream numbering per source + offset)
+    std::uint16_t source = 0;
     SliceKind kind = SliceKind::WorkerTask;
 };
+
+/// Most captures one trace can hold (Slice::source).
+inline constexpr std::size_t kMaxSources = 0xFFFF;
 
 struct Counter {
     std::int64_t ts = 0;
@@ -66,12 +71,35 @@ struct Counter {
     std::uint32_t track = 0;
 };
 
+/// One arrow in 32 bytes; its flow id is its index in TraceModel::flows.
 struct Flow {
     std::int64_t s_ts = 0, f_ts = 0;
-    std::uint32_t s_slice = kNone, f_slice = kNone;  ///< slice indices
-    std::uint32_t id = 0;
+    std::uint32_t s_slice = 0;       ///< slice index of the source end
+    std::uint32_t f_slice : 28 = 0;  ///< slice index of the target end (< kMaxFlowSlice)
+    std::uint32_t kind : 4 = 0;      ///< FlowName
     std::int32_t input_count = -1, output_count = -1;  ///< dependency arrows only
-    FlowName name = FlowName::Dependency;
+
+    FlowName name() const { return static_cast<FlowName>(kind); }
+};
+
+/// Slices a flow can end on (Flow::f_slice); arrows to later slices are left out as unbound.
+inline constexpr std::uint32_t kMaxFlowSlice = 1u << 28;
+
+/// Many short strings in one buffer, without an allocation per string.
+class StringTable {
+  public:
+    /// The buffer the next string is appended to; `close` ends it.
+    std::string& text() { return text_; }
+    void close() { ends_.push_back(text_.size()); }
+    std::string_view operator[](std::size_t i) const {
+        std::size_t begin = i == 0 ? 0 : ends_[i - 1];
+        return std::string_view(text_).substr(begin, ends_[i] - begin);
+    }
+    std::size_t size() const { return ends_.size(); }
+
+  private:
+    std::string text_;
+    std::vector<std::size_t> ends_;
 };
 
 /// A lane group: slices that would share one upstream track (a core lane, a scheduler lane...).
@@ -85,10 +113,10 @@ struct LaneGroup {
 
 /// Per-source facts the writers need besides the slices.
 struct SourceExtras {
-    std::vector<std::string> labels;        ///< per row: "QK(r1t1)", "SF_spmd(r1t3)"
-    std::vector<std::uint32_t> row_task;    ///< per row: index into the hint vectors
-    std::vector<std::string> fanout_hints;  ///< per task: "2: [r1t4, r1t5]"
-    std::vector<std::string> fanin_hints;
+    StringTable labels;                   ///< per row: "QK(r1t1)", "SF_spmd(r1t3)"
+    std::vector<std::uint32_t> row_task;  ///< per row: index into the hint tables
+    StringTable fanout_hints;             ///< per task: "2: [r1t4, r1t5]"
+    StringTable fanin_hints;
     std::vector<std::uint32_t>
         finish_rows;  ///< per scheduler phase: rows finished inside (complete)
 };
@@ -102,7 +130,9 @@ struct TraceModel {
     std::vector<LaneGroup> groups;
     std::vector<Slice> slices;
     std::vector<Counter> counters;
-    std::vector<Flow> flows;
+    /// Chunked rather than one vector: the flow count is only known at the end, and a growing
+    /// vector's copies would double the largest structure of the trace at the peak.
+    std::deque<Flow> flows;
     std::vector<SourceExtras> extras;  ///< per source
     std::uint32_t next_slice_id = 0;   ///< X event ids, upstream order, unique across sources
     TraceCounts counts;

@@ -158,10 +158,11 @@ class ProtoWriter {
         in_ids_.resize(m_.flows.size());
         std::vector<std::uint32_t> out_fill(out_flows_.begin(), out_flows_.end() - 1);
         std::vector<std::uint32_t> in_fill(in_flows_.begin(), in_flows_.end() - 1);
-        for (const Flow& f : m_.flows) {
+        for (std::uint32_t id = 0; id < m_.flows.size(); ++id) {
             // Flow ids are global per trace; +1 keeps them non-zero.
-            out_ids_[out_fill[f.s_slice]++] = f.id + 1ull;
-            in_ids_[in_fill[f.f_slice]++] = f.id + 1ull;
+            const Flow& f = m_.flows[id];
+            out_ids_[out_fill[f.s_slice]++] = id + 1ull;
+            in_ids_[in_fill[f.f_slice]++] = id + 1ull;
         }
     }
 
