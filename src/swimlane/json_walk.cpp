@@ -77,6 +77,11 @@ class JsonScanner {
         : in_(&in), buffer_(kChunk), data_(buffer_.data()), walker_(walker) {}
 
     bool run() {
+        // A UTF-8 byte order mark (Windows editors write one) is not part of the JSON text.
+        if (ensure(3) >= 3 && std::string_view(data_ + pos_, 3) == "\xEF\xBB\xBF") {
+            pos_ += 3;
+            line_start_ = base_ + pos_;
+        }
         if (!value()) return false;
         for (;;) {
             if (walker_.levels_.empty()) {
@@ -282,12 +287,18 @@ class JsonScanner {
     /// scratch_ when escapes were decoded), valid until the next token.
     bool string_token(std::string_view& out) {
         std::size_t i = 1;
-        bool escaped = false;
+        bool escaped = false, high = false;
         for (;;) {
             while (pos_ + i < end_) {
                 auto c = static_cast<unsigned char>(data_[pos_ + i]);
                 if (c == '"') {
                     std::string_view raw(data_ + pos_ + 1, i - 1);
+                    // JSON text is UTF-8 (RFC 8259 §8.1); a name with broken bytes would end
+                    // up in every output, so the string is refused like any syntax error.
+                    if (high && !text::is_valid_utf8(raw)) {
+                        pos_ += 1;
+                        return fail("invalid UTF-8 in a string");
+                    }
                     if (escaped) {
                         if (!unescape(raw)) return false;
                         out = scratch_;
@@ -306,6 +317,7 @@ class JsonScanner {
                     pos_ += i;
                     return fail("control character in a string");
                 }
+                high |= c >= 0x80;
                 ++i;
             }
             if (ensure(i + 1) <= i) {

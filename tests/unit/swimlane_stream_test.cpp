@@ -135,6 +135,29 @@ TEST_CASE("JSON strings are decoded: escapes and surrogate pairs", "[swimlane][s
     }
 }
 
+TEST_CASE("a byte order mark is skipped; invalid UTF-8 in a string is refused",
+          "[swimlane][stream]") {
+    Diagnostics diagnostics;
+    auto with_bom = read_name_map("\xEF\xBB\xBF{\"callable_id_to_name\": {\"0\": \"QK\"}}",
+                                  "n.json", diagnostics);
+    REQUIRE(with_bom.ok());
+    CHECK(*with_bom->find(0) == "QK");
+    std::istringstream bom_stream(
+        "\xEF\xBB\xBF{\"callable_id_to_name\": {}, \"orchestrator_name\": \"O\"}");
+    auto streamed = read_deps(bom_stream, "deps.json", diagnostics);
+    CHECK_FALSE(streamed.ok());  // parses (BOM skipped) but is not a deps file: no edges
+    CHECK(streamed.error().message.find("no `edges`") != std::string::npos);
+
+    auto broken =
+        read_name_map("{\"callable_id_to_name\": {\"0\": \"a\xff\xfe\"}}", "n.json", diagnostics);
+    REQUIRE_FALSE(broken.ok());
+    CHECK(broken.error().message.find("invalid UTF-8") != std::string::npos);
+    auto fine = read_name_map("{\"callable_id_to_name\": {\"0\": \"\xe4\xb8\xad\"}}", "n.json",
+                              diagnostics);
+    REQUIRE(fine.ok());
+    CHECK(*fine->find(0) == "\xe4\xb8\xad");
+}
+
 TEST_CASE("numbers: integers exact, big and fractional values as floats", "[swimlane][stream]") {
     Diagnostics diagnostics;
     // clock_freq_hz as a float is rounded; a row with a fractional or huge cell is malformed.
