@@ -263,9 +263,19 @@ Result<std::vector<BenchCase>> read_summary_json(const std::string& path,
                                                  Diagnostics& diagnostics) {
     auto text = io::read_file(path);
     if (!text) return text.error();
-    nlohmann::json document = nlohmann::json::parse(*text, nullptr, false);
-    if (document.is_discarded() || !document.is_object() || !document.contains("cases") ||
-        !document["cases"].is_array()) {
+    nlohmann::json document;
+    try {
+        document = nlohmann::json::parse(*text);
+    } catch (const nlohmann::json::parse_error& error) {
+        // error.byte is 1-based and one past the offending character.
+        std::size_t offset =
+            std::min<std::size_t>(error.byte == 0 ? 0 : error.byte - 1, text->size());
+        std::size_t line = io::count_newlines(text->data(), text->data() + offset) + 1;
+        return Error{fmt::format("not valid JSON (truncated or damaged): {}",
+                                 clip_for_message(error.what(), 200)),
+                     path, line, ExitCode::InputError};
+    }
+    if (!document.is_object() || !document.contains("cases") || !document["cases"].is_array()) {
         return Error{"not a bench-summary JSON output (no \"cases\" array)", path, 0,
                      ExitCode::InputError};
     }

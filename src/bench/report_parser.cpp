@@ -73,6 +73,7 @@ BenchBlock& ReportParser::open_block(std::size_t line_number) {
     block.notes = std::move(pending_notes_);
     pending_notes_.clear();
     block_open_ = true;
+    skipping_repeated_rank_ = false;
     return block;
 }
 
@@ -204,7 +205,11 @@ bool ReportParser::parse_rank(std::string_view rest, std::size_t line_number) {
         if (!block_open_) open_block(line_number);
         BenchBlock& block = case_.blocks.back();
         if (!block.raw) block.raw.emplace();
-        block.raw->per_rank[*pid] = std::move(values);
+        if (!block.raw->per_rank.emplace(*pid, std::move(values)).second) {
+            warn(line_number, fmt::format("raw samples of rank {} printed twice in one bench "
+                                          "block, the repeat is ignored",
+                                          *pid));
+        }
         return true;
     }
     if (!text.starts_with(": ")) {
@@ -252,7 +257,18 @@ bool ReportParser::parse_rank(std::string_view rest, std::size_t line_number) {
         return true;
     }
     if (!block_open_) open_block(line_number);
-    case_.blocks.back().ranks.push_back(std::move(rank));
+    std::vector<Rank>& ranks = case_.blocks.back().ranks;
+    skipping_repeated_rank_ = std::any_of(ranks.begin(), ranks.end(),
+                                          [&](const Rank& seen) { return seen.rank == rank.rank; });
+    if (skipping_repeated_rank_) {
+        // Upstream prints each rank once per block; a second line (a log merged with itself,
+        // interleaved output) would double the rank and skew the imbalance.
+        warn(line_number, fmt::format("rank {} printed twice in one bench block, the repeat and "
+                                      "its slot lines are ignored",
+                                      rank.rank));
+        return true;
+    }
+    ranks.push_back(std::move(rank));
     return true;
 }
 
@@ -292,7 +308,15 @@ bool ReportParser::parse_slot(std::string_view rest, std::size_t line_number) {
              fmt::format("slot {} line without a rank line before it, ignored", slot.slot));
         return true;
     }
-    case_.blocks.back().ranks.back().slots.push_back(std::move(slot));
+    if (skipping_repeated_rank_) return true;
+    std::vector<Slot>& slots = case_.blocks.back().ranks.back().slots;
+    if (std::any_of(slots.begin(), slots.end(),
+                    [&](const Slot& seen) { return seen.slot == slot.slot; })) {
+        warn(line_number, fmt::format("slot {} of rank {} printed twice, the repeat is ignored",
+                                      slot.slot, case_.blocks.back().ranks.back().rank));
+        return true;
+    }
+    slots.push_back(std::move(slot));
     return true;
 }
 

@@ -42,6 +42,8 @@ class ReportParser {
     Diagnostics& diagnostics_;
     bool block_open_ = false;
     bool saw_report_ = false;
+    /// A rank line repeated within one block was ignored: so are the slot lines under it.
+    bool skipping_repeated_rank_ = false;
     std::vector<std::string> pending_notes_;
 };
 

@@ -344,3 +344,35 @@ TEST_CASE("bench report: legacy device-log orch/sched lines give Effective per r
         CHECK(warm[0].ci_block()->effective_us->mean == 22.0);
     }
 }
+
+TEST_CASE("bench report: a rank, slot or raw line repeated in one block is ignored with a warning",
+          "[bench][report]") {
+    TempFile log(
+        "[RUN]   effective_us (3 rounds) min=1.0 median=2.0 mean=2.0 max=3.0\n"
+        "[RUN]     rank 7: eff_us min=1.0 median=2.0 mean=2.0 max=3.0\n"
+        "[RUN]       slot 0 (a): eff_us min=1.0 median=2.0 mean=2.0 max=3.0\n"
+        "[RUN]       slot 0 (a): eff_us min=9.0 median=9.0 mean=9.0 max=9.0\n"
+        "[RUN]     rank 8: eff_us min=1.5 median=2.5 mean=2.5 max=3.5\n"
+        "[RUN]     rank 7: eff_us min=5.0 median=6.0 mean=6.0 max=7.0\n"
+        "[RUN]       slot 1 (b): eff_us min=5.0 median=6.0 mean=6.0 max=7.0\n"
+        "[RUN]   raw samples: ranks=2 rounds=3 warmup=0\n"
+        "[RUN]     rank 7 raw n=3 eff_us=[1.0, 2.0, 3.0]\n"
+        "[RUN]     rank 7 raw n=3 eff_us=[5.0, 6.0, 7.0]\n",
+        "repeated.log");
+    Diagnostics diagnostics;
+    auto cases = load({log.path}, diagnostics);
+    REQUIRE(cases.size() == 1);
+    const BenchBlock& block = cases[0].blocks.at(0);
+    REQUIRE(block.ranks.size() == 2);
+    CHECK(block.ranks[0].rank == 7);
+    CHECK(block.ranks[0].eff_us->mean == 2.0);
+    REQUIRE(block.ranks[0].slots.size() == 1);
+    CHECK(block.ranks[0].slots[0].eff_us->mean == 2.0);
+    CHECK(block.ranks[1].rank == 8);
+    CHECK(block.ranks[1].slots.empty());  // slot 1 followed the ignored repeat of rank 7
+    REQUIRE(block.raw);
+    CHECK(block.raw->per_rank.at(7) == std::vector<double>{1.0, 2.0, 3.0});
+    std::vector<std::size_t> lines;
+    for (const auto& item : diagnostics.items()) lines.push_back(item.line);
+    CHECK(lines == std::vector<std::size_t>{4, 6, 10});
+}
