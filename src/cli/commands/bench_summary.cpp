@@ -2,6 +2,7 @@
 // slot, from [RUN] report lines or recomputed from [STRACE] markers (spec: bench-log.md).
 
 #include <set>
+#include <unordered_map>
 
 #include <fmt/format.h>
 
@@ -164,9 +165,9 @@ class BenchSummaryCommand : public Command {
   private:
     /// Cases of the same name from different inputs stay apart in metrics and tables.
     void make_names_unique() {
-        std::map<std::string, int> seen;
+        std::unordered_map<std::string, int> seen;  // sweeps: thousands of long, similar names
         for (const auto& bench_case : cases_) ++seen[bench_case.name];
-        std::map<std::string, int> used;
+        std::unordered_map<std::string, int> used;
         for (auto& bench_case : cases_) {
             if (seen[bench_case.name] < 2) continue;
             int n = ++used[bench_case.name];
