@@ -1,6 +1,7 @@
 #include "ptune/render/report.hpp"
 
 #include <algorithm>
+#include <deque>
 
 #include <fmt/format.h>
 
@@ -19,22 +20,18 @@ std::size_t display_width(std::string_view s) {
     return width;
 }
 
-std::string pad(std::string_view s, std::size_t width, Align align) {
-    std::size_t w = display_width(s);
-    if (w >= width) return std::string(s);
-    std::string fill(width - w, ' ');
-    return align == Align::Right ? fill + std::string(s) : std::string(s) + fill;
-}
-
 Align column_align(const Table& table, std::size_t column) {
     return column < table.align.size() ? table.align[column] : Align::Left;
 }
 
 std::string severity_color(rules::RuleSeverity severity) {
     switch (severity) {
-        case rules::RuleSeverity::Error: return "31";
-        case rules::RuleSeverity::Warning: return "33";
-        case rules::RuleSeverity::Info: return "36";
+        case rules::RuleSeverity::Error:
+            return "31";
+        case rules::RuleSeverity::Warning:
+            return "33";
+        case rules::RuleSeverity::Info:
+            return "36";
     }
     return "0";
 }
@@ -51,13 +48,15 @@ std::string subject_text(const rules::SubjectKey& subject) {
 }
 
 class TextRenderer : public Renderer {
-public:
-    void render(const Report& report, std::ostream& out, const RenderOptions& options) const override {
+  public:
+    void render(const Report& report, std::ostream& out,
+                const RenderOptions& options) const override {
         bool first = true;
         for (const auto& table : report.tables) {
             if (!first) out << '\n';
             first = false;
-            if (!table.title.empty()) out << term::paint(valid_utf8(table.title), "1", options.color) << '\n';
+            if (!table.title.empty())
+                out << term::paint(valid_utf8(table.title), "1", options.color) << '\n';
             write_text_table(table, out);
         }
         for (const auto& note : report.notes) out << valid_utf8(note) << '\n';
@@ -69,22 +68,24 @@ public:
 };
 
 class JsonRenderer : public Renderer {
-public:
+  public:
     void render(const Report& report, std::ostream& out, const RenderOptions&) const override {
         write_json(to_json(report), out, true);
     }
 };
 
 class MarkdownRenderer : public Renderer {
-public:
+  public:
     void render(const Report& report, std::ostream& out, const RenderOptions&) const override {
         bool first = true;
         for (const auto& table : report.tables) {
             if (!first) out << '\n';
             first = false;
-            if (!table.title.empty()) out << "### " << text::markdown_escape(valid_utf8(table.title)) << "\n\n";
+            if (!table.title.empty())
+                out << "### " << text::markdown_escape(valid_utf8(table.title)) << "\n\n";
             out << '|';
-            for (const auto& column : table.columns) out << ' ' << text::markdown_escape(column) << " |";
+            for (const auto& column : table.columns)
+                out << ' ' << text::markdown_escape(column) << " |";
             out << "\n|";
             for (std::size_t c = 0; c < table.columns.size(); ++c) {
                 out << (column_align(table, c) == Align::Right ? " ---: |" : " --- |");
@@ -92,32 +93,36 @@ public:
             out << '\n';
             for (const auto& row : table.rows) {
                 out << '|';
-                for (const auto& cell : row) out << ' ' << text::markdown_escape(valid_utf8(cell)) << " |";
+                for (const auto& cell : row)
+                    out << ' ' << text::markdown_escape(valid_utf8(cell)) << " |";
                 out << '\n';
             }
         }
         if (!report.notes.empty()) {
             out << '\n';
-            for (const auto& note : report.notes) out << "> " << text::markdown_escape(valid_utf8(note)) << "\n";
+            for (const auto& note : report.notes)
+                out << "> " << text::markdown_escape(valid_utf8(note)) << "\n";
         }
         if (!report.findings.empty()) {
             out << "\n### Findings\n\n";
             for (const auto& finding : report.findings) {
                 std::string subject = subject_text(finding.subject);
-                out << fmt::format("- **{}** `{}`{}{}: {}\n", rules::to_string(finding.severity),
-                                   finding.rule,
-                                   finding.catalogue.empty() ? "" : " (" + finding.catalogue + ")",
-                                   subject.empty() ? "" : " " + text::markdown_escape(valid_utf8(subject)),
-                                   text::markdown_escape(valid_utf8(finding.message)));
-                if (!finding.advice.empty()) out << "  - Advice: " << text::markdown_escape(finding.advice) << '\n';
-                if (!finding.guide.empty()) out << "  - Guide: " << text::markdown_escape(finding.guide) << '\n';
+                out << fmt::format(
+                    "- **{}** `{}`{}{}: {}\n", rules::to_string(finding.severity), finding.rule,
+                    finding.catalogue.empty() ? "" : " (" + finding.catalogue + ")",
+                    subject.empty() ? "" : " " + text::markdown_escape(valid_utf8(subject)),
+                    text::markdown_escape(valid_utf8(finding.message)));
+                if (!finding.advice.empty())
+                    out << "  - Advice: " << text::markdown_escape(finding.advice) << '\n';
+                if (!finding.guide.empty())
+                    out << "  - Guide: " << text::markdown_escape(finding.guide) << '\n';
             }
         }
     }
 };
 
 class CsvRenderer : public Renderer {
-public:
+  public:
     void render(const Report& report, std::ostream& out, const RenderOptions&) const override {
         // CSV is one table; a command whose main result has several puts them in one, with a
         // distinguishing column.
@@ -157,7 +162,8 @@ nlohmann::json finding_to_json(const rules::Finding& finding) {
     for (const auto& [name, value] : finding.evidence) evidence[name] = value;
     return {
         {"rule", finding.rule},
-        {"catalogue", finding.catalogue.empty() ? nlohmann::json() : nlohmann::json(finding.catalogue)},
+        {"catalogue",
+         finding.catalogue.empty() ? nlohmann::json() : nlohmann::json(finding.catalogue)},
         {"severity", std::string(rules::to_string(finding.severity))},
         {"title", finding.title},
         {"message", finding.message},
@@ -188,43 +194,62 @@ nlohmann::json to_json(const Report& report) {
 
 void write_json(const nlohmann::json& value, std::ostream& out, bool pretty) {
     // Replace invalid UTF-8 from hostile inputs instead of throwing.
-    out << value.dump(pretty ? 2 : -1, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
+    out << value.dump(pretty ? 2 : -1, ' ', false, nlohmann::json::error_handler_t::replace)
+        << '\n';
 }
 
 void write_text_table(const Table& table, std::ostream& out) {
-    std::vector<std::vector<std::string>> rows;
+    // Views of the cells; only invalid UTF-8 gets a sanitized copy (tables reach tens of
+    // thousands of rows on a sweep).
+    std::deque<std::string> sanitized;
+    auto view = [&](const std::string& cell) -> std::string_view {
+        if (text::is_valid_utf8(cell)) return cell;
+        return sanitized.emplace_back(text::sanitize_utf8(cell));
+    };
+    std::vector<std::string_view> header(table.columns.begin(), table.columns.end());
+    std::vector<std::vector<std::string_view>> rows;
     rows.reserve(table.rows.size());
     for (const auto& row : table.rows) {
         auto& cells = rows.emplace_back();
-        for (const auto& cell : row) cells.push_back(valid_utf8(cell));
+        cells.reserve(row.size());
+        for (const auto& cell : row) cells.push_back(view(cell));
     }
-    std::vector<std::size_t> widths(table.columns.size(), 0);
-    for (std::size_t c = 0; c < table.columns.size(); ++c) widths[c] = display_width(table.columns[c]);
+    std::vector<std::size_t> widths(header.size(), 0);
+    for (std::size_t c = 0; c < header.size(); ++c) widths[c] = display_width(header[c]);
     for (const auto& row : rows) {
         for (std::size_t c = 0; c < row.size() && c < widths.size(); ++c) {
             widths[c] = std::max(widths[c], display_width(row[c]));
         }
     }
-    auto write_row = [&](const std::vector<std::string>& cells) {
-        std::string line;
+    std::string line;
+    auto write_row = [&](const std::vector<std::string_view>& cells) {
+        line.clear();
         for (std::size_t c = 0; c < cells.size() && c < widths.size(); ++c) {
             if (c) line += "  ";
-            line += pad(cells[c], c + 1 == widths.size() && column_align(table, c) == Align::Left ? 0 : widths[c],
-                        column_align(table, c));
+            Align align = column_align(table, c);
+            // The last column is not padded when left-aligned: no trailing blanks.
+            std::size_t width = c + 1 == widths.size() && align == Align::Left ? 0 : widths[c];
+            std::size_t fill = width - std::min(width, display_width(cells[c]));
+            if (align == Align::Right) line.append(fill, ' ');
+            line += cells[c];
+            if (align == Align::Left) line.append(fill, ' ');
         }
         out << text::trim_right(line) << '\n';
     };
-    write_row(table.columns);
+    write_row(header);
     for (const auto& row : rows) write_row(row);
 }
 
-void write_text_findings(const std::vector<rules::Finding>& findings, std::ostream& out, bool color) {
+void write_text_findings(const std::vector<rules::Finding>& findings, std::ostream& out,
+                         bool color) {
     for (const auto& finding : findings) {
         std::string subject = subject_text(finding.subject);
         out << term::paint(fmt::format("[{}]", rules::to_string(finding.severity)),
                            severity_color(finding.severity), color)
-            << ' ' << finding.rule << (finding.catalogue.empty() ? "" : " (" + finding.catalogue + ")")
-            << (subject.empty() ? "" : " " + valid_utf8(subject)) << ": " << valid_utf8(finding.message) << '\n';
+            << ' ' << finding.rule
+            << (finding.catalogue.empty() ? "" : " (" + finding.catalogue + ")")
+            << (subject.empty() ? "" : " " + valid_utf8(subject)) << ": "
+            << valid_utf8(finding.message) << '\n';
         for (const auto& location : finding.locations) {
             out << "    at " << location.file;
             if (location.line) out << ':' << location.line;

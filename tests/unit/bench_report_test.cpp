@@ -264,13 +264,13 @@ TEST_CASE("bench report: a directory yields one case per file with bench content
 }
 
 TEST_CASE("bench report: the log prefilter finds every tag at every position", "[bench][report]") {
-    // The vector scan works on 32-byte blocks: put each tag at each offset of two blocks and
-    // at the very end, in filler that holds near misses ("[pass]", "[Re", ":: ", "#[", "#x#").
-    const std::string filler = "x [pass] [Re [St : :: #[ #x# ";
+    // The vector scan works on 64-byte steps: put each tag at each offset of two steps, in
+    // filler that holds near misses ("[pass]", "[ab", ":: ", "#[", "#x#", "_sx", "_xt").
+    const std::string filler = "x [pass] [ab : :: #[ #x# _sx _xt ";
     using namespace std::string_view_literals;
     for (std::string_view tag : {"[RUN]"sv, "[STRACE]"sv, "[pypto]"sv, "::group::"sv,
                                  "::endgroup::"sv, "##[group]"sv, "_start="sv, "\x1b[0m"sv}) {
-        for (std::size_t at = 0; at < 70; ++at) {
+        for (std::size_t at = 0; at < 140; ++at) {
             std::string text;
             while (text.size() < at) text += filler;
             text.resize(at);
