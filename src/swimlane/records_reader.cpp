@@ -477,23 +477,39 @@ class RecordsWalker final : public detail::JsonWalker {
     LegacyTask legacy_;
 };
 
+/// A per-phase counter as stored (32 bits; -1 = absent, larger values saturate).
+std::int32_t counter_value(std::int64_t value) {
+    if (value < 0) return -1;
+    return static_cast<std::int32_t>(std::min<std::int64_t>(value, INT32_MAX));
+}
+
 CoreType parse_core_type(std::string_view name) {
     return name == "aic" || name == "AIC" ? CoreType::Aic : CoreType::Aiv;
 }
 
-/// Phase object → model record, given a raw-timestamp converter.
+/// Phase object → model record, given a raw-timestamp converter; kinds outside the vocabulary
+/// are named in `capture.other_phase_names`.
 template <class ToNs>
-SchedulerPhase make_scheduler_phase(const RawPhase& raw, const RecordsWalker& w, ToNs&& to_ns) {
+SchedulerPhase make_scheduler_phase(const RawPhase& raw, const RecordsWalker& w, Capture& capture,
+                                    ToNs&& to_ns) {
     SchedulerPhase phase;
     phase.thread = raw.thread;
-    phase.kind_name = raw.kind == 0 ? "unknown" : w.kinds[raw.kind];
-    phase.kind = parse_phase_kind(phase.kind_name);
+    std::string_view name = raw.kind == 0 ? "unknown" : std::string_view(w.kinds[raw.kind]);
+    phase.kind = parse_phase_kind(name);
+    if (phase.kind == PhaseKind::Other) {
+        auto& names = capture.other_phase_names;
+        auto known = std::find(names.begin(), names.end(), name);
+        if (known == names.end() && names.size() <= 0xFFFF)
+            known = names.emplace(names.end(), name);
+        phase.other_name =
+            known == names.end() ? 0 : static_cast<std::uint16_t>(known - names.begin());
+    }
     phase.start_ns = to_ns(raw, true);
     phase.end_ns = to_ns(raw, false);
     phase.loop_iter = static_cast<std::uint32_t>(std::max<std::int64_t>(0, raw.loop_iter));
-    phase.tasks_processed = raw.tasks_processed;
-    phase.pop_hit = raw.pop_hit;
-    phase.pop_miss = raw.pop_miss;
+    phase.tasks_processed = counter_value(raw.tasks_processed);
+    phase.pop_hit = counter_value(raw.pop_hit);
+    phase.pop_miss = counter_value(raw.pop_miss);
     phase.task_id = raw.task_id;
     if (raw.shared_start.complete() && raw.shared_end.complete()) {
         phase.has_depths = true;
@@ -605,7 +621,7 @@ Result<Capture> build_legacy(RecordsWalker& w, Capture capture, Diagnostics& dia
             continue;
         }
         capture.scheduler_phases.push_back(make_scheduler_phase(
-            p, w,
+            p, w, capture,
             [&](const RawPhase& r, bool start) { return rel(start ? r.start_us : r.end_us); }));
     }
     capture.scheduler_arrays = w.scheduler_arrays;
@@ -765,7 +781,7 @@ Result<Capture> build_capture(RecordsWalker& w, bool complete, const ReadOptions
             ++capture.dropped.malformed_phases;
             continue;
         }
-        capture.scheduler_phases.push_back(make_scheduler_phase(p, w, phase_ns));
+        capture.scheduler_phases.push_back(make_scheduler_phase(p, w, capture, phase_ns));
     }
     capture.scheduler_arrays = w.scheduler_arrays;
     for (const auto& p : w.orchestrator) {

@@ -112,7 +112,7 @@ void append_json_string(std::string& out, std::string_view text) {
     out += '"';
 }
 
-/// The output buffer: one large block handed to the stream whole (a few hundred writes for a
+/// The output buffer: 256 KiB blocks handed to the stream whole (a few hundred writes for a
 /// 100 MB trace); numbers go in with to_chars, text with memcpy, no formatting engine.
 class Sink {
   public:
@@ -196,7 +196,7 @@ class Sink {
     }
 
   private:
-    static constexpr std::size_t kSize = 1u << 20;
+    static constexpr std::size_t kSize = 256u << 10;
     void room(std::size_t n) {
         if (kSize - len_ < n) flush();
     }
@@ -446,14 +446,15 @@ class JsonWriter {
                 std::int64_t count = p.tasks_processed;
                 std::uint32_t attributed = extras.finish_rows[s.ref];
                 if (count < 0) count = p.kind == PhaseKind::Complete ? attributed : 0;
-                scratch_.assign(p.kind_name).append("(");
+                std::string_view kind_name = cap.phase_name(p);
+                scratch_.assign(kind_name).append("(");
                 scratch_.append(std::to_string(count)).append(")");
                 name(scratch_);
                 head("scheduler", s);
                 out_.lit(",\"cname\":\"");
                 out_.text(phase_colour(p.kind));
                 out_.lit("\",\"args\":{\"phase\":");
-                out_.string(p.kind_name);
+                out_.string(kind_name);
                 out_.lit(",\"loop_iter\":");
                 out_.integer(p.loop_iter);
                 out_.lit(",\"tasks_processed\":");

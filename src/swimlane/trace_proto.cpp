@@ -174,7 +174,7 @@ class ProtoWriter {
             case SliceKind::SchedTask:
                 return m_.extras[s.source].labels[s.ref];
             case SliceKind::Phase:
-                return cap.scheduler_phases[s.ref].kind_name;
+                return cap.phase_name(cap.scheduler_phases[s.ref]);
             case SliceKind::Marker:
                 scratch_ =
                     cap.scheduler_phases[s.ref].kind == PhaseKind::DummyTask ? "dummy(" : "skip(";

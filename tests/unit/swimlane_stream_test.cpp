@@ -46,7 +46,7 @@ void check_same(const Capture& a, const Capture& b) {
     }
     REQUIRE(a.scheduler_phases.size() == b.scheduler_phases.size());
     for (std::size_t i = 0; i < a.scheduler_phases.size(); ++i) {
-        CHECK(a.scheduler_phases[i].kind_name == b.scheduler_phases[i].kind_name);
+        CHECK(a.phase_name(a.scheduler_phases[i]) == b.phase_name(b.scheduler_phases[i]));
         CHECK(a.scheduler_phases[i].start_ns == b.scheduler_phases[i].start_ns);
         CHECK(a.scheduler_phases[i].shared_at_end == b.scheduler_phases[i].shared_at_end);
     }

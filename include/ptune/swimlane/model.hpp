@@ -116,21 +116,22 @@ std::string_view to_string(PhaseKind kind);
 /// Parses a wire name; Other for anything not in the vocabulary.
 PhaseKind parse_phase_kind(std::string_view name);
 
-/// One AICPU scheduler phase record on one scheduler thread.
+/// One AICPU scheduler phase record on one scheduler thread (72 bytes: a capture holds several
+/// per task). Its name is `Capture::phase_name`.
 struct SchedulerPhase {
-    std::uint32_t thread = 0;  ///< AICPU thread index (array index in the file)
-    PhaseKind kind = PhaseKind::Other;
-    std::string kind_name;  ///< the kind as written (for Other and for display)
     std::int64_t start_ns = kNoTime;
     std::int64_t end_ns = kNoTime;
+    std::int64_t task_id = -1;  ///< dummy_task / predicated_skip / graph_prepare, else -1
+    std::uint32_t thread = 0;   ///< AICPU thread index (array index in the file)
     std::uint32_t loop_iter = 0;
-    std::int64_t tasks_processed = -1;  ///< -1 when the record lacks it
-    std::int64_t pop_hit = -1;          ///< dispatch records only, else -1
-    std::int64_t pop_miss = -1;         ///< dispatch records only, else -1
-    std::int64_t task_id = -1;          ///< dummy_task / predicated_skip / graph_prepare, else -1
-    bool has_depths = false;            ///< both shared_at_* arrays had 3 entries
+    std::int32_t tasks_processed = -1;              ///< -1 when the record lacks it
+    std::int32_t pop_hit = -1;                      ///< dispatch records only, else -1
+    std::int32_t pop_miss = -1;                     ///< dispatch records only, else -1
     std::array<std::int32_t, 3> shared_at_start{};  ///< ready-queue depths [AIC, AIV, MIX]
     std::array<std::int32_t, 3> shared_at_end{};
+    PhaseKind kind = PhaseKind::Other;
+    bool has_depths = false;       ///< both shared_at_* arrays had 3 entries
+    std::uint16_t other_name = 0;  ///< PhaseKind::Other: index into Capture::other_phase_names
 };
 
 /// One orchestrator record (`orch_submit` envelope, or a legacy `orch_*` phase).
@@ -170,7 +171,10 @@ struct Capture {
     std::vector<int> core_to_thread;  ///< core_id → scheduler thread (−1 unassigned); may be empty
     std::vector<TaskRow> tasks;  ///< joined rows, stable-sorted by task_id (join order on ties)
     std::vector<SchedulerPhase> scheduler_phases;  ///< per thread, file order within a thread
-    std::size_t scheduler_arrays = 0;              ///< number of per-thread arrays in the file
+    /// Names of the phase kinds outside the vocabulary (legacy `scan`, `poll`, newer kinds), as
+    /// written; [0] is "unknown" (no kind in the record).
+    std::vector<std::string> other_phase_names{"unknown"};
+    std::size_t scheduler_arrays = 0;  ///< number of per-thread arrays in the file
     std::vector<OrchestratorPhase> orchestrator_phases;  ///< per thread, file order
     std::size_t orchestrator_arrays = 0;
     bool host_orchestration = false;  ///< host_build_graph capture (host-ns orchestrator)
@@ -183,6 +187,12 @@ struct Capture {
     /// Core type of a core id (out-of-range ids are "aiv", as upstream).
     CoreType core_type_of(std::uint32_t core_id) const {
         return core_id < core_types.size() ? core_types[core_id] : CoreType::Aiv;
+    }
+    /// A phase's kind as written ("complete", "dummy_task", or an Other kind's own name).
+    std::string_view phase_name(const SchedulerPhase& phase) const {
+        return phase.kind == PhaseKind::Other
+                   ? std::string_view(other_phase_names[phase.other_name])
+                   : to_string(phase.kind);
     }
     /// Scheduler thread count S = max(core_to_thread ≥ 0 ∪ threads with records) + 1 (§5.2).
     std::size_t scheduler_thread_count() const;
