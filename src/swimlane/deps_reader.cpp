@@ -34,8 +34,12 @@ class DepsWalker final : public detail::JsonWalker {
   protected:
     void on_open(std::size_t level, bool is_object) override {
         if (level == 1) {
-            if (key_at(1) == "edges" && !is_object) saw_edges = true;
-            if (key_at(1) == "tasks" && !is_object) saw_tasks = true;
+            // The section is looked up once per top-level member, not per value.
+            section_ = key_at(1) == "tasks"   ? Section::Tasks
+                       : key_at(1) == "edges" ? Section::Edges
+                                              : Section::Other;
+            if (section_ == Section::Edges && !is_object) saw_edges = true;
+            if (section_ == Section::Tasks && !is_object) saw_tasks = true;
         } else if (level == 2 && is_object) {
             has_id_ = has_pred_ = has_succ_ = false;
             kernel_ids_.clear();
@@ -45,7 +49,7 @@ class DepsWalker final : public detail::JsonWalker {
 
     void on_close(std::size_t level, bool is_object) override {
         if (level != 2 || !is_object) return;
-        if (key_at(1) == "tasks") {
+        if (section_ == Section::Tasks) {
             if (!has_id_) {
                 ++bad_tasks;
                 return;
@@ -57,7 +61,7 @@ class DepsWalker final : public detail::JsonWalker {
                     task.kernel_ids[i] = static_cast<std::int32_t>(kernel_ids_[i]);
             }
             task.block_num = static_cast<std::uint32_t>(std::max<std::int64_t>(block_num_, 1));
-        } else if (key_at(1) == "edges") {
+        } else if (section_ == Section::Edges) {
             if (!has_pred_ || !has_succ_) {
                 ++bad_edges;
                 return;
@@ -73,23 +77,24 @@ class DepsWalker final : public detail::JsonWalker {
         std::size_t d = depth();
         if (d == 3) {
             const std::string& k = key_at(3);
-            if (key_at(1) == "tasks") {
+            if (section_ == Section::Tasks) {
                 if (k == "task_id")
                     has_id_ = v.as_id(id_);
                 else if (k == "block_num" && v.is_int())
                     block_num_ = v.integer;
-            } else if (key_at(1) == "edges") {
+            } else if (section_ == Section::Edges) {
                 if (k == "pred")
                     has_pred_ = v.as_id(pred_);
                 else if (k == "succ")
                     has_succ_ = v.as_id(succ_);
             }
-        } else if (d == 4 && key_at(1) == "tasks" && key_at(3) == "kernel_ids") {
+        } else if (d == 4 && section_ == Section::Tasks && key_at(3) == "kernel_ids") {
             kernel_ids_.push_back(v.is_int() ? v.integer : -1);
         }
     }
 
   private:
+    enum class Section { Other, Tasks, Edges } section_ = Section::Other;
     bool has_id_ = false, has_pred_ = false, has_succ_ = false;
     std::uint64_t id_ = 0, pred_ = 0, succ_ = 0;
     std::vector<std::int64_t> kernel_ids_;

@@ -3,6 +3,7 @@
 
 #include "json_walk.hpp"
 
+#include <array>
 #include <charconv>
 #include <cstring>
 #include <limits>
@@ -41,6 +42,13 @@ bool is_digit(char c) {
 bool is_number_char(char c) {
     return is_digit(c) || c == '-' || c == '+' || c == '.' || c == 'e' || c == 'E';
 }
+/// Bytes a string scan passes over without a second look: printable ASCII but `"` and `\`.
+constexpr std::array<bool, 256> kPlainStringByte = [] {
+    std::array<bool, 256> plain{};
+    for (int c = 0x20; c < 0x80; ++c) plain[static_cast<std::size_t>(c)] = c != '"' && c != '\\';
+    return plain;
+}();
+
 int hex_value(char c) {
     if (c >= '0' && c <= '9') return c - '0';
     if (c >= 'a' && c <= 'f') return c - 'a' + 10;
@@ -227,7 +235,31 @@ class JsonScanner {
         return true;
     }
 
+    /// Most numbers of a capture are plain integers: read them in one pass, and leave every
+    /// other form (fraction, exponent, 19+ digits, a number at the very end) to the full parser.
     bool number_token(Scalar& s) {
+        constexpr std::size_t kFastDigits = 18;  // below 10^18: fits int64 either sign
+        if (end_ - pos_ < kFastDigits + 2) ensure(kFastDigits + 2);
+        const char* begin = data_ + pos_;
+        const char* end = data_ + end_;
+        bool negative = *begin == '-';
+        const char* digits = begin + (negative ? 1 : 0);
+        const char* p = digits;
+        std::uint64_t magnitude = 0;
+        while (p < end && is_digit(*p) && p - digits < static_cast<std::ptrdiff_t>(kFastDigits))
+            magnitude = magnitude * 10 + static_cast<std::uint64_t>(*p++ - '0');
+        if (p > digits && p < end && !is_number_char(*p) && (*digits != '0' || p - digits == 1)) {
+            s.type = Scalar::Type::Int;
+            s.integer = negative ? -static_cast<std::int64_t>(magnitude)
+                                 : static_cast<std::int64_t>(magnitude);
+            s.number = static_cast<double>(s.integer);
+            pos_ = static_cast<std::size_t>(p - data_);
+            return true;
+        }
+        return full_number_token(s);
+    }
+
+    bool full_number_token(Scalar& s) {
         std::size_t len = 0;
         for (;;) {
             while (pos_ + len < end_ && is_number_char(data_[pos_ + len])) ++len;
@@ -291,6 +323,10 @@ class JsonScanner {
         for (;;) {
             while (pos_ + i < end_) {
                 auto c = static_cast<unsigned char>(data_[pos_ + i]);
+                if (kPlainStringByte[c]) {
+                    ++i;
+                    continue;
+                }
                 if (c == '"') {
                     std::string_view raw(data_ + pos_ + 1, i - 1);
                     // JSON text is UTF-8 (RFC 8259 §8.1); a name with broken bytes would end

@@ -244,7 +244,13 @@ std::uint64_t time_key(std::int64_t ns) {
 
 class JsonWriter {
   public:
-    JsonWriter(const TraceModel& model, std::ostream& out) : m_(model), out_(out) {}
+    JsonWriter(const TraceModel& model, std::ostream& out) : m_(model), out_(out) {
+        // `,"pid":P,"tid":T` of every track, rendered once: every event names its track.
+        track_keys_.reserve(m_.tracks.size());
+        for (const Track& t : m_.tracks)
+            track_keys_.push_back(",\"pid\":" + std::to_string(t.pid) +
+                                  ",\"tid\":" + std::to_string(t.tid));
+    }
 
     void write() {
         out_.lit("{\"traceEvents\":[\n");
@@ -353,6 +359,8 @@ class JsonWriter {
         out_.lit(",\"tid\":");
         out_.integer(t.tid);
     }
+    /// `,"pid":P,"tid":T` of a track.
+    void track_key(std::uint32_t track) { out_.text(track_keys_[track]); }
 
     template <std::size_t N>
     void key_us(const char (&key)[N], std::int64_t ns) {
@@ -362,11 +370,10 @@ class JsonWriter {
 
     /// `,"cat":…,"ph":"X","pid":…,"tid":…,"ts":…,"dur":…[,"id":…]` after the slice's name.
     void head(std::string_view cat, const Slice& s) {
-        const Track& t = m_.tracks[s.track];
         out_.lit(",\"cat\":\"");
         out_.text(cat);
-        out_.lit("\",\"ph\":\"X\",\"pid\":");
-        pid_tid(t);
+        out_.lit("\",\"ph\":\"X\"");
+        track_key(s.track);
         key_us(",\"ts\":", s.ts);
         key_us(",\"dur\":", s.dur);
         if (s.id != kNone) {
@@ -538,10 +545,9 @@ class JsonWriter {
     }
 
     void counter(const Counter& c) {
-        const Track& t = m_.tracks[c.track];
         const SchedulerPhase& p = m_.sources[c.source].capture->scheduler_phases[c.ref];
-        out_.lit(R"({"name":"shared_ready_queue","cat":"queue","ph":"C","pid":)");
-        pid_tid(t);
+        out_.lit(R"({"name":"shared_ready_queue","cat":"queue","ph":"C")");
+        track_key(c.track);
         key_us(",\"ts\":", c.ts);
         out_.lit(R"(,"args":{"AIC":)");
         out_.integer(p.shared_at_end[0]);
@@ -555,13 +561,11 @@ class JsonWriter {
     void flow(std::uint32_t id, bool start) {
         const Flow& f = m_.flows[id];
         const Slice& s = m_.slices[start ? f.s_slice : f.f_slice];
-        const Track& t = m_.tracks[s.track];
         out_.lit("{\"name\":\"");
         out_.text(flow_name(f.name()));
         out_.text(start ? R"(","cat":"flow","ph":"s","id":)" : R"(","cat":"flow","ph":"f","id":)");
         out_.integer(id);
-        out_.lit(",\"pid\":");
-        pid_tid(t);
+        track_key(s.track);
         key_us(",\"ts\":", start ? f.s_ts : f.f_ts);
         if (!start) out_.lit(",\"bp\":\"e\"");
         if (s.id != kNone) {
@@ -618,6 +622,7 @@ class JsonWriter {
 
     const TraceModel& m_;
     Sink out_;
+    std::vector<std::string> track_keys_;
     std::string scratch_;
     bool first_ = true;
 };
