@@ -4,6 +4,7 @@
 #include "report_parser.hpp"
 
 #include <algorithm>
+#include <limits>
 
 #include <fmt/format.h>
 
@@ -385,8 +386,15 @@ bool ReportParser::parse_context(std::string_view rest, std::size_t line_number)
             break;
         }
         if (key == "l3_resident") context.resident = *number != 0.0;
-        if (key == "rounds") context.rounds = static_cast<std::size_t>(*number);
-        if (key == "ranks") context.ranks = static_cast<std::size_t>(*number);
+        if (key == "rounds" || key == "ranks") {
+            // Counts: whole numbers only (a float like 2.7e101 has no size_t value).
+            auto count = text::parse_uint(value);
+            if (!count || *count > std::numeric_limits<std::size_t>::max()) {
+                ok = false;
+                break;
+            }
+            (key == "rounds" ? context.rounds : context.ranks) = static_cast<std::size_t>(*count);
+        }
         if (key == "host_union_mean_us") context.host_union_mean_us = number;
         if (key == "host_mean_us") context.host_mean_us = number;
         if (key == "fallback_flattened") context.fallback_flattened = *number != 0.0;

@@ -376,3 +376,21 @@ TEST_CASE("bench report: a rank, slot or raw line repeated in one block is ignor
     for (const auto& item : diagnostics.items()) lines.push_back(item.line);
     CHECK(lines == std::vector<std::size_t>{4, 6, 10});
 }
+
+TEST_CASE("bench report: a context line whose counts are not whole numbers is garbled",
+          "[bench][report]") {
+    // Found by fuzzing: rounds=2.7e101 was converted to size_t (undefined behaviour).
+    TempFile log(
+        "[RUN]   effective_us (2 rounds) min=1.0 median=1.5 mean=1.5 max=2.0\n"
+        "[RUN] benchmark kernel=K l3=1 rounds=2.7e101 ranks=2 host_union_mean_us=5 "
+        "host_mean_us=4\n"
+        "[RUN] benchmark kernel=K l3=1 rounds=2 ranks=1.5 host_union_mean_us=5 host_mean_us=4\n",
+        "context.log");
+    Diagnostics diagnostics;
+    auto cases = load({log.path}, diagnostics);
+    REQUIRE(cases.size() == 1);
+    CHECK_FALSE(cases[0].blocks.at(0).context.has_value());
+    REQUIRE(diagnostics.items().size() == 2);
+    CHECK(diagnostics.items()[0].line == 2);
+    CHECK(diagnostics.items()[1].line == 3);
+}
