@@ -76,7 +76,7 @@ class DepsWalker final : public detail::JsonWalker {
     void on_scalar(const Scalar& v) override {
         std::size_t d = depth();
         if (d == 3) {
-            const std::string& k = key_at(3);
+            std::string_view k = key_at(3);
             if (section_ == Section::Tasks) {
                 if (k == "task_id")
                     has_id_ = v.as_id(id_);

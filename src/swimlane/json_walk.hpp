@@ -47,8 +47,9 @@ class JsonWalker {
   protected:
     /// Depth of the value being delivered / container being opened (top-level object = 0).
     std::size_t depth() const { return levels_.size(); }
-    /// Key of the member at `level` (1-based; level 1 = top-level member).
-    const std::string& key_at(std::size_t level) const { return levels_[level - 1].key; }
+    /// Key of the member at `level` (1-based; level 1 = top-level member). A view, so that
+    /// comparing it with a literal checks the length before any bytes.
+    std::string_view key_at(std::size_t level) const { return levels_[level - 1].key; }
     /// True if the container at `level` (1-based) is an object.
     bool object_at(std::size_t level) const { return levels_[level - 1].is_object; }
     /// Index of the current element in the array at `level` (1-based).

@@ -224,7 +224,7 @@ class RecordsWalker final : public detail::JsonWalker {
         switch (section_) {
             case Section::Metadata:
                 if (d == 2) {
-                    const std::string& k = key_at(2);
+                    std::string_view k = key_at(2);
                     if (k == "clock_freq_hz" && v.is_number())
                         clock_freq_hz = v.is_int() ? v.integer : std::llround(v.number);
                     else if (k == "orchestrator_source" && v.type == Scalar::Type::String)
@@ -253,7 +253,7 @@ class RecordsWalker final : public detail::JsonWalker {
                     if (d == phase_depth_)
                         phase_field(key_at(d), v);
                     else if (d == phase_depth_ + 1 && v.is_int()) {
-                        const std::string& k = key_at(phase_depth_);
+                        std::string_view k = key_at(phase_depth_);
                         if (k == "shared_at_start")
                             phase_.shared_start.push(v.integer);
                         else if (k == "shared_at_end")
@@ -443,7 +443,7 @@ class RecordsWalker final : public detail::JsonWalker {
         }
     }
 
-    void legacy_field(const std::string& k, const Scalar& v) {
+    void legacy_field(std::string_view k, const Scalar& v) {
         if (k == "task_id")
             legacy_.has_id = v.as_id(legacy_.task_id);
         else if (k == "func_id" && v.is_int())
