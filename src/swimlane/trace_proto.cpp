@@ -6,6 +6,7 @@
 // counters and arrows are identical.
 
 #include <algorithm>
+#include <limits>
 #include <unordered_map>
 
 #include "trace_model.hpp"
@@ -161,8 +162,8 @@ class ProtoWriter {
         for (std::uint32_t id = 0; id < m_.flows.size(); ++id) {
             // Flow ids are global per trace; +1 keeps them non-zero.
             const Flow& f = m_.flows[id];
-            out_ids_[out_fill[f.s_slice]++] = id + 1ull;
-            in_ids_[in_fill[f.f_slice]++] = id + 1ull;
+            out_ids_[out_fill[f.s_slice]++] = id + 1;
+            in_ids_[in_fill[f.f_slice]++] = id + 1;
         }
     }
 
@@ -212,35 +213,49 @@ class ProtoWriter {
         }
     }
 
-    struct Ev {
-        std::int64_t ts;
-        std::int64_t
-            order;  // END (0) before BEGIN (1, longer first) before counters at one instant
-        std::uint32_t index;
-        std::uint8_t type;  // 0 end, 1 begin, 2 counter
-    };
-
+    /// BEGIN/END/counter packets in time order; at one instant ENDs come first, then BEGINs
+    /// (longer first), then counters. Three streams, each ordered by a radix sort, merged.
     void events() {
-        std::vector<Ev> events;
-        events.reserve(2 * m_.slices.size() + m_.counters.size());
-        for (std::uint32_t i = 0; i < m_.slices.size(); ++i) {
-            const Slice& s = m_.slices[i];
-            events.push_back({s.ts, -s.dur, i, 1});
-            events.push_back({s.ts + s.dur, 0, i, 0});
-        }
-        for (std::uint32_t i = 0; i < m_.counters.size(); ++i)
-            events.push_back({m_.counters[i].ts, 0, i, 2});
-        std::sort(events.begin(), events.end(), [](const Ev& a, const Ev& b) {
-            if (a.ts != b.ts) return a.ts < b.ts;
-            if (a.type != b.type) return a.type < b.type;
-            if (a.order != b.order) return a.order < b.order;
-            return a.index < b.index;
-        });
+        const auto& slices = m_.slices;
+        const auto& counters = m_.counters;
+        enum : int { kEnd, kBegin, kCounter };
+        std::vector<std::uint32_t> order[3];
+        order[kEnd] = identity(slices.size());
+        stable_order(order[kEnd],
+                     [&](std::uint32_t i) { return time_key(slices[i].ts + slices[i].dur); });
+        order[kBegin] = identity(slices.size());
+        stable_order(order[kBegin], [&](std::uint32_t i) { return ~time_key(slices[i].dur); });
+        stable_order(order[kBegin], [&](std::uint32_t i) { return time_key(slices[i].ts); });
+        order[kCounter] = identity(counters.size());
+        stable_order(order[kCounter], [&](std::uint32_t i) { return time_key(counters[i].ts); });
+        auto ts_of = [&](int type, std::uint32_t i) {
+            return type == kCounter ? counters[i].ts
+                   : type == kBegin ? slices[i].ts
+                                    : slices[i].ts + slices[i].dur;
+        };
+        std::size_t at[3] = {0, 0, 0};
+        std::int64_t head[3];
+        constexpr std::int64_t kDone = std::numeric_limits<std::int64_t>::max();
+        auto advance = [&](int type) {
+            head[type] = at[type] < order[type].size() ? ts_of(type, order[type][at[type]]) : kDone;
+        };
+        for (int type = 0; type < 3; ++type) advance(type);
+        struct Ev {
+            std::int64_t ts;
+            std::uint32_t index;
+            int type;
+        };
         std::string event, body;
-        for (const Ev& e : events) {
+        for (;;) {
+            int next = 0;
+            for (int type = 1; type < 3; ++type)
+                if (head[type] < head[next]) next = type;
+            if (head[next] == kDone) break;
+            Ev e{head[next], order[next][at[next]++], next};
+            advance(next);
             event.clear();
             body.clear();
-            if (e.type == 2) {
+            if (e.type == kCounter) {
                 const Counter& c = m_.counters[e.index];
                 const SchedulerPhase& p = m_.sources[c.source].capture->scheduler_phases[c.ref];
                 for (int j = 0; j < 3; ++j) {
@@ -255,9 +270,9 @@ class ProtoWriter {
                 continue;
             }
             const Slice& s = m_.slices[e.index];
-            put_uint(event, kEventType, e.type == 1 ? kSliceBegin : kSliceEnd);
+            put_uint(event, kEventType, e.type == kBegin ? kSliceBegin : kSliceEnd);
             put_uint(event, kEventTrackUuid, track_uuid(s.track));
-            if (e.type == 1) {
+            if (e.type == kBegin) {
                 put_bytes(event, kEventCategories, category(s.kind));
                 put_bytes(event, kEventName, slice_name(s));
                 for (std::uint32_t k = out_flows_[e.index]; k < out_flows_[e.index + 1]; ++k)
@@ -281,7 +296,7 @@ class ProtoWriter {
     std::string buf_;
     std::string scratch_;
     std::vector<std::uint32_t> out_flows_, in_flows_;
-    std::vector<std::uint64_t> out_ids_, in_ids_;
+    std::vector<std::uint32_t> out_ids_, in_ids_;  ///< flow ids (index + 1) per slice
 };
 
 }  // namespace
