@@ -149,6 +149,9 @@ Result<Config> parse_config(std::string_view text, const std::string& source) {
         return Error{fmt::format("config is not valid JSON: {}", error.what()), source,
                      line_of_offset(text, error.byte == 0 ? 0 : error.byte - 1),
                      ExitCode::InputError};
+    } catch (const nlohmann::json::exception& error) {  // e.g. a number beyond double
+        return Error{fmt::format("config is not valid JSON: {}", error.what()), source, 0,
+                     ExitCode::InputError};
     }
     if (!document.is_object()) {
         return Error{"config must be a JSON object", source, 1, ExitCode::InputError};

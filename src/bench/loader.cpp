@@ -274,6 +274,9 @@ Result<std::vector<BenchCase>> read_summary_json(const std::string& path,
         return Error{fmt::format("not valid JSON (truncated or damaged): {}",
                                  clip_for_message(error.what(), 200)),
                      path, line, ExitCode::InputError};
+    } catch (const nlohmann::json::exception& error) {  // e.g. a number beyond double
+        return Error{fmt::format("not valid JSON: {}", clip_for_message(error.what(), 200)), path,
+                     0, ExitCode::InputError};
     }
     if (!document.is_object() || !document.contains("cases") || !document["cases"].is_array()) {
         return Error{"not a bench-summary JSON output (no \"cases\" array)", path, 0,

@@ -23,7 +23,7 @@ Result<Baseline> parse_baseline(std::string_view text, const std::string& source
     nlohmann::json document;
     try {
         document = nlohmann::json::parse(text);
-    } catch (const nlohmann::json::parse_error& e) {
+    } catch (const nlohmann::json::exception& e) {  // parse errors, number overflow
         return fail(fmt::format("not a baseline: invalid JSON ({})", e.what()));
     }
     if (!document.is_object() || document.value("kind", "") != kBaselineKind ||

@@ -123,7 +123,7 @@ Result<KernelNames> parse_name_map_json(std::string_view text, const std::string
     nlohmann::json document;
     try {
         document = nlohmann::json::parse(text);
-    } catch (const nlohmann::json::parse_error& e) {
+    } catch (const nlohmann::json::exception& e) {  // parse errors, number overflow
         return Error{fmt::format("not valid JSON: {}", e.what()), source, 0, ExitCode::InputError};
     }
     auto map = document.is_object() ? document.find("callable_id_to_name") : document.end();

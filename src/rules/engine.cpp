@@ -16,9 +16,12 @@ std::vector<std::string> expression_params(const Expression& expression);
 
 std::string_view to_string(RuleSeverity severity) {
     switch (severity) {
-        case RuleSeverity::Info: return "info";
-        case RuleSeverity::Warning: return "warning";
-        case RuleSeverity::Error: return "error";
+        case RuleSeverity::Info:
+            return "info";
+        case RuleSeverity::Warning:
+            return "warning";
+        case RuleSeverity::Error:
+            return "error";
     }
     return "warning";
 }
@@ -52,11 +55,17 @@ bool read_string(const nlohmann::json& object, const char* key, std::string& tar
 Status apply_fields(Rule& rule, const nlohmann::json& object, const std::string& source) {
     std::string error;
     std::string severity;
-    for (auto [key, target] : std::initializer_list<std::pair<const char*, std::string*>>{
-             {"catalogue", &rule.catalogue}, {"title", &rule.title}, {"tier", &rule.tier},
-             {"guide", &rule.guide}, {"subject", &rule.subject}, {"condition", &rule.condition},
-             {"message", &rule.message}, {"advice", &rule.advice}, {"impact", &rule.impact},
-             {"severity", &severity}}) {
+    for (auto [key, target] :
+         std::initializer_list<std::pair<const char*, std::string*>>{{"catalogue", &rule.catalogue},
+                                                                     {"title", &rule.title},
+                                                                     {"tier", &rule.tier},
+                                                                     {"guide", &rule.guide},
+                                                                     {"subject", &rule.subject},
+                                                                     {"condition", &rule.condition},
+                                                                     {"message", &rule.message},
+                                                                     {"advice", &rule.advice},
+                                                                     {"impact", &rule.impact},
+                                                                     {"severity", &severity}}) {
         if (!read_string(object, key, *target, error)) {
             return rules_error(source, fmt::format("rule '{}': {}", rule.id, error));
         }
@@ -64,20 +73,27 @@ Status apply_fields(Rule& rule, const nlohmann::json& object, const std::string&
     if (!severity.empty()) {
         auto parsed = parse_severity(severity);
         if (!parsed) {
-            return rules_error(source, fmt::format("rule '{}': unknown severity '{}' (info, warning, "
-                                                   "error)", rule.id, severity));
+            return rules_error(source,
+                               fmt::format("rule '{}': unknown severity '{}' (info, warning, "
+                                           "error)",
+                                           rule.id, severity));
         }
         rule.severity = *parsed;
     }
     if (auto it = object.find("enabled"); it != object.end()) {
-        if (!it->is_boolean()) return rules_error(source, fmt::format("rule '{}': 'enabled' must be true or false", rule.id));
+        if (!it->is_boolean())
+            return rules_error(source,
+                               fmt::format("rule '{}': 'enabled' must be true or false", rule.id));
         rule.enabled = it->get<bool>();
     }
     if (auto it = object.find("params"); it != object.end()) {
-        if (!it->is_object()) return rules_error(source, fmt::format("rule '{}': 'params' must be an object", rule.id));
+        if (!it->is_object())
+            return rules_error(source,
+                               fmt::format("rule '{}': 'params' must be an object", rule.id));
         for (const auto& [name, value] : it->items()) {
             if (!value.is_number()) {
-                return rules_error(source, fmt::format("rule '{}': parameter '{}' must be a number", rule.id, name));
+                return rules_error(source, fmt::format("rule '{}': parameter '{}' must be a number",
+                                                       rule.id, name));
             }
             rule.params[name] = value.get<double>();
         }
@@ -86,23 +102,27 @@ Status apply_fields(Rule& rule, const nlohmann::json& object, const std::string&
 }
 
 Status compile_rule(Rule& rule, const std::string& source) {
-    if (rule.condition.empty()) return rules_error(source, fmt::format("rule '{}' has no condition", rule.id));
+    if (rule.condition.empty())
+        return rules_error(source, fmt::format("rule '{}' has no condition", rule.id));
     auto condition = compile_expression(rule.condition);
     if (!condition) {
-        return rules_error(source, fmt::format("rule '{}': condition: {}", rule.id, condition.error().message));
+        return rules_error(
+            source, fmt::format("rule '{}': condition: {}", rule.id, condition.error().message));
     }
     rule.compiled_condition = *condition;
     for (const auto& param : expression_params(**condition)) {
         if (!rule.params.count(param)) {
-            return rules_error(source, fmt::format("rule '{}': condition uses ${} but params has no '{}'",
-                                                   rule.id, param, param));
+            return rules_error(
+                source, fmt::format("rule '{}': condition uses ${} but params has no '{}'", rule.id,
+                                    param, param));
         }
     }
     rule.compiled_impact.reset();
     if (!rule.impact.empty()) {
         auto impact = compile_expression(rule.impact);
         if (!impact) {
-            return rules_error(source, fmt::format("rule '{}': impact: {}", rule.id, impact.error().message));
+            return rules_error(
+                source, fmt::format("rule '{}': impact: {}", rule.id, impact.error().message));
         }
         rule.compiled_impact = *impact;
     }
@@ -142,7 +162,7 @@ Status Catalogue::merge_json(std::string_view text, const std::string& source) {
     nlohmann::json document;
     try {
         document = nlohmann::json::parse(text);
-    } catch (const nlohmann::json::parse_error& e) {
+    } catch (const nlohmann::json::exception& e) {  // parse errors, number overflow
         return rules_error(source, fmt::format("not valid JSON: {}", e.what()));
     }
     if (!document.is_object() || !document.contains("rules") || !document["rules"].is_array()) {
@@ -153,13 +173,16 @@ Status Catalogue::merge_json(std::string_view text, const std::string& source) {
             return rules_error(source, "every rule needs a string \"id\"");
         }
         std::string id = entry["id"].get<std::string>();
-        auto existing = std::find_if(rules_.begin(), rules_.end(), [&](const Rule& r) { return r.id == id; });
+        auto existing =
+            std::find_if(rules_.begin(), rules_.end(), [&](const Rule& r) { return r.id == id; });
         Rule rule = existing != rules_.end() ? *existing : Rule{};
         rule.id = id;
         if (auto status = apply_fields(rule, entry, source); !status) return status;
         if (auto status = compile_rule(rule, source); !status) return status;
-        if (existing != rules_.end()) *existing = std::move(rule);
-        else rules_.push_back(std::move(rule));
+        if (existing != rules_.end())
+            *existing = std::move(rule);
+        else
+            rules_.push_back(std::move(rule));
     }
     return ok_status();
 }
@@ -184,7 +207,8 @@ std::string render_message(const Rule& rule, const Subject& subject) {
         }
         std::string field = pattern.substr(i + 1, close - i - 1);
         std::string spec;
-        if (auto colon = field.find(':'); colon != std::string::npos && field.rfind("label:", 0) != 0) {
+        if (auto colon = field.find(':');
+            colon != std::string::npos && field.rfind("label:", 0) != 0) {
             spec = field.substr(colon + 1);
             field = field.substr(0, colon);
         }
@@ -234,9 +258,9 @@ std::vector<Finding> evaluate(const Catalogue& catalogue, const MetricStore& sto
     std::vector<Finding> findings;
     for (const Rule& rule : catalogue.rules()) {
         if (!rule.enabled || !rule.compiled_condition) continue;
-        if (!areas.empty() && std::none_of(areas.begin(), areas.end(), [&](const std::string& area) {
-                return rule.id.rfind(area, 0) == 0;
-            })) {
+        if (!areas.empty() &&
+            std::none_of(areas.begin(), areas.end(),
+                         [&](const std::string& area) { return rule.id.rfind(area, 0) == 0; })) {
             continue;
         }
         for (const auto& [key, subject] : store.subjects()) {
