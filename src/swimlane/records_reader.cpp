@@ -571,8 +571,11 @@ Result<Capture> build_legacy(RecordsWalker& w, Capture capture, Diagnostics& dia
     capture.shape = RecordsShape::MicrosecondTasks;
     capture.clock.freq_hz = 1'000'000'000;
     capture.clock.freq_source = "microsecond file";
+    // 0 = no usable time: absent, zero, negative, NaN, or past what int64 nanoseconds hold
+    // (llround would be undefined there and the rebasing below would overflow).
     auto to_raw_ns = [](double us) -> std::int64_t {
-        return us > 0 ? std::llround(us * 1000.0) : 0;
+        constexpr double kMaxUs = 9.0e15;  // ~285 years: every real capture is far below
+        return us > 0 && us < kMaxUs ? std::llround(us * 1000.0) : 0;
     };
     std::int64_t origin = std::numeric_limits<std::int64_t>::max();
     auto consider = [&](std::int64_t ns) {
