@@ -1,8 +1,8 @@
 // bench-gate output. Every format is built from the same GateResult, so the text table, the
 // Markdown summary, the JSON and the dashboard JSON cannot disagree.
 
-#include "ptune/core/text.hpp"
 #include "ptune/bench/gate_report.hpp"
+#include "ptune/core/text.hpp"
 
 #include <fmt/format.h>
 

@@ -6,6 +6,8 @@
 namespace ptune::cli {
 
 const std::vector<CommandSpec>& command_table() {
+    // One row per command, laid out to be read as a table.
+    // clang-format off
     static const std::vector<CommandSpec> table = {
         {"bench-summary", {"bench"},
          "Summarise benchmark logs: effective_us per case, rank and slot; recompute from [STRACE]",
@@ -77,6 +79,7 @@ const std::vector<CommandSpec>& command_table() {
          "  ptune rules list --rules my-thresholds.json --format json\n",
          {"text", "json", "markdown"}, true, true, &make_rules},
     };
+    // clang-format on
     return table;
 }
 

@@ -7,7 +7,9 @@
 namespace ptune::text {
 
 namespace {
-bool is_space(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\v' || c == '\f'; }
+bool is_space(char c) {
+    return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\v' || c == '\f';
+}
 }  // namespace
 
 std::string_view trim_left(std::string_view s) {
@@ -22,7 +24,9 @@ std::string_view trim_right(std::string_view s) {
     return s.substr(0, n);
 }
 
-std::string_view trim(std::string_view s) { return trim_right(trim_left(s)); }
+std::string_view trim(std::string_view s) {
+    return trim_right(trim_left(s));
+}
 
 std::vector<std::string_view> split(std::string_view s, char separator) {
     std::vector<std::string_view> out;
@@ -56,7 +60,8 @@ std::optional<double> parse_double(std::string_view s) {
     if (s.empty()) return std::nullopt;
     double value = 0;
     auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), value);
-    if (ec != std::errc() || ptr != s.data() + s.size() || !std::isfinite(value)) return std::nullopt;
+    if (ec != std::errc() || ptr != s.data() + s.size() || !std::isfinite(value))
+        return std::nullopt;
     return value;
 }
 
@@ -90,7 +95,9 @@ std::optional<std::uint64_t> parse_hex(std::string_view s) {
     return value;
 }
 
-bool has_ansi(std::string_view s) { return s.find('\x1b') != std::string_view::npos; }
+bool has_ansi(std::string_view s) {
+    return s.find('\x1b') != std::string_view::npos;
+}
 
 std::string strip_ansi(std::string_view s) {
     std::string out;
@@ -141,9 +148,12 @@ std::string markdown_escape(std::string_view s) {
     std::string out;
     out.reserve(s.size());
     for (char c : s) {
-        if (c == '|') out += "\\|";
-        else if (c == '\n' || c == '\r') out += ' ';
-        else out += c;
+        if (c == '|')
+            out += "\\|";
+        else if (c == '\n' || c == '\r')
+            out += ' ';
+        else
+            out += c;
     }
     return out;
 }
@@ -153,12 +163,23 @@ std::string github_escape(std::string_view text, bool property) {
     out.reserve(text.size());
     for (char c : text) {
         switch (c) {
-            case '%': out += "%25"; break;
-            case '\r': out += "%0D"; break;
-            case '\n': out += "%0A"; break;
-            case ':': out += property ? "%3A" : ":"; break;
-            case ',': out += property ? "%2C" : ","; break;
-            default: out += c;
+            case '%':
+                out += "%25";
+                break;
+            case '\r':
+                out += "%0D";
+                break;
+            case '\n':
+                out += "%0A";
+                break;
+            case ':':
+                out += property ? "%3A" : ":";
+                break;
+            case ',':
+                out += property ? "%2C" : ",";
+                break;
+            default:
+                out += c;
         }
     }
     return out;
@@ -172,10 +193,17 @@ std::size_t utf8_sequence_length(std::string_view s, std::size_t i) {
     if (c < 0x80) return 1;
     std::size_t n = 0;
     std::uint32_t cp = 0;
-    if ((c & 0xE0) == 0xC0) { n = 2; cp = c & 0x1F; }
-    else if ((c & 0xF0) == 0xE0) { n = 3; cp = c & 0x0F; }
-    else if ((c & 0xF8) == 0xF0) { n = 4; cp = c & 0x07; }
-    else return 0;
+    if ((c & 0xE0) == 0xC0) {
+        n = 2;
+        cp = c & 0x1F;
+    } else if ((c & 0xF0) == 0xE0) {
+        n = 3;
+        cp = c & 0x0F;
+    } else if ((c & 0xF8) == 0xF0) {
+        n = 4;
+        cp = c & 0x07;
+    } else
+        return 0;
     if (i + n > s.size()) return 0;
     for (std::size_t k = 1; k < n; ++k) {
         if ((byte(i + k) & 0xC0) != 0x80) return 0;

@@ -1,7 +1,7 @@
 // hints-lint output forms: JSON view, GCC-style, SARIF 2.1.0, GitHub annotations.
 
-#include "ptune/core/text.hpp"
 #include "ptune/hints/render.hpp"
+#include "ptune/core/text.hpp"
 
 #include <algorithm>
 
@@ -266,11 +266,12 @@ class GithubRenderer : public render::Renderer {
         if (dropped == 0) return;
         out << fmt::format(
             "::notice title=ptune hints-lint::{}\n",
-            ptune::text::github_escape(fmt::format("{} more perf hint(s) not annotated (GitHub shows {} per "
-                                      "level and step); the full list is in the log group "
-                                      "below, or use --format sarif",
-                                      dropped, cap_),
-                          false));
+            ptune::text::github_escape(
+                fmt::format("{} more perf hint(s) not annotated (GitHub shows {} per "
+                            "level and step); the full list is in the log group "
+                            "below, or use --format sarif",
+                            dropped, cap_),
+                false));
         out << fmt::format("::group::ptune hints-lint: all {} hints\n", all.size());
         for (const auto* d : all) write_gcc(*d, out);
         out << "::endgroup::\n";
@@ -285,7 +286,8 @@ class GithubRenderer : public render::Renderer {
             if (d.column) properties.push_back(fmt::format("col={}", d.column));
         }
         properties.push_back(
-            "title=" + ptune::text::github_escape(fmt::format("{} {}", display_code(d), d.entry.rule), true));
+            "title=" +
+            ptune::text::github_escape(fmt::format("{} {}", display_code(d), d.entry.rule), true));
         std::string message = fmt::format("{}\n{}", d.entry.message, d.advice_summary);
         out << fmt::format("::{} {}::{}\n", github_level(d.severity), fmt::join(properties, ","),
                            ptune::text::github_escape(message, false));

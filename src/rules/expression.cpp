@@ -17,7 +17,7 @@ namespace ptune::rules {
 using Value = std::variant<double, std::string>;
 
 class Expression {
-public:
+  public:
     enum class Kind { Number, String, Metric, Param, Label, Unary, Binary, Call };
     Kind kind = Kind::Number;
     double number = 0;
@@ -31,7 +31,7 @@ namespace {
 using Node = std::shared_ptr<const Expression>;
 
 class Parser {
-public:
+  public:
     explicit Parser(std::string_view text) : text_(text) {}
 
     /// Deeper trees (or parentheses) are refused: evaluating and freeing a tree recurses, and a
@@ -50,7 +50,7 @@ public:
         return node;
     }
 
-private:
+  private:
     void skip_space() {
         while (pos_ < text_.size() && std::isspace(static_cast<unsigned char>(text_[pos_]))) ++pos_;
     }
@@ -63,7 +63,8 @@ private:
         return false;
     }
     Node fail(std::string message) {
-        if (error_.empty()) error_ = fmt::format("{} at column {} of '{}'", message, pos_ + 1, text_);
+        if (error_.empty())
+            error_ = fmt::format("{} at column {} of '{}'", message, pos_ + 1, text_);
         auto node = std::make_shared<Expression>();
         return node;
     }
@@ -73,19 +74,20 @@ private:
         node->name = std::move(name);
         for (const Node& child : children) node->depth = std::max(node->depth, child->depth + 1);
         node->children = std::move(children);
-        if (node->depth > kMaxDepth) return fail(fmt::format("nested deeper than {} levels", kMaxDepth));
+        if (node->depth > kMaxDepth)
+            return fail(fmt::format("nested deeper than {} levels", kMaxDepth));
         return node;
     }
     /// Counts the parser's own recursion (parentheses, unary operators, call arguments).
     class Nesting {
-    public:
+      public:
         explicit Nesting(Parser& parser) : parser_(parser) { ++parser_.nesting_; }
         ~Nesting() { --parser_.nesting_; }
         Nesting(const Nesting&) = delete;
         Nesting& operator=(const Nesting&) = delete;
         bool too_deep() const { return parser_.nesting_ > kMaxDepth; }
 
-    private:
+      private:
         Parser& parser_;
     };
 
@@ -93,7 +95,8 @@ private:
         Nesting nesting(*this);
         if (nesting.too_deep()) return fail(fmt::format("nested deeper than {} levels", kMaxDepth));
         Node left = parse_and();
-        while (error_.empty() && accept("||")) left = make(Expression::Kind::Binary, "||", {left, parse_and()});
+        while (error_.empty() && accept("||"))
+            left = make(Expression::Kind::Binary, "||", {left, parse_and()});
         return left;
     }
     Node parse_and() {
@@ -106,25 +109,32 @@ private:
     Node parse_comparison() {
         Node left = parse_sum();
         for (std::string_view op : {"<=", ">=", "==", "!=", "<", ">"}) {
-            if (accept(op)) return make(Expression::Kind::Binary, std::string(op), {left, parse_sum()});
+            if (accept(op))
+                return make(Expression::Kind::Binary, std::string(op), {left, parse_sum()});
         }
         return left;
     }
     Node parse_sum() {
         Node left = parse_product();
         while (error_.empty()) {
-            if (accept("+")) left = make(Expression::Kind::Binary, "+", {left, parse_product()});
-            else if (accept("-")) left = make(Expression::Kind::Binary, "-", {left, parse_product()});
-            else break;
+            if (accept("+"))
+                left = make(Expression::Kind::Binary, "+", {left, parse_product()});
+            else if (accept("-"))
+                left = make(Expression::Kind::Binary, "-", {left, parse_product()});
+            else
+                break;
         }
         return left;
     }
     Node parse_product() {
         Node left = parse_unary();
         while (error_.empty()) {
-            if (accept("*")) left = make(Expression::Kind::Binary, "*", {left, parse_unary()});
-            else if (accept("/")) left = make(Expression::Kind::Binary, "/", {left, parse_unary()});
-            else break;
+            if (accept("*"))
+                left = make(Expression::Kind::Binary, "*", {left, parse_unary()});
+            else if (accept("/"))
+                left = make(Expression::Kind::Binary, "/", {left, parse_unary()});
+            else
+                break;
         }
         return left;
     }
@@ -140,10 +150,11 @@ private:
         while (pos_ < text_.size()) {
             char c = text_[pos_];
             if (std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.' || c == '-') {
-                // A '-' belongs to the name only inside it (ids like PH-MR-001), never before a space.
-                if (c == '-' && (pos_ + 1 >= text_.size() ||
-                                 !std::isalnum(static_cast<unsigned char>(text_[pos_ + 1])) ||
-                                 pos_ == start)) {
+                // A '-' belongs to the name only inside it (ids like PH-MR-001), never before a
+                // space.
+                if (c == '-' &&
+                    (pos_ + 1 >= text_.size() ||
+                     !std::isalnum(static_cast<unsigned char>(text_[pos_ + 1])) || pos_ == start)) {
                     break;
                 }
                 ++pos_;
@@ -166,7 +177,8 @@ private:
         if (c == '"') {
             std::size_t end = text_.find('"', pos_ + 1);
             if (end == std::string_view::npos) return fail("unterminated string");
-            Node node = make(Expression::Kind::String, std::string(text_.substr(pos_ + 1, end - pos_ - 1)));
+            Node node =
+                make(Expression::Kind::String, std::string(text_.substr(pos_ + 1, end - pos_ - 1)));
             pos_ = end + 1;
             return node;
         }
@@ -199,7 +211,8 @@ private:
                 skip_space();
                 Node argument = parse_primary();
                 if (!accept(")")) return fail("expected ')'");
-                if (argument->kind != Expression::Kind::String) return fail("label() takes a \"name\"");
+                if (argument->kind != Expression::Kind::String)
+                    return fail("label() takes a \"name\"");
                 return make(Expression::Kind::Label, argument->name);
             }
             std::vector<Node> args;
@@ -220,7 +233,8 @@ private:
             if (name != "has" && name != "abs" && name != "min" && name != "max") {
                 return fail(fmt::format("unknown function '{}'", name));
             }
-            if (args.size() != arity) return fail(fmt::format("{}() takes {} argument(s)", name, arity));
+            if (args.size() != arity)
+                return fail(fmt::format("{}() takes {} argument(s)", name, arity));
             return make(Expression::Kind::Call, name, std::move(args));
         }
         if (name == "true" || name == "false") {
@@ -251,8 +265,10 @@ std::optional<Value> eval(const Expression& e, const Subject& subject,
                           const std::map<std::string, double>& params) {
     using K = Expression::Kind;
     switch (e.kind) {
-        case K::Number: return Value{e.number};
-        case K::String: return Value{e.name};
+        case K::Number:
+            return Value{e.number};
+        case K::String:
+            return Value{e.name};
         case K::Metric: {
             auto value = subject.metric(e.name);
             if (!value) return std::nullopt;
@@ -282,7 +298,8 @@ std::optional<Value> eval(const Expression& e, const Subject& subject,
             if (!b) return std::nullopt;
             return Value{e.name == "min" ? std::min(*a, *b) : std::max(*a, *b)};
         }
-        case K::Binary: break;
+        case K::Binary:
+            break;
     }
     const std::string& op = e.name;
     if (op == "&&" || op == "||") {
@@ -321,7 +338,8 @@ std::optional<Value> eval(const Expression& e, const Subject& subject,
 }
 
 void collect(const Expression& e, Expression::Kind kind, std::vector<std::string>& out) {
-    if (e.kind == kind && std::find(out.begin(), out.end(), e.name) == out.end()) out.push_back(e.name);
+    if (e.kind == kind && std::find(out.begin(), out.end(), e.name) == out.end())
+        out.push_back(e.name);
     for (const auto& child : e.children) collect(*child, kind, out);
 }
 

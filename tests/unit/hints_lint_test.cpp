@@ -7,8 +7,8 @@
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
-#include "ptune/core/text.hpp"
 #include "ptune/core/io.hpp"
+#include "ptune/core/text.hpp"
 #include "ptune/hints/lint.hpp"
 #include "ptune/hints/render.hpp"
 
@@ -268,7 +268,8 @@ TEST_CASE("inline suppressions, unused ones and kernel functions come from the s
     CHECK(*kernel.metric("hints.PH001.traffic_bytes") == 5 * 2048);
 }
 
-TEST_CASE("the root option makes absolute paths relative; pseudo-files lose their location", "[hints]") {
+TEST_CASE("the root option makes absolute paths relative; pseudo-files lose their location",
+          "[hints]") {
     LintOptions options;
     options.root = "/home/dev/pypto-lib";
     auto result =

@@ -39,5 +39,4 @@ std::unique_ptr<render::Renderer> make_github_renderer(const GateResult& result,
 /// case with a current number (value = the gated statistic, unit "us"), `extra` = verdict.
 std::unique_ptr<render::Renderer> make_gab_json_renderer(const GateResult& result);
 
-
 }  // namespace ptune::bench::gate

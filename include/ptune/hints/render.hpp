@@ -34,5 +34,4 @@ std::unique_ptr<render::Renderer> make_sarif_renderer(const LintResult& result,
 std::unique_ptr<render::Renderer> make_github_renderer(const LintResult& result,
                                                        std::size_t cap_per_level = 10);
 
-
 }  // namespace ptune::hints

@@ -121,7 +121,8 @@ std::vector<fs::path> find_reports(const fs::path& dir) {
 render::Table function_table(const Function& function) {
     render::Table table;
     // The name comes from the report as is; the text renderer prints titles unchanged.
-    table.title = text::is_valid_utf8(function.name) ? function.name : text::sanitize_utf8(function.name);
+    table.title =
+        text::is_valid_utf8(function.name) ? function.name : text::sanitize_utf8(function.name);
     table.columns = {"space", "used", "limit", "usage", "memrefs", "buffers"};
     table.align = {render::Align::Left,  render::Align::Right, render::Align::Right,
                    render::Align::Right, render::Align::Right, render::Align::Right};
