@@ -10,6 +10,7 @@
 
 #include "ptune/core/text.hpp"
 #include "strace.hpp"
+#include "text_util.hpp"
 
 namespace ptune::bench {
 
@@ -36,13 +37,9 @@ bool take_literal(std::string_view& text, std::string_view literal) {
 
 /// Consumes `[0-9]+` into `value`; false when empty or beyond 64 bits.
 bool take_uint(std::string_view& text, std::uint64_t& value) {
-    std::size_t n = 0;
-    while (n < text.size() && text[n] >= '0' && text[n] <= '9') ++n;
-    auto parsed = n == 0 ? std::nullopt : text::parse_uint(text.substr(0, n));
-    if (!parsed) return false;
-    value = *parsed;
-    text.remove_prefix(n);
-    return true;
+    auto parsed = bench::take_uint(text);
+    if (parsed) value = *parsed;
+    return parsed.has_value();
 }
 
 /// Consumes `[0-9.]+us` into `value` (µs).

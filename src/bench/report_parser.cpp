@@ -15,16 +15,6 @@ namespace ptune::bench {
 
 namespace {
 
-/// Consumes a run of decimal digits; nullopt if there is none or it overflows.
-std::optional<std::uint64_t> take_uint(std::string_view& text) {
-    std::size_t n = 0;
-    while (n < text.size() && text[n] >= '0' && text[n] <= '9') ++n;
-    if (n == 0) return std::nullopt;
-    auto value = text::parse_uint(text.substr(0, n));
-    text.remove_prefix(n);
-    return value;
-}
-
 /// Consumes `key=value` where value runs to the next whitespace; nullopt if the key differs.
 std::optional<std::string_view> take_field(std::string_view& text, std::string_view key) {
     text = text::trim_left(text);

@@ -58,6 +58,15 @@ bool interesting_at(const char* at, const char* end) {
 
 }  // namespace
 
+std::optional<std::uint64_t> take_uint(std::string_view& text) {
+    std::size_t n = 0;
+    while (n < text.size() && text[n] >= '0' && text[n] <= '9') ++n;
+    if (n == 0) return std::nullopt;
+    auto value = text::parse_uint(text.substr(0, n));
+    text.remove_prefix(n);
+    return value;
+}
+
 std::string clip_for_message(std::string_view text, std::size_t limit) {
     bool cut = text.size() > limit;
     std::string clipped = text::sanitize_utf8(text.substr(0, limit));

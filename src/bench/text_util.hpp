@@ -1,10 +1,16 @@
 #pragma once
 // Text helpers shared by the bench readers: line normalisation and message snippets.
 
+#include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 
 namespace ptune::bench {
+
+/// Consumes a run of decimal digits; nullopt if there is none or it overflows 64 bits (the
+/// digits are consumed either way).
+std::optional<std::uint64_t> take_uint(std::string_view& text);
 
 /// A short, printable excerpt of input text for a diagnostic (valid UTF-8, at most `limit`
 /// bytes, "..." appended when cut).
