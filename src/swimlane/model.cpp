@@ -75,9 +75,14 @@ std::int64_t Clock::ns_to_ticks(std::int64_t ns) const {
 
 double Clock::upstream_us(std::int64_t ns) const {
     if (ns == kNoTime) return 0.0;
-    if (freq_hz == 0) return static_cast<double>(ns) / 1000.0;
-    // Upstream: (c - B) * (1e6 / f), an integer difference times a double constant.
-    return static_cast<double>(ns_to_ticks(ns)) * (1e6 / static_cast<double>(freq_hz));
+    if (freq_hz == 0 || axis == Axis::HostCalibrated) return static_cast<double>(ns) / 1000.0;
+    // Upstream: (c - B) * (1e6 / f), an integer difference times a double constant; behind the
+    // host timeline that is added to the host end in µs.
+    double device_us = static_cast<double>(ns_to_ticks(ns - host_offset_ns)) *
+                       (1e6 / static_cast<double>(freq_hz));
+    if (axis == Axis::HostComposite)
+        return static_cast<double>(host_offset_ns) / 1000.0 + device_us;
+    return device_us;
 }
 
 std::size_t Capture::scheduler_thread_count() const {

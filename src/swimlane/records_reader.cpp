@@ -10,7 +10,9 @@
 #include <unordered_map>
 
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
+#include "host_clock.hpp"
 #include "json_walk.hpp"
 #include "ptune/swimlane/reader.hpp"
 
@@ -32,6 +34,7 @@ enum class Section {
     SchedulerRecords,
     OrchestratorPhases,
     HostOrchestratorPhases,
+    HostDeviceUploads,
     LegacyTasks,
 };
 
@@ -48,6 +51,7 @@ Section section_of(std::string_view key) {
     if (key == "scheduler_records") return Section::SchedulerRecords;
     if (key == "aicpu_orchestrator_phases") return Section::OrchestratorPhases;
     if (key == "host_orchestrator_phases") return Section::HostOrchestratorPhases;
+    if (key == "host_device_uploads") return Section::HostDeviceUploads;
     if (key == "tasks") return Section::LegacyTasks;
     return Section::Ignored;
 }
@@ -101,6 +105,11 @@ class RecordsWalker final : public detail::JsonWalker {
     std::vector<std::string> core_type_names;
     std::vector<std::int64_t> core_to_thread;
     bool host_source = false;
+    std::int64_t host_origin_ns = -1;  ///< metadata.host_orchestration_origin_ns
+    bool host_capture_object = false;
+    nlohmann::json host_capture;  ///< metadata.host_capture (a handful of members)
+    detail::ClockAnchors anchors;
+    std::vector<HostUpload> uploads;
     // Raw rows, flattened: aicore 7 values per row (core, token, reg, start, end, r2s, epoch).
     std::vector<std::int64_t> aicore;
     std::vector<std::int64_t> aicpu;  // 5 values per row (core, reg, dispatch, finish, epoch)
@@ -128,6 +137,12 @@ class RecordsWalker final : public detail::JsonWalker {
             return;
         }
         switch (section_) {
+            case Section::Metadata:
+                open_metadata(level, is_object);
+                break;
+            case Section::HostDeviceUploads:
+                if (level == 2 && is_object) uploads.emplace_back();
+                break;
             case Section::AicoreTasks:
             case Section::AicpuTasks:
                 if (level == 2 && !is_object) row_.clear(), row_ok_ = true;
@@ -174,6 +189,9 @@ class RecordsWalker final : public detail::JsonWalker {
             return;
         }
         switch (section_) {
+            case Section::Metadata:
+                if (!capture_stack_.empty() && level >= 2) capture_stack_.pop_back();
+                break;
             case Section::AicoreTasks:
                 if (level == 2 && !is_object) finish_aicore_row();
                 break;
@@ -223,12 +241,15 @@ class RecordsWalker final : public detail::JsonWalker {
         }
         switch (section_) {
             case Section::Metadata:
+                if (d >= 3 && metadata_scalar(d, v)) break;
                 if (d == 2) {
                     std::string_view k = key_at(2);
                     if (k == "clock_freq_hz" && v.is_number())
                         clock_freq_hz = v.is_int() ? v.integer : std::llround(v.number);
                     else if (k == "orchestrator_source" && v.type == Scalar::Type::String)
                         host_source = v.text == "host";
+                    else if (k == "host_orchestration_origin_ns" && v.is_int())
+                        host_origin_ns = v.integer;
                 } else if (d == 3 && key_at(2) == "core_types" && v.type == Scalar::Type::String) {
                     core_type_names.emplace_back(v.text);
                 } else if (d == 3 && key_at(2) == "core_to_thread" && v.is_int()) {
@@ -237,6 +258,9 @@ class RecordsWalker final : public detail::JsonWalker {
                 break;
             case Section::LegacyCoreToThread:
                 if (d == 2 && v.is_int()) core_to_thread.push_back(v.integer);
+                break;
+            case Section::HostDeviceUploads:
+                if (d == 3 && !uploads.empty()) upload_field(uploads.back(), key_at(3), v);
                 break;
             case Section::AicoreTasks:
             case Section::AicpuTasks:
@@ -279,6 +303,93 @@ class RecordsWalker final : public detail::JsonWalker {
     }
 
   private:
+    /// metadata.host_capture is kept as JSON (it goes into the trace as written);
+    /// metadata.clock_anchors.samples[] are read into `anchors`.
+    void open_metadata(std::size_t level, bool is_object) {
+        if (level == 2 && key_at(2) == "host_capture" && is_object) {
+            host_capture_object = true;
+            host_capture = nlohmann::json::object();
+            capture_stack_.assign(1, &host_capture);
+            return;
+        }
+        if (!capture_stack_.empty()) {
+            nlohmann::json& parent = *capture_stack_.back();
+            nlohmann::json fresh = is_object ? nlohmann::json::object() : nlohmann::json::array();
+            nlohmann::json& child = parent.is_object() ? (parent[key_at(level)] = std::move(fresh))
+                                                       : parent.emplace_back(std::move(fresh));
+            capture_stack_.push_back(&child);
+            return;
+        }
+        if (level == 2 && key_at(2) == "clock_anchors" && is_object) anchors.present = true;
+        if (level == 4 && is_object && key_at(2) == "clock_anchors" && key_at(3) == "samples")
+            anchors.samples.emplace_back();
+        if (level == 5 && key_at(2) == "clock_anchors" && key_at(5) == "error" &&
+            !anchors.samples.empty())
+            anchors.samples.back().failed = true;  // an error object
+    }
+
+    /// True when the scalar belonged to host_capture or clock_anchors.
+    bool metadata_scalar(std::size_t d, const Scalar& v) {
+        if (!capture_stack_.empty()) {
+            nlohmann::json value;
+            switch (v.type) {
+                case Scalar::Type::Int:
+                    value = v.integer;
+                    break;
+                case Scalar::Type::Float:
+                    value = v.number;
+                    break;
+                case Scalar::Type::String:
+                    value = std::string(v.text);
+                    break;
+                case Scalar::Type::Bool:
+                    value = v.integer != 0;
+                    break;
+                case Scalar::Type::Null:
+                    break;
+            }
+            nlohmann::json& parent = *capture_stack_.back();
+            if (parent.is_object())
+                parent[key_at(d)] = std::move(value);
+            else
+                parent.push_back(std::move(value));
+            return true;
+        }
+        if (key_at(2) != "clock_anchors") return false;
+        if (d == 3 && v.type == Scalar::Type::String) {
+            if (key_at(3) == "device_timestamp_unit") anchors.device_timestamp_unit = v.text;
+            if (key_at(3) == "raw_device_timestamp_unit")
+                anchors.raw_device_timestamp_unit = v.text;
+        }
+        if (d == 5 && key_at(3) == "samples" && !anchors.samples.empty()) {
+            detail::AnchorSample& sample = anchors.samples.back();
+            std::string_view k = key_at(5);
+            std::int64_t number = v.is_int() ? v.integer : -1;
+            if (k == "position" && v.type == Scalar::Type::String)
+                sample.position = v.text;
+            else if (k == "sample_idx")
+                sample.sample_idx = number;
+            else if (k == "host_before_ns")
+                sample.host_before_ns = number;
+            else if (k == "host_after_ns")
+                sample.host_after_ns = number;
+            else if (k == "device_cycles")
+                sample.device_cycles = number;
+            else if (k == "error")
+                sample.failed = !(v.type == Scalar::Type::Null || (v.is_int() && v.integer == 0) ||
+                                  (v.type == Scalar::Type::String && v.text.empty()));
+        }
+        return true;
+    }
+
+    static void upload_field(HostUpload& upload, std::string_view k, const Scalar& v) {
+        if (k == "phase" && v.type == Scalar::Type::String) upload.phase = v.text;
+        if (!v.is_int()) return;
+        if (k == "start_host_ns") upload.start_ns = v.integer;
+        if (k == "end_host_ns") upload.end_ns = v.integer;
+        if (k == "detail") upload.bytes = v.integer;
+    }
+
     void push_cell(const Scalar& v) {
         if (v.is_int())
             row_.push_back(v.integer);
@@ -475,6 +586,7 @@ class RecordsWalker final : public detail::JsonWalker {
     std::vector<RawPhase> stream_records_, stream_metrics_;
     std::uint32_t stream_thread_ = 0;
     LegacyTask legacy_;
+    std::vector<nlohmann::json*> capture_stack_;  ///< open containers inside host_capture
 };
 
 /// A per-phase counter as stored (32 bits; -1 = absent, larger values saturate).
@@ -634,6 +746,101 @@ Result<Capture> build_legacy(RecordsWalker& w, Capture capture, Diagnostics& dia
     return capture;
 }
 
+/// Host orchestration (§2.6–§2.7, §6.2 steps 5 and 9): puts the host records on the host axis
+/// (ns since the host origin) and decides how device times join it: through the clock anchors
+/// when they calibrate the device clock, otherwise after the host timeline ends.
+void place_host_timeline(const RecordsWalker& w, Capture& capture, std::int64_t first_cycles,
+                         std::int64_t last_cycles, detail::AnchorFit& fit,
+                         Diagnostics& diagnostics) {
+    HostTimeline& host = capture.host;
+    host.alignment = detail::align_clock(w.anchors, capture.clock.freq_hz,
+                                         first_cycles > 0 ? first_cycles : 1, last_cycles, fit);
+    std::int64_t earliest = std::numeric_limits<std::int64_t>::max();
+    for (const auto& p : w.host_orchestrator)
+        if (p.has_start && p.start > 0) earliest = std::min(earliest, p.start);
+    for (const auto& u : w.uploads)
+        if (u.start_ns > 0) earliest = std::min(earliest, u.start_ns);
+    if (w.host_origin_ns >= 0) {
+        host.origin_ns = w.host_origin_ns, host.origin_source = "metadata";
+    } else if (earliest != std::numeric_limits<std::int64_t>::max()) {
+        host.origin_ns = earliest, host.origin_source = "host records";
+    } else if (host.alignment.calibrated) {
+        host.origin_ns = fit.start_mid_ns, host.origin_source = "clock anchor";
+    }
+
+    std::int64_t host_end = 0;
+    for (const auto& p : w.host_orchestrator) {
+        // Upstream refuses the whole file for one such record; one bad record is dropped here.
+        if (!p.has_start || !p.has_end || p.start < host.origin_ns || p.end < p.start) {
+            ++capture.dropped.malformed_phases;
+            continue;
+        }
+        OrchestratorPhase phase;
+        phase.thread = p.thread;
+        phase.submit_idx = p.submit_idx;
+        phase.task_id = p.task_id;
+        phase.start_ns = p.start - host.origin_ns;
+        phase.end_ns = p.end - host.origin_ns;
+        host_end = std::max(host_end, phase.end_ns);
+        capture.orchestrator_phases.push_back(std::move(phase));
+    }
+    capture.orchestrator_arrays = w.host_orchestrator.empty() ? 0 : 1;
+    for (const auto& u : w.uploads) {
+        if (u.start_ns <= 0 || u.end_ns <= 0) {
+            ++capture.dropped.malformed_phases;
+            continue;
+        }
+        HostUpload upload = u;
+        upload.start_ns -= host.origin_ns;
+        upload.end_ns -= host.origin_ns;
+        host_end = std::max(host_end, upload.end_ns);
+        host.uploads.push_back(std::move(upload));
+    }
+    host.records_missing = capture.orchestrator_phases.empty();
+
+    if (host.alignment.calibrated) {
+        capture.clock.axis = Clock::Axis::HostCalibrated;
+        diagnostics.note(capture.source, 0,
+                         fmt::format("host orchestration: device clock calibrated by the clock "
+                                     "anchors (uncertainty ±{} ns)",
+                                     host.alignment.anchor_uncertainty_ns));
+    } else {
+        capture.clock.axis = Clock::Axis::HostComposite;
+        capture.clock.host_offset_ns = host.seam_ns = host_end;
+        diagnostics.warn(capture.source, 0,
+                         fmt::format("host orchestration: device clock not aligned to the host "
+                                     "({}); the device timeline starts where the host timeline "
+                                     "ends (a logical seam, not a measured latency)",
+                                     host.alignment.reason));
+    }
+
+    // What host_capture claims against what the file holds.
+    const nlohmann::json& claim = w.host_capture;
+    auto count = [&](const char* key) -> std::int64_t {
+        auto it = claim.find(key);
+        return it != claim.end() && it->is_number_integer() ? it->get<std::int64_t>() : -1;
+    };
+    std::vector<std::string> errors;
+    std::int64_t recorded = count("recorded_records");
+    if (recorded >= 0 && static_cast<std::size_t>(recorded) != w.host_orchestrator.size())
+        errors.push_back(
+            fmt::format("recorded_records is {} but the file holds {} host "
+                        "orchestrator record(s)",
+                        recorded, w.host_orchestrator.size()));
+    bool says_complete = claim.value("status", std::string()) == "complete" &&
+                         count("dropped_records") <= 0 && recorded >= count("expected_records") &&
+                         (!claim.contains("error") || claim["error"].is_null());
+    host.records_complete = !host.records_missing && errors.empty() && !capture.truncated &&
+                            (!w.host_capture_object || says_complete);
+    host.validation_errors = errors;
+    if (w.host_capture_object) {
+        nlohmann::json out = claim;
+        if (!errors.empty()) out["converter_validation_errors"] = errors;
+        host.capture_json = out.dump();
+    }
+    for (const auto& e : errors) diagnostics.warn(capture.source, 0, "host_capture: " + e);
+}
+
 /// The capture from what the walker collected (`complete`: the whole text parsed).
 Result<Capture> build_capture(RecordsWalker& w, bool complete, const ReadOptions& options,
                               Diagnostics& diagnostics) {
@@ -641,8 +848,8 @@ Result<Capture> build_capture(RecordsWalker& w, bool complete, const ReadOptions
     capture.source = options.source_name;
     if (!complete) {
         std::size_t line = w.error_line();
-        bool nothing =
-            w.aicore.empty() && w.legacy.empty() && w.scheduler.empty() && w.orchestrator.empty();
+        bool nothing = w.aicore.empty() && w.legacy.empty() && w.scheduler.empty() &&
+                       w.orchestrator.empty() && w.host_orchestrator.empty();
         if (nothing)
             return Error{fmt::format("not a usable swimlane records file: {}", w.error_message()),
                          options.source_name, line};
@@ -660,7 +867,8 @@ Result<Capture> build_capture(RecordsWalker& w, bool complete, const ReadOptions
     for (const auto& name : w.core_type_names) capture.core_types.push_back(parse_core_type(name));
     for (auto t : w.core_to_thread) capture.core_to_thread.push_back(static_cast<int>(t));
     capture.dropped.malformed_rows = w.malformed_rows;
-    capture.host_orchestration = w.host_source || !w.host_orchestrator.empty();
+    capture.host_orchestration =
+        w.host_source || !w.host_orchestrator.empty() || w.host_capture_object;
 
     if (w.saw_legacy_tasks && !w.saw_aicore)
         return build_legacy(w, std::move(capture), diagnostics);
@@ -690,8 +898,10 @@ Result<Capture> build_capture(RecordsWalker& w, bool complete, const ReadOptions
 
     // Time base B: the smallest positive raw timestamp (§6.2 step 4; host ns excluded).
     std::int64_t base = std::numeric_limits<std::int64_t>::max();
+    std::int64_t last = 0;  // the largest positive timestamp: the clock anchors must cover it
     auto consider = [&](std::int64_t c) {
         if (c > 0 && c < base) base = c;
+        last = std::max(last, c);
     };
     const std::size_t aicore_rows = w.aicore.size() / 7;
     for (std::size_t i = 0; i < aicore_rows; ++i) {
@@ -707,8 +917,22 @@ Result<Capture> build_capture(RecordsWalker& w, bool complete, const ReadOptions
     for (const auto& p : w.orchestrator) consider(p.start), consider(p.end);
     if (base == std::numeric_limits<std::int64_t>::max()) base = 0;
     capture.clock.origin_ticks = base;
+    detail::AnchorFit fit;
+    if (capture.host_orchestration) {
+        if (!w.orchestrator.empty())
+            return Error{
+                "both AICPU and host orchestrator records: the clock-domain source is ambiguous",
+                options.source_name, 0};
+        place_host_timeline(w, capture, base, last, fit, diagnostics);
+    }
     const Clock& clock = capture.clock;
-    auto to_ns = [&](std::int64_t c) { return c > 0 ? clock.ticks_to_ns(c - base) : kNoTime; };
+    const bool calibrated = capture.clock.axis == Clock::Axis::HostCalibrated;
+    const std::int64_t host_origin = capture.host.origin_ns;
+    auto to_ns = [&](std::int64_t c) {
+        if (c <= 0) return kNoTime;
+        if (calibrated) return fit.map(c) - host_origin;
+        return clock.ticks_to_ns(c - base) + clock.host_offset_ns;
+    };
 
     // AICore lookup (later duplicates win, as upstream).
     std::unordered_map<std::uint64_t, std::uint32_t> lookup;
@@ -801,12 +1025,7 @@ Result<Capture> build_capture(RecordsWalker& w, bool complete, const ReadOptions
         phase.end_ns = to_ns(p.end);
         capture.orchestrator_phases.push_back(std::move(phase));
     }
-    capture.orchestrator_arrays = w.orchestrator_arrays;
-    if (capture.host_orchestration)
-        diagnostics.warn(options.source_name, 0,
-                         "host-orchestration capture: the host timeline (host_orchestrator_phases, "
-                         "clock anchors) "
-                         "is not converted yet; device lanes only");
+    if (!capture.host_orchestration) capture.orchestrator_arrays = w.orchestrator_arrays;
     summarise_drops(capture, unmatched_cores, diagnostics);
     if (capture.tasks.empty() && capture.scheduler_phases.empty() &&
         capture.orchestrator_phases.empty())

@@ -252,6 +252,12 @@ class JsonWriter {
         events();
         out_.lit("\n],\n\"otherData\":");
         out_.text(provenance().dump());
+        // Upstream's top-level "metadata" of a host-orchestration trace (§5.7), for tools that
+        // read it; with several captures each one's is in otherData.
+        if (m_.sources.size() == 1 && m_.sources[0].capture->host_orchestration) {
+            out_.lit(",\n\"metadata\":");
+            out_.text(host_metadata(*m_.sources[0].capture).dump());
+        }
         out_.lit("}\n");
         out_.flush();
     }
@@ -483,6 +489,37 @@ class JsonWriter {
                 out_.lit("}}");
                 break;
             }
+            case SliceKind::Upload: {
+                const HostUpload& u = cap.host.uploads[s.ref];
+                name(u.phase);
+                head("host_h2d", s);
+                out_.lit(R"(,"cname":"thread_state_iowait","args":{"bytes":)");
+                out_.integer(u.bytes);
+                out_.lit("}}");
+                break;
+            }
+            case SliceKind::Graph: {
+                const GraphInstance& g = extras.graphs[s.ref];
+                scratch_ = fmt::format("GraphExecution({}, {} visible nodes)",
+                                       task_display(g.outer_task_id), g.node_count);
+                name(scratch_);
+                head("graph_execution", s);
+                out_.lit(R"(,"cname":"rail_animation","args":{"outer_task_id":)");
+                out_.integer(g.outer_task_id);
+                out_.lit(",\"visible_node_count\":");
+                out_.integer(g.node_count);
+                out_.lit(",\"visible_node_index_min\":");
+                out_.integer(g.node_min);
+                out_.lit(",\"visible_node_index_max\":");
+                out_.integer(g.node_max);
+                out_.lit(",\"prepare_slice_count\":");
+                out_.integer(g.prepare_count);
+                key_us(",\"prepare_duration_us\":", g.prepare_total_ns);
+                key_us(",\"execution_start_us\":", g.exec_start_ns + m_.offsets_ns[s.source]);
+                key_us(",\"execution_duration_us\":", g.exec_end_ns - g.exec_start_ns);
+                out_.lit(R"(,"synthetic_id_layout":"ring1:(outer_task_id << 10) | node_index"}})");
+                break;
+            }
             case SliceKind::Alloc: {
                 const OrchestratorPhase& p = cap.orchestrator_phases[s.ref];
                 std::uint64_t id = static_cast<std::uint64_t>(p.task_id);
@@ -571,6 +608,7 @@ class JsonWriter {
                                       {"reversed", d.reversed},
                                       {"malformed_rows", d.malformed_rows},
                                       {"malformed_phases", d.malformed_phases}}}};
+            if (cap.host_orchestration) entry["host_orchestration"] = host_metadata(cap);
             sources.push_back(std::move(entry));
         }
         return {
@@ -583,6 +621,39 @@ class JsonWriter {
             {"sources", std::move(sources)},
             {"flows", {{"written", m_.counts.flows}, {"unbound_dropped", m_.counts.flows_unbound}}},
             {"overflow_lanes", m_.counts.overflow_lanes}};
+    }
+
+    /// How the host and device timelines were joined (swimlane.md §5.7).
+    static nlohmann::json host_metadata(const Capture& cap) {
+        const HostTimeline& host = cap.host;
+        const HostClockAlignment& a = host.alignment;
+        auto or_null = [](std::int64_t v) { return v >= 0 ? nlohmann::json(v) : nlohmann::json(); };
+        nlohmann::json alignment = {{"status", a.calibrated ? "calibrated" : "unaligned"},
+                                    {"method", "nominal_frequency_offset_interp_v1"},
+                                    {"anchor_uncertainty_ns", or_null(a.anchor_uncertainty_ns)},
+                                    {"host_timestamp_quantization_ns", 0},
+                                    {"max_uncertainty_ns", or_null(a.anchor_uncertainty_ns)}};
+        if (a.calibrated)
+            alignment["selected_sample_idx"] = {{"pre_host_orchestration", a.pre_sample_idx},
+                                                {"post_device_execution", a.post_sample_idx}};
+        else
+            alignment["reason"] = a.reason;
+        nlohmann::json out = {{"layout", a.calibrated ? "clock_aligned" : "causal_composite"},
+                              {"trace_status", host.records_complete ? "complete" : "partial"},
+                              {"relation", "host_orchestration_precedes_device"},
+                              {"clock_alignment", std::move(alignment)},
+                              {"host_origin_ns", host.origin_ns},
+                              {"host_origin_source", host.origin_source}};
+        if (!host.capture_json.empty())
+            out["host_capture"] = nlohmann::json::parse(host.capture_json);
+        out["host_records_complete"] = host.records_complete;
+        out["cross_domain_latency_available"] = a.calibrated;
+        if (!a.calibrated) {
+            out["cross_domain_gap_unknown"] = true;
+            out["logical_seam_us"] = static_cast<double>(host.seam_ns) / 1000.0;
+        }
+        if (host.records_missing) out["host_records_missing"] = true;
+        return out;
     }
 
     const TraceModel& m_;

@@ -19,7 +19,8 @@ namespace ptune::swimlane::detail {
 
 namespace {
 
-constexpr std::int64_t kWorkerPid = 4, kSchedViewPid = 3, kSchedulerPid = 2, kOrchPid = 1;
+constexpr std::int64_t kGraphPid = 5, kWorkerPid = 4, kSchedViewPid = 3, kSchedulerPid = 2,
+                       kOrchPid = 1;
 /// Upstream shifts arrow sources 0.01 µs before a slice end so they land inside it.
 constexpr std::int64_t kEndInsetNs = 10;
 
@@ -168,6 +169,7 @@ class Builder {
     void build() {
         index_tasks();
         make_labels();
+        make_graph_execution();
         make_processes();
         make_worker_view();
         make_scheduler_view();
@@ -370,6 +372,75 @@ class Builder {
 
     // ---- processes and lanes ---------------------------------------------------------------
 
+    /// pid 5 (§5.4, §6.3 step 3): one envelope per outer graph task, from its first GraphPrepare
+    /// record to its last node's finish, on first-fit lanes by prepare start.
+    void make_graph_execution() {
+        auto& graphs = model_.extras[k_].graphs;
+        std::unordered_map<std::uint64_t, std::uint32_t> index;  // outer task id → instance
+        std::vector<std::uint32_t> nodes_seen;                   // bitmap words, 1024 per instance
+        for (const SchedulerPhase& p : cap_.scheduler_phases) {
+            if (p.kind != PhaseKind::GraphPrepare || p.task_id < 0 || (p.task_id >> 32) != 0)
+                continue;
+            auto [it, fresh] = index.try_emplace(static_cast<std::uint64_t>(p.task_id),
+                                                 static_cast<std::uint32_t>(graphs.size()));
+            if (fresh) {
+                graphs.push_back({static_cast<std::uint64_t>(p.task_id)});
+                graphs.back().prepare_start_ns = p.start_ns;
+                graphs.back().exec_start_ns = std::numeric_limits<std::int64_t>::max();
+                graphs.back().exec_end_ns = std::numeric_limits<std::int64_t>::min();
+                nodes_seen.resize(nodes_seen.size() + 32, 0);
+            }
+            GraphInstance& g = graphs[it->second];
+            g.prepare_start_ns = std::min(g.prepare_start_ns, p.start_ns);
+            g.prepare_total_ns += p.end_ns - p.start_ns;
+            ++g.prepare_count;
+        }
+        if (graphs.empty()) return;
+        auto visit = [&](std::uint64_t task_id, std::int64_t start, std::int64_t end) {
+            if (((task_id >> 32) & 0xFFFFFFFFu) != 1) return;  // graph nodes live on ring 1
+            std::uint32_t local = task_local(task_id);
+            auto it = index.find(local >> 10);
+            if (it == index.end()) return;
+            GraphInstance& g = graphs[it->second];
+            std::uint32_t node = local & 0x3FF;
+            std::uint32_t& word = nodes_seen[it->second * 32 + node / 32];
+            if (!(word & (1u << (node % 32)))) {
+                word |= 1u << (node % 32);
+                g.node_min = g.node_count ? std::min(g.node_min, node) : node;
+                g.node_max = g.node_count ? std::max(g.node_max, node) : node;
+                ++g.node_count;
+            }
+            g.exec_start_ns = std::min(g.exec_start_ns, start);
+            g.exec_end_ns = std::max(g.exec_end_ns, end);
+        };
+        for (const TaskRow& row : cap_.tasks)
+            visit(row.task_id, row.dispatch_ns != kNoTime ? row.dispatch_ns : row.receive_ns,
+                  row.finish_ns != kNoTime ? row.finish_ns : row.end_ns);
+        for (const SchedulerPhase& p : cap_.scheduler_phases)
+            if (p.kind == PhaseKind::DummyTask && p.task_id >= 0)
+                visit(static_cast<std::uint64_t>(p.task_id), p.start_ns, p.end_ns);
+        std::erase_if(graphs, [](const GraphInstance& g) { return g.node_count == 0; });
+        if (graphs.empty()) return;
+        std::stable_sort(graphs.begin(), graphs.end(), [](const auto& a, const auto& b) {
+            return a.prepare_start_ns < b.prepare_start_ns;
+        });
+        // Upstream's process_sort_index for Graph Execution is 1 (it sorts first).
+        model_.processes.push_back({pid_base_ + kGraphPid, process_label("Graph Execution"), 1});
+        std::vector<std::int64_t> lane_finish;
+        for (std::uint32_t i = 0; i < graphs.size(); ++i) {
+            const GraphInstance& g = graphs[i];
+            auto free = std::find_if(lane_finish.begin(), lane_finish.end(),
+                                     [&](std::int64_t f) { return f <= g.prepare_start_ns; });
+            std::size_t lane = static_cast<std::size_t>(free - lane_finish.begin());
+            if (free == lane_finish.end()) lane_finish.push_back(0);
+            lane_finish[lane] = g.exec_end_ns;
+            std::uint32_t grp = group(kGraphPid, 5000 + static_cast<std::int64_t>(lane),
+                                      fmt::format("Graph_{}", lane));
+            add_slice(SliceKind::Graph, i, g.prepare_start_ns, g.exec_end_ns - g.prepare_start_ns,
+                      grp, false);
+        }
+    }
+
     void make_processes() {
         has_aicpu_ = std::any_of(cap_.tasks.begin(), cap_.tasks.end(),
                                  [](const TaskRow& r) { return r.has_aicpu(); });
@@ -551,13 +622,27 @@ class Builder {
         return static_cast<std::uint32_t>(model_.tracks.size() - 1);
     }
 
+    /// pid 1: the orchestrator, and in host-orchestration captures the host→device copies on
+    /// their own lane. Upstream names pid 1 twice ("Host Prepare", then "Host Orchestrator");
+    /// a viewer keeps one name, so one is given.
     void make_orchestrator() {
         const auto& orch = cap_.orchestrator_phases;
-        if (orch.empty()) return;
-        std::string name = src_.names && !src_.names->orchestrator_name.empty()
+        const auto& uploads = cap_.host.uploads;
+        if (orch.empty() && uploads.empty()) return;
+        const bool host = cap_.host_orchestration;
+        std::string name = host && orch.empty() ? "Host Prepare"
+                           : host               ? "Host Orchestrator"
+                           : src_.names && !src_.names->orchestrator_name.empty()
                                ? "AICPU " + src_.names->orchestrator_name
                                : std::string("AICPU Orchestrator");
         model_.processes.push_back({pid_base_ + kOrchPid, process_label(name), 1});
+        if (!uploads.empty()) {
+            std::uint32_t grp = group(kOrchPid, 4100, "H2D");
+            for (std::uint32_t i = 0; i < uploads.size(); ++i)
+                add_slice(SliceKind::Upload, i, uploads[i].start_ns,
+                          std::max<std::int64_t>(0, uploads[i].end_ns - uploads[i].start_ns), grp,
+                          false);
+        }
         orch_slice_.assign(orch.size(), kNone);
         std::vector<std::uint32_t> alloc_refs;
         std::unordered_map<std::uint32_t, std::uint32_t> thread_group;  // thread → lane group
@@ -566,7 +651,7 @@ class Builder {
             auto [known, inserted] = thread_group.try_emplace(p.thread, kNone);
             if (inserted)
                 known->second = group(kOrchPid, 4000 + static_cast<std::int64_t>(p.thread),
-                                      fmt::format("Orch_{}", p.thread));
+                                      fmt::format("{}_{}", host ? "Host" : "Orch", p.thread));
             std::uint32_t grp = known->second;
             orch_slice_[i] =
                 add_slice(SliceKind::Orch, i, p.start_ns, p.end_ns - p.start_ns, grp, false);
@@ -812,7 +897,9 @@ class Builder {
     }
 
     void submit_flows() {
-        if (first_submit_.empty() || thread_dispatches_.empty() || cap_.host_orchestration) return;
+        // Host records only point at device dispatches when the clocks are aligned.
+        bool cross_domain = !cap_.host_orchestration || cap_.host.alignment.calibrated;
+        if (first_submit_.empty() || thread_dispatches_.empty() || !cross_domain) return;
         const auto& rows = cap_.tasks;
         for (std::uint32_t r = 0; r < rows.size(); ++r) {
             const TaskRow& row = rows[r];
@@ -915,7 +1002,24 @@ Result<TraceModel> build_trace_model(std::span<const TraceSource> sources, TimeA
     model.offsets_ns.assign(sources.size(), 0);
     model.pid_base.assign(sources.size(), 0);
     model.extras.resize(sources.size());
-    if (align == TimeAlign::Absolute && sources.size() > 1) {
+    bool host_axis = sources.size() > 1 && std::all_of(sources.begin(), sources.end(), [](auto& s) {
+                         return s.capture->host_orchestration;
+                     });
+    bool any_host = std::any_of(sources.begin(), sources.end(),
+                                [](auto& s) { return s.capture->host_orchestration; });
+    if (align == TimeAlign::Absolute && any_host && !host_axis && sources.size() > 1)
+        return Error{
+            "--align absolute cannot join host-orchestration captures (host clock) with "
+            "device-orchestration ones (device clock); use --align start",
+            "", 0, ExitCode::InputError};
+    if (align == TimeAlign::Absolute && host_axis) {
+        // Host-orchestration captures share the host's CLOCK_MONOTONIC: align on it.
+        std::int64_t origin = sources[0].capture->host.origin_ns;
+        for (const auto& source : sources)
+            origin = std::min(origin, source.capture->host.origin_ns);
+        for (std::size_t k = 0; k < sources.size(); ++k)
+            model.offsets_ns[k] = sources[k].capture->host.origin_ns - origin;
+    } else if (align == TimeAlign::Absolute && sources.size() > 1) {
         std::uint64_t freq = sources[0].capture->clock.freq_hz;
         std::int64_t origin = sources[0].capture->clock.origin_ticks;
         for (const auto& source : sources) {

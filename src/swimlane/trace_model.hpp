@@ -25,6 +25,8 @@ enum class SliceKind : std::uint8_t {
     Marker,      ///< ref = scheduler phase index (dummy_task / predicated_skip); pid 4 AICPU lane
     Orch,        ///< ref = orchestrator phase index; pid 1
     Alloc,       ///< ref = orchestrator phase index; pid 4 AICPU lane
+    Upload,      ///< ref = Capture::host.uploads index; pid 1 H2D lane
+    Graph,       ///< ref = SourceExtras::graphs index; pid 5
 };
 
 enum class FlowName : std::uint8_t {
@@ -111,8 +113,19 @@ struct LaneGroup {
     std::vector<std::uint32_t> lane_tracks;  ///< track per lane (created on demand)
 };
 
+/// One host_build_graph graph execution (swimlane.md §5.4 "Graph execution envelope"): the outer
+/// ring-0 task's GraphPrepare records and the ring-1 node rows `(outer << 10) | node` it ran.
+struct GraphInstance {
+    std::uint64_t outer_task_id = 0;
+    std::uint32_t node_count = 0, node_min = 0, node_max = 0;  ///< distinct visible node indices
+    std::uint32_t prepare_count = 0;                           ///< GraphPrepare records
+    std::int64_t prepare_start_ns = 0, prepare_total_ns = 0;   ///< total = Σ record durations
+    std::int64_t exec_start_ns = 0, exec_end_ns = 0;  ///< first dispatch … last finish of nodes
+};
+
 /// Per-source facts the writers need besides the slices.
 struct SourceExtras {
+    std::vector<GraphInstance> graphs;
     StringTable labels;                   ///< per row: "QK(r1t1)", "SF_spmd(r1t3)"
     std::vector<std::uint32_t> row_task;  ///< per row: index into the hint tables
     StringTable fanout_hints;             ///< per task: "2: [r1t4, r1t5]"

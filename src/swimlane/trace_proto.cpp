@@ -9,6 +9,8 @@
 #include <limits>
 #include <unordered_map>
 
+#include <fmt/format.h>
+
 #include "trace_model.hpp"
 
 namespace ptune::swimlane::detail {
@@ -192,6 +194,14 @@ class ProtoWriter {
                 scratch_ += ')';
                 return scratch_;
             }
+            case SliceKind::Upload:
+                return cap.host.uploads[s.ref].phase;
+            case SliceKind::Graph: {
+                const GraphInstance& g = m_.extras[s.source].graphs[s.ref];
+                scratch_ = fmt::format("GraphExecution({}, {} visible nodes)",
+                                       task_display(g.outer_task_id), g.node_count);
+                return scratch_;
+            }
             case SliceKind::Alloc:
                 scratch_ = "alloc(" +
                            task_display(
@@ -208,6 +218,10 @@ class ProtoWriter {
                 return "scheduler";
             case SliceKind::Orch:
                 return "orchestrator";
+            case SliceKind::Upload:
+                return "host_h2d";
+            case SliceKind::Graph:
+                return "graph_execution";
             default:
                 return "event";
         }

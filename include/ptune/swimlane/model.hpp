@@ -62,6 +62,14 @@ struct Clock {
     std::string freq_source;
     /// Raw timestamp (ticks) mapped to time 0: the smallest positive timestamp in the file.
     std::int64_t origin_ticks = 0;
+    /// How model times relate to raw ticks (swimlane.md §6.2 step 5).
+    enum class Axis : std::uint8_t {
+        Device,          ///< ns = ticks − origin_ticks, scaled
+        HostCalibrated,  ///< ns on the host axis through the clock anchors (not linear in ticks)
+        HostComposite,   ///< ns = host_offset_ns + scaled (ticks − origin_ticks)
+    } axis = Axis::Device;
+    /// HostComposite: where the device timeline starts on the host axis.
+    std::int64_t host_offset_ns = 0;
 
     /// Nanoseconds for a tick count relative to the origin (exact when freq divides 1e9,
     /// otherwise rounded to the nearest ns).
@@ -144,6 +152,46 @@ struct OrchestratorPhase {
     std::int64_t end_ns = kNoTime;
 };
 
+/// One host→device copy of a host_build_graph run (`host_device_uploads`, swimlane.md §2.6).
+struct HostUpload {
+    std::string phase;  ///< "graph_upload", "sm_h2d", "arena_h2d"
+    std::int64_t start_ns = kNoTime;
+    std::int64_t end_ns = kNoTime;
+    std::int64_t bytes = -1;  ///< `detail`; -1 when absent
+};
+
+/// How the device timeline was placed on the host timeline (swimlane.md §5.7, §6.2.1).
+struct HostClockAlignment {
+    bool calibrated = false;  ///< device times mapped through the clock anchors
+    /// Why not calibrated ("missing_clock_anchors", "device_anchor_order_invalid", …); empty
+    /// when calibrated.
+    std::string reason;
+    std::int64_t anchor_uncertainty_ns = -1;  ///< larger of the two anchors' (−1 = unknown)
+    std::int64_t pre_sample_idx = -1;         ///< selected `pre_host_orchestration` sample
+    std::int64_t post_sample_idx = -1;        ///< selected `post_device_execution` sample
+};
+
+/// The host side of a host-orchestration capture (host_build_graph runtime, §2.6–§2.7, §6.2).
+/// Its orchestrator records are in Capture::orchestrator_phases; every time of the capture is on
+/// the host axis: nanoseconds since `origin_ns` of the host CLOCK_MONOTONIC.
+struct HostTimeline {
+    std::int64_t origin_ns = 0;  ///< host CLOCK_MONOTONIC time 0 of the trace
+    /// Where origin_ns came from: "metadata", "host records" or "clock anchor".
+    std::string origin_source;
+    HostClockAlignment alignment;
+    /// Uncalibrated: the device timeline starts where the host timeline ends (a logical seam,
+    /// not a measured latency); this is that instant. kNoTime when calibrated.
+    std::int64_t seam_ns = kNoTime;
+    std::vector<HostUpload> uploads;
+    /// `metadata.host_capture` as compact JSON, plus `converter_validation_errors` when it
+    /// contradicts the records; empty when the file has none.
+    std::string capture_json;
+    bool records_missing = false;   ///< host mode, but no host orchestrator record was usable
+    bool records_complete = false;  ///< host_capture says complete and nothing was dropped
+    /// Where host_capture contradicts the records (counts that disagree), for the user.
+    std::vector<std::string> validation_errors;
+};
+
 /// What the reader dropped, by reason; reported to the user and in the trace metadata.
 struct DropCounts {
     std::size_t aicpu_without_aicore = 0;  ///< AICPU row with no AICore partner
@@ -178,6 +226,7 @@ struct Capture {
     std::vector<OrchestratorPhase> orchestrator_phases;  ///< per thread, file order
     std::size_t orchestrator_arrays = 0;
     bool host_orchestration = false;  ///< host_build_graph capture (host-ns orchestrator)
+    HostTimeline host;                ///< host_orchestration only
     bool truncated = false;           ///< the file ended early; what parsed before is kept
     std::string truncation_message;   ///< the parser's message, with file and line
     DropCounts dropped;
