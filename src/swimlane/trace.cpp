@@ -6,6 +6,7 @@
 
 #include <streambuf>
 
+#include "background_buf.hpp"
 #include "trace_model.hpp"
 
 namespace ptune::swimlane {
@@ -67,27 +68,38 @@ class GzipBuf : public std::streambuf {
     bool ok_ = false;
 };
 
+/// Renders the model into `out` through a BackgroundBuf; false when writing failed.
+template <class Render>
+bool render_in_background(std::ostream& out, Render&& render) {
+    detail::BackgroundBuf buf(out);
+    std::ostream staged(&buf);
+    render(staged);
+    return buf.finish();
+}
+
 }  // namespace
 
 Status write_trace(std::span<const TraceSource> sources, const TraceOptions& options,
                    std::ostream& out, TraceCounts& counts) {
     auto model = detail::build_trace_model(sources, options.align);
     if (!model) return model.error();
+    auto json = [&](std::ostream& staged) { detail::write_json(*model, staged); };
     switch (options.format) {
         case TraceFormat::Json:
-            detail::write_json(*model, out);
+            render_in_background(out, json);
             break;
         case TraceFormat::JsonGzip: {
             GzipBuf buf(out);
             std::ostream gz(&buf);
-            detail::write_json(*model, gz);
+            render_in_background(gz, json);
             gz.flush();
             if (!buf.finish())
                 return Error{"gzip compression failed", "", 0, ExitCode::InternalError};
             break;
         }
         case TraceFormat::Proto:
-            detail::write_proto(*model, out);
+            render_in_background(
+                out, [&](std::ostream& staged) { detail::write_proto(*model, staged); });
             break;
     }
     counts = model->counts;

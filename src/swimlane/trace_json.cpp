@@ -11,6 +11,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "background_buf.hpp"
 #include "ptune/core/text.hpp"
 #include "ptune/core/version.hpp"
 #include "ptune/swimlane/reader.hpp"
@@ -112,58 +113,67 @@ void append_json_string(std::string& out, std::string_view text) {
     out += '"';
 }
 
-/// The output buffer: 256 KiB blocks handed to the stream whole (a few hundred writes for a
-/// 100 MB trace); numbers go in with to_chars, text with memcpy, no formatting engine.
+/// The output buffer: blocks handed to the stream whole (a few hundred writes for a 100 MB
+/// trace); numbers go in with to_chars, text with memcpy, no formatting engine. Over a
+/// BackgroundBuf the blocks are its own, so nothing is copied on the way out.
 class Sink {
   public:
-    explicit Sink(std::ostream& out) : out_(out), buf_(new char[kSize]) {}
+    explicit Sink(std::ostream& out)
+        : out_(out), background_(dynamic_cast<BackgroundBuf*>(out.rdbuf())) {
+        if (background_) {
+            take_space();
+        } else {
+            own_.reset(new char[kOwnSize]);
+            buf_ = own_.get();
+            size_ = kOwnSize;
+        }
+    }
     Sink(const Sink&) = delete;
     Sink& operator=(const Sink&) = delete;
 
     void text(std::string_view s) {
-        if (s.size() > kSize - len_) {
+        while (s.size() > size_ - len_) {
+            std::size_t part = size_ - len_;
+            std::memcpy(buf_ + len_, s.data(), part);
+            len_ += part;
+            s.remove_prefix(part);
             flush();
-            if (s.size() > kSize) {
-                out_.write(s.data(), static_cast<std::streamsize>(s.size()));
-                return;
-            }
         }
-        std::memcpy(buf_.get() + len_, s.data(), s.size());
+        std::memcpy(buf_ + len_, s.data(), s.size());
         len_ += s.size();
     }
     /// A string literal: its length is a compile-time constant, so the copy is inlined.
     template <std::size_t N>
     void lit(const char (&s)[N]) {
         room(N - 1);
-        std::memcpy(buf_.get() + len_, s, N - 1);
+        std::memcpy(buf_ + len_, s, N - 1);
         len_ += N - 1;
     }
     void ch(char c) {
-        if (len_ == kSize) flush();
+        if (len_ == size_) flush();
         buf_[len_++] = c;
     }
     template <class Int>
     void integer(Int value) {
         room(24);
-        len_ = static_cast<std::size_t>(
-            std::to_chars(buf_.get() + len_, buf_.get() + kSize, value).ptr - buf_.get());
+        len_ = static_cast<std::size_t>(std::to_chars(buf_ + len_, buf_ + size_, value).ptr - buf_);
     }
     /// Microseconds with exactly three decimals from integer ns (`-12.345`).
     void us(std::int64_t ns) {
         room(32);
-        char* p = buf_.get() + len_;
+        char* p = buf_ + len_;
         std::uint64_t magnitude = static_cast<std::uint64_t>(ns);
         if (ns < 0) {
             *p++ = '-';
             magnitude = 0 - magnitude;
         }
-        p = std::to_chars(p, buf_.get() + kSize, magnitude / 1000).ptr;
+        p = std::to_chars(p, buf_ + size_, magnitude / 1000).ptr;
         auto fraction = static_cast<unsigned>(magnitude % 1000);
         p[0] = '.';
         p[1] = static_cast<char>('0' + fraction / 100);
         p[2] = static_cast<char>('0' + fraction / 10 % 10);
         p[3] = static_cast<char>('0' + fraction % 10);
-        len_ = static_cast<std::size_t>(p + 4 - buf_.get());
+        len_ = static_cast<std::size_t>(p + 4 - buf_);
     }
     /// The converter's short task label: `t<local>` on ring 0, else `r<ring>t<local>`.
     void task(std::uint64_t task_id) {
@@ -191,18 +201,31 @@ class Sink {
         text(scratch_);
     }
     void flush() {
-        out_.write(buf_.get(), static_cast<std::streamsize>(len_));
+        if (background_) {
+            background_->submit(len_);
+            take_space();
+        } else {
+            out_.write(buf_, static_cast<std::streamsize>(len_));
+        }
         len_ = 0;
     }
 
   private:
-    static constexpr std::size_t kSize = 256u << 10;
+    static constexpr std::size_t kOwnSize = 256u << 10;
     void room(std::size_t n) {
-        if (kSize - len_ < n) flush();
+        if (size_ - len_ < n) flush();
+    }
+    void take_space() {
+        auto space = background_->space();
+        buf_ = space.data();
+        size_ = space.size();
     }
 
     std::ostream& out_;
-    std::unique_ptr<char[]> buf_;
+    BackgroundBuf* background_;
+    std::unique_ptr<char[]> own_;
+    char* buf_ = nullptr;
+    std::size_t size_ = 0;
     std::size_t len_ = 0;
     std::string scratch_;
 };
@@ -361,9 +384,8 @@ class JsonWriter {
     std::string task_label(const TraceSource& src, std::uint64_t task_id) const {
         std::int32_t func_id = -1;
         if (src.deps) {
-            auto it = src.deps->tasks.find(task_id);
-            if (it != src.deps->tasks.end())
-                for (auto id : it->second.kernel_ids)
+            if (const DepsTask* task = src.deps->tasks.find(task_id))
+                for (auto id : task->kernel_ids)
                     if (id >= 0) {
                         func_id = id;
                         break;

@@ -1,0 +1,125 @@
+#pragma once
+// Writing on a second thread: rendering a trace overlaps the write system calls and, for
+// .json.gz, the compression.
+
+#include <algorithm>
+#include <array>
+#include <condition_variable>
+#include <cstring>
+#include <deque>
+#include <mutex>
+#include <ostream>
+#include <span>
+#include <streambuf>
+#include <thread>
+#include <vector>
+
+namespace ptune::swimlane::detail {
+
+/// A streambuf that hands what is written to it, in 1 MiB blocks, to a second thread writing it to
+/// another stream: rendering overlaps the write system calls and, for .json.gz, the compression.
+/// A few blocks are in flight at most, so memory stays bounded however fast rendering is.
+class BackgroundBuf : public std::streambuf {
+  public:
+    explicit BackgroundBuf(std::ostream& sink) : sink_(sink) {
+        for (auto& block : blocks_) block.resize(kBlockSize);
+        for (std::size_t i = 0; i < kBlocks; ++i) free_.push_back(i);
+        thread_ = std::thread([this] { drain(); });
+        take_block();
+    }
+    ~BackgroundBuf() override { finish(); }
+    BackgroundBuf(const BackgroundBuf&) = delete;
+    BackgroundBuf& operator=(const BackgroundBuf&) = delete;
+
+    /// Writes what is left and stops the thread; false when the sink failed.
+    bool finish() {
+        if (thread_.joinable()) {
+            hand_over();
+            {
+                std::lock_guard lock(mutex_);
+                closing_ = true;
+            }
+            changed_.notify_all();
+            thread_.join();
+        }
+        return sink_.good();
+    }
+
+    /// Zero-copy writing: the free space of the current block, filled by the caller, ...
+    std::span<char> space() { return {pptr(), static_cast<std::size_t>(epptr() - pptr())}; }
+    /// ... then handed over with the number of bytes used; a fresh block follows.
+    void submit(std::size_t used) {
+        pbump(static_cast<int>(used));
+        hand_over();
+        take_block();
+    }
+
+  protected:
+    int_type overflow(int_type ch) override {
+        hand_over();
+        take_block();
+        if (!traits_type::eq_int_type(ch, traits_type::eof())) {
+            *pptr() = traits_type::to_char_type(ch);
+            pbump(1);
+        }
+        return traits_type::not_eof(ch);
+    }
+    std::streamsize xsputn(const char* s, std::streamsize n) override {
+        std::streamsize done = 0;
+        while (done < n) {
+            if (pptr() == epptr()) overflow(traits_type::eof());
+            auto room = std::min<std::streamsize>(n - done, epptr() - pptr());
+            std::memcpy(pptr(), s + done, static_cast<std::size_t>(room));
+            pbump(static_cast<int>(room));
+            done += room;
+        }
+        return n;
+    }
+
+  private:
+    static constexpr std::size_t kBlocks = 4, kBlockSize = 1u << 20;
+
+    void take_block() {
+        std::unique_lock lock(mutex_);
+        changed_.wait(lock, [&] { return !free_.empty(); });
+        current_ = free_.front();
+        free_.pop_front();
+        char* begin = blocks_[current_].data();
+        setp(begin, begin + kBlockSize);
+    }
+    void hand_over() {
+        std::size_t used = static_cast<std::size_t>(pptr() - pbase());
+        {
+            std::lock_guard lock(mutex_);
+            full_.emplace_back(current_, used);
+        }
+        changed_.notify_all();
+        setp(nullptr, nullptr);
+    }
+    void drain() {
+        std::unique_lock lock(mutex_);
+        for (;;) {
+            changed_.wait(lock, [&] { return closing_ || !full_.empty(); });
+            if (full_.empty()) return;
+            auto [block, used] = full_.front();
+            full_.pop_front();
+            lock.unlock();
+            sink_.write(blocks_[block].data(), static_cast<std::streamsize>(used));
+            lock.lock();
+            free_.push_back(block);
+            changed_.notify_all();
+        }
+    }
+
+    std::ostream& sink_;
+    std::array<std::vector<char>, kBlocks> blocks_;
+    std::deque<std::size_t> free_;
+    std::deque<std::pair<std::size_t, std::size_t>> full_;  // (block, bytes used)
+    std::size_t current_ = 0;
+    std::mutex mutex_;
+    std::condition_variable changed_;
+    bool closing_ = false;
+    std::thread thread_;
+};
+
+}  // namespace ptune::swimlane::detail
