@@ -2,7 +2,6 @@
 // and the converter's func_id resolution and kernel naming (swimlane.md §3, §4, §5.3, §6.3).
 
 #include <algorithm>
-#include <unordered_set>
 
 #include <fmt/format.h>
 
@@ -17,15 +16,45 @@ namespace {
 
 using detail::Scalar;
 
-struct PairHash {
-    std::size_t operator()(const std::pair<std::uint64_t, std::uint64_t>& p) const {
-        return std::hash<std::uint64_t>()(p.first * 0x9E3779B97F4A7C15ull ^ p.second);
+/// The (pred, succ) pairs seen so far, as indices into the edge list: a flat open-addressing
+/// table of 32-bit slots, because a node-based set of a large graph's edges made deduplication
+/// the slowest step of reading deps.json.
+class EdgeSet {
+  public:
+    explicit EdgeSet(const std::vector<std::pair<std::uint64_t, std::uint64_t>>& edges)
+        : edges_(edges) {}
+    /// True when the pair is new; the caller then appends it to the edge list.
+    bool insert(std::uint64_t pred, std::uint64_t succ) {
+        if (2 * (edges_.size() + 1) > slots_.size()) grow();
+        std::uint32_t& slot = probe(pred, succ);
+        if (slot != 0) return false;
+        slot = static_cast<std::uint32_t>(edges_.size() + 1);  // the index the caller appends at
+        return true;
     }
+
+  private:
+    std::uint32_t& probe(std::uint64_t pred, std::uint64_t succ) {
+        std::size_t mask = slots_.size() - 1;
+        std::uint64_t h = (pred * 0x9E3779B97F4A7C15ull) ^ (succ * 0xC2B2AE3D27D4EB4Full);
+        std::size_t at = static_cast<std::size_t>(h >> 32) & mask;
+        while (slots_[at] != 0 && edges_[slots_[at] - 1] != std::pair{pred, succ})
+            at = (at + 1) & mask;
+        return slots_[at];
+    }
+    void grow() {
+        slots_.assign(std::max<std::size_t>(64, slots_.size() * 2), 0);
+        for (std::size_t i = 0; i < edges_.size(); ++i)
+            probe(edges_[i].first, edges_[i].second) = static_cast<std::uint32_t>(i + 1);
+    }
+
+    const std::vector<std::pair<std::uint64_t, std::uint64_t>>& edges_;
+    std::vector<std::uint32_t> slots_;
 };
 
 class DepsWalker final : public detail::JsonWalker {
   public:
-    Deps* deps = nullptr;
+    explicit DepsWalker(Deps& into) : deps(&into) {}
+    Deps* deps;
     bool saw_edges = false;
     bool saw_tasks = false;
     std::size_t bad_edges = 0;
@@ -66,7 +95,7 @@ class DepsWalker final : public detail::JsonWalker {
                 ++bad_edges;
                 return;
             }
-            if (seen_.insert({pred_, succ_}).second)
+            if (seen_.insert(pred_, succ_))
                 deps->edges.emplace_back(pred_, succ_);
             else
                 ++deps->duplicate_edges;
@@ -99,7 +128,7 @@ class DepsWalker final : public detail::JsonWalker {
     std::uint64_t id_ = 0, pred_ = 0, succ_ = 0;
     std::vector<std::int64_t> kernel_ids_;
     std::int64_t block_num_ = 1;
-    std::unordered_set<std::pair<std::uint64_t, std::uint64_t>, PairHash> seen_;
+    EdgeSet seen_{deps->edges};
 };
 
 class NameMapWalker final : public detail::JsonWalker {
@@ -160,8 +189,7 @@ template <class Input>
 Result<Deps> read_deps_from(Input& input, std::string_view source_name, Diagnostics& diagnostics) {
     Deps deps;
     deps.source = std::string(source_name);
-    DepsWalker walker;
-    walker.deps = &deps;
+    DepsWalker walker(deps);
     bool complete = detail::walk(input, walker);
     if (!complete) {
         std::size_t line = walker.error_line();
@@ -247,15 +275,15 @@ std::size_t apply_deps(Capture& capture, const Deps& deps) {
     std::uint64_t last_missing = 0;
     bool any_missing = false;
     for (TaskRow& row : capture.tasks) {
-        auto it = deps.tasks.find(row.task_id);
-        if (it == deps.tasks.end()) {
+        const DepsTask* found = deps.tasks.find(row.task_id);
+        if (!found) {
             // Rows are sorted by task id, so distinct missing ids are counted once.
             if (!any_missing || last_missing != row.task_id) ++missing;
             any_missing = true;
             last_missing = row.task_id;
             continue;
         }
-        const DepsTask& task = it->second;
+        const DepsTask& task = *found;
         row.block_num = task.block_num;
         if (row.func_id >= 0 || !task.has_kernel_ids) continue;
         if (row.core_type == CoreType::Aic) {

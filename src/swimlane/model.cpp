@@ -1,6 +1,7 @@
 // Small helpers of the swimlane model (names, the clock, thread counts).
 
 #include <algorithm>
+#include <stdexcept>
 
 #include <fmt/format.h>
 
@@ -83,6 +84,42 @@ double Clock::upstream_us(std::int64_t ns) const {
     if (axis == Axis::HostComposite)
         return static_cast<double>(host_offset_ns) / 1000.0 + device_us;
     return device_us;
+}
+
+const DepsTaskTable::Slot& DepsTaskTable::probe(std::uint64_t id) const {
+    std::size_t mask = slots_.size() - 1;
+    std::size_t at = static_cast<std::size_t>((id * 0x9E3779B97F4A7C15ull) >> 32) & mask;
+    while (slots_[at].entry != 0 && slots_[at].id != id) at = (at + 1) & mask;
+    return slots_[at];
+}
+
+void DepsTaskTable::grow() {
+    slots_.assign(std::max<std::size_t>(16, slots_.size() * 2), Slot{});
+    for (std::size_t i = 0; i < entries_.size(); ++i) {
+        auto& slot = const_cast<Slot&>(probe(entries_[i].first));
+        slot = Slot{entries_[i].first, static_cast<std::uint32_t>(i + 1)};
+    }
+}
+
+DepsTask& DepsTaskTable::operator[](std::uint64_t id) {
+    if (2 * (entries_.size() + 1) > slots_.size()) grow();
+    auto& slot = const_cast<Slot&>(probe(id));
+    if (slot.entry == 0) {
+        entries_.emplace_back(id, DepsTask{});
+        slot = Slot{id, static_cast<std::uint32_t>(entries_.size())};
+    }
+    return entries_[slot.entry - 1].second;
+}
+
+const DepsTask* DepsTaskTable::find(std::uint64_t id) const {
+    if (slots_.empty()) return nullptr;
+    const Slot& slot = probe(id);
+    return slot.entry == 0 ? nullptr : &entries_[slot.entry - 1].second;
+}
+
+const DepsTask& DepsTaskTable::at(std::uint64_t id) const {
+    if (const DepsTask* task = find(id)) return *task;
+    throw std::out_of_range("no deps task with this id");
 }
 
 std::size_t Capture::scheduler_thread_count() const {

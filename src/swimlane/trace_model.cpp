@@ -325,8 +325,7 @@ class Builder {
 
     const DepsTask* deps_task(std::uint64_t id) const {
         if (!src_.deps) return nullptr;
-        auto it = src_.deps->tasks.find(id);
-        return it == src_.deps->tasks.end() ? nullptr : &it->second;
+        return src_.deps->tasks.find(id);
     }
 
     std::span<const std::uint64_t> successors(std::uint64_t id) const { return succ_.of(id); }

@@ -258,10 +258,41 @@ struct DepsTask {
     }
 };
 
+/// deps.json tasks by id, in file order: one flat open-addressing table, so a 200K-task graph is
+/// not 200K heap nodes that every lookup chases through memory.
+class DepsTaskTable {
+  public:
+    using Entry = std::pair<std::uint64_t, DepsTask>;
+
+    /// The task with this id, added (default) when absent; valid until the next insertion.
+    DepsTask& operator[](std::uint64_t id);
+    /// The task with this id, or nullptr.
+    const DepsTask* find(std::uint64_t id) const;
+    /// The task with this id; throws std::out_of_range when absent.
+    const DepsTask& at(std::uint64_t id) const;
+    bool contains(std::uint64_t id) const { return find(id) != nullptr; }
+    std::size_t size() const { return entries_.size(); }
+    bool empty() const { return entries_.empty(); }
+    /// (id, task) in the order the ids first appeared.
+    std::vector<Entry>::const_iterator begin() const { return entries_.begin(); }
+    std::vector<Entry>::const_iterator end() const { return entries_.end(); }
+
+  private:
+    struct Slot {
+        std::uint64_t id = 0;
+        std::uint32_t entry = 0;  ///< index into entries_ + 1; 0 = empty
+    };
+    const Slot& probe(std::uint64_t id) const;
+    void grow();
+
+    std::vector<Entry> entries_;
+    std::vector<Slot> slots_;  ///< power-of-two size, at most half full
+};
+
 /// The task graph of deps.json (swimlane.md §3).
 struct Deps {
     std::string source;
-    std::unordered_map<std::uint64_t, DepsTask> tasks;
+    DepsTaskTable tasks;
     /// Deduplicated (pred, succ) pairs in first-seen order.
     std::vector<std::pair<std::uint64_t, std::uint64_t>> edges;
     std::size_t duplicate_edges = 0;  ///< repeated pairs (several args/sources) folded away
