@@ -827,7 +827,8 @@ void place_host_timeline(const RecordsWalker& w, Capture& capture, std::int64_t 
             fmt::format("recorded_records is {} but the file holds {} host "
                         "orchestrator record(s)",
                         recorded, w.host_orchestrator.size()));
-    bool says_complete = claim.value("status", std::string()) == "complete" &&
+    auto status = claim.find("status");
+    bool says_complete = status != claim.end() && *status == "complete" &&
                          count("dropped_records") <= 0 && recorded >= count("expected_records") &&
                          (!claim.contains("error") || claim["error"].is_null());
     host.records_complete = !host.records_missing && errors.empty() && !capture.truncated &&
@@ -836,7 +837,7 @@ void place_host_timeline(const RecordsWalker& w, Capture& capture, std::int64_t 
     if (w.host_capture_object) {
         nlohmann::json out = claim;
         if (!errors.empty()) out["converter_validation_errors"] = errors;
-        host.capture_json = out.dump();
+        host.capture_json = out.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
     }
     for (const auto& e : errors) diagnostics.warn(capture.source, 0, "host_capture: " + e);
 }

@@ -1,12 +1,17 @@
 // Fuzz target: swimlane records files of every generation (read_capture), with and without a
 // fallback clock frequency (the first byte chooses it), then the model queries the trace
-// writer and the analyzer make of every row.
+// writer and the analyzer make of every row, and the trace itself (lanes, graph envelopes,
+// host lanes, arrows) rendered into a sink that discards it.
 
 #include <cstdint>
 #include <optional>
+#include <ostream>
+#include <span>
+#include <streambuf>
 
 #include "fuzz_support.hpp"
 #include "ptune/swimlane/reader.hpp"
+#include "ptune/swimlane/trace.hpp"
 
 namespace {
 
@@ -24,6 +29,13 @@ std::optional<std::uint64_t> pick_frequency(std::uint8_t selector) {
             return 3;  // does not divide 1e9: the rounding path
     }
 }
+
+/// Accepts and forgets everything.
+class Discard : public std::streambuf {
+  protected:
+    int_type overflow(int_type ch) override { return traits_type::not_eof(ch); }
+    std::streamsize xsputn(const char*, std::streamsize n) override { return n; }
+};
 
 }  // namespace
 
@@ -51,5 +63,11 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         if (phase.start_ns != ptune::swimlane::kNoTime)
             (void)capture->clock.upstream_us(phase.start_ns);
     }
+    Discard discard;
+    std::ostream out(&discard);
+    ptune::swimlane::TraceSource source;
+    source.capture = &*capture;
+    ptune::swimlane::TraceCounts counts;
+    (void)ptune::swimlane::write_trace(std::span(&source, 1), {}, out, counts);
     return 0;
 }
