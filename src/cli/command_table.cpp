@@ -29,6 +29,7 @@ const std::vector<CommandSpec>& command_table() {
          "  ptune swimlane-merge dfx_outputs/ -o trace.json\n"
          "  ptune swimlane-merge chip_swimlane_records.json --deps deps.json -o trace.json.gz\n"
          "  ptune swimlane-merge build_output/ -o trace.pftrace --format proto\n"
+         "  ptune swimlane-merge dfx_outputs/ --overhead -o trace.json   (idle/ready counters, pid 2)\n"
          "  ptune swimlane-merge build_output/case/dfx_outputs/ --align start -o l3.json.gz   (rank*/d*/)\n"
          "  ptune swimlane-merge records.json --format json        (statistics only, as JSON)\n"
          "Formats: perfetto = JSON trace to -o (.gz compresses) + the converter's summary on stdout;\n"

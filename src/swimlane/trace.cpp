@@ -8,6 +8,7 @@
 
 #include "background_buf.hpp"
 #include "trace_model.hpp"
+#include "trace_overhead.hpp"
 
 namespace ptune::swimlane {
 
@@ -83,6 +84,7 @@ Status write_trace(std::span<const TraceSource> sources, const TraceOptions& opt
                    std::ostream& out, TraceCounts& counts) {
     auto model = detail::build_trace_model(sources, options.align);
     if (!model) return model.error();
+    if (options.overhead) detail::add_overhead_counters(*model);
     auto json = [&](std::ostream& staged) { detail::write_json(*model, staged); };
     switch (options.format) {
         case TraceFormat::Json:

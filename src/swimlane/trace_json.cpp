@@ -257,6 +257,7 @@ class JsonWriter {
             out_.lit("}}");
         }
         for (const Track& t : m_.tracks) {
+            if (t.is_overhead) continue;  // upstream names no overhead track (a bare counter)
             begin_event();
             out_.lit(R"({"name":"thread_name","cat":"__metadata","ph":"M","pid":)");
             pid_tid(t);
@@ -569,6 +570,20 @@ class JsonWriter {
     }
 
     void counter(const Counter& c) {
+        if (const Track& t = m_.tracks[c.track]; t.is_overhead) {
+            // {"name":"oh_aic_idle","cat":"overhead","ph":"C",…,"args":{"oh_aic_idle":2}}
+            out_.lit("{\"name\":\"");
+            out_.text(t.name);
+            out_.lit(R"(","cat":"overhead","ph":"C")");
+            track_key(c.track);
+            key_us(",\"ts\":", c.ts);
+            out_.lit(",\"args\":{\"");
+            out_.text(t.name);
+            out_.lit("\":");
+            out_.integer(c.value);
+            out_.lit("}}");
+            return;
+        }
         const SchedulerPhase& p = m_.sources[c.source].capture->scheduler_phases[c.ref];
         out_.lit(R"({"name":"shared_ready_queue","cat":"queue","ph":"C")");
         track_key(c.track);

@@ -49,8 +49,10 @@ struct Track {
     std::int64_t pid = 0;
     std::int64_t tid = 0;
     std::string name;
-    int sort_index = -1;  ///< thread_sort_index, -1 when none
-    bool is_counter = false;
+    int sort_index = -1;       ///< thread_sort_index, -1 when none
+    bool is_counter = false;   ///< the shared ready-queue counter (three series: AIC, AIV, MIX)
+    bool is_overhead = false;  ///< one `--overhead` series, named `name`; upstream gives it no
+                               ///< thread_name (trace_overhead.cpp)
 };
 
 /// One slice in 32 bytes (a 200K-task trace holds ~1.5M of them).
@@ -72,6 +74,7 @@ struct Counter {
     std::uint32_t source = 0;
     std::uint32_t ref = 0;  ///< scheduler phase index (its shared_at_end depths)
     std::uint32_t track = 0;
+    std::int32_t value = 0;  ///< the sample of an overhead track (ref unused)
 };
 
 /// One arrow in 32 bytes; its flow id is its index in TraceModel::flows.

@@ -118,6 +118,17 @@ class ProtoWriter {
         for (std::uint32_t i = 0; i < m_.tracks.size(); ++i) {
             const Track& t = m_.tracks[i];
             std::string track, body;
+            if (t.is_overhead) {
+                std::string counter_track, counter_body;
+                put_uint(counter_track, kTrackUuid, counter_uuid(i, 0));
+                put_uint(counter_track, kTrackParentUuid, process_uuid(t.pid));
+                put_bytes(counter_track, kTrackName, t.name);
+                put_bytes(counter_track, kTrackCounter, "");
+                put_uint(counter_body, kPacketSequenceId, kSequenceId);
+                put_bytes(counter_body, kPacketTrackDescriptor, counter_track);
+                packet(counter_body);
+                continue;
+            }
             if (t.is_counter) {
                 // One counter track per depth (AIC, AIV, MIX), as the JSON "C" event's three args.
                 for (int j = 0; j < 3; ++j) {
@@ -271,6 +282,13 @@ class ProtoWriter {
             body.clear();
             if (e.type == kCounter) {
                 const Counter& c = m_.counters[e.index];
+                if (m_.tracks[c.track].is_overhead) {
+                    put_uint(event, kEventType, kCounterEvent);
+                    put_uint(event, kEventTrackUuid, counter_uuid(c.track, 0));
+                    put_int(event, kEventCounterValue, c.value);
+                    timestamped(body, e.ts, event);
+                    continue;
+                }
                 const SchedulerPhase& p = m_.sources[c.source].capture->scheduler_phases[c.ref];
                 for (int j = 0; j < 3; ++j) {
                     event.clear();

@@ -9,6 +9,7 @@
 #include <set>
 #include <sstream>
 #include <string>
+#include <tuple>
 
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
@@ -151,15 +152,21 @@ std::multiset<std::string> arrows(const json& trace, bool strict) {
 }  // namespace
 
 TEST_CASE("merged trace matches the upstream converter's slices and arrows", "[swimlane][trace]") {
-    auto [use_deps, expected_file] =
-        GENERATE(std::pair{true, "expected/merged_swimlane.default.json"},
-                 std::pair{false, "expected/merged_swimlane.nodeps.json"});
+    // The --overhead run adds upstream's 49 counter samples to the default run's events.
+    auto [use_deps, overhead, expected_file] =
+        GENERATE(std::tuple{true, false, "expected/merged_swimlane.default.json"},
+                 std::tuple{false, false, "expected/merged_swimlane.nodeps.json"},
+                 std::tuple{true, true, "expected/merged_swimlane.verbose_overhead.json"});
+    INFO(expected_file);
     Composed composed(use_deps);
     TraceSource source = composed.source();
     TraceCounts counts;
-    json ours = json::parse(render({&source, 1}, {}, &counts));
+    TraceOptions options;
+    options.overhead = overhead;
+    json ours = json::parse(render({&source, 1}, options, &counts));
     json upstream = json::parse(data(expected_file));
     CHECK(ours["traceEvents"].size() == upstream["traceEvents"].size());
+    CHECK(counts.counters == (overhead ? 14u + 49u : 14u));
     CHECK(plain_events(ours) == plain_events(upstream));
     auto our_arrows = arrows(ours, true);
     CHECK(our_arrows.count("AMBIGUOUS") == 0);
@@ -255,8 +262,11 @@ TEST_CASE("protobuf output: one BEGIN/END per slice, one flow id per arrow", "[s
     Composed composed;
     TraceSource source = composed.source();
     TraceCounts counts;
-    std::string proto = render({&source, 1}, {TraceFormat::Proto, TimeAlign::Start}, &counts);
+    TraceOptions options{TraceFormat::Proto, TimeAlign::Start};
+    options.overhead = true;
+    std::string proto = render({&source, 1}, options, &counts);
     std::size_t begins = 0, ends = 0, counters = 0, descriptors = 0;
+    std::set<std::string> counter_tracks;
     std::map<std::uint64_t, int> flow_starts, flow_ends;
     std::uint64_t last_ts = 0;
     ProtoReader trace{proto};
@@ -270,7 +280,18 @@ TEST_CASE("protobuf output: one BEGIN/END per slice, one flow id per arrow", "[s
                 CHECK(value >= last_ts);
                 last_ts = value;
             }
-            if (pf == 60) ++descriptors;
+            if (pf == 60) {
+                ++descriptors;
+                // A counter track (field 8) carries its series name (field 2).
+                std::string name;
+                bool counter = false;
+                ProtoReader d{bytes};
+                d.each([&](std::uint32_t df, std::uint32_t, std::uint64_t, std::string_view b) {
+                    if (df == 2) name = b;
+                    if (df == 8) counter = true;
+                });
+                if (counter) counter_tracks.insert(name);
+            }
             if (pf != 11) return;
             ProtoReader e{bytes};
             e.each([&](std::uint32_t ef, std::uint32_t, std::uint64_t v, std::string_view b) {
@@ -287,7 +308,14 @@ TEST_CASE("protobuf output: one BEGIN/END per slice, one flow id per arrow", "[s
     });
     CHECK(begins == counts.slices);
     CHECK(ends == counts.slices);
-    CHECK(counters == 3 * counts.counters);
+    // Each ready-queue sample is three counter events (AIC, AIV, MIX); each overhead sample one.
+    CHECK(counts.counters == 14 + 49);
+    CHECK(counters == 3 * 14 + 49);
+    CHECK(counter_tracks ==
+          std::set<std::string>{"shared_ready_queue AIC", "shared_ready_queue AIV",
+                                "shared_ready_queue MIX", "oh_aic_idle", "oh_aic_ready",
+                                "oh_aic_overhead", "oh_aiv_idle", "oh_aiv_ready", "oh_aiv_overhead",
+                                "oh_all_overhead", "oh_has_overhead"});
     CHECK(flow_starts.size() == counts.flows);
     CHECK(flow_ends.size() == counts.flows);
     for (const auto& [id, n] : flow_starts) CHECK((n == 1 && flow_ends[id] == 1));

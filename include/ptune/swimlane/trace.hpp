@@ -41,7 +41,15 @@ enum class TraceFormat { Json, JsonGzip, Proto };
 struct TraceOptions {
     TraceFormat format = TraceFormat::Json;
     TimeAlign align = TimeAlign::Start;
+    /// Add the upstream `--overhead` counters (swimlane.md §5.4): per core type idle cores, ready
+    /// but undispatched tasks and their overlap, on pid 2. Only for sources with a task graph
+    /// (has_task_graph); the others get none.
+    bool overhead = false;
 };
+
+/// Whether a source has dependency edges (deps.json, or the `fanout` lists of a µs-era file):
+/// the ready times of the overhead counters need them.
+bool has_task_graph(const TraceSource& source);
 
 /// What was written, for the user and the tests.
 struct TraceCounts {

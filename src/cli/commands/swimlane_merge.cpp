@@ -55,6 +55,9 @@ class SwimlaneMergeCommand : public Command {
                        "absolute = one origin, the earliest raw timestamp (only for captures "
                        "sharing one counter)")
             ->check(CLI::IsMember({"start", "absolute"}));
+        app.add_flag("--overhead", overhead_,
+                     "Add the upstream overhead counters on pid 2 (oh_aic_idle … oh_has_overhead: "
+                     "idle cores, ready but undispatched tasks); needs deps.json");
     }
 
     int run(Context& context) override {
@@ -194,6 +197,14 @@ class SwimlaneMergeCommand : public Command {
         else if (output.ends_with(".gz"))
             options.format = TraceFormat::JsonGzip;
         options.align = align_ == "absolute" ? TimeAlign::Absolute : TimeAlign::Start;
+        options.overhead = overhead_;
+        if (overhead_)
+            for (const TraceSource& source : sources)
+                if (!has_task_graph(source))
+                    context.diagnostics.warn(
+                        source.inputs.front(), 0,
+                        "--overhead needs the task graph of deps.json (ready times come from the "
+                        "predecessors); no overhead counters for this capture");
         bool binary = options.format != TraceFormat::Json;
         auto out = context.open_output(output, binary);
         if (!out) return context.fail(out.error());
@@ -269,6 +280,7 @@ class SwimlaneMergeCommand : public Command {
     std::string kernel_config_path_;
     std::uint64_t freq_hz_ = 0;
     std::string align_ = "start";
+    bool overhead_ = false;
 };
 
 }  // namespace

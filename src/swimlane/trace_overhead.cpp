@@ -1,0 +1,215 @@
+// `--overhead` counters: at every instant of the AICore window W = [min start, max end], per
+// core type T (aic, aiv) the idle cores k_T − run_T(t), the tasks that are ready but not yet
+// dispatched (ready = the latest end of their predecessors with rows, else their own dispatch;
+// a MIX task counts for both types), overhead_T = idle and ready work at once, all_overhead =
+// every present type is overhead, has_overhead = every type with ready work has an idle core.
+// The upstream converter (build_overhead_counter_events) rescans dictionaries per instant; here
+// every interval contributes a +1/−1 at its two ends, the ends are ordered once by a radix sort
+// and one sweep emits a sample whenever a series changes.
+
+#include <algorithm>
+#include <array>
+#include <unordered_map>
+#include <unordered_set>
+
+#include <fmt/format.h>
+
+#include "trace_overhead.hpp"
+
+namespace ptune::swimlane {
+
+bool has_task_graph(const TraceSource& source) {
+    return source.deps ? !source.deps->edges.empty() : !source.capture->embedded_edges.empty();
+}
+
+namespace detail {
+
+namespace {
+
+constexpr std::int64_t kSchedulerPid = 2;
+constexpr std::size_t kTypes = 2;  // aic, aiv (CoreType order)
+
+/// The series in upstream's emission order at one instant, with their fixed tids.
+enum Series : std::size_t {
+    kAicIdle,
+    kAicReady,
+    kAicOverhead,
+    kAivIdle,
+    kAivReady,
+    kAivOverhead,
+    kAllOverhead,
+    kHasOverhead,
+    kSeriesCount
+};
+constexpr std::array<std::string_view, kSeriesCount> kSeriesName = {
+    "oh_aic_idle",  "oh_aic_ready",    "oh_aic_overhead", "oh_aiv_idle",
+    "oh_aiv_ready", "oh_aiv_overhead", "oh_all_overhead", "oh_has_overhead"};
+constexpr std::array<std::int64_t, kSeriesCount> kSeriesTid = {9101, 9102, 9103, 9111,
+                                                               9112, 9113, 9121, 9122};
+
+/// One end of a running or ready interval: at `ns`, `count` (running or ready, of a type)
+/// changes by `delta`.
+struct Step {
+    std::int64_t ns;
+    std::uint8_t count;  // type·2 + (0 running, 1 ready)
+    std::int8_t delta;
+};
+
+std::size_t type_index(CoreType type) {
+    return type == CoreType::Aic ? 0 : 1;
+}
+
+/// Per task id (rows are grouped by task id): its types, first dispatch and last end.
+struct TaskSpan {
+    std::uint64_t id = 0;
+    std::int64_t dispatch = kNoTime;  ///< kNoTime when a row lacks AICPU times
+    std::int64_t end = kNoTime;
+    std::int64_t ready = kNoTime;  ///< latest end of a predecessor with rows
+    std::uint8_t types = 0;        ///< bit per CoreType
+};
+
+void add_source(TraceModel& model, std::uint32_t k) {
+    const TraceSource& src = model.sources[k];
+    const Capture& cap = *src.capture;
+    const auto& rows = cap.tasks;
+    if (rows.empty() || !has_task_graph(src)) return;
+
+    // k_T: distinct cores of each type that have rows (upstream counts those, not core_types).
+    std::array<std::unordered_set<std::uint32_t>, kTypes> cores;
+    std::vector<TaskSpan> tasks;
+    std::unordered_map<std::uint64_t, std::uint32_t> task_of_id;
+    std::int64_t w0 = rows.front().start_ns, w1 = rows.front().end_ns;
+    for (const TaskRow& row : rows) {
+        std::size_t type = type_index(row.core_type);
+        cores[type].insert(row.core_id);
+        w0 = std::min(w0, row.start_ns);
+        w1 = std::max(w1, row.end_ns);
+        if (tasks.empty() || tasks.back().id != row.task_id) {
+            task_of_id.emplace(row.task_id, static_cast<std::uint32_t>(tasks.size()));
+            tasks.push_back({row.task_id, row.dispatch_ns, row.end_ns, kNoTime, 0});
+        }
+        TaskSpan& task = tasks.back();
+        task.types |= static_cast<std::uint8_t>(1u << type);
+        task.end = std::max(task.end, row.end_ns);
+        // A row without AICPU times has no dispatch: upstream reads it as 0.0, the start of the
+        // time axis, so such a task is never "ready but undispatched".
+        if (!row.has_aicpu() || task.dispatch == kNoTime)
+            task.dispatch = kNoTime;
+        else
+            task.dispatch = std::min(task.dispatch, row.dispatch_ns);
+    }
+    const auto& edges = src.deps ? src.deps->edges : cap.embedded_edges;
+    for (const auto& [pred, succ] : edges) {
+        if (pred == succ) continue;
+        auto p = task_of_id.find(pred);
+        auto s = task_of_id.find(succ);
+        if (p == task_of_id.end() || s == task_of_id.end()) continue;
+        std::int64_t& ready = tasks[s->second].ready;
+        ready = std::max(ready, tasks[p->second].end);
+    }
+
+    auto clamp = [&](std::int64_t ns) { return std::clamp(ns, w0, w1); };
+    std::vector<Step> steps;
+    steps.reserve(2 * rows.size() + 4 * tasks.size());
+    for (const TaskRow& row : rows) {
+        std::int64_t s = clamp(row.start_ns), e = clamp(row.end_ns);
+        if (e <= s) continue;
+        auto count = static_cast<std::uint8_t>(2 * type_index(row.core_type));
+        steps.push_back({s, count, +1});
+        steps.push_back({e, count, -1});
+    }
+    for (const TaskSpan& task : tasks) {
+        if (task.dispatch == kNoTime) continue;
+        std::int64_t r = clamp(task.ready != kNoTime ? task.ready : task.dispatch);
+        std::int64_t d = clamp(task.dispatch);
+        if (d <= r) continue;
+        for (std::size_t type = 0; type < kTypes; ++type)
+            if (task.types & (1u << type)) {
+                auto count = static_cast<std::uint8_t>(2 * type + 1);
+                steps.push_back({r, count, +1});
+                steps.push_back({d, count, -1});
+            }
+    }
+    std::vector<std::uint32_t> order = identity(steps.size());
+    stable_order(order, [&](std::uint32_t i) { return time_key(steps[i].ns); });
+
+    std::array<bool, kTypes> present{};
+    std::array<std::int64_t, kTypes> core_count{};
+    for (std::size_t type = 0; type < kTypes; ++type) {
+        core_count[type] = static_cast<std::int64_t>(cores[type].size());
+        present[type] = core_count[type] > 0;
+    }
+    // Tracks of the series this capture has (upstream leaves out the series of an absent type),
+    // on the AICPU Scheduler process, which a capture without scheduler phases lacks so far.
+    std::int64_t pid = model.pid_base[k] + kSchedulerPid;
+    if (std::none_of(model.processes.begin(), model.processes.end(),
+                     [&](const Process& p) { return p.pid == pid; }))
+        model.processes.push_back(
+            {pid,
+             src.label.empty() ? "AICPU Scheduler" : fmt::format("{} / AICPU Scheduler", src.label),
+             2});
+    std::array<std::uint32_t, kSeriesCount> track{};
+    for (std::size_t series = 0; series < kSeriesCount; ++series) {
+        if (series < kAllOverhead && !present[series / 3]) continue;
+        Track t;
+        t.pid = pid;
+        t.tid = kSeriesTid[series];
+        t.name = std::string(kSeriesName[series]);
+        t.is_overhead = true;
+        track[series] = static_cast<std::uint32_t>(model.tracks.size());
+        model.tracks.push_back(std::move(t));
+    }
+
+    // The sweep: apply every step at an instant, then sample. Instants are W's start and every
+    // step time before W's end (at w1 itself nothing is sampled, as upstream).
+    std::array<std::int64_t, 2 * kTypes> level{};
+    std::array<std::int64_t, kSeriesCount> last{};
+    std::array<bool, kSeriesCount> emitted{};
+    std::size_t next = 0;
+    for (std::int64_t at = w0; at < w1;) {
+        for (; next < order.size() && steps[order[next]].ns == at; ++next)
+            level[steps[order[next]].count] += steps[order[next]].delta;
+        std::array<std::int64_t, kSeriesCount> value{};
+        bool all_overhead = true, has_work = false, work_has_idle = true;
+        for (std::size_t type = 0; type < kTypes; ++type) {
+            if (!present[type]) continue;
+            std::int64_t idle = core_count[type] - level[2 * type];
+            std::int64_t ready = level[2 * type + 1];
+            bool overhead = idle > 0 && ready > 0;
+            value[3 * type] = idle;
+            value[3 * type + 1] = ready;
+            value[3 * type + 2] = overhead;
+            all_overhead = all_overhead && overhead;
+            if (ready > 0) {
+                has_work = true;
+                work_has_idle = work_has_idle && idle > 0;
+            }
+        }
+        value[kAllOverhead] = all_overhead;
+        value[kHasOverhead] = has_work && work_has_idle;
+        for (std::size_t series = 0; series < kSeriesCount; ++series) {
+            if (series < kAllOverhead && !present[series / 3]) continue;
+            if (emitted[series] && last[series] == value[series]) continue;
+            emitted[series] = true;
+            last[series] = value[series];
+            Counter c;
+            c.ts = at + model.offsets_ns[k];
+            c.source = k;
+            c.track = track[series];
+            c.value = static_cast<std::int32_t>(value[series]);
+            model.counters.push_back(c);
+        }
+        at = next < order.size() ? steps[order[next]].ns : w1;
+    }
+}
+
+}  // namespace
+
+void add_overhead_counters(TraceModel& model) {
+    for (std::uint32_t k = 0; k < model.sources.size(); ++k) add_source(model, k);
+    model.counts.counters = model.counters.size();
+}
+
+}  // namespace detail
+
+}  // namespace ptune::swimlane
