@@ -5,9 +5,9 @@
 #
 # BUILD_DIR holds a Release build of `ptune` and `swimlane_gen`. For each task count the script
 # generates an a2a3 level-4 capture with deps (tools/swimlane_gen.cpp), then runs swimlane-merge
-# three times to a JSON trace and once each to .json.gz and protobuf, and prints the best wall
-# time, the peak RSS (GNU time) and the input and output sizes. Captures go to a temporary
-# directory that is removed at the end.
+# three times to a JSON trace and once each to .json.gz, JSON with --overhead counters and
+# protobuf, and prints the best wall time, the peak RSS (GNU time) and the input and output
+# sizes. Captures go to a temporary directory that is removed at the end.
 set -euo pipefail
 build=${1:?usage: swimlane_bench.sh BUILD_DIR [TASKS...]}
 shift
@@ -45,6 +45,10 @@ for n in "${counts[@]}"; do
   read -r secs kb c < <(measure "$work/trace.json.gz" "$dir")
   printf '%-8s %-6s %8s %8s %8.1f %10.1f %11.1f %9s\n' "$n" gzip "$secs" "$c" "$(echo "$kb/1024" | bc -l)" \
     "$(echo "$input/1048576" | bc -l)" "$(echo "$(stat -c %s "$work/trace.json.gz")/1048576" | bc -l)" "-"
+  read -r secs kb c < <(measure "$work/trace.json" "$dir" --overhead)
+  printf '%-8s %-6s %8s %8s %8.1f %10.1f %11.1f %9s\n' "$n" json+oh "$secs" "$c" "$(echo "$kb/1024" | bc -l)" \
+    "$(echo "$input/1048576" | bc -l)" "$(echo "$(stat -c %s "$work/trace.json")/1048576" | bc -l)" \
+    "$(grep -c '^{"name"' "$work/trace.json" || true)"
   read -r secs kb c < <(measure "$work/trace.pftrace" "$dir" --format proto)
   printf '%-8s %-6s %8s %8s %8.1f %10.1f %11.1f %9s\n' "$n" proto "$secs" "$c" "$(echo "$kb/1024" | bc -l)" \
     "$(echo "$input/1048576" | bc -l)" "$(echo "$(stat -c %s "$work/trace.pftrace")/1048576" | bc -l)" "-"

@@ -161,46 +161,56 @@ void add_source(TraceModel& model, std::uint32_t k) {
     }
 
     // The sweep: apply every step at an instant, then sample. Instants are W's start and every
-    // step time before W's end (at w1 itself nothing is sampled, as upstream).
-    std::array<std::int64_t, 2 * kTypes> level{};
-    std::array<std::int64_t, kSeriesCount> last{};
-    std::array<bool, kSeriesCount> emitted{};
-    std::size_t next = 0;
-    for (std::int64_t at = w0; at < w1;) {
-        for (; next < order.size() && steps[order[next]].ns == at; ++next)
-            level[steps[order[next]].count] += steps[order[next]].delta;
-        std::array<std::int64_t, kSeriesCount> value{};
-        bool all_overhead = true, has_work = false, work_has_idle = true;
-        for (std::size_t type = 0; type < kTypes; ++type) {
-            if (!present[type]) continue;
-            std::int64_t idle = core_count[type] - level[2 * type];
-            std::int64_t ready = level[2 * type + 1];
-            bool overhead = idle > 0 && ready > 0;
-            value[3 * type] = idle;
-            value[3 * type + 1] = ready;
-            value[3 * type + 2] = overhead;
-            all_overhead = all_overhead && overhead;
-            if (ready > 0) {
-                has_work = true;
-                work_has_idle = work_has_idle && idle > 0;
+    // step time before W's end (at w1 itself nothing is sampled, as upstream). It runs twice,
+    // counting and then appending, so the counters grow once to their exact size (a 200K-task
+    // capture has ~1.7M samples; a doubling vector would hold up to twice that).
+    auto sweep = [&](auto&& emit) {
+        std::array<std::int64_t, 2 * kTypes> level{};
+        std::array<std::int64_t, kSeriesCount> last{};
+        std::array<bool, kSeriesCount> emitted{};
+        std::size_t next = 0;
+        for (std::int64_t at = w0; at < w1;) {
+            for (; next < order.size() && steps[order[next]].ns == at; ++next)
+                level[steps[order[next]].count] += steps[order[next]].delta;
+            std::array<std::int64_t, kSeriesCount> value{};
+            bool all_overhead = true, has_work = false, work_has_idle = true;
+            for (std::size_t type = 0; type < kTypes; ++type) {
+                if (!present[type]) continue;
+                std::int64_t idle = core_count[type] - level[2 * type];
+                std::int64_t ready = level[2 * type + 1];
+                bool overhead = idle > 0 && ready > 0;
+                value[3 * type] = idle;
+                value[3 * type + 1] = ready;
+                value[3 * type + 2] = overhead;
+                all_overhead = all_overhead && overhead;
+                if (ready > 0) {
+                    has_work = true;
+                    work_has_idle = work_has_idle && idle > 0;
+                }
             }
+            value[kAllOverhead] = all_overhead;
+            value[kHasOverhead] = has_work && work_has_idle;
+            for (std::size_t series = 0; series < kSeriesCount; ++series) {
+                if (series < kAllOverhead && !present[series / 3]) continue;
+                if (emitted[series] && last[series] == value[series]) continue;
+                emitted[series] = true;
+                last[series] = value[series];
+                emit(at, series, value[series]);
+            }
+            at = next < order.size() ? steps[order[next]].ns : w1;
         }
-        value[kAllOverhead] = all_overhead;
-        value[kHasOverhead] = has_work && work_has_idle;
-        for (std::size_t series = 0; series < kSeriesCount; ++series) {
-            if (series < kAllOverhead && !present[series / 3]) continue;
-            if (emitted[series] && last[series] == value[series]) continue;
-            emitted[series] = true;
-            last[series] = value[series];
-            Counter c;
-            c.ts = at + model.offsets_ns[k];
-            c.source = k;
-            c.track = track[series];
-            c.value = static_cast<std::int32_t>(value[series]);
-            model.counters.push_back(c);
-        }
-        at = next < order.size() ? steps[order[next]].ns : w1;
-    }
+    };
+    std::size_t samples = 0;
+    sweep([&](std::int64_t, std::size_t, std::int64_t) { ++samples; });
+    model.counters.reserve(model.counters.size() + samples);
+    sweep([&](std::int64_t at, std::size_t series, std::int64_t value) {
+        Counter c;
+        c.ts = at + model.offsets_ns[k];
+        c.source = k;
+        c.track = track[series];
+        c.value = static_cast<std::int32_t>(value);
+        model.counters.push_back(c);
+    });
 }
 
 }  // namespace
