@@ -1,16 +1,20 @@
 // Native Perfetto protobuf (TrackEvent) rendering of the trace layout, hand-encoded
 // (conventions.md §2.6): a `Trace` is a sequence of `TracePacket`s (field 1); process and thread
 // tracks are TrackDescriptors, slices are BEGIN/END pairs (there is no COMPLETE event), the queue
-// depths are counter tracks and every arrow is one flow id: `flow_ids` on the source slice,
-// `terminating_flow_ids` on the target. Args stay in the JSON output; names, lanes, times,
-// counters and arrows are identical.
+// depths and overhead series are counter tracks and every arrow is one flow id: `flow_ids` on the
+// source slice, `terminating_flow_ids` on the target. A slice's args are the JSON output's, as
+// debug annotations on its BEGIN whose names are interned (InternedData.debug_annotation_names,
+// sent once in the first packet that uses them); names, lanes, times, args, counters and arrows
+// are identical to the JSON output.
 
 #include <algorithm>
+#include <cstring>
 #include <limits>
 #include <unordered_map>
 
 #include <fmt/format.h>
 
+#include "ptune/swimlane/reader.hpp"
 #include "trace_model.hpp"
 
 namespace ptune::swimlane::detail {
@@ -25,6 +29,8 @@ enum : std::uint32_t {
     kPacketTrackEvent = 11,
     kPacketSequenceFlags = 13,
     kPacketTrackDescriptor = 60,
+    kPacketInternedData = 12,
+    kEventDebugAnnotations = 4,
     kEventType = 9,
     kEventTrackUuid = 11,
     kEventCategories = 22,
@@ -43,10 +49,23 @@ enum : std::uint32_t {
     kThreadPid = 1,
     kThreadTid = 2,
     kThreadName = 5,
+    // InternedData (interned_data/interned_data.proto) and DebugAnnotation
+    // (track_event/debug_annotation.proto).
+    kInternedDebugAnnotationNames = 3,
+    kInternedIid = 1,
+    kInternedName = 2,
+    kAnnotationNameIid = 1,
+    kAnnotationBool = 2,
+    kAnnotationUint = 3,
+    kAnnotationInt = 4,
+    kAnnotationDouble = 5,
+    kAnnotationString = 6,
+    kAnnotationArrayValues = 12,
 };
 enum : std::uint64_t { kSliceBegin = 1, kSliceEnd = 2, kCounterEvent = 4 };
 constexpr std::uint32_t kSequenceId = 1;
 constexpr std::uint64_t kIncrementalStateCleared = 1;
+constexpr std::uint64_t kNeedsIncrementalState = 2;
 
 void varint(std::string& b, std::uint64_t v) {
     while (v >= 0x80) {
@@ -74,6 +93,81 @@ void put_bytes(std::string& b, std::uint32_t field, std::string_view bytes) {
     varint(b, bytes.size());
     b += bytes;
 }
+
+/// The debug annotations of one event, their names interned per trace: a new name gets the next
+/// iid and is queued for the InternedData of the packet that first uses it.
+class Annotations {
+  public:
+    /// The TrackEvent bytes the annotations are appended to.
+    void begin(std::string* event) { event_ = event; }
+
+    void integer(std::string_view key, std::int64_t v) {
+        start(key);
+        put_int(one_, kAnnotationInt, v);
+        finish();
+    }
+    void id(std::string_view key, std::uint64_t v) {
+        start(key);
+        put_uint(one_, kAnnotationUint, v);
+        finish();
+    }
+    /// Microseconds from integer ns, the same double the JSON output's `2.300` parses to.
+    void us(std::string_view key, std::int64_t ns) {
+        start(key);
+        double value = static_cast<double>(ns) / 1000.0;
+        std::uint64_t bits;
+        std::memcpy(&bits, &value, sizeof bits);
+        put_fixed64(one_, kAnnotationDouble, bits);
+        finish();
+    }
+    void text(std::string_view key, std::string_view v) {
+        start(key);
+        put_bytes(one_, kAnnotationString, v);
+        finish();
+    }
+    void boolean(std::string_view key, bool v) {
+        start(key);
+        put_uint(one_, kAnnotationBool, v ? 1 : 0);
+        finish();
+    }
+    /// An array of ints as nested annotations (array_values), as the JSON output's `[0,0,0]`.
+    void integers(std::string_view key, std::span<const std::int32_t> values) {
+        start(key);
+        for (std::int32_t v : values) {
+            element_.clear();
+            put_int(element_, kAnnotationInt, v);
+            put_bytes(one_, kAnnotationArrayValues, element_);
+        }
+        finish();
+    }
+
+    /// Moves the names first used since the last call into `interned` (an InternedData body);
+    /// false when there were none.
+    bool take_new_names(std::string& interned) {
+        if (new_names_.empty()) return false;
+        interned.swap(new_names_);
+        new_names_.clear();
+        return true;
+    }
+
+  private:
+    void start(std::string_view key) {
+        auto [it, inserted] = iids_.try_emplace(key, iids_.size() + 1);
+        if (inserted) {
+            entry_.clear();
+            put_uint(entry_, kInternedIid, it->second);
+            put_bytes(entry_, kInternedName, key);
+            put_bytes(new_names_, kInternedDebugAnnotationNames, entry_);
+        }
+        one_.clear();
+        put_uint(one_, kAnnotationNameIid, it->second);
+    }
+    void finish() { put_bytes(*event_, kEventDebugAnnotations, one_); }
+
+    std::string* event_ = nullptr;
+    std::string one_, element_, entry_, new_names_;
+    std::unordered_map<std::string_view, std::uint64_t> iids_;  ///< keys are string literals
+};
 
 class ProtoWriter {
   public:
@@ -187,14 +281,16 @@ class ProtoWriter {
             case SliceKind::WorkerTask:
             case SliceKind::SchedTask:
                 return m_.extras[s.source].labels[s.ref];
-            case SliceKind::Phase:
-                return cap.phase_name(cap.scheduler_phases[s.ref]);
-            case SliceKind::Marker:
-                scratch_ =
-                    cap.scheduler_phases[s.ref].kind == PhaseKind::DummyTask ? "dummy(" : "skip(";
-                scratch_ += task_display(static_cast<std::uint64_t>(
-                    std::max<std::int64_t>(cap.scheduler_phases[s.ref].task_id, 0)));
+            case SliceKind::Phase: {
+                const SchedulerPhase& p = cap.scheduler_phases[s.ref];
+                scratch_ = cap.phase_name(p);
+                scratch_ += '(';
+                scratch_ += std::to_string(tasks_processed(s));
                 scratch_ += ')';
+                return scratch_;
+            }
+            case SliceKind::Marker:
+                scratch_ = marker_label(s);
                 return scratch_;
             case SliceKind::Orch: {
                 const OrchestratorPhase& p = cap.orchestrator_phases[s.ref];
@@ -221,6 +317,130 @@ class ProtoWriter {
                 return scratch_;
         }
         return "slice";
+    }
+
+    /// A scheduler phase's task count as the JSON output shows it: the record's, else (a complete
+    /// without one) the rows whose finish falls inside it.
+    std::int64_t tasks_processed(const Slice& s) const {
+        const SchedulerPhase& p = m_.sources[s.source].capture->scheduler_phases[s.ref];
+        if (p.tasks_processed >= 0) return p.tasks_processed;
+        return p.kind == PhaseKind::Complete ? m_.extras[s.source].finish_rows[s.ref] : 0;
+    }
+
+    /// `dummy(r1t4)`, or for a predicated skip the task's own label (its first active kernel in
+    /// deps.json), as in the JSON output.
+    std::string marker_label(const Slice& s) const {
+        const TraceSource& src = m_.sources[s.source];
+        const SchedulerPhase& p = src.capture->scheduler_phases[s.ref];
+        auto id = static_cast<std::uint64_t>(std::max<std::int64_t>(p.task_id, 0));
+        if (p.kind == PhaseKind::DummyTask) return "dummy(" + task_display(id) + ")";
+        std::int32_t func_id = -1;
+        if (src.deps)
+            if (const DepsTask* task = src.deps->tasks.find(id))
+                for (std::int32_t k : task->kernel_ids)
+                    if (k >= 0) {
+                        func_id = k;
+                        break;
+                    }
+        return kernel_base_name(func_id, src.names) + "(" + task_display(id) + ")";
+    }
+
+    /// The `"event-hint"` of a task row: `Task:r1t1, FuncId:0, CoreId:0`.
+    std::string_view event_hint(const TaskRow& row) {
+        hint_.clear();
+        fmt::format_to(std::back_inserter(hint_), "Task:{}, FuncId:{}, CoreId:{}",
+                       task_display(row.task_id), row.func_id, row.core_id);
+        return hint_;
+    }
+
+    /// The JSON output's args of a slice, as debug annotations (same keys, values and order).
+    void args(const Slice& s, std::string& event) {
+        const TraceSource& src = m_.sources[s.source];
+        const Capture& cap = *src.capture;
+        const SourceExtras& extras = m_.extras[s.source];
+        Annotations& a = annotations_;
+        a.begin(&event);
+        switch (s.kind) {
+            case SliceKind::WorkerTask: {
+                const TaskRow& row = cap.tasks[s.ref];
+                std::uint32_t task = extras.row_task[s.ref];
+                a.text("event-hint", event_hint(row));
+                a.text("fanout-hint", extras.fanout_hints[task]);
+                a.text("fanin-hint", extras.fanin_hints[task]);
+                a.us("duration-us", row.end_ns - row.receive_ns);
+                a.us("kernel-duration-us", row.end_ns - row.start_ns);
+                a.us("local_setup_us", row.start_ns - row.receive_ns);
+                a.id("taskId", row.task_id);
+                break;
+            }
+            case SliceKind::SchedTask: {
+                const TaskRow& row = cap.tasks[s.ref];
+                a.text("event-hint", event_hint(row));
+                a.us("dispatch-time-us", s.ts);
+                a.us("finish-time-us", s.ts + s.dur);
+                a.us("aicpu-duration-us", row.finish_ns - row.dispatch_ns);
+                a.id("taskId", row.task_id);
+                break;
+            }
+            case SliceKind::Phase: {
+                const SchedulerPhase& p = cap.scheduler_phases[s.ref];
+                std::int64_t count = tasks_processed(s);
+                a.text("phase", cap.phase_name(p));
+                a.integer("loop_iter", p.loop_iter);
+                a.integer("tasks_processed", count);
+                if (p.has_depths) {
+                    a.integers("shared_at_start (aic,aiv,mix)", p.shared_at_start);
+                    a.integers("shared_at_end (aic,aiv,mix)", p.shared_at_end);
+                }
+                if (p.kind == PhaseKind::Complete) {
+                    a.integer("finishes_processed", count);
+                    a.integer("finish_rows_attributed", extras.finish_rows[s.ref]);
+                }
+                break;
+            }
+            case SliceKind::Marker: {
+                const SchedulerPhase& p = cap.scheduler_phases[s.ref];
+                a.integer("loop_iter", p.loop_iter);
+                a.integer("task_id", p.task_id);
+                a.text("event-hint", marker_label(s));
+                if (p.kind == PhaseKind::DummyTask)
+                    a.text("phase", "dummy_task");
+                else
+                    a.boolean("predicated_pass", false);
+                break;
+            }
+            case SliceKind::Orch: {
+                const OrchestratorPhase& p = cap.orchestrator_phases[s.ref];
+                a.text("phase", p.phase);
+                a.integer("submit_idx", p.submit_idx);
+                a.integer("task_id", p.task_id);
+                break;
+            }
+            case SliceKind::Upload:
+                a.integer("bytes", cap.host.uploads[s.ref].bytes);
+                break;
+            case SliceKind::Graph: {
+                const GraphInstance& g = extras.graphs[s.ref];
+                a.id("outer_task_id", g.outer_task_id);
+                a.integer("visible_node_count", g.node_count);
+                a.integer("visible_node_index_min", g.node_min);
+                a.integer("visible_node_index_max", g.node_max);
+                a.integer("prepare_slice_count", g.prepare_count);
+                a.us("prepare_duration_us", g.prepare_total_ns);
+                a.us("execution_start_us", g.exec_start_ns + m_.offsets_ns[s.source]);
+                a.us("execution_duration_us", g.exec_end_ns - g.exec_start_ns);
+                a.text("synthetic_id_layout", "ring1:(outer_task_id << 10) | node_index");
+                break;
+            }
+            case SliceKind::Alloc: {
+                const OrchestratorPhase& p = cap.orchestrator_phases[s.ref];
+                a.text("phase", "alloc");
+                a.integer("task_id", p.task_id);
+                a.text("event-hint",
+                       "alloc(" + task_display(static_cast<std::uint64_t>(p.task_id)) + ")");
+                break;
+            }
+        }
     }
 
     static std::string_view category(SliceKind kind) {
@@ -311,14 +531,24 @@ class ProtoWriter {
                     put_fixed64(event, kEventFlowIds, out_ids_[k]);
                 for (std::uint32_t k = in_flows_[e.index]; k < in_flows_[e.index + 1]; ++k)
                     put_fixed64(event, kEventTerminatingFlowIds, in_ids_[k]);
+                args(s, event);
+                timestamped(body, e.ts, event, true);
+                continue;
             }
             timestamped(body, e.ts, event);
         }
     }
 
-    void timestamped(std::string& body, std::int64_t ts, const std::string& event) {
+    /// One TrackEvent packet; `interned` when the event refers to interned annotation names
+    /// (the packet then carries the names new so far and says it needs the sequence's state).
+    void timestamped(std::string& body, std::int64_t ts, const std::string& event,
+                     bool interned = false) {
         put_uint(body, kPacketTimestamp, static_cast<std::uint64_t>(std::max<std::int64_t>(ts, 0)));
         put_uint(body, kPacketSequenceId, kSequenceId);
+        if (interned) {
+            put_uint(body, kPacketSequenceFlags, kNeedsIncrementalState);
+            if (annotations_.take_new_names(names_)) put_bytes(body, kPacketInternedData, names_);
+        }
         put_bytes(body, kPacketTrackEvent, event);
         packet(body);
     }
@@ -326,7 +556,8 @@ class ProtoWriter {
     const TraceModel& m_;
     std::ostream& out_;
     std::string buf_;
-    std::string scratch_;
+    std::string scratch_, hint_, names_;
+    Annotations annotations_;
     std::vector<std::uint32_t> out_flows_, in_flows_;
     std::vector<std::uint32_t> out_ids_, in_ids_;  ///< flow ids (index + 1) per slice
 };

@@ -5,6 +5,7 @@
 #include <zlib.h>
 
 #include <cmath>
+#include <cstring>
 #include <map>
 #include <set>
 #include <sstream>
@@ -320,6 +321,133 @@ TEST_CASE("protobuf output: one BEGIN/END per slice, one flow id per arrow", "[s
     CHECK(flow_ends.size() == counts.flows);
     for (const auto& [id, n] : flow_starts) CHECK((n == 1 && flow_ends[id] == 1));
     CHECK(descriptors > 20);
+}
+
+namespace {
+/// One DebugAnnotation as JSON (its value; arrays of ints from array_values).
+json annotation_value(std::string_view bytes, std::uint64_t& name_iid) {
+    json value;
+    ProtoReader a{bytes};
+    a.each([&](std::uint32_t f, std::uint32_t, std::uint64_t v, std::string_view b) {
+        if (f == 1) name_iid = v;
+        if (f == 2) value = v != 0;
+        if (f == 3) value = v;
+        if (f == 4) value = static_cast<std::int64_t>(v);
+        if (f == 5) {
+            double d;
+            std::memcpy(&d, b.data(), sizeof d);
+            value = d;
+        }
+        if (f == 6) value = std::string(b);
+        if (f == 12) {
+            if (!value.is_array()) value = json::array();
+            std::uint64_t unused = 0;
+            value.push_back(annotation_value(b, unused));
+        }
+    });
+    return value;
+}
+
+/// Every slice of `source` as "name|ts ns|args", from the JSON and from the protobuf output; also
+/// checks the interning (each name sent once, iids 1, 2, 3…, packets flagged).
+std::pair<std::multiset<std::string>, std::multiset<std::string>> slices_with_args(
+    const TraceSource& source, std::size_t& interned_names) {
+    std::string proto = render({&source, 1}, {TraceFormat::Proto, TimeAlign::Start});
+    json trace = json::parse(render({&source, 1}, {}));
+    std::multiset<std::string> from_json, from_proto;
+    for (const auto& e : trace["traceEvents"])
+        if (e["ph"] == "X")
+            from_json.insert(fmt::format("{}|{}|{}", e["name"].get<std::string>(),
+                                         std::llround(e["ts"].get<double>() * 1000),
+                                         normalise(e["args"]).dump()));
+    std::map<std::uint64_t, std::string> names;  // interned annotation names by iid
+    std::size_t annotated_packets = 0;
+    ProtoReader reader{proto};
+    reader.each([&](std::uint32_t, std::uint32_t, std::uint64_t, std::string_view packet) {
+        std::uint64_t ts = 0, flags = 0;
+        std::string_view event;
+        ProtoReader p{packet};
+        p.each([&](std::uint32_t f, std::uint32_t, std::uint64_t v, std::string_view b) {
+            if (f == 8) ts = v;
+            if (f == 13) flags = v;
+            if (f == 11) event = b;
+            if (f != 12) return;
+            ProtoReader interned{b};
+            interned.each([&](std::uint32_t inf, std::uint32_t, std::uint64_t, std::string_view e) {
+                REQUIRE(inf == 3);  // debug_annotation_names only
+                std::uint64_t iid = 0;
+                std::string name;
+                ProtoReader entry{e};
+                entry.each(
+                    [&](std::uint32_t ef, std::uint32_t, std::uint64_t v2, std::string_view b2) {
+                        if (ef == 1) iid = v2;
+                        if (ef == 2) name = b2;
+                    });
+                CHECK(iid == names.size() + 1);  // each name sent once, iids 1, 2, 3…
+                names[iid] = name;
+            });
+        });
+        std::uint64_t type = 0;
+        std::string name;
+        json args = json::object();
+        ProtoReader e{event};
+        e.each([&](std::uint32_t f, std::uint32_t, std::uint64_t v, std::string_view b) {
+            if (f == 9) type = v;
+            if (f == 23) name = b;
+            if (f == 4) {
+                std::uint64_t iid = 0;
+                json value = annotation_value(b, iid);
+                REQUIRE(names.count(iid) == 1);
+                args[names[iid]] = value;
+            }
+        });
+        if (type != 1) return;
+        CHECK(flags == 2);  // SEQ_NEEDS_INCREMENTAL_STATE: the names are interned
+        ++annotated_packets;
+        from_proto.insert(fmt::format("{}|{}|{}", name, ts, normalise(args).dump()));
+    });
+    CHECK(annotated_packets == from_json.size());
+    interned_names = names.size();
+    return {from_json, from_proto};
+}
+}  // namespace
+
+TEST_CASE("protobuf output: every slice carries the JSON output's args", "[swimlane][trace]") {
+    Composed composed;
+    TraceSource source = composed.source();
+    std::size_t interned_names = 0;
+    auto [from_json, from_proto] = slices_with_args(source, interned_names);
+    CHECK(from_proto == from_json);
+    // A few slices spelled out (swimlane.md §5.4), so an error both writers share shows too.
+    CHECK(from_proto.count(
+              "QK(r1t1)|2300|{\"duration-us\":10.2,\"event-hint\":\"Task:r1t1, FuncId:0, "
+              "CoreId:0\",\"fanin-hint\":\"0: []\",\"fanout-hint\":\"1: [r1t3]\","
+              "\"kernel-duration-us\":10.0,\"local_setup_us\":0.2,\"taskId\":4294967297.0}") == 1);
+    CHECK(
+        from_proto.count(
+            "complete(1)|12800|{\"finish_rows_attributed\":1.0,\"finishes_processed\":1.0,"
+            "\"loop_iter\":57.0,\"phase\":\"complete\",\"shared_at_end (aic,aiv,mix)\":[0.0,"
+            "0.0,0.0],\"shared_at_start (aic,aiv,mix)\":[0.0,0.0,0.0],\"tasks_processed\":1.0}") ==
+        1);
+    // One entry per distinct key (7 task-row keys, 3 more in Scheduler View, 7 phase keys,
+    // task_id, submit_idx), not per slice.
+    CHECK(interned_names == 19);
+
+    // A host-orchestration capture adds the H2D and Graph Execution slices' args.
+    Diagnostics diagnostics;
+    auto host = read_capture(data("host/calibrated.chip_swimlane_records.json"),
+                             {"records.json", {}}, diagnostics);
+    REQUIRE(host.ok());
+    TraceSource host_source;
+    host_source.capture = &*host;
+    auto [host_json, host_proto] = slices_with_args(host_source, interned_names);
+    CHECK(host_proto == host_json);
+    auto has = [&](std::string_view prefix) {
+        return std::any_of(host_proto.begin(), host_proto.end(),
+                           [&](const std::string& s) { return s.starts_with(prefix); });
+    };
+    CHECK(has("GraphExecution("));
+    CHECK(has("arena_h2d|"));
 }
 
 TEST_CASE("overlapping rows on one core get their own lane", "[swimlane][trace]") {
