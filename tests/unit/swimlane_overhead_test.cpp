@@ -3,6 +3,7 @@
 // sample is compared in swimlane_trace_test.cpp.
 
 #include <cmath>
+#include <map>
 #include <sstream>
 #include <string>
 #include <tuple>
@@ -168,4 +169,28 @@ TEST_CASE("overhead counters: a type without cores has no series", "[swimlane][o
                                     {310, "oh_all_overhead", 0},
                                     {310, "oh_has_overhead", 0}};
     CHECK(got == expected);
+}
+
+TEST_CASE("overhead counters: one set per capture in its own process group",
+          "[swimlane][overhead]") {
+    Fixture a, b;
+    TraceSource sources[2];
+    for (auto [source, fixture, label] :
+         {std::tuple{&sources[0], &a, "rank0/d0"}, std::tuple{&sources[1], &b, "rank1/d0"}}) {
+        source->capture = &fixture->capture;
+        source->deps = &fixture->deps;
+        source->label = label;
+    }
+    sources[1].deps = nullptr;  // no graph: no counters for the second capture
+    TraceOptions options;
+    options.overhead = true;
+    std::ostringstream out;
+    TraceCounts counts;
+    REQUIRE(write_trace(sources, options, out, counts).ok());
+    json trace = json::parse(out.str());
+    std::map<std::int64_t, int> per_pid;
+    for (const auto& e : trace["traceEvents"])
+        if (e.value("cat", "") == "overhead") ++per_pid[e["pid"].get<std::int64_t>()];
+    CHECK(per_pid == std::map<std::int64_t, int>{{102, 27}});
+    CHECK(counts.counters == 27);
 }

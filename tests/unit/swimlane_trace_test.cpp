@@ -268,6 +268,8 @@ TEST_CASE("protobuf output: one BEGIN/END per slice, one flow id per arrow", "[s
     std::string proto = render({&source, 1}, options, &counts);
     std::size_t begins = 0, ends = 0, counters = 0, descriptors = 0;
     std::set<std::string> counter_tracks;
+    std::map<std::uint64_t, std::string> overhead_track;  // uuid → series name
+    std::multiset<std::string> overhead_samples;          // "name|ts ns|value"
     std::map<std::uint64_t, int> flow_starts, flow_ends;
     std::uint64_t last_ts = 0;
     ProtoReader trace{proto};
@@ -286,17 +288,24 @@ TEST_CASE("protobuf output: one BEGIN/END per slice, one flow id per arrow", "[s
                 // A counter track (field 8) carries its series name (field 2).
                 std::string name;
                 bool counter = false;
+                std::uint64_t uuid = 0;
                 ProtoReader d{bytes};
-                d.each([&](std::uint32_t df, std::uint32_t, std::uint64_t, std::string_view b) {
+                d.each([&](std::uint32_t df, std::uint32_t, std::uint64_t dv, std::string_view b) {
+                    if (df == 1) uuid = dv;
                     if (df == 2) name = b;
                     if (df == 8) counter = true;
                 });
                 if (counter) counter_tracks.insert(name);
+                if (counter && name.starts_with("oh_")) overhead_track[uuid] = name;
             }
             if (pf != 11) return;
+            std::uint64_t track = 0;
+            std::int64_t counter_value = 0;
             ProtoReader e{bytes};
             e.each([&](std::uint32_t ef, std::uint32_t, std::uint64_t v, std::string_view b) {
                 if (ef == 9) (v == 1 ? begins : v == 2 ? ends : counters) += 1;
+                if (ef == 11) track = v;
+                if (ef == 30) counter_value = static_cast<std::int64_t>(v);
                 std::uint64_t id = 0;
                 if (ef == 47 || ef == 48)
                     for (int i = 0; i < 8; ++i)
@@ -305,8 +314,22 @@ TEST_CASE("protobuf output: one BEGIN/END per slice, one flow id per arrow", "[s
                 if (ef == 47) ++flow_starts[id];
                 if (ef == 48) ++flow_ends[id];
             });
+            if (overhead_track.count(track))
+                overhead_samples.insert(
+                    fmt::format("{}|{}|{}", overhead_track[track], last_ts, counter_value));
         });
     });
+    // The overhead samples are upstream's, as in the JSON output.
+    std::multiset<std::string> upstream_samples;
+    json upstream = json::parse(data("expected/merged_swimlane.verbose_overhead.json"));
+    for (const auto& e : upstream["traceEvents"])
+        if (e.value("cat", "") == "overhead")
+            upstream_samples.insert(
+                fmt::format("{}|{}|{}", e["name"].get<std::string>(),
+                            std::llround(e["ts"].get<double>() * 1000),
+                            e["args"][e["name"].get<std::string>()].get<int>()));
+    CHECK(upstream_samples.size() == 49);
+    CHECK(overhead_samples == upstream_samples);
     CHECK(begins == counts.slices);
     CHECK(ends == counts.slices);
     // Each ready-queue sample is three counter events (AIC, AIV, MIX); each overhead sample one.
