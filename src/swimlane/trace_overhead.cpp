@@ -9,8 +9,6 @@
 
 #include <algorithm>
 #include <array>
-#include <unordered_map>
-#include <unordered_set>
 
 #include <fmt/format.h>
 
@@ -74,20 +72,20 @@ void add_source(TraceModel& model, std::uint32_t k) {
     const auto& rows = cap.tasks;
     if (rows.empty() || !has_task_graph(src)) return;
 
-    // k_T: distinct cores of each type that have rows (upstream counts those, not core_types).
-    std::array<std::unordered_set<std::uint32_t>, kTypes> cores;
+    // k_T: distinct cores of each type that have rows (upstream counts those, not core_types),
+    // from the sorted (type, core) pairs.
+    std::vector<std::uint64_t> type_cores;
+    type_cores.reserve(rows.size());
+    // Rows are sorted by task id, so the tasks are too and are found by binary search.
     std::vector<TaskSpan> tasks;
-    std::unordered_map<std::uint64_t, std::uint32_t> task_of_id;
     std::int64_t w0 = rows.front().start_ns, w1 = rows.front().end_ns;
     for (const TaskRow& row : rows) {
         std::size_t type = type_index(row.core_type);
-        cores[type].insert(row.core_id);
+        type_cores.push_back((std::uint64_t{type} << 32) | row.core_id);
         w0 = std::min(w0, row.start_ns);
         w1 = std::max(w1, row.end_ns);
-        if (tasks.empty() || tasks.back().id != row.task_id) {
-            task_of_id.emplace(row.task_id, static_cast<std::uint32_t>(tasks.size()));
+        if (tasks.empty() || tasks.back().id != row.task_id)
             tasks.push_back({row.task_id, row.dispatch_ns, row.end_ns, kNoTime, 0});
-        }
         TaskSpan& task = tasks.back();
         task.types |= static_cast<std::uint8_t>(1u << type);
         task.end = std::max(task.end, row.end_ns);
@@ -98,14 +96,17 @@ void add_source(TraceModel& model, std::uint32_t k) {
         else
             task.dispatch = std::min(task.dispatch, row.dispatch_ns);
     }
+    auto find_task = [&](std::uint64_t id) -> TaskSpan* {
+        auto it = std::lower_bound(tasks.begin(), tasks.end(), id,
+                                   [](const TaskSpan& t, std::uint64_t v) { return t.id < v; });
+        return it != tasks.end() && it->id == id ? &*it : nullptr;
+    };
     const auto& edges = src.deps ? src.deps->edges : cap.embedded_edges;
     for (const auto& [pred, succ] : edges) {
         if (pred == succ) continue;
-        auto p = task_of_id.find(pred);
-        auto s = task_of_id.find(succ);
-        if (p == task_of_id.end() || s == task_of_id.end()) continue;
-        std::int64_t& ready = tasks[s->second].ready;
-        ready = std::max(ready, tasks[p->second].end);
+        const TaskSpan* p = find_task(pred);
+        TaskSpan* s = find_task(succ);
+        if (p && s) s->ready = std::max(s->ready, p->end);
     }
 
     auto clamp = [&](std::int64_t ns) { return std::clamp(ns, w0, w1); };
@@ -133,12 +134,12 @@ void add_source(TraceModel& model, std::uint32_t k) {
     std::vector<std::uint32_t> order = identity(steps.size());
     stable_order(order, [&](std::uint32_t i) { return time_key(steps[i].ns); });
 
-    std::array<bool, kTypes> present{};
+    std::sort(type_cores.begin(), type_cores.end());
+    type_cores.erase(std::unique(type_cores.begin(), type_cores.end()), type_cores.end());
     std::array<std::int64_t, kTypes> core_count{};
-    for (std::size_t type = 0; type < kTypes; ++type) {
-        core_count[type] = static_cast<std::int64_t>(cores[type].size());
-        present[type] = core_count[type] > 0;
-    }
+    for (std::uint64_t type_core : type_cores) ++core_count[type_core >> 32];
+    std::array<bool, kTypes> present{};
+    for (std::size_t type = 0; type < kTypes; ++type) present[type] = core_count[type] > 0;
     // Tracks of the series this capture has (upstream leaves out the series of an absent type),
     // on the AICPU Scheduler process, which a capture without scheduler phases lacks so far.
     std::int64_t pid = model.pid_base[k] + kSchedulerPid;
