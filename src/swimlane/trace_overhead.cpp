@@ -3,9 +3,9 @@
 // dispatched (ready = the latest end of their predecessors with rows, else their own dispatch;
 // a MIX task counts for both types), overhead_T = idle and ready work at once, all_overhead =
 // every present type is overhead, has_overhead = every type with ready work has an idle core.
-// The upstream converter (build_overhead_counter_events) rescans dictionaries per instant; here
-// every interval contributes a +1/−1 at its two ends, the ends are ordered once by a radix sort
-// and one sweep emits a sample whenever a series changes.
+// Upstream (build_overhead_counter_events) keeps the +1/−1 deltas in dictionaries keyed by float
+// µs and walks the sorted instants; here every interval's two ends are steps on integer ns,
+// ordered once by a radix sort, and a sweep emits a sample whenever a series changes.
 
 #include <algorithm>
 #include <array>

@@ -8,9 +8,9 @@
 // are identical to the JSON output.
 
 #include <algorithm>
+#include <array>
 #include <cstring>
 #include <limits>
-#include <unordered_map>
 
 #include <fmt/format.h>
 
@@ -94,25 +94,91 @@ void put_bytes(std::string& b, std::uint32_t field, std::string_view bytes) {
     b += bytes;
 }
 
-/// The debug annotations of one event, their names interned per trace: a new name gets the next
-/// iid and is queued for the InternedData of the packet that first uses it.
+/// The args' names (the JSON output's keys); a name's iid is its Key + 1.
+enum class Key : std::uint8_t {
+    EventHint,
+    FanoutHint,
+    FaninHint,
+    DurationUs,
+    KernelDurationUs,
+    LocalSetupUs,
+    RowTaskId,
+    DispatchTimeUs,
+    FinishTimeUs,
+    AicpuDurationUs,
+    Phase,
+    LoopIter,
+    TasksProcessed,
+    SharedAtStart,
+    SharedAtEnd,
+    FinishesProcessed,
+    FinishRowsAttributed,
+    TaskId,
+    PredicatedPass,
+    SubmitIdx,
+    Bytes,
+    OuterTaskId,
+    VisibleNodeCount,
+    VisibleNodeIndexMin,
+    VisibleNodeIndexMax,
+    PrepareSliceCount,
+    PrepareDurationUs,
+    ExecutionStartUs,
+    ExecutionDurationUs,
+    SyntheticIdLayout,
+};
+constexpr std::array<std::string_view, 30> kKeyName = {
+    "event-hint",
+    "fanout-hint",
+    "fanin-hint",
+    "duration-us",
+    "kernel-duration-us",
+    "local_setup_us",
+    "taskId",
+    "dispatch-time-us",
+    "finish-time-us",
+    "aicpu-duration-us",
+    "phase",
+    "loop_iter",
+    "tasks_processed",
+    "shared_at_start (aic,aiv,mix)",
+    "shared_at_end (aic,aiv,mix)",
+    "finishes_processed",
+    "finish_rows_attributed",
+    "task_id",
+    "predicated_pass",
+    "submit_idx",
+    "bytes",
+    "outer_task_id",
+    "visible_node_count",
+    "visible_node_index_min",
+    "visible_node_index_max",
+    "prepare_slice_count",
+    "prepare_duration_us",
+    "execution_start_us",
+    "execution_duration_us",
+    "synthetic_id_layout",
+};
+
+/// The debug annotations of one event, their names interned per trace: a name is queued for the
+/// InternedData of the packet that first uses it.
 class Annotations {
   public:
     /// The TrackEvent bytes the annotations are appended to.
     void begin(std::string* event) { event_ = event; }
 
-    void integer(std::string_view key, std::int64_t v) {
+    void integer(Key key, std::int64_t v) {
         start(key);
         put_int(one_, kAnnotationInt, v);
         finish();
     }
-    void id(std::string_view key, std::uint64_t v) {
+    void id(Key key, std::uint64_t v) {
         start(key);
         put_uint(one_, kAnnotationUint, v);
         finish();
     }
     /// Microseconds from integer ns, the same double the JSON output's `2.300` parses to.
-    void us(std::string_view key, std::int64_t ns) {
+    void us(Key key, std::int64_t ns) {
         start(key);
         double value = static_cast<double>(ns) / 1000.0;
         std::uint64_t bits;
@@ -120,18 +186,18 @@ class Annotations {
         put_fixed64(one_, kAnnotationDouble, bits);
         finish();
     }
-    void text(std::string_view key, std::string_view v) {
+    void text(Key key, std::string_view v) {
         start(key);
         put_bytes(one_, kAnnotationString, v);
         finish();
     }
-    void boolean(std::string_view key, bool v) {
+    void boolean(Key key, bool v) {
         start(key);
         put_uint(one_, kAnnotationBool, v ? 1 : 0);
         finish();
     }
     /// An array of ints as nested annotations (array_values), as the JSON output's `[0,0,0]`.
-    void integers(std::string_view key, std::span<const std::int32_t> values) {
+    void integers(Key key, std::span<const std::int32_t> values) {
         start(key);
         for (std::int32_t v : values) {
             element_.clear();
@@ -151,22 +217,23 @@ class Annotations {
     }
 
   private:
-    void start(std::string_view key) {
-        auto [it, inserted] = iids_.try_emplace(key, iids_.size() + 1);
-        if (inserted) {
+    void start(Key key) {
+        auto k = static_cast<std::size_t>(key);
+        if (!sent_[k]) {
+            sent_[k] = true;
             entry_.clear();
-            put_uint(entry_, kInternedIid, it->second);
-            put_bytes(entry_, kInternedName, key);
+            put_uint(entry_, kInternedIid, k + 1);
+            put_bytes(entry_, kInternedName, kKeyName[k]);
             put_bytes(new_names_, kInternedDebugAnnotationNames, entry_);
         }
         one_.clear();
-        put_uint(one_, kAnnotationNameIid, it->second);
+        put_uint(one_, kAnnotationNameIid, k + 1);
     }
     void finish() { put_bytes(*event_, kEventDebugAnnotations, one_); }
 
     std::string* event_ = nullptr;
     std::string one_, element_, entry_, new_names_;
-    std::unordered_map<std::string_view, std::uint64_t> iids_;  ///< keys are string literals
+    std::array<bool, kKeyName.size()> sent_{};  ///< names already in the sequence's state
 };
 
 class ProtoWriter {
@@ -364,79 +431,79 @@ class ProtoWriter {
             case SliceKind::WorkerTask: {
                 const TaskRow& row = cap.tasks[s.ref];
                 std::uint32_t task = extras.row_task[s.ref];
-                a.text("event-hint", event_hint(row));
-                a.text("fanout-hint", extras.fanout_hints[task]);
-                a.text("fanin-hint", extras.fanin_hints[task]);
-                a.us("duration-us", row.end_ns - row.receive_ns);
-                a.us("kernel-duration-us", row.end_ns - row.start_ns);
-                a.us("local_setup_us", row.start_ns - row.receive_ns);
-                a.id("taskId", row.task_id);
+                a.text(Key::EventHint, event_hint(row));
+                a.text(Key::FanoutHint, extras.fanout_hints[task]);
+                a.text(Key::FaninHint, extras.fanin_hints[task]);
+                a.us(Key::DurationUs, row.end_ns - row.receive_ns);
+                a.us(Key::KernelDurationUs, row.end_ns - row.start_ns);
+                a.us(Key::LocalSetupUs, row.start_ns - row.receive_ns);
+                a.id(Key::RowTaskId, row.task_id);
                 break;
             }
             case SliceKind::SchedTask: {
                 const TaskRow& row = cap.tasks[s.ref];
-                a.text("event-hint", event_hint(row));
-                a.us("dispatch-time-us", s.ts);
-                a.us("finish-time-us", s.ts + s.dur);
-                a.us("aicpu-duration-us", row.finish_ns - row.dispatch_ns);
-                a.id("taskId", row.task_id);
+                a.text(Key::EventHint, event_hint(row));
+                a.us(Key::DispatchTimeUs, s.ts);
+                a.us(Key::FinishTimeUs, s.ts + s.dur);
+                a.us(Key::AicpuDurationUs, row.finish_ns - row.dispatch_ns);
+                a.id(Key::RowTaskId, row.task_id);
                 break;
             }
             case SliceKind::Phase: {
                 const SchedulerPhase& p = cap.scheduler_phases[s.ref];
                 std::int64_t count = tasks_processed(s);
-                a.text("phase", cap.phase_name(p));
-                a.integer("loop_iter", p.loop_iter);
-                a.integer("tasks_processed", count);
+                a.text(Key::Phase, cap.phase_name(p));
+                a.integer(Key::LoopIter, p.loop_iter);
+                a.integer(Key::TasksProcessed, count);
                 if (p.has_depths) {
-                    a.integers("shared_at_start (aic,aiv,mix)", p.shared_at_start);
-                    a.integers("shared_at_end (aic,aiv,mix)", p.shared_at_end);
+                    a.integers(Key::SharedAtStart, p.shared_at_start);
+                    a.integers(Key::SharedAtEnd, p.shared_at_end);
                 }
                 if (p.kind == PhaseKind::Complete) {
-                    a.integer("finishes_processed", count);
-                    a.integer("finish_rows_attributed", extras.finish_rows[s.ref]);
+                    a.integer(Key::FinishesProcessed, count);
+                    a.integer(Key::FinishRowsAttributed, extras.finish_rows[s.ref]);
                 }
                 break;
             }
             case SliceKind::Marker: {
                 const SchedulerPhase& p = cap.scheduler_phases[s.ref];
-                a.integer("loop_iter", p.loop_iter);
-                a.integer("task_id", p.task_id);
-                a.text("event-hint", marker_label(s));
+                a.integer(Key::LoopIter, p.loop_iter);
+                a.integer(Key::TaskId, p.task_id);
+                a.text(Key::EventHint, marker_label(s));
                 if (p.kind == PhaseKind::DummyTask)
-                    a.text("phase", "dummy_task");
+                    a.text(Key::Phase, "dummy_task");
                 else
-                    a.boolean("predicated_pass", false);
+                    a.boolean(Key::PredicatedPass, false);
                 break;
             }
             case SliceKind::Orch: {
                 const OrchestratorPhase& p = cap.orchestrator_phases[s.ref];
-                a.text("phase", p.phase);
-                a.integer("submit_idx", p.submit_idx);
-                a.integer("task_id", p.task_id);
+                a.text(Key::Phase, p.phase);
+                a.integer(Key::SubmitIdx, p.submit_idx);
+                a.integer(Key::TaskId, p.task_id);
                 break;
             }
             case SliceKind::Upload:
-                a.integer("bytes", cap.host.uploads[s.ref].bytes);
+                a.integer(Key::Bytes, cap.host.uploads[s.ref].bytes);
                 break;
             case SliceKind::Graph: {
                 const GraphInstance& g = extras.graphs[s.ref];
-                a.id("outer_task_id", g.outer_task_id);
-                a.integer("visible_node_count", g.node_count);
-                a.integer("visible_node_index_min", g.node_min);
-                a.integer("visible_node_index_max", g.node_max);
-                a.integer("prepare_slice_count", g.prepare_count);
-                a.us("prepare_duration_us", g.prepare_total_ns);
-                a.us("execution_start_us", g.exec_start_ns + m_.offsets_ns[s.source]);
-                a.us("execution_duration_us", g.exec_end_ns - g.exec_start_ns);
-                a.text("synthetic_id_layout", "ring1:(outer_task_id << 10) | node_index");
+                a.id(Key::OuterTaskId, g.outer_task_id);
+                a.integer(Key::VisibleNodeCount, g.node_count);
+                a.integer(Key::VisibleNodeIndexMin, g.node_min);
+                a.integer(Key::VisibleNodeIndexMax, g.node_max);
+                a.integer(Key::PrepareSliceCount, g.prepare_count);
+                a.us(Key::PrepareDurationUs, g.prepare_total_ns);
+                a.us(Key::ExecutionStartUs, g.exec_start_ns + m_.offsets_ns[s.source]);
+                a.us(Key::ExecutionDurationUs, g.exec_end_ns - g.exec_start_ns);
+                a.text(Key::SyntheticIdLayout, "ring1:(outer_task_id << 10) | node_index");
                 break;
             }
             case SliceKind::Alloc: {
                 const OrchestratorPhase& p = cap.orchestrator_phases[s.ref];
-                a.text("phase", "alloc");
-                a.integer("task_id", p.task_id);
-                a.text("event-hint",
+                a.text(Key::Phase, "alloc");
+                a.integer(Key::TaskId, p.task_id);
+                a.text(Key::EventHint,
                        "alloc(" + task_display(static_cast<std::uint64_t>(p.task_id)) + ")");
                 break;
             }
