@@ -113,8 +113,15 @@ DepsTask& DepsTaskTable::operator[](std::uint64_t id) {
 
 const DepsTask* DepsTaskTable::find(std::uint64_t id) const {
     if (slots_.empty()) return nullptr;
+    for (std::size_t at : {last_found_, last_found_ + 1})
+        if (at < entries_.size() && entries_[at].first == id) {
+            last_found_ = at;
+            return &entries_[at].second;
+        }
     const Slot& slot = probe(id);
-    return slot.entry == 0 ? nullptr : &entries_[slot.entry - 1].second;
+    if (slot.entry == 0) return nullptr;
+    last_found_ = slot.entry - 1;
+    return &entries_[last_found_].second;
 }
 
 const DepsTask& DepsTaskTable::at(std::uint64_t id) const {

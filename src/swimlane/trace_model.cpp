@@ -137,11 +137,28 @@ class IdMap {
 struct IdLists {
     std::vector<std::uint32_t> begin, end;
     std::vector<std::uint64_t> ids;
-    IdMap slot_of;  ///< owner id → list
+    IdMap slot_of;                     ///< owner id → list
+    std::vector<std::uint64_t> owner;  ///< list → owner id
+    /// The list the last of() returned: owners are mostly asked for in the order they were
+    /// added, so the next one is usually the next list (no probe into a large table).
+    mutable std::size_t last_found = 0;
 
-    std::span<const std::uint64_t> of(std::uint64_t owner) const {
-        const std::uint32_t* k = slot_of.find(owner);
-        return k ? at(*k) : std::span<const std::uint64_t>();
+    /// The list of `id`, added (empty, as list `size`) when absent.
+    std::uint32_t add(std::uint64_t id) {
+        auto [k, inserted] = slot_of.try_emplace(id, static_cast<std::uint32_t>(owner.size()));
+        if (inserted) owner.push_back(id);
+        return *k;
+    }
+    std::span<const std::uint64_t> of(std::uint64_t id) const {
+        for (std::size_t k : {last_found, last_found + 1})
+            if (k < owner.size() && owner[k] == id) {
+                last_found = k;
+                return at(k);
+            }
+        const std::uint32_t* k = slot_of.find(id);
+        if (!k) return {};
+        last_found = *k;
+        return at(*k);
     }
     std::span<const std::uint64_t> at(std::size_t k) const {
         return {ids.data() + begin[k], ids.data() + end[k]};
@@ -273,39 +290,28 @@ class Builder {
         const auto& edges = src_.deps ? src_.deps->edges : cap_.embedded_edges;
         {
             std::vector<std::uint32_t> slot(edges.size());
-            for (std::size_t e = 0; e < edges.size(); ++e) {
-                auto [k, inserted] = succ_.slot_of.try_emplace(
-                    edges[e].first, static_cast<std::uint32_t>(pred_order_.size()));
-                if (inserted) pred_order_.push_back(edges[e].first);
-                slot[e] = *k;
-            }
-            fill_lists(succ_, pred_order_.size(), edges.size(), [&](auto&& visit) {
+            for (std::size_t e = 0; e < edges.size(); ++e) slot[e] = succ_.add(edges[e].first);
+            fill_lists(succ_, succ_.owner.size(), edges.size(), [&](auto&& visit) {
                 for (std::size_t e = 0; e < edges.size(); ++e) visit(slot[e], edges[e].second);
             });
         }
         // deps.json edges are already unique; µs-file fanout lists may repeat a successor.
         if (!src_.deps)
-            for (std::size_t k = 0; k < pred_order_.size(); ++k) {
+            for (std::size_t k = 0; k < succ_.owner.size(); ++k) {
                 auto first = succ_.ids.begin() + succ_.begin[k];
                 auto last = first;
                 for (auto it = first; it != succ_.ids.begin() + succ_.end[k]; ++it)
                     if (std::find(first, last, *it) == last) *last++ = *it;
                 succ_.end[k] = static_cast<std::uint32_t>(last - succ_.ids.begin());
             }
-        std::size_t pred_count = 0;
         std::vector<std::uint32_t> succ_slot;
-        for (std::size_t k = 0; k < pred_order_.size(); ++k)
-            for (std::uint64_t succ : succ_.at(k)) {
-                auto [slot, inserted] =
-                    pred_.slot_of.try_emplace(succ, static_cast<std::uint32_t>(pred_count));
-                if (inserted) ++pred_count;
-                succ_slot.push_back(*slot);
-            }
-        fill_lists(pred_, pred_count, succ_slot.size(), [&](auto&& visit) {
+        for (std::size_t k = 0; k < succ_.owner.size(); ++k)
+            for (std::uint64_t succ : succ_.at(k)) succ_slot.push_back(pred_.add(succ));
+        fill_lists(pred_, pred_.owner.size(), succ_slot.size(), [&](auto&& visit) {
             std::size_t e = 0;
-            for (std::size_t k = 0; k < pred_order_.size(); ++k)
+            for (std::size_t k = 0; k < succ_.owner.size(); ++k)
                 for (std::size_t n = succ_.at(k).size(); n > 0; --n)
-                    visit(succ_slot[e++], pred_order_[k]);
+                    visit(succ_slot[e++], succ_.owner[k]);
         });
     }
 
@@ -795,8 +801,8 @@ class Builder {
 
     void dependency_flows(std::int64_t view) {
         if (!has_graph() || (view == kSchedViewPid && !has_aicpu_)) return;
-        for (std::size_t p = 0; p < pred_order_.size(); ++p) {
-            std::uint64_t pred = pred_order_[p];
+        for (std::size_t p = 0; p < succ_.owner.size(); ++p) {
+            std::uint64_t pred = succ_.owner[p];
             std::uint32_t pred_single = kNone;
             auto [pb, pe] = anchors(pred, view, pred_single);
             for (std::uint64_t succ : succ_.at(p)) {
@@ -922,7 +928,6 @@ class Builder {
     std::vector<TaskInfo> tasks_;
     IdMap task_of_id_;
     std::vector<std::uint32_t> row_task_;
-    std::vector<std::uint64_t> pred_order_;
     IdLists succ_, pred_;  ///< successors per pred (first-seen order), predecessors per succ
     bool has_aicpu_ = false;
     std::size_t threads_ = 0;

@@ -287,6 +287,10 @@ class DepsTaskTable {
 
     std::vector<Entry> entries_;
     std::vector<Slot> slots_;  ///< power-of-two size, at most half full
+    /// The entry the last find() returned: callers mostly look ids up in ascending order, the
+    /// order deps.json lists them in, so the next one is usually the next entry (no probe into a
+    /// table far larger than the cache).
+    mutable std::size_t last_found_ = 0;
 };
 
 /// The task graph of deps.json (swimlane.md §3).
