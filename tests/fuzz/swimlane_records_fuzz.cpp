@@ -68,6 +68,12 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     ptune::swimlane::TraceSource source;
     source.capture = &*capture;
     ptune::swimlane::TraceCounts counts;
-    (void)ptune::swimlane::write_trace(std::span(&source, 1), {}, out, counts);
+    // The same option byte also picks the encoding and the overhead counters (µs-era fanout
+    // lists are a task graph for them).
+    ptune::swimlane::TraceOptions trace_options;
+    trace_options.format = input.option(0) / 5 % 2 ? ptune::swimlane::TraceFormat::Proto
+                                                   : ptune::swimlane::TraceFormat::Json;
+    trace_options.overhead = input.option(0) / 10 % 2 == 1;
+    (void)ptune::swimlane::write_trace(std::span(&source, 1), trace_options, out, counts);
     return 0;
 }

@@ -259,7 +259,8 @@ struct DepsTask {
 };
 
 /// deps.json tasks by id, in file order: one flat open-addressing table, so a 200K-task graph is
-/// not 200K heap nodes that every lookup chases through memory.
+/// not 200K heap nodes that every lookup chases through memory. Lookups remember their last hit,
+/// so one table must not be searched from two threads at once.
 class DepsTaskTable {
   public:
     using Entry = std::pair<std::uint64_t, DepsTask>;
