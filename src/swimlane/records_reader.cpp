@@ -313,6 +313,12 @@ class RecordsWalker final : public detail::JsonWalker {
             return;
         }
         if (!capture_stack_.empty()) {
+            // host_capture is flat; deeper nesting is dropped (it would only feed recursion
+            // when the trace metadata is written).
+            if (!capture_stack_.back() || capture_stack_.size() >= kMaxCaptureDepth) {
+                capture_stack_.push_back(nullptr);
+                return;
+            }
             nlohmann::json& parent = *capture_stack_.back();
             nlohmann::json fresh = is_object ? nlohmann::json::object() : nlohmann::json::array();
             nlohmann::json& child = parent.is_object() ? (parent[key_at(level)] = std::move(fresh))
@@ -331,6 +337,7 @@ class RecordsWalker final : public detail::JsonWalker {
     /// True when the scalar belonged to host_capture or clock_anchors.
     bool metadata_scalar(std::size_t d, const Scalar& v) {
         if (!capture_stack_.empty()) {
+            if (!capture_stack_.back()) return true;
             nlohmann::json value;
             switch (v.type) {
                 case Scalar::Type::Int:
@@ -586,7 +593,9 @@ class RecordsWalker final : public detail::JsonWalker {
     std::vector<RawPhase> stream_records_, stream_metrics_;
     std::uint32_t stream_thread_ = 0;
     LegacyTask legacy_;
-    std::vector<nlohmann::json*> capture_stack_;  ///< open containers inside host_capture
+    static constexpr std::size_t kMaxCaptureDepth = 8;
+    /// Open containers inside host_capture; nullptr for one nested too deep to keep.
+    std::vector<nlohmann::json*> capture_stack_;
 };
 
 /// A per-phase counter as stored (32 bits; -1 = absent, larger values saturate).

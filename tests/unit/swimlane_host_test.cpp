@@ -300,3 +300,19 @@ TEST_CASE("device-orchestration captures have no graph or host processes", "[swi
     CHECK_FALSE(trace.contains("metadata"));
     for (const auto& e : trace["traceEvents"]) CHECK(e["pid"] != 5);
 }
+
+TEST_CASE("host_capture nested deeper than it is ever written is cut, not recursed into",
+          "[swimlane][host]") {
+    std::string text = host_data("calibrated.chip_swimlane_records.json");
+    std::string deep = std::string(100000, '[') + std::string(100000, ']');
+    auto at = text.find("\"pool_records\": 64");
+    REQUIRE(at != std::string::npos);
+    text.replace(at, std::string("\"pool_records\": 64").size(), "\"pool_records\": " + deep);
+    Capture capture = read(text);
+    json meta = trace_of(capture)["metadata"];
+    json kept = meta["host_capture"]["pool_records"];
+    int depth = 0;
+    for (; kept.is_array() && !kept.empty(); kept = kept[0]) ++depth;
+    CHECK(depth == 6);  // host_capture itself is level 1 of the 8 kept
+    CHECK(meta["host_capture"]["recorded_records"] == 2);
+}
