@@ -31,7 +31,7 @@ class BackgroundBuf : public std::streambuf {
     BackgroundBuf(const BackgroundBuf&) = delete;
     BackgroundBuf& operator=(const BackgroundBuf&) = delete;
 
-    /// Writes what is left and stops the thread; false when the sink failed.
+    /// Writes what is left and stops the thread (idempotent); false when the sink failed.
     bool finish() {
         if (thread_.joinable()) {
             hand_over();

@@ -68,6 +68,11 @@ HostClockAlignment align_clock(const ClockAnchors& anchors, std::uint64_t freq_h
     };
     if (mid(*end) <= mid(*start)) return fail("host_anchor_order_invalid");
     if (end->device_cycles <= start->device_cycles) return fail("device_anchor_order_invalid");
+    // ptune's own guard: anchors more than 2^62 ns (146 years) apart at the nominal frequency
+    // are damaged, and would overflow the 128-bit drift correction.
+    Int128 nominal_span = static_cast<Int128>(end->device_cycles - start->device_cycles) *
+                          1'000'000'000 / static_cast<Int128>(freq_hz);
+    if (nominal_span > (Int128{1} << 62)) return fail("anchor_span_out_of_range");
     if (first_cycles <= last_cycles &&
         (first_cycles < start->device_cycles || last_cycles > end->device_cycles))
         return fail("device_timestamps_outside_anchor_coverage");

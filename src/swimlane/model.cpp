@@ -57,12 +57,17 @@ PhaseKind parse_phase_kind(std::string_view name) {
 
 std::int64_t Clock::ticks_to_ns(std::int64_t ticks) const {
     if (freq_hz == 0) return ticks;
-    if (1'000'000'000 % freq_hz == 0)
-        return ticks * static_cast<std::int64_t>(1'000'000'000 / freq_hz);
-    Int128 scaled = static_cast<Int128>(ticks) * 1'000'000'000;
-    Int128 half = static_cast<Int128>(freq_hz / 2);
-    scaled += ticks >= 0 ? half : -half;
-    return static_cast<std::int64_t>(scaled / static_cast<Int128>(freq_hz));
+    // 128-bit, so that a damaged file's huge tick count wraps (defined) instead of overflowing.
+    Int128 ns;
+    if (1'000'000'000 % freq_hz == 0) {
+        ns = static_cast<Int128>(ticks) * static_cast<Int128>(1'000'000'000 / freq_hz);
+    } else {
+        Int128 scaled = static_cast<Int128>(ticks) * 1'000'000'000;
+        Int128 half = static_cast<Int128>(freq_hz / 2);
+        scaled += ticks >= 0 ? half : -half;
+        ns = scaled / static_cast<Int128>(freq_hz);
+    }
+    return static_cast<std::int64_t>(ns);
 }
 
 std::int64_t Clock::ns_to_ticks(std::int64_t ns) const {

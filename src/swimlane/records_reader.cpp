@@ -248,7 +248,7 @@ class RecordsWalker final : public detail::JsonWalker {
                         clock_freq_hz = v.is_int() ? v.integer : std::llround(v.number);
                     else if (k == "orchestrator_source" && v.type == Scalar::Type::String)
                         host_source = v.text == "host";
-                    else if (k == "host_orchestration_origin_ns" && v.is_int())
+                    else if (k == "host_orchestration_origin_ns" && v.is_int() && v.integer >= 0)
                         host_origin_ns = v.integer;
                 } else if (d == 3 && key_at(2) == "core_types" && v.type == Scalar::Type::String) {
                     core_type_names.emplace_back(v.text);
@@ -755,6 +755,10 @@ Result<Capture> build_legacy(RecordsWalker& w, Capture capture, Diagnostics& dia
     return capture;
 }
 
+/// Host records further than this from the origin (146 years) are damaged; the bound keeps sums
+/// of model times clear of overflow, as Clock::ticks_to_ns does for device times.
+constexpr std::int64_t kMaxHostSpanNs = std::int64_t{1} << 62;
+
 /// Host orchestration (§2.6–§2.7, §6.2 steps 5 and 9): puts the host records on the host axis
 /// (ns since the host origin) and decides how device times join it: through the clock anchors
 /// when they calibrate the device clock, otherwise after the host timeline ends.
@@ -780,7 +784,8 @@ void place_host_timeline(const RecordsWalker& w, Capture& capture, std::int64_t 
     std::int64_t host_end = 0;
     for (const auto& p : w.host_orchestrator) {
         // Upstream refuses the whole file for one such record; one bad record is dropped here.
-        if (!p.has_start || !p.has_end || p.start < host.origin_ns || p.end < p.start) {
+        if (!p.has_start || !p.has_end || p.start < host.origin_ns || p.end < p.start ||
+            p.end - host.origin_ns > kMaxHostSpanNs) {
             ++capture.dropped.malformed_phases;
             continue;
         }
@@ -795,7 +800,9 @@ void place_host_timeline(const RecordsWalker& w, Capture& capture, std::int64_t 
     }
     capture.orchestrator_arrays = w.host_orchestrator.empty() ? 0 : 1;
     for (const auto& u : w.uploads) {
-        if (u.start_ns <= 0 || u.end_ns <= 0) {
+        if (u.start_ns <= 0 || u.end_ns <= 0 ||
+            std::max(u.start_ns, u.end_ns) - host.origin_ns > kMaxHostSpanNs ||
+            std::min(u.start_ns, u.end_ns) - host.origin_ns < -kMaxHostSpanNs) {
             ++capture.dropped.malformed_phases;
             continue;
         }
@@ -815,7 +822,7 @@ void place_host_timeline(const RecordsWalker& w, Capture& capture, std::int64_t 
                                      host.alignment.anchor_uncertainty_ns));
     } else {
         capture.clock.axis = Clock::Axis::HostComposite;
-        capture.clock.host_offset_ns = host.seam_ns = host_end;
+        capture.clock.host_offset_ns = host.seam_ns = host_end;  // ≤ kMaxHostSpanNs
         diagnostics.warn(capture.source, 0,
                          fmt::format("host orchestration: device clock not aligned to the host "
                                      "({}); the device timeline starts where the host timeline "
@@ -937,11 +944,16 @@ Result<Capture> build_capture(RecordsWalker& w, bool complete, const ReadOptions
     }
     const Clock& clock = capture.clock;
     const bool calibrated = capture.clock.axis == Clock::Axis::HostCalibrated;
+    const bool composite = capture.clock.axis == Clock::Axis::HostComposite;
     const std::int64_t host_origin = capture.host.origin_ns;
     auto to_ns = [&](std::int64_t c) {
         if (c <= 0) return kNoTime;
-        if (calibrated) return fit.map(c) - host_origin;
-        return clock.ticks_to_ns(c - base) + clock.host_offset_ns;
+        if (calibrated)
+            return std::clamp(fit.map(c) - host_origin, -kMaxHostSpanNs, kMaxHostSpanNs);
+        std::int64_t ns = clock.ticks_to_ns(c - base);
+        if (!composite) return ns;
+        // Behind the host timeline (offset ≤ 2^62): a damaged file's huge time saturates.
+        return std::min(ns, kMaxHostSpanNs) + clock.host_offset_ns;
     };
 
     // AICore lookup (later duplicates win, as upstream).

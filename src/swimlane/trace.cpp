@@ -69,13 +69,13 @@ class GzipBuf : public std::streambuf {
     bool ok_ = false;
 };
 
-/// Renders the model into `out` through a BackgroundBuf; false when writing failed.
+/// Renders into `out` through a BackgroundBuf (a failed write shows in `out`'s state).
 template <class Render>
-bool render_in_background(std::ostream& out, Render&& render) {
+void render_in_background(std::ostream& out, Render&& render) {
     detail::BackgroundBuf buf(out);
     std::ostream staged(&buf);
     render(staged);
-    return buf.finish();
+    buf.finish();
 }
 
 }  // namespace
