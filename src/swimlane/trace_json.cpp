@@ -523,8 +523,7 @@ class JsonWriter {
             }
             case SliceKind::Graph: {
                 const GraphInstance& g = extras.graphs[s.ref];
-                scratch_ = fmt::format("GraphExecution({}, {} visible nodes)",
-                                       task_display(g.outer_task_id), g.node_count);
+                scratch_ = graph_label(g);
                 name(scratch_);
                 head("graph_execution", s);
                 out_.lit(R"(,"cname":"rail_animation","args":{"outer_task_id":)");

@@ -996,6 +996,11 @@ void assign_lanes(TraceModel& model) {
 
 }  // namespace
 
+std::string graph_label(const GraphInstance& graph) {
+    return fmt::format("GraphExecution({}, {} visible nodes)", task_display(graph.outer_task_id),
+                       graph.node_count);
+}
+
 Result<TraceModel> build_trace_model(std::span<const TraceSource> sources, TimeAlign align) {
     if (sources.size() > kMaxSources)
         return Error{

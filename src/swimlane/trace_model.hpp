@@ -127,6 +127,9 @@ struct GraphInstance {
     std::int64_t exec_start_ns = 0, exec_end_ns = 0;  ///< first dispatch … last finish of nodes
 };
 
+/// The envelope's slice name, "GraphExecution(t3, 12 visible nodes)".
+std::string graph_label(const GraphInstance& graph);
+
 /// Per-source facts the writers need besides the slices.
 struct SourceExtras {
     std::vector<GraphInstance> graphs;

@@ -372,8 +372,7 @@ class ProtoWriter {
                 return cap.host.uploads[s.ref].phase;
             case SliceKind::Graph: {
                 const GraphInstance& g = m_.extras[s.source].graphs[s.ref];
-                scratch_ = fmt::format("GraphExecution({}, {} visible nodes)",
-                                       task_display(g.outer_task_id), g.node_count);
+                scratch_ = graph_label(g);
                 return scratch_;
             }
             case SliceKind::Alloc:
