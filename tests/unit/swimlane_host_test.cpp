@@ -6,6 +6,7 @@
 #include <map>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
@@ -315,4 +316,42 @@ TEST_CASE("host_capture nested deeper than it is ever written is cut, not recurs
     for (; kept.is_array() && !kept.empty(); kept = kept[0]) ++depth;
     CHECK(depth == 6);  // host_capture itself is level 1 of the 8 kept
     CHECK(meta["host_capture"]["recorded_records"] == 2);
+}
+
+TEST_CASE("absolute alignment puts host captures on the shared host clock", "[swimlane][host]") {
+    json later = json::parse(host_data("calibrated.chip_swimlane_records.json"));
+    later["metadata"]["host_orchestration_origin_ns"] = 2500;
+    for (auto& record : later["host_orchestrator_phases"][0]) {
+        record["start_host_ns"] = record["start_host_ns"].get<std::int64_t>() + 1000;
+        record["end_host_ns"] = record["end_host_ns"].get<std::int64_t>() + 1000;
+    }
+    Capture first = read(host_data("calibrated.chip_swimlane_records.json"));
+    Capture second = read(later.dump());
+    std::vector<TraceSource> sources(2);
+    sources[0].capture = &first;
+    sources[0].label = "rank0/d0";
+    sources[1].capture = &second;
+    sources[1].label = "rank1/d0";
+    TraceOptions options;
+    options.align = TimeAlign::Absolute;
+    std::ostringstream out;
+    TraceCounts counts;
+    REQUIRE(write_trace(sources, options, out, counts).ok());
+    json trace = json::parse(out.str());
+    CHECK(trace["otherData"]["sources"][0]["time_offset_ns"] == 0);
+    CHECK(trace["otherData"]["sources"][1]["time_offset_ns"] == 1000);
+    CHECK(slices_named(trace, "submit(t0)").size() == 2);
+    for (const auto& e : slices_named(trace, "submit(t0)"))
+        CHECK(e["ts"].get<double>() == Approx(e["pid"] == 101 ? 0.0 : 1.0).margin(1e-9));
+
+    // A device-orchestration capture has no host clock to share.
+    auto text =
+        io::read_file(std::string(PTUNE_TEST_DATA) + "/swimlane/chip_swimlane_records.json");
+    REQUIRE(text.ok());
+    Capture device = read(*text);
+    sources[1].capture = &device;
+    std::ostringstream refused;
+    auto status = write_trace(sources, options, refused, counts);
+    REQUIRE_FALSE(status.ok());
+    CHECK(status.error().to_string().find("--align start") != std::string::npos);
 }

@@ -51,9 +51,9 @@ class SwimlaneMergeCommand : public Command {
             ->check(CLI::PositiveNumber);
         app.add_option("--align", align_,
                        "Time axis of several captures (L3 tree): start = each capture starts at 0 "
-                       "(default); "
-                       "absolute = one origin, the earliest raw timestamp (only for captures "
-                       "sharing one counter)")
+                       "(default); absolute = one origin, the earliest raw timestamp (only for "
+                       "captures sharing one counter; host-orchestration captures align on the "
+                       "host clock)")
             ->check(CLI::IsMember({"start", "absolute"}));
         app.add_flag("--overhead", overhead_,
                      "Add the upstream overhead counters on pid 2 (oh_aic_idle … oh_has_overhead: "
