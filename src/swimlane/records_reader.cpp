@@ -849,13 +849,13 @@ void place_host_timeline(const RecordsWalker& w, Capture& capture, std::int64_t 
                          (!claim.contains("error") || claim["error"].is_null());
     host.records_complete = !host.records_missing && errors.empty() && !capture.truncated &&
                             (!w.host_capture_object || says_complete);
-    host.validation_errors = errors;
     if (w.host_capture_object) {
         nlohmann::json out = claim;
         if (!errors.empty()) out["converter_validation_errors"] = errors;
         host.capture_json = out.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
     }
     for (const auto& e : errors) diagnostics.warn(capture.source, 0, "host_capture: " + e);
+    host.validation_errors = std::move(errors);
 }
 
 /// The capture from what the walker collected (`complete`: the whole text parsed).

@@ -645,8 +645,7 @@ class Builder {
             std::uint32_t grp = group(kOrchPid, 4100, "H2D");
             for (std::uint32_t i = 0; i < uploads.size(); ++i)
                 add_slice(SliceKind::Upload, i, uploads[i].start_ns,
-                          std::max<std::int64_t>(0, uploads[i].end_ns - uploads[i].start_ns), grp,
-                          false);
+                          uploads[i].end_ns - uploads[i].start_ns, grp, false);
         }
         orch_slice_.assign(orch.size(), kNone);
         std::vector<std::uint32_t> alloc_refs;
