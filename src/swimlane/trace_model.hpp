@@ -11,6 +11,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <vector>
 
 #include "ptune/swimlane/trace.hpp"
@@ -158,6 +159,9 @@ struct TraceModel {
     TraceCounts counts;
 };
 
+/// No tie-break: equal keys keep their order.
+struct KeepTies {};
+
 /// Reorders `order` (indices) stably by an unsigned key: a least-significant-digit radix sort,
 /// 8 bits per pass, skipping the digits no key differs in (times of one trace vary in ~30 of
 /// their 64 bits). Linear; ties keep their order. Keys are computed once per index.
@@ -165,10 +169,24 @@ struct TraceModel {
 /// capture), each item carries its key: every pass then reads one array front to back and
 /// writes 256 runs, instead of looking up keys at random, which is what keeps a 200K-task trace
 /// (several million items, far beyond the cache) as fast per item as a small one.
-template <class KeyOf>
-void stable_order(std::vector<std::uint32_t>& order, KeyOf key_of) {
+/// `tie_less` (a strict weak order of indices) orders each run of equal keys, stably: a second
+/// key read only where the first one ties, not a second sort of everything.
+template <class KeyOf, class TieLess = KeepTies>
+void stable_order(std::vector<std::uint32_t>& order, KeyOf key_of, TieLess tie_less = {}) {
     std::size_t n = order.size();
     if (n < 2) return;
+    // Runs [begin, end) of equal keys, once `order` holds the sorted indices.
+    auto break_ties = [&](auto same_key) {
+        if constexpr (!std::is_same_v<TieLess, KeepTies>) {
+            for (std::size_t begin = 0, end; begin < n; begin = end) {
+                end = begin + 1;
+                while (end < n && same_key(begin, end)) ++end;
+                if (end - begin > 1)
+                    std::stable_sort(order.begin() + static_cast<std::ptrdiff_t>(begin),
+                                     order.begin() + static_cast<std::ptrdiff_t>(end), tie_less);
+            }
+        }
+    };
     std::uint64_t low = ~std::uint64_t{0}, high = 0;
     for (std::uint32_t i = 0; i < n; ++i) {
         std::uint64_t key = key_of(i);
@@ -182,7 +200,10 @@ void stable_order(std::vector<std::uint32_t>& order, KeyOf key_of) {
     };
     unsigned index_bits = width(n - 1);
     unsigned key_bits = width(high - low);
-    if (key_bits == 0) return;
+    if (key_bits == 0) {
+        break_ties([](std::size_t, std::size_t) { return true; });
+        return;
+    }
     if (key_bits + index_bits <= 64) {
         std::vector<std::uint64_t> items(n), spare(n);
         for (std::size_t j = 0; j < n; ++j)
@@ -196,6 +217,9 @@ void stable_order(std::vector<std::uint32_t>& order, KeyOf key_of) {
         }
         std::uint64_t mask = (std::uint64_t{1} << index_bits) - 1;
         for (std::size_t j = 0; j < n; ++j) order[j] = static_cast<std::uint32_t>(items[j] & mask);
+        break_ties([&](std::size_t a, std::size_t b) {
+            return items[a] >> index_bits == items[b] >> index_bits;
+        });
         return;
     }
     std::vector<std::uint64_t> keys(n);
@@ -213,6 +237,7 @@ void stable_order(std::vector<std::uint32_t>& order, KeyOf key_of) {
         for (std::uint32_t i : order) spare[counts[(keys[i] >> shift) & 0xFF]++] = i;
         order.swap(spare);
     }
+    break_ties([&](std::size_t a, std::size_t b) { return keys[order[a]] == keys[order[b]]; });
 }
 
 /// 0..n-1.
@@ -225,6 +250,11 @@ inline std::vector<std::uint32_t> identity(std::size_t n) {
 /// A signed time as an unsigned key with the same order.
 inline std::uint64_t time_key(std::int64_t ns) {
     return static_cast<std::uint64_t>(ns) ^ (std::uint64_t{1} << 63);
+}
+
+/// Tie-break of slices that start together: the longer one first (it encloses the other).
+inline auto longer_first(const std::vector<Slice>& slices) {
+    return [&slices](std::uint32_t a, std::uint32_t b) { return slices[a].dur > slices[b].dur; };
 }
 
 /// Builds the layout. Fails only for an impossible alignment request.

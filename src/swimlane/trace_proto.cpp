@@ -535,8 +535,9 @@ class ProtoWriter {
         stable_order(order[kEnd],
                      [&](std::uint32_t i) { return time_key(slices[i].ts + slices[i].dur); });
         order[kBegin] = identity(slices.size());
-        stable_order(order[kBegin], [&](std::uint32_t i) { return ~time_key(slices[i].dur); });
-        stable_order(order[kBegin], [&](std::uint32_t i) { return time_key(slices[i].ts); });
+        stable_order(
+            order[kBegin], [&](std::uint32_t i) { return time_key(slices[i].ts); },
+            longer_first(slices));
         order[kCounter] = identity(counters.size());
         stable_order(order[kCounter], [&](std::uint32_t i) { return time_key(counters[i].ts); });
         auto ts_of = [&](int type, std::uint32_t i) {

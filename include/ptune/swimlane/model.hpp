@@ -20,6 +20,8 @@
 #include <utility>
 #include <vector>
 
+#include "ptune/swimlane/id_index.hpp"
+
 namespace ptune::swimlane {
 
 /// Marks a time the capture does not have (e.g. AICPU dispatch/finish at level 1).
@@ -258,9 +260,8 @@ struct DepsTask {
     }
 };
 
-/// deps.json tasks by id, in file order: one flat open-addressing table, so a 200K-task graph is
-/// not 200K heap nodes that every lookup chases through memory. Lookups remember their last hit,
-/// so one table must not be searched from two threads at once.
+/// deps.json tasks by id, in file order. Lookups remember their last hit, so one table must not
+/// be searched from two threads at once.
 class DepsTaskTable {
   public:
     using Entry = std::pair<std::uint64_t, DepsTask>;
@@ -279,18 +280,10 @@ class DepsTaskTable {
     std::vector<Entry>::const_iterator end() const { return entries_.end(); }
 
   private:
-    struct Slot {
-        std::uint64_t id = 0;
-        std::uint32_t entry = 0;  ///< index into entries_ + 1; 0 = empty
-    };
-    const Slot& probe(std::uint64_t id) const;
-    void grow();
-
     std::vector<Entry> entries_;
-    std::vector<Slot> slots_;  ///< power-of-two size, at most half full
+    IdIndex entry_of_;  ///< id → index into entries_
     /// The entry the last find() returned: callers mostly look ids up in ascending order, the
-    /// order deps.json lists them in, so the next one is usually the next entry (no probe into a
-    /// table far larger than the cache).
+    /// order deps.json lists them in, so the next one is usually the next entry.
     mutable std::size_t last_found_ = 0;
 };
 

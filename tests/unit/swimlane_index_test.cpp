@@ -1,0 +1,135 @@
+// The id index and the radix ordering the swimlane trace is built on: both have a fast path for
+// the data of real captures and a general one, and both must give the same answers either way.
+
+#include <algorithm>
+#include <cstdint>
+#include <map>
+#include <random>
+#include <vector>
+
+#include <catch2/catch.hpp>
+
+#include "../../src/swimlane/trace_model.hpp"
+#include "ptune/swimlane/id_index.hpp"
+
+using ptune::swimlane::IdIndex;
+using ptune::swimlane::detail::stable_order;
+
+namespace {
+
+constexpr std::uint64_t task(std::uint64_t ring, std::uint64_t local) {
+    return (ring << 32) | local;
+}
+
+/// Inserts `ids` with values 0, 1, 2… into an IdIndex and a std::map, then checks every id of
+/// `probes` against the map.
+void check_against_map(const std::vector<std::uint64_t>& ids,
+                       const std::vector<std::uint64_t>& probes) {
+    IdIndex index;
+    std::map<std::uint64_t, std::uint32_t> expected;
+    for (std::uint32_t v = 0; v < ids.size(); ++v) {
+        auto [stored, inserted] = index.try_emplace(ids[v], v);
+        auto [it, fresh] = expected.try_emplace(ids[v], v);
+        REQUIRE(inserted == fresh);
+        REQUIRE(*stored == it->second);
+    }
+    CHECK(index.size() == expected.size());
+    for (std::uint64_t id : probes) {
+        auto it = expected.find(id);
+        const std::uint32_t* found = index.find(id);
+        if (it == expected.end()) {
+            CHECK(found == nullptr);
+        } else {
+            REQUIRE(found != nullptr);
+            CHECK(*found == it->second);
+        }
+    }
+}
+
+}  // namespace
+
+TEST_CASE("IdIndex: dense rings, a ring starting late, repeats and absent ids", "[swimlane]") {
+    std::vector<std::uint64_t> ids, probes;
+    for (std::uint64_t local = 0; local < 5000; ++local) ids.push_back(task(1, local));
+    for (std::uint64_t local = 700; local < 900; local += 2) ids.push_back(task(0, local));
+    for (std::uint64_t local = 0; local < 100; ++local) ids.push_back(task(1, local));  // repeats
+    for (std::uint64_t local = 0; local < 6000; ++local) {
+        probes.push_back(task(1, local));
+        probes.push_back(task(0, local));
+        probes.push_back(task(2, local));
+    }
+    check_against_map(ids, probes);
+}
+
+TEST_CASE("IdIndex: sparse ids, ids below a ring's first and many rings use the hash table",
+          "[swimlane]") {
+    std::vector<std::uint64_t> ids, probes;
+    ids.push_back(task(3, 1000));
+    for (std::uint64_t local = 0; local < 1000; local += 7) ids.push_back(task(3, local));  // below
+    for (std::uint64_t k = 0; k < 2000; ++k) ids.push_back(task(4, k * 1'000'003));  // sparse
+    for (std::uint64_t ring = 10; ring < 10 + 3 * IdIndex::kDenseRings; ++ring)
+        for (std::uint64_t local = 0; local < 50; ++local) ids.push_back(task(ring, local));
+    ids.push_back(~std::uint64_t{0});
+    ids.push_back(0);
+    std::mt19937_64 random(7);
+    for (int k = 0; k < 3000; ++k) ids.push_back(random());
+    probes = ids;
+    for (std::uint64_t id : ids) {
+        probes.push_back(id + 1);
+        probes.push_back(id - 1);
+    }
+    check_against_map(ids, probes);
+}
+
+TEST_CASE("IdIndex: a stored value can be changed through the pointer", "[swimlane]") {
+    IdIndex index;
+    index.try_emplace(task(1, 5), 0);
+    index.try_emplace(task(9, 1u << 31), 0);  // the hash table (starts far from 0)
+    index.try_emplace(task(9, 0), 0);         // below the ring's first id: hashed too
+    for (std::uint64_t id : {task(1, 5), task(9, 1u << 31), task(9, 0)}) {
+        ++*index.try_emplace(id, 0).first;
+        ++*index.find(id);
+        CHECK(*index.find(id) == 2);
+    }
+    CHECK(index.size() == 3);
+    CHECK_FALSE(index.contains(task(1, 4)));
+}
+
+TEST_CASE("stable_order with a tie-break equals a stable sort by (key, tie, position)",
+          "[swimlane]") {
+    std::mt19937_64 random(11);
+    // Narrow keys (each item carries its key) and keys spanning 64 bits (keys looked up).
+    for (std::uint64_t key_range : {std::uint64_t{16}, std::uint64_t{1} << 40, ~std::uint64_t{0}}) {
+        for (std::size_t n : {std::size_t{0}, std::size_t{1}, std::size_t{2}, std::size_t{1000}}) {
+            std::vector<std::uint64_t> keys(n), ties(n);
+            for (std::size_t i = 0; i < n; ++i) {
+                keys[i] = key_range == ~std::uint64_t{0} && i % 3 == 0
+                              ? ~std::uint64_t{0} - (random() % 4)  // ties at the top, too
+                              : random() % key_range;
+                ties[i] = random() % 3;
+            }
+            // Start from a shuffled order: ties must keep that order, not the index order.
+            std::vector<std::uint32_t> order(n);
+            for (std::uint32_t i = 0; i < n; ++i) order[i] = i;
+            std::shuffle(order.begin(), order.end(), random);
+            std::vector<std::uint32_t> expected = order;
+            std::stable_sort(expected.begin(), expected.end(),
+                             [&](std::uint32_t a, std::uint32_t b) {
+                                 return keys[a] != keys[b] ? keys[a] < keys[b] : ties[a] < ties[b];
+                             });
+            stable_order(
+                order, [&](std::uint32_t i) { return keys[i]; },
+                [&](std::uint32_t a, std::uint32_t b) { return ties[a] < ties[b]; });
+            CHECK(order == expected);
+        }
+    }
+}
+
+TEST_CASE("stable_order with a tie-break orders items whose keys are all equal", "[swimlane]") {
+    std::vector<std::uint32_t> order = {4, 3, 2, 1, 0};
+    std::vector<int> ties = {2, 0, 1, 0, 2};
+    stable_order(
+        order, [](std::uint32_t) { return std::uint64_t{42}; },
+        [&](std::uint32_t a, std::uint32_t b) { return ties[a] < ties[b]; });
+    CHECK(order == std::vector<std::uint32_t>{3, 1, 2, 4, 0});
+}
