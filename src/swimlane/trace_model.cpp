@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cctype>
 #include <charconv>
+#include <optional>
 #include <queue>
 #include <set>
 #include <span>
@@ -114,6 +115,47 @@ struct IdLists {
     }
     std::span<const std::uint64_t> at(std::size_t k) const {
         return {ids.data() + begin[k], ids.data() + end[k]};
+    }
+};
+
+/// A scheduler phase (index) and its times.
+struct PhaseSpan {
+    std::uint32_t phase;
+    std::int64_t start_ns, end_ns;
+};
+
+/// One scheduler thread's phases of one kind by (start, index), the starts kept beside them: the
+/// searches made per task row then read 8-byte starts, not 72-byte records all over memory.
+struct PhasesByStart {
+    std::vector<std::int64_t> starts, ends;
+    std::vector<std::uint32_t> phases;  ///< indices into Capture::scheduler_phases
+
+    void add(const SchedulerPhase& p, std::uint32_t phase) {
+        starts.push_back(p.start_ns);
+        ends.push_back(p.end_ns);
+        phases.push_back(phase);
+    }
+    /// Orders the entries (nearly always already in order: then this is one check).
+    void sort() {
+        auto ordered = [&] {
+            for (std::size_t k = 1; k < starts.size(); ++k)
+                if (std::pair(starts[k], phases[k]) < std::pair(starts[k - 1], phases[k - 1]))
+                    return false;
+            return true;
+        };
+        if (ordered()) return;
+        std::vector<std::tuple<std::int64_t, std::uint32_t, std::int64_t>> entries(starts.size());
+        for (std::size_t k = 0; k < starts.size(); ++k)
+            entries[k] = {starts[k], phases[k], ends[k]};
+        std::sort(entries.begin(), entries.end());
+        for (std::size_t k = 0; k < entries.size(); ++k)
+            std::tie(starts[k], phases[k], ends[k]) = entries[k];
+    }
+    PhaseSpan at(std::size_t k) const { return {phases[k], starts[k], ends[k]}; }
+    /// How many entries start at or before x.
+    std::size_t starting_by(std::int64_t x) const {
+        return static_cast<std::size_t>(std::upper_bound(starts.begin(), starts.end(), x) -
+                                        starts.begin());
     }
 };
 
@@ -556,8 +598,8 @@ class Builder {
                 std::uint32_t s = add_slice(SliceKind::Phase, i, p.start_ns, p.end_ns - p.start_ns,
                                             is_inner(p.kind) ? inner : main, false);
                 phase_slice_[i] = s;
-                if (p.kind == PhaseKind::Complete) thread_completes_[t].push_back(i);
-                if (p.kind == PhaseKind::Dispatch) thread_dispatches_[t].push_back(i);
+                if (p.kind == PhaseKind::Complete) thread_completes_[t].add(p, i);
+                if (p.kind == PhaseKind::Dispatch) thread_dispatches_[t].add(p, i);
                 if ((p.kind == PhaseKind::Complete || p.kind == PhaseKind::Dispatch) &&
                     p.has_depths) {
                     if (queue_track == kNone) queue_track = counter_track();
@@ -565,14 +607,8 @@ class Builder {
                 }
             }
         }
-        auto by_start = [&](std::uint32_t a, std::uint32_t b) {
-            return std::pair(phases[a].start_ns, a) < std::pair(phases[b].start_ns, b);
-        };
-        // A thread's records are nearly always in time order already: checking is one pass.
         for (auto* lists : {&thread_completes_, &thread_dispatches_})
-            for (auto& list : *lists)
-                if (!std::is_sorted(list.begin(), list.end(), by_start))
-                    std::sort(list.begin(), list.end(), by_start);
+            for (auto& list : *lists) list.sort();
     }
 
     std::uint32_t counter_track() {
@@ -681,28 +717,21 @@ class Builder {
         }
     }
 
-    /// The phase (index) among `sorted` (by start) whose [start, end] contains x, else kNone.
-    std::uint32_t containing(const std::vector<std::uint32_t>& sorted, std::int64_t x) const {
-        const auto& phases = cap_.scheduler_phases;
-        auto it = std::upper_bound(
-            sorted.begin(), sorted.end(), x,
-            [&](std::int64_t v, std::uint32_t i) { return v < phases[i].start_ns; });
-        if (it == sorted.begin()) return kNone;
-        std::uint32_t i = *(it - 1);
-        return x <= phases[i].end_ns ? i : kNone;
+    /// The phase (index) among `sorted` whose [start, end] contains x, else kNone.
+    std::uint32_t containing(const PhasesByStart& sorted, std::int64_t x) const {
+        std::size_t by = sorted.starting_by(x);
+        return by > 0 && x <= sorted.ends[by - 1] ? sorted.phases[by - 1] : kNone;
     }
 
     /// The complete on a thread for a finish time: the one containing it, else the next one.
-    std::uint32_t complete_for(int thread, std::int64_t finish) const {
+    std::optional<PhaseSpan> complete_for(int thread, std::int64_t finish) const {
         if (thread < 0 || static_cast<std::size_t>(thread) >= thread_completes_.size())
-            return kNone;
-        const auto& sorted = thread_completes_[static_cast<std::size_t>(thread)];
-        const auto& phases = cap_.scheduler_phases;
-        auto it = std::upper_bound(
-            sorted.begin(), sorted.end(), finish,
-            [&](std::int64_t v, std::uint32_t i) { return v < phases[i].start_ns; });
-        if (it != sorted.begin() && finish <= phases[*(it - 1)].end_ns) return *(it - 1);
-        return it == sorted.end() ? kNone : *it;
+            return std::nullopt;
+        const PhasesByStart& sorted = thread_completes_[static_cast<std::size_t>(thread)];
+        std::size_t by = sorted.starting_by(finish);
+        if (by > 0 && finish <= sorted.ends[by - 1]) return sorted.at(by - 1);
+        if (by == sorted.phases.size()) return std::nullopt;
+        return sorted.at(by);
     }
 
     std::uint32_t dispatch_phase_slice(const TaskRow& row) const {
@@ -787,8 +816,11 @@ class Builder {
     void complete_flows() {
         if (thread_completes_.empty() || cap_.core_to_thread.empty()) return;
         const auto& rows = cap_.tasks;
-        const auto& phases = cap_.scheduler_phases;
-        std::vector<std::pair<std::uint32_t, std::uint32_t>> completed;  // (complete phase, task)
+        struct Completed {
+            std::int64_t end_ns;
+            std::uint32_t thread, phase, task;
+        };
+        std::vector<Completed> completed;
         for (std::uint32_t t = 0; t < tasks_.size(); ++t) {
             const TaskInfo& info = tasks_[t];
             std::uint32_t last = kNone;
@@ -797,15 +829,14 @@ class Builder {
                     (last == kNone || rows[r].finish_ns >= rows[last].finish_ns))
                     last = r;
             if (last == kNone) continue;
-            std::uint32_t complete =
-                complete_for(thread_of_core(rows[last].core_id), rows[last].finish_ns);
-            if (complete == kNone) continue;
-            const SchedulerPhase& c = phases[complete];
+            int thread = thread_of_core(rows[last].core_id);
+            std::optional<PhaseSpan> c = complete_for(thread, rows[last].finish_ns);
+            if (!c) continue;
             std::int64_t target =
-                rows[last].finish_ns >= c.start_ns && rows[last].finish_ns <= c.end_ns
+                rows[last].finish_ns >= c->start_ns && rows[last].finish_ns <= c->end_ns
                     ? rows[last].finish_ns
-                    : c.start_ns;
-            std::uint32_t target_slice = phase_slice_[complete];
+                    : c->start_ns;
+            std::uint32_t target_slice = phase_slice_[c->phase];
             for (auto a = info.worker_anchor_begin; a < info.worker_anchor_end; ++a) {
                 const Slice& s = model_.slices[worker_anchors_[a]];
                 add_flow(FlowName::Complete, worker_anchors_[a],
@@ -816,18 +847,17 @@ class Builder {
                 add_flow(FlowName::Complete, sched_anchors_[a],
                          s.ts + s.dur - kEndInsetNs - offset_, target_slice, target);
             }
-            completed.emplace_back(complete, t);
+            completed.push_back({c->end_ns, static_cast<std::uint32_t>(thread), c->phase, t});
         }
         if (!src_.deps) return;
         // complete→ready: walk completes by (end, thread); a consumer becomes ready when all its
         // distinct predecessors have completed (alloc/dummy preds never do: no arrow, as upstream).
-        std::stable_sort(completed.begin(), completed.end(), [&](const auto& a, const auto& b) {
-            return std::pair(phases[a.first].end_ns, phases[a.first].thread) <
-                   std::pair(phases[b.first].end_ns, phases[b.first].thread);
+        std::stable_sort(completed.begin(), completed.end(), [](const auto& a, const auto& b) {
+            return std::pair(a.end_ns, a.thread) < std::pair(b.end_ns, b.thread);
         });
         IdIndex satisfied;  // consumer id → predecessors completed so far
-        for (const auto& [complete, t] : completed) {
-            for (std::uint64_t succ : successors(tasks_[t].id)) {
+        for (const Completed& done : completed) {
+            for (std::uint64_t succ : successors(tasks_[done.task].id)) {
                 std::size_t fan_in = predecessors(succ).size();
                 if (++*satisfied.try_emplace(succ, 0).first != fan_in) continue;
                 const std::uint32_t* consumer_task = task_of_id_.find(succ);
@@ -839,9 +869,9 @@ class Builder {
                     if (rows[r].has_aicpu() &&
                         (first == kNone || rows[r].dispatch_ns < rows[first].dispatch_ns))
                         first = r;
-                if (first == kNone || rows[first].dispatch_ns < phases[complete].end_ns) continue;
-                add_flow(FlowName::CompleteReady, phase_slice_[complete],
-                         phases[complete].end_ns - kEndInsetNs, dispatch_phase_slice(rows[first]),
+                if (first == kNone || rows[first].dispatch_ns < done.end_ns) continue;
+                add_flow(FlowName::CompleteReady, phase_slice_[done.phase],
+                         done.end_ns - kEndInsetNs, dispatch_phase_slice(rows[first]),
                          rows[first].dispatch_ns);
             }
         }
@@ -895,7 +925,7 @@ class Builder {
     IdIndex aicpu_anchor_;
     IdIndex dummy_records_, skip_records_;  ///< task ids (values unused)
     IdIndex first_submit_;
-    std::vector<std::vector<std::uint32_t>> thread_completes_, thread_dispatches_;
+    std::vector<PhasesByStart> thread_completes_, thread_dispatches_;
     std::vector<int> core_thread_;
 };
 

@@ -5,8 +5,8 @@
 // times and arrows. Names and args are produced by the writers from the referenced records.
 
 #include <algorithm>
+#include <array>
 #include <cstdint>
-#include <deque>
 #include <limits>
 #include <span>
 #include <string>
@@ -142,6 +142,30 @@ struct SourceExtras {
         finish_rows;  ///< per scheduler phase: rows finished inside (complete)
 };
 
+/// A vector in fixed chunks of 64Ki elements: it grows without copying what it holds, and
+/// unlike std::deque (512-byte blocks, so a large map of them) an index costs one lookup in a
+/// chunk table small enough to stay in cache, which matters when millions of elements are read
+/// in time order rather than memory order.
+template <class T>
+class ChunkedVector {
+  public:
+    void push_back(const T& value) {
+        if ((size_ & kMask) == 0) chunks_.emplace_back().reserve(kChunk);
+        chunks_.back().push_back(value);
+        ++size_;
+    }
+    const T& operator[](std::size_t i) const { return chunks_[i >> kShift][i & kMask]; }
+    T& operator[](std::size_t i) { return chunks_[i >> kShift][i & kMask]; }
+    std::size_t size() const { return size_; }
+    bool empty() const { return size_ == 0; }
+
+  private:
+    static constexpr unsigned kShift = 16;
+    static constexpr std::size_t kChunk = std::size_t{1} << kShift, kMask = kChunk - 1;
+    std::vector<std::vector<T>> chunks_;  ///< each reserved to kChunk, filled in order
+    std::size_t size_ = 0;
+};
+
 struct TraceModel {
     std::span<const TraceSource> sources;
     std::vector<std::int64_t> offsets_ns;  ///< per source: added to its model times
@@ -153,7 +177,7 @@ struct TraceModel {
     std::vector<Counter> counters;
     /// Chunked rather than one vector: the flow count is only known at the end, and a growing
     /// vector's copies would double the largest structure of the trace at the peak.
-    std::deque<Flow> flows;
+    ChunkedVector<Flow> flows;
     std::vector<SourceExtras> extras;  ///< per source
     std::uint32_t next_slice_id = 0;   ///< X event ids, upstream order, unique across sources
     TraceCounts counts;
@@ -181,9 +205,18 @@ void stable_order(std::vector<std::uint32_t>& order, KeyOf key_of, TieLess tie_l
             for (std::size_t begin = 0, end; begin < n; begin = end) {
                 end = begin + 1;
                 while (end < n && same_key(begin, end)) ++end;
-                if (end - begin > 1)
+                if (end - begin > 16) {
                     std::stable_sort(order.begin() + static_cast<std::ptrdiff_t>(begin),
                                      order.begin() + static_cast<std::ptrdiff_t>(end), tie_less);
+                    continue;
+                }
+                // Insertion sort: stable, and no buffer to allocate for the usual pair.
+                for (std::size_t k = begin + 1; k < end; ++k) {
+                    std::uint32_t item = order[k];
+                    std::size_t j = k;
+                    for (; j > begin && tie_less(item, order[j - 1]); --j) order[j] = order[j - 1];
+                    order[j] = item;
+                }
             }
         }
     };
@@ -205,14 +238,22 @@ void stable_order(std::vector<std::uint32_t>& order, KeyOf key_of, TieLess tie_l
         return;
     }
     if (key_bits + index_bits <= 64) {
+        // The counts of every digit are taken while the items are made: one read of the items
+        // per pass, for the scatter only. A digit all items share needs no pass.
+        unsigned passes = (key_bits + 7) / 8;
+        std::vector<std::array<std::size_t, 257>> counts(passes);
         std::vector<std::uint64_t> items(n), spare(n);
-        for (std::size_t j = 0; j < n; ++j)
-            items[j] = ((key_of(order[j]) - low) << index_bits) | order[j];
-        for (unsigned shift = index_bits; shift < index_bits + key_bits; shift += 8) {
-            std::size_t counts[257] = {};
-            for (std::uint64_t item : items) ++counts[((item >> shift) & 0xFF) + 1];
-            for (std::size_t d = 1; d < 257; ++d) counts[d] += counts[d - 1];
-            for (std::uint64_t item : items) spare[counts[(item >> shift) & 0xFF]++] = item;
+        for (std::size_t j = 0; j < n; ++j) {
+            std::uint64_t key = key_of(order[j]) - low;
+            items[j] = (key << index_bits) | order[j];
+            for (unsigned p = 0; p < passes; ++p) ++counts[p][((key >> (8 * p)) & 0xFF) + 1];
+        }
+        for (unsigned p = 0; p < passes; ++p) {
+            auto& offsets = counts[p];
+            if (std::find(offsets.begin(), offsets.end(), n) != offsets.end()) continue;
+            for (std::size_t d = 1; d < 257; ++d) offsets[d] += offsets[d - 1];
+            unsigned shift = index_bits + 8 * p;
+            for (std::uint64_t item : items) spare[offsets[(item >> shift) & 0xFF]++] = item;
             items.swap(spare);
         }
         std::uint64_t mask = (std::uint64_t{1} << index_bits) - 1;

@@ -326,7 +326,8 @@ class ProtoWriter {
     void index_flows() {
         out_flows_.assign(m_.slices.size() + 1, 0);
         in_flows_.assign(m_.slices.size() + 1, 0);
-        for (const Flow& f : m_.flows) ++out_flows_[f.s_slice + 1], ++in_flows_[f.f_slice + 1];
+        for (std::size_t id = 0; id < m_.flows.size(); ++id)
+            ++out_flows_[m_.flows[id].s_slice + 1], ++in_flows_[m_.flows[id].f_slice + 1];
         for (std::size_t i = 1; i < out_flows_.size(); ++i)
             out_flows_[i] += out_flows_[i - 1], in_flows_[i] += in_flows_[i - 1];
         out_ids_.resize(m_.flows.size());

@@ -98,9 +98,11 @@ TEST_CASE("IdIndex: a stored value can be changed through the pointer", "[swimla
 TEST_CASE("stable_order with a tie-break equals a stable sort by (key, tie, position)",
           "[swimlane]") {
     std::mt19937_64 random(11);
-    // Narrow keys (each item carries its key) and keys spanning 64 bits (keys looked up).
+    // Narrow keys (each item carries its key) and keys spanning 64 bits (keys looked up); short
+    // runs of ties (sorted by insertion) and long ones (by std::stable_sort).
     for (std::uint64_t key_range : {std::uint64_t{16}, std::uint64_t{1} << 40, ~std::uint64_t{0}}) {
-        for (std::size_t n : {std::size_t{0}, std::size_t{1}, std::size_t{2}, std::size_t{1000}}) {
+        for (std::size_t n :
+             {std::size_t{0}, std::size_t{1}, std::size_t{2}, std::size_t{40}, std::size_t{1000}}) {
             std::vector<std::uint64_t> keys(n), ties(n);
             for (std::size_t i = 0; i < n; ++i) {
                 keys[i] = key_range == ~std::uint64_t{0} && i % 3 == 0
