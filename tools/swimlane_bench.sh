@@ -5,9 +5,11 @@
 #
 # BUILD_DIR holds a Release build of `ptune` and `swimlane_gen`. For each task count the script
 # generates an a2a3 level-4 capture with deps (tools/swimlane_gen.cpp), then runs swimlane-merge
-# three times to a JSON trace and once each to .json.gz, JSON with --overhead counters and
-# protobuf, and prints the best wall time, the peak RSS (GNU time) and the input and output
-# sizes. Captures go to a temporary directory that is removed at the end.
+# RUNS times (default 5) to a JSON trace, RUNS times to /dev/null (its own work, without the
+# kernel writing the file) and once each to .json.gz, JSON with --overhead counters
+# and protobuf. It prints the minimum and median wall time in ms (of the JSON runs), the CPU time
+# and peak RSS (GNU time) and the input and output sizes. Captures go to a temporary directory
+# that is removed at the end.
 set -euo pipefail
 build=${1:?usage: swimlane_bench.sh BUILD_DIR [TASKS...]}
 shift
@@ -19,42 +21,55 @@ gen=$build/tools/swimlane_gen
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
-measure() {  # measure OUTFILE ARGS... → "wall_s max_rss_kb cpu_s" (cpu = user + sys)
+measure() {  # measure OUTFILE ARGS... → "wall_ms max_rss_kb cpu_s" (cpu = user + sys)
   local out=$1
   shift
-  # Each run starts without the previous output and with the page cache written back: freeing
-  # a replaced 100 MB-1 GB file, or waiting for the last run's write-back, is the kernel's work
-  # (+0.03 s at 20K tasks when a trace is overwritten), not ptune's.
-  rm -f "$out"
+  # Each run starts without the previous output, with the page cache written back and after a
+  # pause: freeing a replaced 100 MB-1 GB file, the last run's write-back or its blocks being
+  # discarded is the kernel's work, not ptune's, and would land in whichever run comes next.
+  if [ -f "$out" ]; then rm -f "$out"; fi # never /dev/null
   sync
-  /usr/bin/time -f '%e %M %U %S' -o "$work/time.txt" "$ptune" swimlane-merge "$@" -o "$out" >/dev/null 2>"$work/stderr.txt"
-  awk '{printf "%s %s %.2f\n", $1, $2, $3 + $4}' "$work/time.txt"
+  sleep "${PAUSE:-1}"
+  local start end
+  start=$(date +%s%N)
+  /usr/bin/time -f '%M %U %S' -o "$work/time.txt" "$ptune" swimlane-merge "$@" -o "$out" >/dev/null 2>"$work/stderr.txt"
+  end=$(date +%s%N)
+  awk -v ms=$(((end - start) / 1000000)) '{printf "%d %s %.2f\n", ms, $1, $2 + $3}' "$work/time.txt"
 }
 
-printf '%-8s %-6s %8s %8s %8s %10s %11s %9s\n' tasks format wall_s cpu_s rss_MB input_MB output_MB events
+mb() { echo "$1/1048576" | bc -l; }
+
+printf '%-8s %-9s %8s %8s %6s %8s %10s %11s %9s\n' tasks format min_ms med_ms cpu_s rss_MB input_MB output_MB events
 for n in "${counts[@]}"; do
   dir=$work/cap_$n
   # GEN_ARGS adds generator options, e.g. "--spmd-every 0 --mix-every 0" (one row per task).
   "$gen" --tasks "$n" --out "$dir" --arch a2a3 --level 4 ${GEN_ARGS:-}
   input=$(du -cb "$dir"/chip_swimlane_records.json "$dir"/deps.json | tail -1 | cut -f1)
-  best=""
-  rss=""
-  cpu=""
-  for _ in 1 2 3; do
-    read -r secs kb c < <(measure "$work/trace.json" "$dir")
-    if [ -z "$best" ] || awk "BEGIN{exit !($secs < $best)}"; then best=$secs; rss=$kb; cpu=$c; fi
+  # JSON to a file, then to /dev/null: ptune's own work without the kernel's page-cache writes.
+  for out in "$work/trace.json" /dev/null; do
+    walls=()
+    for _ in $(seq "${RUNS:-5}"); do
+      read -r ms kb cpu < <(measure "$out" "$dir")
+      walls+=("$ms")
+    done
+    read -r min med < <(printf '%s\n' "${walls[@]}" | sort -n | awk '{v[NR]=$1} END{print v[1], v[int((NR+1)/2)]}')
+    if [ "$out" = /dev/null ]; then
+      printf '%-8s %-9s %8s %8s %6s %8.1f %10.1f %11s %9s\n' "$n" json-null "$min" "$med" "$cpu" \
+        "$(mb "$kb*1024")" "$(mb "$input")" - -
+    else
+      printf '%-8s %-9s %8s %8s %6s %8.1f %10.1f %11.1f %9s\n' "$n" json "$min" "$med" "$cpu" \
+        "$(mb "$kb*1024")" "$(mb "$input")" "$(mb "$(stat -c %s "$out")")" \
+        "$(grep -c '^{"name"' "$out" || true)"
+    fi
   done
-  events=$(grep -c '^{"name"' "$work/trace.json" || true)
-  printf '%-8s %-6s %8s %8s %8.1f %10.1f %11.1f %9s\n' "$n" json "$best" "$cpu" "$(echo "$rss/1024" | bc -l)" \
-    "$(echo "$input/1048576" | bc -l)" "$(echo "$(stat -c %s "$work/trace.json")/1048576" | bc -l)" "$events"
-  read -r secs kb c < <(measure "$work/trace.json.gz" "$dir")
-  printf '%-8s %-6s %8s %8s %8.1f %10.1f %11.1f %9s\n' "$n" gzip "$secs" "$c" "$(echo "$kb/1024" | bc -l)" \
-    "$(echo "$input/1048576" | bc -l)" "$(echo "$(stat -c %s "$work/trace.json.gz")/1048576" | bc -l)" "-"
-  read -r secs kb c < <(measure "$work/trace.json" "$dir" --overhead)
-  printf '%-8s %-6s %8s %8s %8.1f %10.1f %11.1f %9s\n' "$n" json+oh "$secs" "$c" "$(echo "$kb/1024" | bc -l)" \
-    "$(echo "$input/1048576" | bc -l)" "$(echo "$(stat -c %s "$work/trace.json")/1048576" | bc -l)" \
-    "$(grep -c '^{"name"' "$work/trace.json" || true)"
-  read -r secs kb c < <(measure "$work/trace.pftrace" "$dir" --format proto)
-  printf '%-8s %-6s %8s %8s %8.1f %10.1f %11.1f %9s\n' "$n" proto "$secs" "$c" "$(echo "$kb/1024" | bc -l)" \
-    "$(echo "$input/1048576" | bc -l)" "$(echo "$(stat -c %s "$work/trace.pftrace")/1048576" | bc -l)" "-"
+  for variant in gzip json+oh proto; do
+    case $variant in
+      gzip) out=$work/trace.json.gz extra=() ;;
+      json+oh) out=$work/trace.json extra=(--overhead) ;;
+      proto) out=$work/trace.pftrace extra=(--format proto) ;;
+    esac
+    read -r ms kb cpu < <(measure "$out" "$dir" "${extra[@]}")
+    printf '%-8s %-9s %8s %8s %6s %8.1f %10.1f %11.1f %9s\n' "$n" "$variant" "$ms" "-" "$cpu" "$(mb "$kb*1024")" \
+      "$(mb "$input")" "$(mb "$(stat -c %s "$out")")" "-"
+  done
 done

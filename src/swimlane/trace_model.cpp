@@ -124,8 +124,8 @@ struct PhaseSpan {
     std::int64_t start_ns, end_ns;
 };
 
-/// One scheduler thread's phases of one kind by (start, index), the starts kept beside them: the
-/// searches made per task row then read 8-byte starts, not 72-byte records all over memory.
+/// One scheduler thread's phases of one kind by (start, index), starts and ends kept beside them:
+/// the searches made per task row read 8-byte times, not 72-byte records all over memory.
 struct PhasesByStart {
     std::vector<std::int64_t> starts, ends;
     std::vector<std::uint32_t> phases;  ///< indices into Capture::scheduler_phases

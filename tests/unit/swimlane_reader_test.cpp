@@ -2,10 +2,12 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <string>
 
+#include <fmt/format.h>
 #include <catch2/catch.hpp>
 
 #include "ptune/core/io.hpp"
@@ -85,6 +87,42 @@ TEST_CASE("composed level-4 capture joins AICore and AICPU rows in integer ns",
     CHECK(first.has_depths);
     CHECK(first.shared_at_start[0] == 1);
     CHECK(capture.core_to_thread == std::vector<int>{0, 1, 2, 0, 0, 1, 1, 2, 2});
+}
+
+TEST_CASE("deps.json duplicate edges are folded whether the edges come grouped or not",
+          "[swimlane][reader]") {
+    // Edges grouped by ascending successor (the runtime's order) are checked within the group;
+    // the first edge out of that order, or a group over 32 edges, switches to a hash set over
+    // all edges, which must still see the repeats of every earlier group.
+    using Edges = std::vector<std::pair<std::uint64_t, std::uint64_t>>;
+    auto check = [](const Edges& edges, std::size_t duplicates) {
+        std::string json = R"({"tasks":[],"edges":[)";
+        Edges unique;
+        for (std::size_t e = 0; e < edges.size(); ++e) {
+            json += fmt::format(R"({}{{"pred":"{}","succ":"{}"}})", e ? "," : "", edges[e].first,
+                                edges[e].second);
+            if (std::find(unique.begin(), unique.end(), edges[e]) == unique.end())
+                unique.push_back(edges[e]);
+        }
+        json += "]}";
+        Diagnostics diagnostics;
+        auto deps = read_deps(json, "deps.json", diagnostics);
+        REQUIRE(deps.ok());
+        CHECK(deps->edges == unique);
+        CHECK(deps->duplicate_edges == duplicates);
+        CHECK(edges.size() - unique.size() == duplicates);  // the expectation itself
+    };
+    Edges grouped = {{1, 10}, {2, 10}, {1, 10}, {1, 11}, {3, 12}, {3, 12}, {2, 12}};
+    check(grouped, 2);
+    Edges large_group = grouped;
+    for (std::uint64_t pred = 0; pred < 40; ++pred) large_group.emplace_back(100 + pred, 200);
+    large_group.insert(large_group.end(), {{100, 200}, {139, 200}, {5, 200}, {5, 200}});
+    check(large_group, 5);
+    Edges out_of_order = large_group;
+    out_of_order.insert(out_of_order.end(), {{1, 10}, {3, 12}, {7, 7}, {100, 201}, {7, 7}});
+    check(out_of_order, 8);
+    Edges unordered_from_start = {{9, 99}, {1, 10}, {1, 10}, {9, 99}, {2, 10}};
+    check(unordered_from_start, 2);
 }
 
 TEST_CASE("deps.json resolves func ids and block_num; names come from the map",

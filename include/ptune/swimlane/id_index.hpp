@@ -14,7 +14,7 @@ namespace ptune::swimlane {
 /// the cache on nearly every id once a graph outgrows it (that made 200K-task captures take 13×
 /// the time of 20K ones). Ids that would leave a ring's array mostly empty (more than four slots
 /// per id), ids below the ring's first one and rings beyond the first kDenseRings go into an
-/// open-addressing hash table instead, so any set of ids costs O(1) per operation.
+/// open-addressing hash table instead, so any set of ids costs expected O(1) per operation.
 class IdIndex {
   public:
     /// Never a stored value (it marks an empty slot).
