@@ -10,10 +10,8 @@
 
 #include <fmt/format.h>
 
-#include "ptune/bench/gate.hpp"
-#include "ptune/bench/gate_input.hpp"
 #include "ptune/bench/gate_report.hpp"
-#include "ptune/bench/model.hpp"
+#include "ptune/bench/pipeline.hpp"
 #include "ptune/bench/summary.hpp"
 #include "ptune/core/io.hpp"
 #include "ptune/core/stats.hpp"
@@ -46,76 +44,41 @@ std::string percent(double fraction) {
 // ---------------------------------------------------------------------------------------------
 // Benchmark logs.
 
-// The run's effective_us against --baseline runs, with bench-gate's tests and defaults.
+// The run's effective_us against --baseline runs, with bench-gate's tests, defaults and table.
 void add_bench_gate(Advice& advice, const AdviseOptions& options,
                     const std::vector<bench::BenchCase>& current, rules::MetricStore& store,
                     Diagnostics& diagnostics) {
-    std::vector<std::vector<bench::BenchCase>> baseline_runs;
-    for (const auto& baseline : options.baselines) {
-        auto loaded = bench::load_bench_inputs({baseline}, bench::LoadOptions{}, diagnostics);
-        if (!loaded) {
-            diagnostics.warn(loaded.error().file, loaded.error().line,
-                             "baseline not usable, no comparison: " + loaded.error().message);
-            return;
-        }
-        baseline_runs.push_back(std::move(*loaded));
+    auto runs = bench::gate::load_runs(options.baselines, {}, diagnostics);
+    if (!runs) {
+        diagnostics.warn(runs.error().file, runs.error().line,
+                         "baseline not usable, no comparison: " + runs.error().message);
+        return;
     }
+    runs->current = current;
     bench::gate::Options gate_options;
-    auto result = bench::gate::evaluate(
-        bench::gate::pair_cases(baseline_runs, current, diagnostics), gate_options);
-    bench::gate::publish_metrics(result, gate_options, store);
-    Section section{
-        "bench-gate", "effective_us against the baseline", {}, nlohmann::json::array(), {}};
-    section.table.columns = {"case", "baseline", "current", "delta", "test", "verdict"};
-    section.table.align = {render::Align::Left, render::Align::Right, render::Align::Right,
-                           render::Align::Right};
-    for (const auto& c : result.cases) {
-        auto number = [](const std::optional<double>& v) {
-            return v ? fixed(*v, 1) : std::string("-");
-        };
-        section.table.rows.push_back({c.name, number(c.baseline), number(c.current),
-                                      c.delta_pct ? fixed(*c.delta_pct, 1) + " %" : "-",
-                                      std::string(bench::gate::to_string(c.test)),
-                                      std::string(bench::gate::to_string(c.verdict))});
-        section.data.push_back(
-            {{"case", c.name},
-             {"verdict", std::string(bench::gate::to_string(c.verdict))},
-             {"test", std::string(bench::gate::to_string(c.test))},
-             {"delta_pct", c.delta_pct ? nlohmann::json(*c.delta_pct) : nlohmann::json()}});
-    }
-    advice.sections.push_back(std::move(section));
+    auto result = bench::gate::compare(*runs, gate_options, store, diagnostics);
+    auto report = bench::gate::make_report(result, {gate_options, false});
+    advice.sections.push_back({"bench-gate", "effective_us against the baseline",
+                               std::move(report.tables.front()), std::move(report.data["cases"]),
+                               {}});
 }
 
 void add_bench(Advice& advice, const AdviseOptions& options, rules::MetricStore& store,
                Diagnostics& diagnostics) {
     if (options.logs.empty()) return;
-    auto cases = bench::load_bench_inputs(options.logs, bench::LoadOptions{}, diagnostics);
+    auto cases = bench::load_run(options.logs, bench::LoadOptions{}, diagnostics);
     if (!cases) {
         diagnostics.warn(cases.error().file, cases.error().line, cases.error().message);
         return;
     }
     bench::publish_metrics(*cases, store);
     Section section{"bench", "Benchmark (effective_us)", {}, nlohmann::json::array(), {}};
-    section.table.columns = {"case", "rounds", "min",   "median",
-                             "mean", "max",    "ranks", "imbalance"};
-    section.table.align = {render::Align::Left,  render::Align::Right, render::Align::Right,
-                           render::Align::Right, render::Align::Right, render::Align::Right,
-                           render::Align::Right, render::Align::Right};
+    section.table = bench::summary_table(*cases, section.notes);
     for (const auto& bench_case : *cases) {
         section.data.push_back(bench::case_to_json(bench_case));
         const bench::BenchBlock* block = bench_case.ci_block();
-        if (block == nullptr || !block->effective_us) {
-            section.table.rows.push_back(
-                {bench_case.name, "-", "-", "-", "-", "-", "-",
-                 block && block->unavailable ? *block->unavailable : "no timing"});
-            continue;
-        }
+        if (block == nullptr || !block->effective_us) continue;
         const bench::Summary& s = *block->effective_us;
-        auto imbalance = bench::rank_imbalance(*block);
-        section.table.rows.push_back({bench_case.name, std::to_string(s.rounds), fixed(s.min, 1),
-                                      fixed(s.median, 1), fixed(s.mean, 1), fixed(s.max, 1),
-                                      std::to_string(block->ranks.size()),
-                                      imbalance ? fixed(*imbalance, 3) : "-"});
         if (block->ranks.size() > 1) {
             for (const auto& rank : block->ranks) {
                 if (!rank.eff_us) continue;

@@ -21,23 +21,6 @@ namespace {
 constexpr std::string_view kExitCodes =
     "Exit codes: 0 success, 1 findings or regression, 2 usage or input error, 3 internal error.";
 
-class NotImplemented : public Command {
-  public:
-    explicit NotImplemented(std::string_view name) : name_(name) {}
-    void configure(CLI::App& app) override {
-        app.add_option("args", ignored_, "Arguments (this command is not built yet)");
-        app.allow_extras();
-    }
-    int run(Context&) override {
-        std::cerr << fmt::format("ptune: '{}' is not implemented yet\n", name_);
-        return static_cast<int>(ExitCode::InputError);
-    }
-
-  private:
-    std::string name_;
-    std::vector<std::string> ignored_;
-};
-
 std::vector<std::string> known_names() {
     std::vector<std::string> names = {"help"};
     for (const auto& spec : command_table()) {
@@ -93,10 +76,6 @@ std::string main_footer() {
 }
 
 }  // namespace
-
-std::unique_ptr<Command> make_not_implemented(std::string_view name) {
-    return std::make_unique<NotImplemented>(name);
-}
 
 #if defined(__SANITIZE_ADDRESS__)
 #define PTUNE_SANITIZED 1
@@ -207,6 +186,7 @@ int run(int argc, char** argv) {
         const auto& spec = command_table()[i];
         if (!spec.formats.empty() && sub->count("--format") == 0)
             options.format = std::string(spec.formats.front());
+        options.fail_on = spec.fail_on;
         int code = 0;
         {
             Context context(options);  // its scope ends first: it removes unfinished outputs

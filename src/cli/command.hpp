@@ -27,6 +27,9 @@ struct CommonOptions {
     bool quiet = false;
     int verbose = 0;
     std::vector<std::string> rules_files;
+    /// Findings at or above this severity mean exit 1 (the table's column; a command's own flag,
+    /// such as hints-lint's --fail-on, may change it). nullopt: findings never fail.
+    std::optional<rules::RuleSeverity> fail_on;
 };
 
 /// What a running command may use: options, diagnostics, the catalogue and the output.
@@ -55,6 +58,11 @@ public:
     /// Opens --output (or another path) atomically, refusing to write over an input.
     Result<std::unique_ptr<io::AtomicOutput>> open_output(const std::string& path,
                                                           bool binary = false);
+
+    /// The exit code for a command's findings, by the one policy (rules::findings_exit_code)
+    /// with this command's --fail-on severity.
+    int findings_exit(const std::vector<rules::Finding>& findings) const;
+    int findings_exit(std::optional<rules::RuleSeverity> worst) const;
 
     /// Prints `ptune: <error>` on stderr (after pending diagnostics) and returns its exit code.
     int fail(const Error& error);
@@ -87,6 +95,8 @@ struct CommandSpec {
     std::vector<std::string_view> formats;   ///< allowed --format values, default first
     bool uses_rules = false;                 ///< accepts --rules FILE
     bool writes_output = true;               ///< accepts -o/--output
+    /// Findings at or above this severity mean exit 1; nullopt: findings never fail.
+    std::optional<rules::RuleSeverity> fail_on;
     std::unique_ptr<Command> (*make)() = nullptr;
 };
 
@@ -95,8 +105,5 @@ const std::vector<CommandSpec>& command_table();
 
 /// Parses argv, dispatches, maps errors to exit codes.
 int run(int argc, char** argv);
-
-/// A command that is registered but not built yet: says so and exits 2, never fakes output.
-std::unique_ptr<Command> make_not_implemented(std::string_view name);
 
 }  // namespace ptune::cli

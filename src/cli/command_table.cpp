@@ -6,7 +6,10 @@
 namespace ptune::cli {
 
 const std::vector<CommandSpec>& command_table() {
-    // One row per command, laid out to be read as a table.
+    using Severity = rules::RuleSeverity;
+    // One row per command, laid out to be read as a table. The severity before the factory is
+    // the exit policy: findings at or above it mean exit 1. bench-gate fails on its regression
+    // verdict instead (its rule findings are advice); swimlane-merge, advise and rules report.
     // clang-format off
     static const std::vector<CommandSpec> table = {
         {"bench-summary", {"bench"},
@@ -16,14 +19,14 @@ const std::vector<CommandSpec>& command_table() {
          "  ptune bench-summary --case models/qwen3_14b/decode_fwd.py --format markdown run.log\n"
          "  ptune bench-summary --format run --warmup 2 --rounds 6 --raw strace.log\n"
          "  ptune bench-summary --format run --warmup 1 --rounds 3 --distributed --kernel PrefillFwd l3.log\n",
-         {"text", "json", "csv", "markdown", "run"}, true, true, &make_bench_summary},
+         {"text", "json", "csv", "markdown", "run"}, true, true, Severity::Error, &make_bench_summary},
         {"bench-gate", {},
          "CI gate on mean effective_us regression against a baseline (exit 1 on regression)",
          "  ptune bench-gate --baseline base.log --current run.log\n"
          "  ptune bench-gate --baseline history/ --current results.tsv --format github\n"
          "  ptune bench-gate -b b1.json b2.json -c run.log --metric median --config gate.json\n"
          "  ptune bench-gate -b base.json -c run.log --save-baseline next.json  (docs/BENCH-GATE.md)\n",
-         {"text", "json", "markdown", "github", "gab-json"}, true, true, &make_bench_gate},
+         {"text", "json", "markdown", "github", "gab-json"}, true, true, std::nullopt, &make_bench_gate},
         {"swimlane-merge", {},
          "Merge swimlane records, deps.json and kernel names into a Perfetto trace",
          "  ptune swimlane-merge dfx_outputs/ -o trace.json\n"
@@ -35,7 +38,7 @@ const std::vector<CommandSpec>& command_table() {
          "Formats: perfetto = JSON trace to -o (.gz compresses) + the converter's summary on stdout;\n"
          "proto = Perfetto protobuf trace to -o; json = statistics as JSON (trace too with -o);\n"
          "text = summary (trace too with -o).\n",
-         {"perfetto", "proto", "json", "text"}, false, true, &make_swimlane_merge},
+         {"perfetto", "proto", "json", "text"}, false, true, std::nullopt, &make_swimlane_merge},
         {"swimlane-analyze", {},
          "Find schedule problems (guide Part 1) in swimlane records: idle cores, tails, trails",
          "  ptune swimlane-analyze build_output/Qwen3_20260701_120000/dfx_outputs/\n"
@@ -43,7 +46,7 @@ const std::vector<CommandSpec>& command_table() {
          "  ptune swimlane-analyze dfx_outputs/ --format json -o schedule.json\n"
          "Exit 1 when an L2 rule fires (kernels-too-small, kernel-too-big, cube-vector-split,\n"
          "dispatch-trail, serial-chain).\n",
-         {"text", "json", "markdown"}, true, true, &make_swimlane_analyze},
+         {"text", "json", "markdown"}, true, true, Severity::Warning, &make_swimlane_analyze},
         {"mem-report", {},
          "Read memory_after_AllocateMemoryAddr.txt (v1-v3) and say which space to re-tile",
          "  ptune mem-report build_output/            (the newest run's report)\n"
@@ -51,7 +54,7 @@ const std::vector<CommandSpec>& command_table() {
          "  ptune mem-report report/memory_after_AllocateMemoryAddr.txt --format json\n"
          "  ptune mem-report old_report.txt --backend a5   (limits printed as N/A)\n"
          "  ptune mem-report report/ --rules thresholds.json   (e.g. mem.underfilled-mat max_pct)\n",
-         {"text", "json", "markdown", "csv"}, true, true, &make_mem_report},
+         {"text", "json", "markdown", "csv"}, true, true, Severity::Warning, &make_mem_report},
         {"hints-lint", {},
          "Lint perf_hints.log as compiler diagnostics (gcc, json, sarif, github)",
          "  ptune hints-lint build_output/\n"
@@ -60,25 +63,25 @@ const std::vector<CommandSpec>& command_table() {
          "  ptune hints-lint --root . --write-baseline .ptune-hints-baseline.json build_output/\n"
          "  ptune hints-lint --root . --baseline .ptune-hints-baseline.json build_output/\n"
          "Suppress one hint in the kernel source with '# ptune: ignore[PH001]'.\n",
-         {"gcc", "json", "sarif", "github"}, true, true, &make_hints_lint},
+         {"gcc", "json", "sarif", "github"}, true, true, Severity::Warning, &make_hints_lint},
         {"pmu-analyze", {},
          "Name each kernel's bottleneck pipe from pmu.csv (exit 1 when a warning rule fires)",
          "  ptune pmu-analyze build_output/Qwen3_20260701_120000/dfx_outputs/pmu.csv\n"
          "  ptune pmu-analyze dfx_outputs/pmu.csv --names dfx_outputs/name_map_Qwen3.json --rows\n"
          "  ptune pmu-analyze dfx_outputs/ -k kernel_config.py --format json\n"
          "  ptune pmu-analyze pmu.csv --aicore-mhz 1800 --format csv -o kernels.csv\n",
-         {"text", "json", "csv", "markdown"}, true, true, &make_pmu_analyze},
+         {"text", "json", "csv", "markdown"}, true, true, Severity::Warning, &make_pmu_analyze},
         {"advise", {},
          "Read a whole build directory and rank what to tune first",
          "  ptune advise build_output/\n"
          "  ptune advise build_output/ --log run.log --format html -o report.html\n",
-         {"text", "markdown", "json", "html"}, true, true, &make_advise},
+         {"text", "markdown", "json", "html"}, true, true, std::nullopt, &make_advise},
         {"rules", {},
          "List or explain the rules of the catalogue (ptune rules list | explain ID)",
          "  ptune rules list\n"
          "  ptune rules explain mem.over-limit\n"
          "  ptune rules list --rules my-thresholds.json --format json\n",
-         {"text", "json", "markdown"}, true, true, &make_rules},
+         {"text", "json", "markdown"}, true, true, std::nullopt, &make_rules},
     };
     // clang-format on
     return table;

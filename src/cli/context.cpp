@@ -71,6 +71,14 @@ int Context::emit(const render::Report& report,
     return 0;
 }
 
+int Context::findings_exit(const std::vector<rules::Finding>& findings) const {
+    return findings_exit(rules::worst_severity(findings));
+}
+
+int Context::findings_exit(std::optional<rules::RuleSeverity> worst) const {
+    return static_cast<int>(rules::findings_exit_code(worst, options.fail_on));
+}
+
 int Context::fail(const Error& error) {
     flush_diagnostics();
     std::cerr << "ptune: " << error.to_string() << '\n';

@@ -33,6 +33,19 @@ std::optional<RuleSeverity> parse_severity(std::string_view text) {
     return std::nullopt;
 }
 
+std::optional<RuleSeverity> worst_severity(const std::vector<Finding>& findings) {
+    std::optional<RuleSeverity> worst;
+    for (const auto& finding : findings) {
+        if (!worst || finding.severity > *worst) worst = finding.severity;
+    }
+    return worst;
+}
+
+ExitCode findings_exit_code(std::optional<RuleSeverity> worst,
+                            std::optional<RuleSeverity> fail_on) {
+    return worst && fail_on && *worst >= *fail_on ? ExitCode::Findings : ExitCode::Ok;
+}
+
 namespace {
 
 Error rules_error(const std::string& source, std::string message) {

@@ -88,6 +88,16 @@ private:
 std::vector<Finding> evaluate(const Catalogue& catalogue, const MetricStore& store,
                               const std::vector<std::string>& areas = {});
 
+/// The highest severity among `findings`; nullopt when there are none.
+std::optional<RuleSeverity> worst_severity(const std::vector<Finding>& findings);
+
+/// The one "findings mean exit 1" policy of every command: ExitCode::Findings when the worst
+/// reported severity reaches `fail_on`, else ExitCode::Ok. A nullopt `fail_on` means findings
+/// never fail the command (a report, such as `advise`); each command's threshold is a column of
+/// the subcommand table.
+ExitCode findings_exit_code(std::optional<RuleSeverity> worst,
+                            std::optional<RuleSeverity> fail_on);
+
 /// Fills a rule's message template for a subject (also used by callers that build findings
 /// themselves, e.g. one per perf hint).
 std::string render_message(const Rule& rule, const Subject& subject);

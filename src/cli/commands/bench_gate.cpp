@@ -8,11 +8,8 @@
 #include <fmt/format.h>
 
 #include "cli/commands/commands.hpp"
-#include "ptune/bench/gate.hpp"
-#include "ptune/bench/gate_input.hpp"
 #include "ptune/bench/gate_report.hpp"
-#include "ptune/bench/model.hpp"
-#include "ptune/bench/summary.hpp"
+#include "ptune/bench/pipeline.hpp"
 #include "ptune/core/io.hpp"
 
 namespace ptune::cli {
@@ -70,26 +67,14 @@ class BenchGateCommand : public Command {
         protect_inputs(context);
         if (auto status = resolve_options(context); !status) return context.fail(status.error());
 
-        bench::LoadOptions load_options;
-        std::vector<std::vector<bench::BenchCase>> baseline_runs;
-        for (const auto& input : baseline_inputs_) {
-            // A baseline that cannot be read is never a pass: exit 2, whatever the rest says.
-            auto loaded = bench::load_bench_inputs({input}, load_options, context.diagnostics);
-            if (!loaded) return context.fail(with_role(loaded.error(), "baseline"));
-            baseline_runs.push_back(std::move(*loaded));
-        }
-        auto current = bench::load_bench_inputs(current_inputs_, load_options, context.diagnostics);
-        if (!current) return context.fail(with_role(current.error(), "current run"));
-
-        const auto inputs = bench::gate::pair_cases(baseline_runs, *current, context.diagnostics);
-        const auto result = bench::gate::evaluate(inputs, options_);
-
-        const bench::gate::ReportSettings settings{options_, warn_only_};
-        auto report = bench::gate::make_report(result, settings);
+        auto runs = bench::gate::load_runs(baseline_inputs_, current_inputs_, context.diagnostics);
+        if (!runs) return context.fail(runs.error());
         auto catalogue = context.catalogue();
         if (!catalogue) return context.fail(catalogue.error());
         rules::MetricStore store;
-        bench::gate::publish_metrics(result, options_, store);
+        const auto result = bench::gate::compare(*runs, options_, store, context.diagnostics);
+        const bench::gate::ReportSettings settings{options_, warn_only_};
+        auto report = bench::gate::make_report(result, settings);
         report.findings = rules::evaluate(**catalogue, store, {"bench.gate-"});
 
         context.flush_diagnostics();
@@ -105,7 +90,8 @@ class BenchGateCommand : public Command {
                       "compared nothing does not pass",
                       "", 0, ExitCode::InputError});
         }
-        if (int code = save_baseline(context, *current, result.regressed()); code != 0) return code;
+        if (int code = save_baseline(context, runs->current, result.regressed()); code != 0)
+            return code;
         return result.regressed() && !warn_only_ ? static_cast<int>(ExitCode::Findings) : 0;
     }
 
@@ -122,12 +108,6 @@ class BenchGateCommand : public Command {
         }
     }
 
-    static Error with_role(Error error, std::string_view role) {
-        error.message = fmt::format("{} ({})", error.message, role);
-        error.code = ExitCode::InputError;
-        return error;
-    }
-
     // Precedence: built-in defaults < config file < command-line flags; per-case overrides from
     // the config file win for their case.
     Status resolve_options(Context& context) {
@@ -140,10 +120,7 @@ class BenchGateCommand : public Command {
             if (!text) return text.error();
             auto config = bench::gate::parse_config(*text, config_path_);
             if (!config) return config.error();
-            if (config->threshold_pct) options_.tolerance.threshold_pct = *config->threshold_pct;
-            if (config->min_delta_us) options_.tolerance.min_delta_us = *config->min_delta_us;
-            options_.overrides = std::move(config->cases);
-            options_.ignore = std::move(config->ignore);
+            bench::gate::apply_config(std::move(*config), options_);
         }
         if (threshold_pct_) options_.tolerance.threshold_pct = *threshold_pct_;
         if (min_delta_us_) options_.tolerance.min_delta_us = *min_delta_us_;
@@ -178,15 +155,9 @@ class BenchGateCommand : public Command {
             context.flush_diagnostics();
             return 0;
         }
-        render::Report saved;
-        saved.command = "bench-summary";
-        saved.include_findings_in_json = false;
-        nlohmann::json cases = nlohmann::json::array();
-        for (const auto& bench_case : current) cases.push_back(bench::case_to_json(bench_case));
-        saved.data["cases"] = std::move(cases);
         auto output = context.open_output(save_baseline_);
         if (!output) return context.fail(output.error());
-        render::write_json(render::to_json(saved), (*output)->stream());
+        render::write_json(render::to_json(bench::cases_document(current)), (*output)->stream());
         if (auto status = (*output)->commit(); !status) return context.fail(status.error());
         return 0;
     }

@@ -1,0 +1,81 @@
+#pragma once
+/// @file pipeline.hpp
+/// The bench domain's one pipeline, shared by `bench-summary`, `bench-gate` and `advise`:
+/// inputs → one run's cases (load_run) → `bench.*` metrics (publish_metrics, summary.hpp) →
+/// the report (build_summary_report) and its own renderers. A command adds only option parsing,
+/// the renderer choice and the exit code, so every entry point sees the same cases under the
+/// same names.
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "ptune/bench/gate.hpp"
+#include "ptune/bench/model.hpp"
+#include "ptune/core/diagnostics.hpp"
+#include "ptune/core/error.hpp"
+#include "ptune/render/report.hpp"
+#include "ptune/rules/engine.hpp"
+
+namespace ptune::bench {
+
+/// The rule area of bench-summary's findings.
+inline constexpr std::string_view kRuleArea = "bench.";
+
+/// Loads `inputs` (anything load_bench_inputs() reads) as one run and makes repeated case names
+/// unique (`name #1`, `name #2`), so cases of the same name from different inputs stay apart in
+/// metrics, findings and tables.
+Result<std::vector<BenchCase>> load_run(const std::vector<std::string>& inputs,
+                                        const LoadOptions& options, Diagnostics& diagnostics);
+
+/// Renames repeated case names to `name #1`, `name #2`, ... in input order.
+void make_case_names_unique(std::vector<BenchCase>& cases);
+
+/// bench-summary's overview: one row per case (case, origin, rounds, min, median, mean, max,
+/// ranks, imbalance, source), µs with one decimal. Why a case has no number, fallbacks and
+/// repeated blocks go to `notes`.
+render::Table summary_table(const std::vector<BenchCase>& cases, std::vector<std::string>& notes);
+
+/// The report of `ptune bench-summary`: the summary table, a rank/slot table per multi-rank
+/// case and the notes (with `tables`; the json and run formats need none), and `findings`.
+render::Report build_summary_report(const std::vector<BenchCase>& cases,
+                                    std::vector<rules::Finding> findings, bool tables);
+
+/// `--format run`: the harness's `[RUN]` lines block after block, byte for byte as upstream
+/// prints them for one case; several cases get a `# case:` separator. `cases` must outlive it.
+std::shared_ptr<render::Renderer> make_run_renderer(const std::vector<BenchCase>& cases);
+
+/// `--format json` written case by case (no document of all cases is built); the bytes are
+/// those of the standard JSON renderer. `cases` must outlive it.
+std::shared_ptr<render::Renderer> make_cases_json_renderer(const std::vector<BenchCase>& cases);
+
+/// A bench-summary JSON document of `cases` without findings (bench-gate --save-baseline);
+/// every bench command reads it back.
+render::Report cases_document(const std::vector<BenchCase>& cases);
+
+}  // namespace ptune::bench
+
+namespace ptune::bench::gate {
+
+/// The runs bench-gate compares: every baseline input is one run (several form a history), all
+/// current inputs together are one run.
+struct Runs {
+    std::vector<std::vector<BenchCase>> baseline;
+    std::vector<BenchCase> current;
+};
+
+/// Loads the runs. An input that cannot be read is an error naming its role (`baseline`,
+/// `current run`) with ExitCode::InputError: a baseline that cannot be read is never a pass.
+/// Empty `current_inputs` leave `current` empty for a caller that has loaded it already.
+Result<Runs> load_runs(const std::vector<std::string>& baseline_inputs,
+                       const std::vector<std::string>& current_inputs, Diagnostics& diagnostics);
+
+/// Applies a config file under `options`: its defaults, per-case overrides and ignore list.
+/// Command-line values are applied after this, so they win.
+void apply_config(Config config, Options& options);
+
+/// Pairs the runs by case, compares them and publishes the `gate.*` metrics into `store`.
+GateResult compare(const Runs& runs, const Options& options, rules::MetricStore& store,
+                   Diagnostics& diagnostics);
+
+}  // namespace ptune::bench::gate

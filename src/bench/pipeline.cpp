@@ -1,0 +1,265 @@
+// The bench pipeline shared by bench-summary, bench-gate and advise (pipeline.hpp).
+
+#include "ptune/bench/pipeline.hpp"
+
+#include <unordered_map>
+
+#include <fmt/format.h>
+
+#include "ptune/bench/gate_input.hpp"
+#include "ptune/bench/gate_report.hpp"
+#include "ptune/bench/summary.hpp"
+#include "ptune/core/stats.hpp"
+
+namespace ptune::bench {
+
+namespace {
+
+std::string fixed1(double value) {
+    return stats::format_fixed(value, 1);
+}
+
+std::string source_text(const SourceRef& source) {
+    return source.line > 0 ? fmt::format("{}:{}", source.file, source.line) : source.file;
+}
+
+class RunRenderer : public render::Renderer {
+  public:
+    explicit RunRenderer(const std::vector<BenchCase>& cases) : cases_(cases) {}
+
+    void render(const render::Report&, std::ostream& out,
+                const render::RenderOptions&) const override {
+        // A single case prints exactly what upstream prints, so it can be diffed with a log.
+        for (const BenchCase& bench_case : cases_) {
+            if (cases_.size() > 1) out << "# case: " << bench_case.name << '\n';
+            for (const BenchBlock& block : bench_case.blocks) {
+                for (const std::string& line : format_run_lines(block, true)) out << line << '\n';
+            }
+        }
+    }
+
+  private:
+    const std::vector<BenchCase>& cases_;
+};
+
+// The JSON view of a large sweep costs several times the memory of the cases themselves.
+class StreamingJsonRenderer : public render::Renderer {
+  public:
+    explicit StreamingJsonRenderer(const std::vector<BenchCase>& cases) : cases_(cases) {}
+
+    void render(const render::Report& report, std::ostream& out,
+                const render::RenderOptions&) const override {
+        std::string envelope = dump(render::to_json(report));  // "{\n  \"command\": ..."
+        // "cases" sorts first among the envelope's keys.
+        out << "{\n  \"cases\": ";
+        if (cases_.empty()) {
+            out << "[]";
+        } else {
+            out << "[\n";
+            std::string indented;
+            for (std::size_t i = 0; i < cases_.size(); ++i) {
+                // Two levels deeper than a document of its own. JSON strings hold no raw
+                // newline, so every newline starts a line.
+                std::string element = dump(case_to_json(cases_[i]));
+                indented.assign("    ");
+                for (char c : element) {
+                    indented += c;
+                    if (c == '\n') indented += "    ";
+                }
+                out << indented << (i + 1 < cases_.size() ? ",\n" : "\n");
+            }
+            out << "  ]";
+        }
+        out << ',' << std::string_view(envelope).substr(1) << '\n';
+    }
+
+  private:
+    static std::string dump(const nlohmann::json& value) {
+        return value.dump(2, ' ', false, nlohmann::json::error_handler_t::replace);
+    }
+    const std::vector<BenchCase>& cases_;
+};
+
+void add_case_notes(const BenchCase& bench_case, const BenchBlock* block,
+                    std::vector<std::string>& notes) {
+    auto note = [&](const std::string& text) {
+        notes.push_back(fmt::format("{}: {}", bench_case.name, text));
+    };
+    if (block == nullptr) {
+        note(bench_case.status ? fmt::format("{}, no effective_us", *bench_case.status)
+                               : "no effective_us headline");
+    } else {
+        if (!block->effective_us)
+            note(fmt::format("effective_us unavailable: {}", block->unavailable.value_or("?")));
+        if ((block->context && block->context->fallback_flattened) ||
+            (block->raw && block->raw->fallback_flattened)) {
+            note("fallback_flattened: pooled per-dispatch samples, indicative only");
+        }
+        if (bench_case.blocks.size() > 1) {
+            note(fmt::format("{} bench blocks; the last headline is the CI number",
+                             bench_case.blocks.size()));
+        }
+        for (const std::string& text : block->notes) note(text);
+    }
+    for (const std::string& text : bench_case.notes) note(text);
+}
+
+render::Table rank_table(const BenchCase& bench_case, const BenchBlock& block) {
+    render::Table ranks;
+    ranks.title = fmt::format("{}: ranks (rank = worker pid)", bench_case.name);
+    ranks.columns = {"rank", "slot", "rounds", "min", "median", "mean", "max"};
+    ranks.align = {render::Align::Left, render::Align::Left};
+    ranks.align.resize(ranks.columns.size(), render::Align::Right);
+    auto add = [&](std::string rank, std::string slot, const std::optional<Summary>& s) {
+        if (s) {
+            ranks.rows.push_back({std::move(rank), std::move(slot),
+                                  s->rounds > 0 ? std::to_string(s->rounds) : "-", fixed1(s->min),
+                                  fixed1(s->median), fixed1(s->mean), fixed1(s->max)});
+        } else {
+            ranks.rows.push_back(
+                {std::move(rank), std::move(slot), "-", "-", "-", "-", "no timing"});
+        }
+    };
+    for (const Rank& rank : block.ranks) {
+        add(std::to_string(rank.rank), "", rank.eff_us);
+        for (const Slot& slot : rank.slots) {
+            add("",
+                slot.name.empty() ? std::to_string(slot.slot)
+                                  : fmt::format("{} ({})", slot.slot, slot.name),
+                slot.eff_us);
+        }
+    }
+    return ranks;
+}
+
+}  // namespace
+
+void make_case_names_unique(std::vector<BenchCase>& cases) {
+    std::unordered_map<std::string, int> seen;  // sweeps: thousands of long, similar names
+    for (const auto& bench_case : cases) ++seen[bench_case.name];
+    std::unordered_map<std::string, int> used;
+    for (auto& bench_case : cases) {
+        if (seen[bench_case.name] < 2) continue;
+        int n = ++used[bench_case.name];
+        bench_case.name = fmt::format("{} #{}", bench_case.name, n);
+    }
+}
+
+Result<std::vector<BenchCase>> load_run(const std::vector<std::string>& inputs,
+                                        const LoadOptions& options, Diagnostics& diagnostics) {
+    auto cases = load_bench_inputs(inputs, options, diagnostics);
+    if (cases) make_case_names_unique(*cases);
+    return cases;
+}
+
+render::Table summary_table(const std::vector<BenchCase>& cases, std::vector<std::string>& notes) {
+    render::Table summary;
+    summary.columns = {"case", "origin", "rounds", "min",       "median",
+                       "mean", "max",    "ranks",  "imbalance", "source"};
+    summary.align = {render::Align::Left, render::Align::Left};
+    summary.align.resize(summary.columns.size() - 1, render::Align::Right);
+    summary.align.push_back(render::Align::Left);
+    for (const BenchCase& bench_case : cases) {
+        const BenchBlock* block = bench_case.ci_block();
+        add_case_notes(bench_case, block, notes);
+        std::vector<std::string> row = {bench_case.name};
+        if (block == nullptr) {
+            row.insert(row.end(), 8, "-");
+            row.push_back(source_text(bench_case.source));
+            summary.rows.push_back(std::move(row));
+            continue;
+        }
+        row.push_back(to_string(block->origin));
+        const auto& s = block->effective_us;
+        if (s && !s->mean_only) {
+            row.insert(row.end(), {std::to_string(s->rounds), fixed1(s->min), fixed1(s->median),
+                                   fixed1(s->mean), fixed1(s->max)});
+        } else {
+            row.insert(row.end(), {"-", "-", "-", s ? fixed1(s->mean) : "-", "-"});
+        }
+        auto imbalance = rank_imbalance(*block);
+        row.push_back(block->ranks.empty() ? "-" : std::to_string(block->ranks.size()));
+        row.push_back(imbalance ? stats::format_fixed(*imbalance, 3) : "-");
+        row.push_back(source_text(block->source));
+        summary.rows.push_back(std::move(row));
+    }
+    return summary;
+}
+
+render::Report build_summary_report(const std::vector<BenchCase>& cases,
+                                    std::vector<rules::Finding> findings, bool tables) {
+    render::Report report;
+    report.command = "bench-summary";
+    report.findings = std::move(findings);
+    if (!tables) return report;
+    report.tables.push_back(summary_table(cases, report.notes));
+    for (const BenchCase& bench_case : cases) {
+        const BenchBlock* block = bench_case.ci_block();
+        if (block != nullptr && !block->ranks.empty())
+            report.tables.push_back(rank_table(bench_case, *block));
+    }
+    return report;
+}
+
+std::shared_ptr<render::Renderer> make_run_renderer(const std::vector<BenchCase>& cases) {
+    return std::make_shared<RunRenderer>(cases);
+}
+
+std::shared_ptr<render::Renderer> make_cases_json_renderer(const std::vector<BenchCase>& cases) {
+    return std::make_shared<StreamingJsonRenderer>(cases);
+}
+
+render::Report cases_document(const std::vector<BenchCase>& cases) {
+    render::Report document;
+    document.command = "bench-summary";
+    document.include_findings_in_json = false;
+    nlohmann::json listed = nlohmann::json::array();
+    for (const auto& bench_case : cases) listed.push_back(case_to_json(bench_case));
+    document.data["cases"] = std::move(listed);
+    return document;
+}
+
+}  // namespace ptune::bench
+
+namespace ptune::bench::gate {
+
+namespace {
+
+Error with_role(Error error, std::string_view role) {
+    error.message = fmt::format("{} ({})", error.message, role);
+    error.code = ExitCode::InputError;
+    return error;
+}
+
+}  // namespace
+
+Result<Runs> load_runs(const std::vector<std::string>& baseline_inputs,
+                       const std::vector<std::string>& current_inputs, Diagnostics& diagnostics) {
+    Runs runs;
+    for (const auto& input : baseline_inputs) {
+        auto loaded = load_bench_inputs({input}, LoadOptions{}, diagnostics);
+        if (!loaded) return with_role(loaded.error(), "baseline");
+        runs.baseline.push_back(std::move(*loaded));
+    }
+    if (current_inputs.empty()) return runs;
+    auto current = load_bench_inputs(current_inputs, LoadOptions{}, diagnostics);
+    if (!current) return with_role(current.error(), "current run");
+    runs.current = std::move(*current);
+    return runs;
+}
+
+void apply_config(Config config, Options& options) {
+    if (config.threshold_pct) options.tolerance.threshold_pct = *config.threshold_pct;
+    if (config.min_delta_us) options.tolerance.min_delta_us = *config.min_delta_us;
+    options.overrides = std::move(config.cases);
+    options.ignore = std::move(config.ignore);
+}
+
+GateResult compare(const Runs& runs, const Options& options, rules::MetricStore& store,
+                   Diagnostics& diagnostics) {
+    GateResult result = evaluate(pair_cases(runs.baseline, runs.current, diagnostics), options);
+    publish_metrics(result, options, store);
+    return result;
+}
+
+}  // namespace ptune::bench::gate
