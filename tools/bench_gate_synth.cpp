@@ -15,7 +15,7 @@
 
 #include <fmt/format.h>
 
-#include "ptune/bench/gate_synth.hpp"
+#include "gate_synth.hpp"
 #include "ptune/core/text.hpp"
 
 namespace {

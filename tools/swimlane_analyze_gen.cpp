@@ -12,7 +12,7 @@
 #include <fmt/format.h>
 
 #include "ptune/core/text.hpp"
-#include "ptune/swimlane/analyze_synth.hpp"
+#include "analyze_synth.hpp"
 
 namespace synth = ptune::swimlane::synth;
 

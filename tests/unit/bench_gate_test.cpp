@@ -8,7 +8,7 @@
 #include <catch2/catch.hpp>
 
 #include "ptune/bench/gate.hpp"
-#include "ptune/bench/gate_synth.hpp"
+#include "gate_synth.hpp"
 #include "ptune/core/stats.hpp"
 
 using namespace ptune;

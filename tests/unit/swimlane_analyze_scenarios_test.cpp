@@ -12,7 +12,7 @@
 #include "ptune/core/stats.hpp"
 #include "ptune/rules/engine.hpp"
 #include "ptune/swimlane/analyze.hpp"
-#include "ptune/swimlane/analyze_synth.hpp"
+#include "analyze_synth.hpp"
 #include "ptune/swimlane/reader.hpp"
 
 using namespace ptune;

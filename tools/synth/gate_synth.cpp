@@ -1,7 +1,7 @@
 // Deterministic synthetic runs: SplitMix64 and Box–Muller written out, so that a seed gives the
 // same numbers with every compiler and standard library.
 
-#include "ptune/bench/gate_synth.hpp"
+#include "gate_synth.hpp"
 
 #include <algorithm>
 #include <cmath>

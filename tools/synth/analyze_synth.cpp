@@ -2,7 +2,7 @@
 // 48 AIV cores, 3 AICPU scheduler threads owning cores round-robin) that records what the
 // runtime would: per-block AICore/AICPU rows and per-thread dispatch/complete phases.
 
-#include "ptune/swimlane/analyze_synth.hpp"
+#include "analyze_synth.hpp"
 
 #include <algorithm>
 #include <array>
