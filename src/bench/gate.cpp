@@ -44,6 +44,8 @@ std::string_view to_string(Verdict verdict) {
             return "unchanged";
         case Verdict::Noisy:
             return "noisy";
+        case Verdict::Underpowered:
+            return "underpowered";
         case Verdict::New:
             return "new";
         case Verdict::Missing:
@@ -87,8 +89,9 @@ std::size_t GateResult::count(Verdict verdict) const {
         cases.begin(), cases.end(), [&](const CaseResult& c) { return c.verdict == verdict; }));
 }
 
-bool GateResult::regressed() const {
-    return count(Verdict::Regressed) > 0 || geomean.regressed;
+bool GateResult::failed() const {
+    return geomean.regressed ||
+           std::any_of(cases.begin(), cases.end(), [](const CaseResult& c) { return c.fails; });
 }
 
 std::size_t GateResult::compared() const {
@@ -127,13 +130,14 @@ Status read_tolerance(const nlohmann::json& object, const std::string& where,
             auto number = config_number(value, where + key, source);
             if (!number) return number.error();
             (key == "threshold_pct" ? threshold_pct : min_delta_us) = *number;
-        } else if (where.empty() && (key == "cases" || key == "ignore")) {
+        } else if (where.empty() && (key == "cases" || key == "ignore" || key == "allow_missing")) {
             continue;  // handled by the caller
         } else {
-            return Error{fmt::format("config: unknown key '{}{}' (expected threshold_pct, "
-                                     "min_delta_us{})",
-                                     where, key, where.empty() ? ", cases, ignore" : ""),
-                         source, 0, ExitCode::InputError};
+            return Error{
+                fmt::format("config: unknown key '{}{}' (expected threshold_pct, "
+                            "min_delta_us{})",
+                            where, key, where.empty() ? ", cases, ignore, allow_missing" : ""),
+                source, 0, ExitCode::InputError};
         }
     }
     return ok_status();
@@ -162,19 +166,18 @@ Result<Config> parse_config(std::string_view text, const std::string& source) {
         !status) {
         return status.error();
     }
-    if (document.contains("ignore")) {
-        const auto& ignore = document["ignore"];
-        if (!ignore.is_array()) {
-            return Error{"config: 'ignore' must be an array of case names or patterns", source, 0,
-                         ExitCode::InputError};
+    for (auto [key, list] :
+         {std::pair{"ignore", &config.ignore}, std::pair{"allow_missing", &config.allow_missing}}) {
+        if (!document.contains(key)) continue;
+        const auto& entries = document[key];
+        if (!entries.is_array() ||
+            !std::all_of(entries.begin(), entries.end(),
+                         [](const nlohmann::json& entry) { return entry.is_string(); })) {
+            return Error{
+                fmt::format("config: '{}' must be an array of case names or patterns", key), source,
+                0, ExitCode::InputError};
         }
-        for (const auto& entry : ignore) {
-            if (!entry.is_string()) {
-                return Error{"config: 'ignore' entries must be strings", source, 0,
-                             ExitCode::InputError};
-            }
-            config.ignore.push_back(entry.get<std::string>());
-        }
+        for (const auto& entry : entries) list->push_back(entry.get<std::string>());
     }
     if (document.contains("cases")) {
         const auto& cases = document["cases"];
@@ -206,6 +209,32 @@ bool positive(std::optional<double> value) {
     return value && std::isfinite(*value) && *value > 0.0;
 }
 
+// Why a summary cannot describe a set of positive rounds; empty when it can. Checked before any
+// test, so a damaged line is `incomparable`, never a pass.
+std::string summary_problem(const Observation& run) {
+    for (const auto& [name, value] : {std::pair{"min", run.min},
+                                      {"median", run.median},
+                                      {"mean", run.mean},
+                                      {"max", run.max}}) {
+        if (value && !(std::isfinite(*value) && *value > 0.0))
+            return fmt::format("{} {} is not a positive time", name, *value);
+    }
+    if (run.min && run.max) {
+        if (*run.min > *run.max) return fmt::format("min {} above max {}", *run.min, *run.max);
+        for (const auto& [name, value] : {std::pair{"median", run.median}, {"mean", run.mean}}) {
+            if (value && (*value < *run.min || *value > *run.max))
+                return fmt::format("{} {} outside [min {}, max {}]", name, *value, *run.min,
+                                   *run.max);
+        }
+        if (run.rounds == 0 && run.samples.empty()) return "a summary of 0 rounds";
+    }
+    return {};
+}
+
+RoundSummary round_summary(const Observation& run) {
+    return {static_cast<double>(run.rounds), *run.min, *run.median, *run.max};
+}
+
 Tolerance tolerance_for(const std::string& name, const Options& options) {
     Tolerance tolerance = options.tolerance;
     if (auto it = options.overrides.find(name); it != options.overrides.end()) {
@@ -222,15 +251,25 @@ enum class Exceeds { No, Up, Down };
 struct PendingP {
     std::size_t index;
     Exceeds exceeds;
+    Verdict if_not_significant;  ///< noisy (raw samples) or underpowered (summaries)
 };
 
 std::string percent(double fraction) {
     return fmt::format("{:+.1f}%", fraction * 100.0);
 }
 
+std::string underpowered_reason(std::size_t current_rounds, std::size_t baseline_rounds,
+                                double best_p, const Options& options) {
+    return fmt::format(
+        "{} current and {} baseline rounds cannot reach alpha {}: even complete "
+        "separation gives p={}",
+        current_rounds, baseline_rounds, options.alpha, stats::format_fixed(best_p, 3));
+}
+
 // Keeps the baseline runs that can be compared with the current one; says why others cannot.
 std::vector<const Observation*> comparable_runs(const CaseInput& input, Metric metric,
-                                                std::string& mismatch, std::string& unusable) {
+                                                std::string& mismatch, std::string& unusable,
+                                                std::string& damaged) {
     const Observation& current = *input.current;
     std::vector<const Observation*> runs;
     for (const auto& run : input.baseline) {
@@ -248,6 +287,10 @@ std::vector<const Observation*> comparable_runs(const CaseInput& input, Metric m
         }
         if (!run.unavailable.empty()) {
             unusable = fmt::format("no effective_us in {}: {}", run.source, run.unavailable);
+            continue;
+        }
+        if (std::string problem = summary_problem(run); !problem.empty()) {
+            damaged = fmt::format("baseline {}: {}", run.source, problem);
             continue;
         }
         const auto value = run.value(metric);
@@ -285,6 +328,12 @@ std::optional<PendingP> compare(const CaseInput& input, const Options& options, 
         r.reason = fmt::format("no effective_us in the current run: {}", current.unavailable);
         return std::nullopt;
     }
+    if (std::string problem = summary_problem(current); !problem.empty()) {
+        r.verdict = Verdict::Incomparable;
+        r.invalid_input = true;
+        r.reason = fmt::format("current {}: {}", current.source, problem);
+        return std::nullopt;
+    }
     const auto current_value = current.value(options.metric);
     if (!current_value) {
         r.verdict = Verdict::Incomparable;
@@ -294,6 +343,7 @@ std::optional<PendingP> compare(const CaseInput& input, const Options& options, 
     }
     if (!positive(current_value)) {
         r.verdict = Verdict::Incomparable;
+        r.invalid_input = true;
         r.reason = fmt::format("current {} {} is not a positive time", to_string(options.metric),
                                *current_value);
         return std::nullopt;
@@ -304,17 +354,21 @@ std::optional<PendingP> compare(const CaseInput& input, const Options& options, 
         r.reason = "not in the baseline";
         return std::nullopt;
     }
-    std::string mismatch, unusable;
-    const auto runs = comparable_runs(input, options.metric, mismatch, unusable);
+    std::string mismatch, unusable, damaged;
+    const auto runs = comparable_runs(input, options.metric, mismatch, unusable, damaged);
     if (runs.empty()) {
-        r.verdict = mismatch.empty() ? Verdict::New : Verdict::Incomparable;
-        r.reason = mismatch.empty() ? unusable : mismatch;
+        // Damaged numbers are never a pass: they make the case incomparable, not new.
+        r.invalid_input = !damaged.empty();
+        r.verdict = mismatch.empty() && damaged.empty() ? Verdict::New : Verdict::Incomparable;
+        r.reason = !damaged.empty() ? damaged : mismatch.empty() ? unusable : mismatch;
         return std::nullopt;
     }
-    if (!mismatch.empty() || !unusable.empty()) {
-        r.reason =
-            fmt::format("{} of {} baseline runs left out ({})", input.baseline.size() - runs.size(),
-                        input.baseline.size(), mismatch.empty() ? unusable : mismatch);
+    if (!mismatch.empty() || !unusable.empty() || !damaged.empty()) {
+        r.reason = fmt::format("{} of {} baseline runs left out ({})",
+                               input.baseline.size() - runs.size(), input.baseline.size(),
+                               !damaged.empty()   ? damaged
+                               : mismatch.empty() ? unusable
+                                                  : mismatch);
     }
     r.baseline_runs = runs.size();
     std::vector<double> values;
@@ -373,38 +427,42 @@ std::optional<PendingP> compare(const CaseInput& input, const Options& options, 
         const Tail tail = cur >= base ? Tail::Greater : Tail::Less;
         r.p_value = mann_whitney_u(current.samples, pooled, tail)->p_value;
         r.shift_us = hodges_lehmann_shift(current.samples, pooled);
-        return PendingP{index, exceeds};  // unchanged unless Holm says otherwise
+        const double best_p = separation_p(static_cast<double>(current.samples.size()),
+                                           static_cast<double>(pooled.size()));
+        if (exceeds != Exceeds::No && best_p >= options.alpha) {
+            r.verdict = Verdict::Underpowered;
+            r.reason = underpowered_reason(current.samples.size(), pooled.size(), best_p, options);
+            return std::nullopt;
+        }
+        return PendingP{index, exceeds, Verdict::Noisy};  // unchanged unless Holm says otherwise
     }
 
-    // (b) Summaries with a spread: is the current median beyond every baseline round?
-    const bool summaries = current.median && current.rounds > 0 &&
+    // (b) Summaries with a spread: the Mann–Whitney U they allow at least, and its exact p.
+    const bool summaries = current.min && current.median && current.max && current.rounds > 0 &&
                            std::all_of(runs.begin(), runs.end(), [](const Observation* run) {
-                               return run->min && run->max && run->rounds > 0;
+                               return run->min && run->median && run->max && run->rounds > 0;
                            });
     if (summaries) {
         r.test = Test::Bounds;
-        double base_min = *runs.front()->min, base_max = *runs.front()->max;
-        std::size_t base_rounds = 0;
-        for (const auto* run : runs) {
-            base_min = std::min(base_min, *run->min);
-            base_max = std::max(base_max, *run->max);
-            base_rounds += run->rounds;
-        }
-        r.baseline_samples = base_rounds;
+        std::vector<RoundSummary> baseline_summaries;
+        for (const auto* run : runs) baseline_summaries.push_back(round_summary(*run));
+        const Tail tail = cur >= base ? Tail::Greater : Tail::Less;
+        const auto test = summary_u_test(round_summary(current), baseline_summaries, tail);
+        for (const auto* run : runs) r.baseline_samples += run->rounds;
         r.current_samples = current.rounds;
-        const bool beyond = cur >= base ? *current.median > base_max : *current.median < base_min;
-        if (exceeds != Exceeds::No && beyond) {
-            r.p_value = median_above_max_probability(current.rounds, base_rounds);
-            return PendingP{index, exceeds};
+        r.p_value = test->p_value;
+        if (exceeds != Exceeds::No && test->best_p >= options.alpha) {
+            r.verdict = Verdict::Underpowered;
+            r.reason =
+                underpowered_reason(r.current_samples, r.baseline_samples, test->best_p, options);
+            return std::nullopt;
         }
-        settle(exceeds, false,
-               cur >= base ? fmt::format("current median {} not above baseline max {}",
-                                         stats::format_fixed(*current.median, 1),
-                                         stats::format_fixed(base_max, 1))
-                           : fmt::format("current median {} not below baseline min {}",
-                                         stats::format_fixed(*current.median, 1),
-                                         stats::format_fixed(base_min, 1)));
-        return std::nullopt;
+        // Only a change beyond the tolerances can become a verdict, so only those enter Holm.
+        if (exceeds == Exceeds::No) {
+            r.verdict = Verdict::Unchanged;
+            return std::nullopt;
+        }
+        return PendingP{index, exceeds, Verdict::Underpowered};
     }
 
     // (d) Nothing to test against: the tolerances alone decide.
@@ -415,6 +473,40 @@ std::optional<PendingP> compare(const CaseInput& input, const Options& options, 
                    std::to_string(options.min_history) + " baseline runs";
     }
     return std::nullopt;
+}
+
+// Whether a case fails the gate, once its verdict is final.
+void decide_failure(CaseResult& r, const Options& options) {
+    switch (r.verdict) {
+        case Verdict::Regressed:
+            r.fails = true;
+            break;
+        case Verdict::Underpowered:
+            if (r.delta_pct && *r.delta_pct > options.hard_threshold_pct) {
+                r.fails = true;
+                r.reason += fmt::format(
+                    "; the slowdown {} is above the hard threshold {}%, "
+                    "which fails the gate whatever the test says",
+                    percent(*r.delta_pct / 100.0), options.hard_threshold_pct);
+            }
+            break;
+        case Verdict::Incomparable:
+            if (r.invalid_input) {
+                r.fails = true;
+                r.reason += " (damaged numbers never pass)";
+            }
+            break;
+        case Verdict::Missing:
+            if (options.require_all && !is_ignored(r.name, options.allow_missing)) {
+                r.fails = true;
+                r.reason +=
+                    " (a baseline case needs a valid current result; allow it with "
+                    "--allow-missing)";
+            }
+            break;
+        default:
+            break;
+    }
 }
 
 void compute_geomean(GateResult& result, const Options& options) {
@@ -468,12 +560,15 @@ GateResult evaluate(const std::vector<CaseInput>& cases, const Options& options)
         if (adjusted[i] < options.alpha) {
             r.verdict = pending[i].exceeds == Exceeds::Up ? Verdict::Regressed : Verdict::Improved;
         } else {
-            r.verdict = Verdict::Noisy;
+            r.verdict = pending[i].if_not_significant;
             r.reason =
-                fmt::format("not significant after Holm over {} cases: p={} (alpha {})",
+                fmt::format("{} after Holm over {} cases: p={} (alpha {})",
+                            r.verdict == Verdict::Noisy ? "not significant"
+                                                        : "the summaries cannot show significance",
                             pending.size(), stats::format_fixed(adjusted[i], 3), options.alpha);
         }
     }
+    for (auto& r : result.cases) decide_failure(r, options);
     compute_geomean(result, options);
     return result;
 }

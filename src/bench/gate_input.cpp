@@ -76,6 +76,11 @@ Observation observe(const BenchCase& bench_case, Diagnostics& diagnostics) {
         return o;
     }
     const Summary& summary = *block->effective_us;
+    if (bench_case.status == "fail" && !(summary.mean > 0.0)) {
+        // Daily CI writes 0 for a case that failed: no result, not a time of zero.
+        o.unavailable = "the case failed (results.tsv status fail)";
+        return o;
+    }
     o.mean = summary.mean;
     if (!summary.mean_only) {
         o.min = summary.min;

@@ -12,6 +12,10 @@ namespace ptune::bench::gate {
 
 namespace {
 
+constexpr Verdict kAllVerdicts[] = {Verdict::Regressed, Verdict::Improved,     Verdict::Unchanged,
+                                    Verdict::Noisy,     Verdict::Underpowered, Verdict::New,
+                                    Verdict::Missing,   Verdict::Incomparable};
+
 std::string number(const std::optional<double>& value) {
     return value ? stats::format_fixed(*value, 1) : "-";
 }
@@ -32,7 +36,7 @@ std::string test_cell(const CaseResult& c) {
         case Test::UTest:
             return "U " + p_text(c.p_adjusted.value_or(1.0));
         case Test::Bounds:
-            return c.p_adjusted ? "bounds " + p_text(*c.p_adjusted) : "bounds";
+            return c.p_adjusted ? "U-bound " + p_text(*c.p_adjusted) : "U-bound";
         case Test::Fence:
             return fmt::format("fence n={}", c.baseline_runs);
         case Test::Threshold:
@@ -67,7 +71,8 @@ nlohmann::json case_json(const CaseResult& c) {
                         {"current_samples", c.current_samples},
                         {"threshold_pct", c.tolerance.threshold_pct},
                         {"min_delta_us", c.tolerance.min_delta_us},
-                        {"reason", c.reason.empty() ? nlohmann::json() : nlohmann::json(c.reason)}};
+                        {"reason", c.reason.empty() ? nlohmann::json() : nlohmann::json(c.reason)},
+                        {"fails", c.fails}};
     if (c.fence) {
         j["fence"] = {{"reference", c.fence->reference},
                       {"lower_pct", (std::exp(c.fence->lower) - 1.0) * 100.0},
@@ -78,14 +83,13 @@ nlohmann::json case_json(const CaseResult& c) {
 
 std::string status_word(const GateResult& result, const ReportSettings& settings) {
     if (result.compared() == 0) return "NOT CHECKED (nothing compared)";
-    if (!result.regressed()) return "PASS";
+    if (!result.failed()) return "PASS";
     return settings.warn_only ? "WARN (--warn-only)" : "FAIL";
 }
 
 std::string summary_line(const GateResult& result, const ReportSettings& settings) {
     std::vector<std::string> counts;
-    for (Verdict v : {Verdict::Regressed, Verdict::Improved, Verdict::Unchanged, Verdict::Noisy,
-                      Verdict::New, Verdict::Missing, Verdict::Incomparable}) {
+    for (Verdict v : kAllVerdicts) {
         if (std::size_t n = result.count(v))
             counts.push_back(fmt::format("{} {}", n, to_string(v)));
     }
@@ -139,11 +143,10 @@ render::Report make_report(const GateResult& result, const ReportSettings& setti
     report.notes.push_back(summary_line(result, settings));
 
     nlohmann::json counts = nlohmann::json::object();
-    for (Verdict v : {Verdict::Regressed, Verdict::Improved, Verdict::Unchanged, Verdict::Noisy,
-                      Verdict::New, Verdict::Missing, Verdict::Incomparable}) {
+    for (Verdict v : kAllVerdicts) {
         counts[std::string(to_string(v))] = result.count(v);
     }
-    report.data = {{"passed", !result.regressed() && result.compared() > 0},
+    report.data = {{"passed", !result.failed() && result.compared() > 0},
                    {"compared", result.compared()},
                    {"warn_only", settings.warn_only},
                    {"metric", std::string(to_string(o.metric))},
@@ -172,6 +175,7 @@ void publish_metrics(const GateResult& result, const Options& options, rules::Me
         auto& subject = store.subject("case", c.name);
         subject.metrics["gate.metric_is_mean"] = options.metric == Metric::Mean ? 1.0 : 0.0;
         subject.metrics["gate.regressed"] = c.verdict == Verdict::Regressed ? 1.0 : 0.0;
+        subject.metrics["gate.fails"] = c.fails ? 1.0 : 0.0;
         if (c.delta_pct) subject.metrics["gate.delta_pct"] = *c.delta_pct;
         if (c.baseline) subject.metrics["gate.baseline"] = *c.baseline;
         if (c.current) subject.metrics["gate.current"] = *c.current;
@@ -208,8 +212,7 @@ class GithubRenderer : public render::Renderer {
         };
         const Metric metric = settings_.options.metric;
         for (const auto& c : result_.cases) {
-            if (c.verdict == Verdict::Regressed)
-                emit(!settings_.warn_only, annotation_text(c, metric));
+            if (c.fails) emit(!settings_.warn_only, annotation_text(c, metric));
         }
         if (result_.geomean.regressed) {
             emit(!settings_.warn_only,
@@ -219,7 +222,7 @@ class GithubRenderer : public render::Renderer {
                              *settings_.options.geomean_threshold_pct));
         }
         for (const auto& c : result_.cases) {
-            if (c.verdict == Verdict::Missing || c.verdict == Verdict::Incomparable) {
+            if (!c.fails && (c.verdict == Verdict::Missing || c.verdict == Verdict::Incomparable)) {
                 emit(false, annotation_text(c, metric));
             }
         }

@@ -4,6 +4,7 @@
 #include "ptune/bench/gate_stats.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <numeric>
 
@@ -25,9 +26,10 @@ double normal_survival(double z) {
     return 0.5 * std::erfc(z / std::sqrt(2.0));
 }
 
-// P(U >= u) for sizes (m, n) without ties, through the recursion on the largest value:
-// it belongs to the first sample with probability m/(m+n) and then beats all n others.
-double exact_u_survival(std::size_t m, std::size_t n, double u) {
+// The null distribution of U for sizes (m, n) without ties, P(U = u) for u = 0..m·n, through
+// the recursion on the largest value: it belongs to the first sample with probability m/(m+n)
+// and then beats all n others.
+std::vector<double> exact_u_distribution(std::size_t m, std::size_t n) {
     // dist[i] holds the distribution of U for sizes (i, current column), i = 0..m.
     std::vector<std::vector<double>> dist(m + 1);
     for (std::size_t i = 0; i <= m; ++i) dist[i] = {1.0};  // column 0: U = 0 surely
@@ -46,11 +48,19 @@ double exact_u_survival(std::size_t m, std::size_t n, double u) {
             dist[i] = std::move(next);
         }
     }
-    const auto& final_dist = dist[m];
+    return std::move(dist[m]);
+}
+
+// P(U >= u) from a distribution of exact_u_distribution().
+double tail_from(const std::vector<double>& distribution, double u) {
     const auto first = static_cast<std::size_t>(std::max(0.0, std::ceil(u)));
     double tail = 0.0;
-    for (std::size_t v = first; v < final_dist.size(); ++v) tail += final_dist[v];
+    for (std::size_t v = first; v < distribution.size(); ++v) tail += distribution[v];
     return std::clamp(tail, 0.0, 1.0);
+}
+
+double exact_u_survival(std::size_t m, std::size_t n, double u) {
+    return tail_from(exact_u_distribution(m, n), u);
 }
 
 // Evenly spaced order statistics, so that a huge sample keeps its shape in `count` values.
@@ -151,15 +161,115 @@ std::optional<double> hodges_lehmann_shift(std::span<const double> current,
     return (lower + upper) / 2.0;
 }
 
-double median_above_max_probability(std::size_t current_count, std::size_t baseline_count) {
-    if (current_count == 0 || baseline_count == 0) return 1.0;
-    const std::size_t needed = (current_count + 1) / 2;
-    double probability = 1.0;
-    for (std::size_t i = 0; i < needed; ++i) {
-        probability *= static_cast<double>(current_count - i) /
-                       static_cast<double>(current_count + baseline_count - i);
+namespace {
+
+// A side's rounds as (value, count) runs: as high as the summary allows, or as low. The order
+// statistics x(1) = min and x(n) = max are known; x(2..ceil(n/2)) lie in [min, median] and the
+// rest in [median, max] (an even count's two middle rounds average to the median, a coupling
+// dropped here, which only moves U further against the test).
+std::array<std::pair<double, double>, 3> placed(const RoundSummary& side, bool high) {
+    const double n = side.rounds;
+    const double half = std::floor(n / 2.0);
+    if (high) return {{{side.min, 1.0}, {side.median, n - 1.0 - half}, {side.max, half}}};
+    return {{{side.min, half}, {side.median, n - 1.0 - half}, {side.max, 1.0}}};
+}
+
+constexpr double kExactPairs = 10'000.0;
+
+// P(U >= u) for sizes (m, n) without ties, the exact table computed once for repeated queries.
+class USurvival {
+  public:
+    USurvival(double m, double n) : m_(m), n_(n) {
+        if (m * n <= kExactPairs) {
+            exact_ = exact_u_distribution(static_cast<std::size_t>(m), static_cast<std::size_t>(n));
+        }
     }
-    return probability;
+    double operator()(double u) const {
+        if (!exact_.empty()) return tail_from(exact_, u);
+        const double variance = m_ * n_ * (m_ + n_ + 1.0) / 12.0;
+        return std::clamp(normal_survival((u - m_ * n_ / 2.0 - 0.5) / std::sqrt(variance)), 0.0,
+                          1.0);
+    }
+
+  private:
+    double m_, n_;
+    std::vector<double> exact_;
+};
+
+// P(K >= k): the k largest of m + n exchangeable values all from the first sample,
+// C(m, k) / C(m + n, k), in logarithms.
+double exceedance_survival(double m, double n, double k) {
+    if (k <= 0.0) return 1.0;
+    if (k > m) return 0.0;
+    return std::exp(std::lgamma(m + 1.0) - std::lgamma(m - k + 1.0) - std::lgamma(m + n + 1.0) +
+                    std::lgamma(m + n - k + 1.0));
+}
+
+// The least threshold t in [0, hi] with survival(t) <= q (survival non-increasing), by
+// bisection on whole numbers; hi + 1 when even hi is above q. Beyond 2^53 whole numbers are no
+// longer all doubles, so the search stops when the interval no longer shrinks: hi stays a
+// threshold that satisfies the bound, which is what the callers need.
+template <typename Survival>
+double least_threshold(const Survival& survival, double hi, double q) {
+    if (survival(hi) > q) return hi + 1.0;
+    double lo = 0.0;  // invariant: survival(hi) <= q, and every t < lo has survival(t) > q
+    while (lo < hi) {
+        const double mid = std::floor(lo + (hi - lo) / 2.0);
+        if (mid <= lo && mid >= hi) break;
+        if (survival(mid) <= q) {
+            if (mid >= hi) break;
+            hi = mid;
+        } else {
+            if (mid + 1.0 <= lo) break;
+            lo = mid + 1.0;
+        }
+    }
+    return hi;
+}
+
+}  // namespace
+
+double separation_p(double m, double n) {
+    return std::exp(std::lgamma(m + 1.0) + std::lgamma(n + 1.0) - std::lgamma(m + n + 1.0));
+}
+
+double u_survival(double m, double n, double u) {
+    return USurvival(m, n)(u);
+}
+
+std::optional<SummaryUTest> summary_u_test(const RoundSummary& current,
+                                           std::span<const RoundSummary> baseline, Tail tail) {
+    double n = 0;
+    for (const auto& run : baseline) n += run.rounds;
+    const double m = current.rounds;
+    if (!(m >= 1.0) || !(n >= 1.0)) return std::nullopt;
+    const bool greater = tail == Tail::Greater;
+    const auto beats = [&](double c, double b) { return greater ? c > b : c < b; };
+    // For "greater" the current rounds go as low and the baseline's as high as allowed.
+    const auto cur = placed(current, !greater);
+    double base_extreme = greater ? baseline.front().max : baseline.front().min;
+    SummaryUTest test;
+    for (const auto& run : baseline) {
+        base_extreme = greater ? std::max(base_extreme, run.max) : std::min(base_extreme, run.min);
+        for (const auto& [b, b_count] : placed(run, greater)) {
+            for (const auto& [c, c_count] : cur) {
+                test.u_bound += c_count * b_count * (beats(c, b) ? 1.0 : c == b ? 0.5 : 0.0);
+            }
+        }
+    }
+    for (const auto& [c, c_count] : cur) {
+        if (beats(c, base_extreme)) test.k_bound += c_count;
+    }
+    const USurvival u_survival_of(m, n);
+    const auto k_survival = [&](double k) { return exceedance_survival(m, n, k); };
+    const double q = std::min(u_survival_of(test.u_bound), k_survival(test.k_bound));
+    // The min-p of the two statistics: P(U >= u_q or K >= k_q). K current rounds above every
+    // baseline round make U >= K·n, so when k_q·n >= u_q the K event lies inside the U event.
+    const double u_q = least_threshold(u_survival_of, m * n, q);
+    const double k_q = least_threshold(k_survival, m, q);
+    test.p_value = std::min(1.0, u_survival_of(u_q) + (k_q * n >= u_q ? 0.0 : k_survival(k_q)));
+    test.best_p = separation_p(m, n);
+    return test;
 }
 
 std::vector<double> holm_adjust(std::span<const double> p_values) {

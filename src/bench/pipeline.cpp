@@ -253,6 +253,7 @@ void apply_config(Config config, Options& options) {
     if (config.min_delta_us) options.tolerance.min_delta_us = *config.min_delta_us;
     options.overrides = std::move(config.cases);
     options.ignore = std::move(config.ignore);
+    options.allow_missing = std::move(config.allow_missing);
 }
 
 GateResult compare(const Runs& runs, const Options& options, rules::MetricStore& store,

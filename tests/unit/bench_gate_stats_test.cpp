@@ -5,6 +5,8 @@
 #include <cmath>
 #include <vector>
 
+#include <random>
+
 #include <catch2/catch.hpp>
 
 #include "ptune/bench/gate_stats.hpp"
@@ -74,13 +76,100 @@ TEST_CASE("Hodges-Lehmann shift is the median pairwise difference", "[bench-gate
     CHECK_FALSE(hodges_lehmann_shift(empty, base));
 }
 
-TEST_CASE("median-above-max bound reproduces the spec's exact probabilities",
+TEST_CASE("summary rank test: exact p at complete separation, both directions",
           "[bench-gate][stats]") {
-    // conventions.md §1.8(b): C(150,100)/C(200,100) ~ 2.2e-19 for 100 rounds a side.
-    CHECK(median_above_max_probability(100, 100) == Approx(2.2229697512078617e-19).epsilon(1e-9));
-    // 3 current rounds: 2 must lie above all 2 baseline rounds: C(3,2)/C(5,2) = 0.3.
-    CHECK(median_above_max_probability(3, 2) == Approx(0.3));
-    CHECK(median_above_max_probability(0, 10) == 1.0);
+    // 5 rounds a side, current min above baseline max: every one of the 25 pairs is ordered and
+    // the exact one-sided Mann-Whitney p is 1/C(10,5) = 1/252.
+    const RoundSummary base{5, 92585.6, 106129.0, 108815.2};
+    const RoundSummary slower{5, 92585.6 * 1.5, 106129.0 * 1.5, 108815.2 * 1.5};
+    auto test = summary_u_test(slower, std::span(&base, 1), Tail::Greater);
+    REQUIRE(test);
+    CHECK(test->u_bound == 25.0);
+    CHECK(test->k_bound == 5.0);
+    CHECK(test->p_value == Approx(1.0 / 252.0));
+    CHECK(test->best_p == Approx(1.0 / 252.0));
+    // The same data tested the other way shows nothing.
+    CHECK(summary_u_test(slower, std::span(&base, 1), Tail::Less)->p_value == Approx(1.0));
+    // An improvement with complete separation is as significant.
+    auto faster = summary_u_test(base, std::span(&slower, 1), Tail::Less);
+    CHECK(faster->p_value == Approx(1.0 / 252.0));
+    // 100 rounds a side: 1/C(200,100) ~ 1.1e-59 (conventions.md §1.8(b)).
+    const RoundSummary base100{100, 10, 11, 12};
+    const RoundSummary cur100{100, 13, 14, 15};
+    CHECK(summary_u_test(cur100, std::span(&base100, 1), Tail::Greater)->p_value ==
+          Approx(1.1048e-59).epsilon(1e-3));
+}
+
+TEST_CASE("summary rank test: median above max keeps the spec's bound despite a stray min",
+          "[bench-gate][stats]") {
+    // The current median is above every baseline round, but one stray fast round puts the
+    // current min below the baseline min: U alone proves nothing, K >= 50 does:
+    // C(100,50)/C(200,50) ~ 2.2e-19 (conventions.md §1.8(b)); the min-p costs at most 2x.
+    const RoundSummary base{100, 100, 105, 110};
+    const RoundSummary cur{100, 90, 120, 130};
+    auto test = summary_u_test(cur, std::span(&base, 1), Tail::Greater);
+    REQUIRE(test);
+    CHECK(test->k_bound == 50.0);
+    CHECK(test->p_value >= 2.2229697512078617e-19 * 0.999);
+    CHECK(test->p_value <= 2 * 2.2229697512078617e-19 * 1.001);
+}
+
+TEST_CASE("summary rank test: overlapping 5-round summaries cannot show +30%",
+          "[bench-gate][stats]") {
+    const RoundSummary base{5, 80, 100, 140};
+    const RoundSummary cur{5, 100, 130, 180};
+    auto test = summary_u_test(cur, std::span(&base, 1), Tail::Greater);
+    REQUIRE(test);
+    CHECK(test->p_value > 0.05);
+    CHECK(test->best_p == Approx(1.0 / 252.0));
+    // No rounds on a side: no test.
+    const RoundSummary empty{0, 1, 1, 1};
+    CHECK_FALSE(summary_u_test(empty, std::span(&base, 1), Tail::Greater));
+    // Absurd declared round counts neither loop nor wrap: the p is a number in [0, 1].
+    const RoundSummary huge{1.8446744073709552e19, 100, 130, 180};
+    auto absurd = summary_u_test(huge, std::span(&base, 1), Tail::Greater);
+    REQUIRE(absurd);
+    CHECK(absurd->p_value >= 0.0);
+    CHECK(absurd->p_value <= 1.0);
+}
+
+TEST_CASE("summary rank test never claims more than the rounds behind the summaries",
+          "[bench-gate][stats]") {
+    // For random rounds, the bounds must not exceed the true U and K, and the p must not be
+    // below the smaller p of the true statistics (which the exact min-p p never is).
+    std::mt19937 rng(1234);
+    for (int trial = 0; trial < 300; ++trial) {
+        const std::size_t m = 1 + rng() % 12, n = 1 + rng() % 12;
+        std::normal_distribution<double> base_dist(100.0, 5.0);
+        std::normal_distribution<double> cur_dist(100.0 + static_cast<double>(rng() % 20), 5.0);
+        std::vector<double> cur(m), base(n);
+        for (double& v : cur) v = std::round(cur_dist(rng));
+        for (double& v : base) v = std::round(base_dist(rng));
+        const auto summary = [](std::vector<double> v) {
+            std::sort(v.begin(), v.end());
+            const std::size_t k = v.size();
+            const double median = k % 2 ? v[k / 2] : (v[k / 2 - 1] + v[k / 2]) / 2.0;
+            return RoundSummary{static_cast<double>(k), v.front(), median, v.back()};
+        };
+        const RoundSummary base_summary = summary(base);
+        auto test = summary_u_test(summary(cur), std::span(&base_summary, 1), Tail::Greater);
+        REQUIRE(test);
+        double true_u = 0, true_k = 0;
+        const double base_max = *std::max_element(base.begin(), base.end());
+        for (double c : cur) {
+            for (double b : base) true_u += c > b ? 1.0 : c == b ? 0.5 : 0.0;
+            if (c > base_max) true_k += 1;
+        }
+        INFO("trial " << trial);
+        CHECK(test->u_bound <= true_u);
+        CHECK(test->k_bound <= true_k);
+        double k_survival = 1.0;  // C(m, k) / C(m + n, k)
+        for (double i = 0; i < true_k; ++i)
+            k_survival *= (static_cast<double>(m) - i) / static_cast<double>(m + n - i);
+        const double true_min_p = std::min(
+            u_survival(static_cast<double>(m), static_cast<double>(n), true_u), k_survival);
+        CHECK(test->p_value >= true_min_p * (1 - 1e-9));
+    }
 }
 
 TEST_CASE("Holm adjusts step-down and keeps the input order", "[bench-gate][stats]") {

@@ -61,10 +61,11 @@ struct Config {
     std::optional<double> min_delta_us;
     std::map<std::string, ToleranceOverride> cases;
     std::vector<std::string> ignore;  ///< exact names or shell patterns (`models/qwen3/*`)
+    std::vector<std::string> allow_missing;  ///< cases that may lack a current result
 };
 
 /// Parses the JSON config file:
-/// `{"threshold_pct": 5, "min_delta_us": 0.5, "ignore": ["models/x/*"],
+/// `{"threshold_pct": 5, "min_delta_us": 0.5, "ignore": ["models/x/*"], "allow_missing": [...],
 ///   "cases": {"models/a.py": {"threshold_pct": 10, "min_delta_us": 20}}}`.
 /// Unknown keys and wrong types are errors naming `source` and the line.
 Result<Config> parse_config(std::string_view text, const std::string& source);
@@ -81,17 +82,35 @@ struct Options {
     double fence_k = 3.0;
     /// Suite geomean change that fails the gate on its own; nullopt = report only.
     std::optional<double> geomean_threshold_pct;
+    /// A slowdown above this percent fails the gate when the data cannot show significance
+    /// (verdict `underpowered`): a huge regression never passes for lack of samples. Raw samples
+    /// or a history that call it `noisy` have shown it is noise, and keep their verdict.
+    double hard_threshold_pct = 25.0;
+    /// Every baseline case needs a valid current result: one without fails the gate (verdict
+    /// `missing`) unless `allow_missing` names it (exact names or shell patterns).
+    bool require_all = true;
+    std::vector<std::string> allow_missing;
 };
 
-enum class Verdict { Regressed, Improved, Unchanged, Noisy, New, Missing, Incomparable };
-/// "regressed", "improved", "unchanged", "noisy", "new", "missing", "incomparable".
+enum class Verdict {
+    Regressed,
+    Improved,
+    Unchanged,
+    Noisy,         ///< beyond the tolerances, not significant although the data could show it
+    Underpowered,  ///< beyond the tolerances, and the data available cannot show significance
+    New,
+    Missing,
+    Incomparable
+};
+/// "regressed", "improved", "unchanged", "noisy", "underpowered", "new", "missing",
+/// "incomparable".
 std::string_view to_string(Verdict verdict);
 
 /// What decided a verdict.
 enum class Test {
     None,       ///< nothing to test (new, missing, incomparable)
     UTest,      ///< one-sided Mann–Whitney U on raw samples (Holm-adjusted)
-    Bounds,     ///< current median above baseline max (or below min), summaries only
+    Bounds,     ///< Mann–Whitney U bounded by the summaries (n, min, median, max) only
     Fence,      ///< between-run noise fence on log-ratios from a history of baseline runs
     Threshold,  ///< tolerances only: no samples, no spread, no history (a results.tsv mean)
 };
@@ -115,7 +134,11 @@ struct CaseResult {
     std::size_t baseline_runs = 0;     ///< comparable baseline runs used
     std::size_t baseline_samples = 0;  ///< pooled raw samples (utest) or rounds (bounds)
     std::size_t current_samples = 0;
-    std::string reason;  ///< why new / missing / incomparable / noisy
+    std::string reason;  ///< why new / missing / incomparable / noisy / underpowered
+    /// This case fails the gate: regressed, underpowered above the hard threshold, missing
+    /// under require_all, or incomparable because its numbers are damaged.
+    bool fails = false;
+    bool invalid_input = false;  ///< a summary that cannot be a set of positive rounds
     std::string current_source;
     std::optional<double> current_mean, current_median;  ///< for the tail check
 };
@@ -134,15 +157,16 @@ struct GateResult {
     std::vector<std::string> ignored;  ///< cases left out by the ignore list
 
     std::size_t count(Verdict verdict) const;
-    /// True when a case regressed or the geomean crossed its threshold.
-    bool regressed() const;
+    /// True when a case fails (CaseResult::fails) or the geomean crossed its threshold.
+    bool failed() const;
     /// Cases that were actually compared (not new, missing or incomparable). A gate that
     /// compared nothing has not checked anything and must not pass.
     std::size_t compared() const;
 };
 
 /// Compares every case. Never fails: unusable cases get `incomparable`, `new` or `missing`
-/// with a reason.
+/// with a reason. A summary that cannot be a set of rounds (no rounds, min > max, a median
+/// outside [min, max], NaN or a value <= 0) makes its case `incomparable`, never a pass.
 GateResult evaluate(const std::vector<CaseInput>& cases, const Options& options);
 
 /// True if `name` matches an ignore entry (exact, or a shell pattern with `*`, `?`, `[...]`).

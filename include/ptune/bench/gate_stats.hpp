@@ -34,11 +34,38 @@ std::optional<UTest> mann_whitney_u(std::span<const double> current,
 std::optional<double> hodges_lehmann_shift(std::span<const double> current,
                                            std::span<const double> baseline);
 
-/// Probability, under exchangeable rounds (no shift), that the median of `current_count`
-/// values lies above the maximum of `baseline_count` values: at least ceil(m/2) current values
-/// above every baseline value, C(m,k)/C(m+n,k). Distribution-free; optimistic when rounds
-/// within a run are correlated. 1 when a count is zero.
-double median_above_max_probability(std::size_t current_count, std::size_t baseline_count);
+/// A run known only by its summary line: `rounds` positive values with this min, median, max.
+struct RoundSummary {
+    double rounds = 0;  ///< a double: a declared count may exceed any integer loop
+    double min = 0, median = 0, max = 0;
+};
+
+/// The rank tests that summaries alone allow.
+struct SummaryUTest {
+    double u_bound = 0;  ///< the least U (pairs current > baseline, ties 1/2) the summaries allow
+    double k_bound = 0;  ///< the least number of current rounds beyond every baseline round
+    double p_value = 1;  ///< exact-or-conservative p of the min-p of U and K (see summary_u_test)
+    double best_p = 1;   ///< 1/C(n+m, n): the smallest p rounds of these sizes can ever give
+};
+
+/// One-sided rank test on summaries (exchangeable rounds under H0, no distribution assumed).
+/// Each side's rounds are placed as far against the tested direction as its n, min, median and
+/// max allow (the two middle rounds of an even count relaxed independently), which bounds two
+/// statistics from below: the Mann–Whitney U and the exceedance K (current rounds beyond every
+/// baseline round; "current median above baseline max" is K >= m/2). The p is that of the
+/// smaller of their two p-values, bounded from above through P(U >= u or K >= k): exactly
+/// 1/C(n+m, n) at complete separation, at most twice the smaller p otherwise. U is the stronger
+/// when whole distributions shift; K when one stray round stretches a minimum. Pooled baseline
+/// runs count as one sample. nullopt when a side has no rounds.
+std::optional<SummaryUTest> summary_u_test(const RoundSummary& current,
+                                           std::span<const RoundSummary> baseline, Tail tail);
+
+/// P(U >= u) for sample sizes m and n without ties: exact for small sizes (m·n up to 10,000),
+/// else the normal approximation with continuity correction.
+double u_survival(double m, double n, double u);
+
+/// 1/C(m+n, m), the p of complete separation, computed in logarithms (no overflow).
+double separation_p(double m, double n);
 
 /// Holm–Bonferroni step-down adjusted p-values, in the input order (each in [0, 1]).
 std::vector<double> holm_adjust(std::span<const double> p_values);

@@ -51,6 +51,14 @@ class BenchGateCommand : public Command {
         app.add_option("--geomean-threshold", geomean_threshold_pct_,
                        "Also fail when the suite geomean rises by more than this percent")
             ->check(CLI::NonNegativeNumber);
+        app.add_option("--hard-threshold", options_.hard_threshold_pct,
+                       "Slowdown in percent that fails even when the data cannot show it is "
+                       "significant (verdict underpowered; default 25)")
+            ->check(CLI::NonNegativeNumber);
+        app.add_flag("--require-all,!--no-require-all", options_.require_all,
+                     "A baseline case without a valid current result fails (default on)");
+        app.add_option("--allow-missing", allow_missing_,
+                       "Cases (names or shell patterns) that may lack a current result");
         app.add_flag("--warn-only", warn_only_, "Report regressions but exit 0");
         app.add_option("--save-baseline", save_baseline_,
                        "Write the current run as a baseline JSON (refused after a regression)");
@@ -90,9 +98,9 @@ class BenchGateCommand : public Command {
                       "compared nothing does not pass",
                       "", 0, ExitCode::InputError});
         }
-        if (int code = save_baseline(context, runs->current, result.regressed()); code != 0)
+        if (int code = save_baseline(context, runs->current, result.failed()); code != 0)
             return code;
-        return result.regressed() && !warn_only_ ? static_cast<int>(ExitCode::Findings) : 0;
+        return result.failed() && !warn_only_ ? static_cast<int>(ExitCode::Findings) : 0;
     }
 
   private:
@@ -122,6 +130,8 @@ class BenchGateCommand : public Command {
             if (!config) return config.error();
             bench::gate::apply_config(std::move(*config), options_);
         }
+        options_.allow_missing.insert(options_.allow_missing.end(), allow_missing_.begin(),
+                                      allow_missing_.end());
         if (threshold_pct_) options_.tolerance.threshold_pct = *threshold_pct_;
         if (min_delta_us_) options_.tolerance.min_delta_us = *min_delta_us_;
         return ok_status();
@@ -170,6 +180,7 @@ class BenchGateCommand : public Command {
     std::optional<double> min_delta_us_;
     std::optional<double> geomean_threshold_pct_;
     std::string config_path_;
+    std::vector<std::string> allow_missing_;
     bool warn_only_ = false;
     std::string save_baseline_;
     bool force_save_ = false;
