@@ -195,8 +195,11 @@ void add_swimlane(Advice& advice, const rules::Catalogue& catalogue, rules::Metr
         }
     }
     if (overview.table.rows.empty()) return;
-    advice.sections.push_back({"swimlane", "Schedule (L2 swimlane)", std::move(overview.table),
-                               std::move(overview.data), {}});
+    advice.sections.push_back({"swimlane",
+                               "Schedule (L2 swimlane)",
+                               std::move(overview.table),
+                               std::move(overview.data),
+                               {}});
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -364,8 +367,8 @@ void add_pmu(Advice& advice, rules::MetricStore& store, Diagnostics& diagnostics
         }
     }
     if (overview.table.rows.empty()) return;
-    advice.sections.push_back({"pmu", "Pipes (PMU counters)", std::move(overview.table),
-                               std::move(overview.data), {}});
+    advice.sections.push_back(
+        {"pmu", "Pipes (PMU counters)", std::move(overview.table), std::move(overview.data), {}});
 }
 
 // ---------------------------------------------------------------------------------------------

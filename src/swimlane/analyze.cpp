@@ -740,7 +740,8 @@ std::string lane_name(int core, CoreType kind) {
     return fmt::format("{}_{}", kind == CoreType::Aic ? "AIC" : "AIV", core);
 }
 
-AnalyzeInput make_analyze_input(const Capture& capture, const Deps* deps, const KernelNames* names) {
+AnalyzeInput make_analyze_input(const Capture& capture, const Deps* deps,
+                                const KernelNames* names) {
     AnalyzeInput input;
     input.source = capture.source;
     input.level = capture.level;

@@ -1,4 +1,5 @@
-// The reader of deps.json (one SAX pass) and the converter's func_id resolution and kernel naming (swimlane.md §3, §4, §5.3, §6.3).
+// The reader of deps.json (one SAX pass) and the converter's func_id resolution and kernel naming
+// (swimlane.md §3, §4, §5.3, §6.3).
 
 #include <algorithm>
 

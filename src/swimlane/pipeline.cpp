@@ -107,8 +107,8 @@ Result<LoadedCapture> load_capture(const CaptureFiles& files, const LoadRequest&
 
     const std::filesystem::path& found_names =
         files.name_map.empty() ? files.kernel_config : files.name_map;
-    auto names = load_artifact_names(request.names, found_names, request.named_files_required,
-                                     diagnostics);
+    auto names =
+        load_artifact_names(request.names, found_names, request.named_files_required, diagnostics);
     if (!names) return names.error();
     loaded.names = std::move(*names);
     loaded.files.name_map.clear();
@@ -126,7 +126,8 @@ AnalyzeOptions analyze_options(const rules::Catalogue& catalogue) {
     double min_tasks = rule_param(catalogue, "L2.dispatch-trail", "min_tasks",
                                   static_cast<double>(options.trail_min_tasks));
     // A --rules file may say anything; a count below 0 or NaN means "every trail".
-    options.trail_min_tasks = min_tasks >= 1 ? static_cast<std::size_t>(std::min(min_tasks, 1e9)) : 0;
+    options.trail_min_tasks =
+        min_tasks >= 1 ? static_cast<std::size_t>(std::min(min_tasks, 1e9)) : 0;
     return options;
 }
 

@@ -18,7 +18,8 @@ constexpr std::size_t kPathRowsShown = 20;
 std::string fixed(double value, int decimals = 2) {
     return stats::format_fixed(value, decimals);
 }
-/// "12.3%" in the swimlane-analyze tables; the advise overview writes "12.3 %" like its other sections.
+/// "12.3%" in the swimlane-analyze tables; the advise overview writes "12.3 %" like its other
+/// sections.
 std::string percent(double fraction, const char* sign = "%") {
     return stats::format_fixed(fraction * 100.0, 1) + sign;
 }
@@ -290,8 +291,7 @@ nlohmann::json analysis_json(const Analysis& a) {
             {"handoffs", std::move(handoffs)}};
 }
 
-void build_tables(render::Report& report, const Analysis& a,
-                         const AnalyzeInput& input) {
+void build_tables(render::Report& report, const Analysis& a, const AnalyzeInput& input) {
     report.tables.push_back(run_table(a, input));
     report.tables.push_back(lanes_table(a, input.has_aicpu_timing));
     if (!a.schedulers.empty()) report.tables.push_back(schedulers_table(a));
@@ -312,7 +312,8 @@ render::Report build_report(const LoadedCapture& loaded, const CaptureAnalysis& 
     report.command = "swimlane-analyze";
     report.findings = std::move(findings);
     report.data["source"] = loaded.files.records.string();
-    report.data["deps"] = loaded.deps ? nlohmann::json(loaded.files.deps.string()) : nlohmann::json();
+    report.data["deps"] =
+        loaded.deps ? nlohmann::json(loaded.files.deps.string()) : nlohmann::json();
     report.data["level"] = result.input.level;
     report.data["metrics"] = metrics_json(store);
     report.data["critical_path"] = analysis.critical_path.available

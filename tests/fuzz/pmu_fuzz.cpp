@@ -7,8 +7,8 @@
 #include <sstream>
 
 #include "fuzz_support.hpp"
-#include "ptune/pmu/analyzer.hpp"
 #include "ptune/core/kernel_names.hpp"
+#include "ptune/pmu/analyzer.hpp"
 #include "ptune/pmu/parser.hpp"
 #include "ptune/pmu/report.hpp"
 

@@ -63,7 +63,7 @@ TEST_CASE("kernel name readers report bad entries and keep the good ones", "[nam
 
     Diagnostics json_diagnostics;
     auto map = parse_name_map(R"({"callable_id_to_name": {"0": "k0", "x": "bad", "3": 5}})",
-                                   "map.json", json_diagnostics);
+                              "map.json", json_diagnostics);
     REQUIRE(map.ok());
     CHECK(map->entries().size() == 1);
     CHECK(json_diagnostics.items().size() == 2);
@@ -100,9 +100,10 @@ TEST_CASE("names are found next to pmu.csv or one folder up, never higher", "[na
 
 TEST_CASE("the kind of a names file is decided by content, never by its name", "[names]") {
     Diagnostics diagnostics;
-    auto map = parse_kernel_names("\xEF\xBB\xBF  {\"callable_id_to_name\": {\"4\": \"qk\"}, "
-                                  "\"orchestrator_name\": \"PA\"}",
-                                  "kernel_config.py", diagnostics);
+    auto map = parse_kernel_names(
+        "\xEF\xBB\xBF  {\"callable_id_to_name\": {\"4\": \"qk\"}, "
+        "\"orchestrator_name\": \"PA\"}",
+        "kernel_config.py", diagnostics);
     REQUIRE(map.ok());
     CHECK(map->display_name(4) == "qk");
     CHECK(map->orchestrator_name == "PA");
@@ -130,7 +131,8 @@ TEST_CASE("kernel names contract: ids, empty maps, errors", "[names]") {
     CHECK(ids->find(-1) == nullptr);
     CHECK(diagnostics.items().size() == 2);
     // Parse errors carry the line.
-    auto broken = parse_name_map("{\"callable_id_to_name\": {\n\n\"0\": [}}", "n.json", diagnostics);
+    auto broken =
+        parse_name_map("{\"callable_id_to_name\": {\n\n\"0\": [}}", "n.json", diagnostics);
     REQUIRE_FALSE(broken.ok());
     CHECK(broken.error().line == 3);
     CHECK(broken.error().file == "n.json");
@@ -138,7 +140,8 @@ TEST_CASE("kernel names contract: ids, empty maps, errors", "[names]") {
 
 TEST_CASE("one policy for names: named must be usable, found only warns", "[names]") {
     namespace fs = std::filesystem;
-    fs::path root = fs::temp_directory_path() / ("ptune-names-policy-" + std::to_string(::getpid()));
+    fs::path root =
+        fs::temp_directory_path() / ("ptune-names-policy-" + std::to_string(::getpid()));
     fs::remove_all(root);
     fs::create_directories(root);
     std::ofstream(root / "bad.json") << "{\"level\": 2}";

@@ -106,8 +106,8 @@ TEST_CASE("the catalogue's L2 thresholds set the analysis options", "[swimlane][
                       {"id": "L2.dispatch-trail", "params": {"min_tasks": 4}}]})"));
     CHECK(changed.target_kernel_us == 3.0);
     CHECK(changed.trail_min_tasks == 4);
-    AnalyzeOptions hostile = analyze_options(catalogue_with(
-        R"({"rules": [{"id": "L2.dispatch-trail", "params": {"min_tasks": -5}}]})"));
+    AnalyzeOptions hostile = analyze_options(
+        catalogue_with(R"({"rules": [{"id": "L2.dispatch-trail", "params": {"min_tasks": -5}}]})"));
     CHECK(hostile.trail_min_tasks == 0);
 }
 
@@ -131,14 +131,20 @@ TEST_CASE("a changed kernels-too-small target changes the metric, not only the m
 
 TEST_CASE("swimlane-analyze's pipeline and advise reach the same L2 findings",
           "[swimlane][pipeline][advise]") {
-    const std::string lower_target =
-        R"({"rules": [{"id": "L2.kernels-too-small", "params": {"target_us": 1,
-            "min_idle_while_busy_pct": 0}}, {"id": "L2.dispatch-trail", "params": {"min_tasks": 2}}]})";
-    for (const std::string& override_json : {std::string(), lower_target}) {
+    // A 1 ms target makes every kernel "too small": the rule fires in both paths.
+    const std::string higher_target = R"({"rules": [
+        {"id": "L2.kernels-too-small", "params": {"target_us": 1000, "min_idle_while_busy_pct": 0}},
+        {"id": "L2.dispatch-trail", "params": {"min_tasks": 2}}]})";
+    for (const std::string& override_json : {std::string(), higher_target}) {
         INFO(override_json);
         rules::Catalogue catalogue = catalogue_with(override_json);
         Judged analyzed = judge(examples_run(), catalogue);
-        CHECK(keys(analyzed.findings, "L2.") == advise_keys(examples_run(), catalogue, "L2."));
+        auto analyzed_keys = keys(analyzed.findings, "L2.");
+        CHECK(analyzed_keys == advise_keys(examples_run(), catalogue, "L2."));
+        bool too_small = std::any_of(analyzed_keys.begin(), analyzed_keys.end(), [](const auto& k) {
+            return std::get<0>(k) == "L2.kernels-too-small";
+        });
+        CHECK(too_small == !override_json.empty());
     }
 }
 
@@ -161,7 +167,8 @@ TEST_CASE("load policy: a named file must be usable, a discovered sibling only w
     CHECK_FALSE(loaded->names);
     CHECK(loaded->files.deps.empty());
     CHECK(siblings.count(Severity::Warning) >= 2);
-    CHECK(loaded->inputs == std::vector<std::string>{(dir / "chip_swimlane_records.json").string()});
+    CHECK(loaded->inputs ==
+          std::vector<std::string>{(dir / "chip_swimlane_records.json").string()});
 
     SECTION("named deps.json") {
         request.deps = dir / "deps.json";
@@ -227,11 +234,39 @@ TEST_CASE("pmu: pmu-analyze's pipeline and advise agree, also with a changed thr
     auto analysis = pmu::analyze(loaded->table, loaded->names, {}, diagnostics);
     rules::MetricStore store;
     pmu::publish_metrics(loaded->table, analysis, store);
+    std::vector<std::set<FindingKey>> per_catalogue;
     for (const std::string& override_json :
-         {std::string(), std::string(R"({"rules": [{"id": "pmu.mte2-bound", "params": {"busy": 0.01}}]})")}) {
+         {std::string(),
+          std::string(R"({"rules": [{"id": "pmu.mte2-bound", "params": {"busy": 0.85}}]})")}) {
         INFO(override_json);
         rules::Catalogue catalogue = catalogue_with(override_json);
-        CHECK(keys(rules::evaluate(catalogue, store, {"pmu."}), "pmu.") ==
-              advise_keys(examples_run(), catalogue, "pmu."));
+        per_catalogue.push_back(keys(rules::evaluate(catalogue, store, {"pmu."}), "pmu."));
+        CHECK(per_catalogue.back() == advise_keys(examples_run(), catalogue, "pmu."));
     }
+    CHECK(per_catalogue[0] != per_catalogue[1]);  // the changed threshold mattered
+}
+
+TEST_CASE("advise computes the kernels-too-small metric against the catalogue's target",
+          "[swimlane][pipeline][advise]") {
+    // Median kernel ≈ 59 µs: below the 1 ms target every kernel is, below 50 µs only some.
+    fs::path trail = data("swimlane-analyze/dispatch-trail");
+    rules::Catalogue catalogue = catalogue_with(R"({"rules": [{"id": "L2.kernels-too-small",
+        "params": {"target_us": 1000, "min_idle_while_busy_pct": 0}}]})");
+    Judged analyzed = judge(trail, catalogue);
+    CHECK(analyzed.result.analysis.kernel_below_target_share == 1.0);
+    auto message_of = [](const std::vector<rules::Finding>& findings) {
+        for (const auto& f : findings)
+            if (f.rule == "L2.kernels-too-small") return f.message;
+        return std::string();
+    };
+    std::string from_analyze = message_of(analyzed.findings);
+    CHECK(from_analyze.find("(100% of") != std::string::npos);
+
+    Diagnostics diagnostics;
+    auto inventory = advise::take_inventory(trail, "", 1, {});
+    REQUIRE(inventory.ok());
+    auto advice = advise::advise(std::move(*inventory), {}, catalogue, diagnostics);
+    std::vector<rules::Finding> findings;
+    for (const auto& ranked : advice.findings) findings.push_back(ranked.finding);
+    CHECK(message_of(findings) == from_analyze);
 }

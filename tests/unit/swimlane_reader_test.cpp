@@ -143,7 +143,8 @@ TEST_CASE("deps.json resolves func ids and block_num; names come from the map",
     CHECK(row_on(capture, 4294967301, 7).func_id == 3);  // AIV lanes get kernel_ids[1]
     CHECK(row_on(capture, 4294967301, 8).func_id == 3);
 
-    auto names = parse_name_map(data("name_map_TestPA_composed.json"), "name_map.json", diagnostics);
+    auto names =
+        parse_name_map(data("name_map_TestPA_composed.json"), "name_map.json", diagnostics);
     REQUIRE(names.ok());
     CHECK(names->orchestrator_name == "PagedAttn");
     CHECK(kernel_base_name(1, &*names) == "SF");

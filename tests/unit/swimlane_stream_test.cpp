@@ -139,7 +139,7 @@ TEST_CASE("a byte order mark is skipped; invalid UTF-8 in a string is refused",
           "[swimlane][stream]") {
     Diagnostics diagnostics;
     auto with_bom = parse_name_map("\xEF\xBB\xBF{\"callable_id_to_name\": {\"0\": \"QK\"}}",
-                                  "n.json", diagnostics);
+                                   "n.json", diagnostics);
     REQUIRE(with_bom.ok());
     CHECK(with_bom->find(0)->name == "QK");
     std::istringstream bom_stream(
@@ -153,7 +153,7 @@ TEST_CASE("a byte order mark is skipped; invalid UTF-8 in a string is refused",
     REQUIRE_FALSE(broken.ok());
     CHECK(broken.error().message.find("invalid UTF-8") != std::string::npos);
     auto fine = parse_name_map("{\"callable_id_to_name\": {\"0\": \"\xe4\xb8\xad\"}}", "n.json",
-                              diagnostics);
+                               diagnostics);
     REQUIRE(fine.ok());
     CHECK(fine->find(0)->name == "\xe4\xb8\xad");
 }

@@ -48,7 +48,8 @@ struct Composed {
         REQUIRE(d.ok());
         deps = std::move(*d);
         if (with_deps) apply_deps(capture, deps);
-        auto n = parse_name_map(data("name_map_TestPA_composed.json"), "name_map.json", diagnostics);
+        auto n =
+            parse_name_map(data("name_map_TestPA_composed.json"), "name_map.json", diagnostics);
         REQUIRE(n.ok());
         names = std::move(*n);
     }

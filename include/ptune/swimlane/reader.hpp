@@ -1,9 +1,9 @@
 #pragma once
 /// @file reader.hpp
 /// Readers for the swimlane capture files: records (every generation) and deps.json (kernel names:
-/// ptune/core/kernel_names.hpp). They take text or a stream plus a source name (never a path), walk the JSON
-/// once with a streaming tokenizer (no DOM of the capture), report bad input to Diagnostics with
-/// file and line, and keep what parsed before any damage.
+/// ptune/core/kernel_names.hpp). They take text or a stream plus a source name (never a path), walk
+/// the JSON once with a streaming tokenizer (no DOM of the capture), report bad input to
+/// Diagnostics with file and line, and keep what parsed before any damage.
 
 #include <cstdint>
 #include <istream>
@@ -12,8 +12,8 @@
 #include <string_view>
 
 #include "ptune/core/diagnostics.hpp"
-#include "ptune/core/kernel_names.hpp"
 #include "ptune/core/error.hpp"
+#include "ptune/core/kernel_names.hpp"
 #include "ptune/swimlane/model.hpp"
 
 namespace ptune::swimlane {

@@ -34,7 +34,7 @@ void write_merge_summary(std::ostream& out, const std::vector<LoadedCapture>& lo
 
 /// The overview of several captures: one table row and one JSON entry per capture.
 struct Overview {
-    render::Table table;                          ///< columns set by make_overview()
+    render::Table table;  ///< columns set by make_overview()
     nlohmann::json data = nlohmann::json::array();
 };
 

@@ -46,8 +46,8 @@ class SwimlaneAnalyzeCommand : public Command {
         auto result = swimlane::analyze_capture(*loaded, swimlane::analyze_options(**catalogue));
         rules::MetricStore store;
         swimlane::publish(result, store);
-        render::Report report = swimlane::build_report(*loaded, result, store,
-                                                       rules::evaluate(**catalogue, store, {"L2."}));
+        render::Report report = swimlane::build_report(
+            *loaded, result, store, rules::evaluate(**catalogue, store, {"L2."}));
 
         int code = context.emit(report);
         if (code != 0) return code;
