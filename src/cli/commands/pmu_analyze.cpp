@@ -1,9 +1,8 @@
 // ptune pmu-analyze PMU.csv|DIR [--names FILE | -k kernel_config.py]: each kernel's bottleneck
-// pipe from simpler's pmu.csv, classified by the pmu.* rules.
+// pipe from simpler's pmu.csv, classified by the pmu.* rules. Locating the csv and its names is
+// the pmu domain's pipeline (pmu/pipeline.hpp).
 
 #include <algorithm>
-
-#include <fmt/format.h>
 
 #include "cli/commands/commands.hpp"
 #include "ptune/pmu/analyzer.hpp"
