@@ -19,11 +19,10 @@
 #include "ptune/memreport/analyzer.hpp"
 #include "ptune/memreport/parser.hpp"
 #include "ptune/pmu/analyzer.hpp"
-#include "ptune/pmu/kernel_names.hpp"
-#include "ptune/pmu/parser.hpp"
-#include "ptune/swimlane/analyze.hpp"
-#include "ptune/swimlane/discover.hpp"
-#include "ptune/swimlane/reader.hpp"
+#include "ptune/pmu/pipeline.hpp"
+#include "ptune/pmu/report.hpp"
+#include "ptune/swimlane/pipeline.hpp"
+#include "ptune/swimlane/report.hpp"
 
 namespace ptune::advise {
 
@@ -98,94 +97,42 @@ void add_bench(Advice& advice, const AdviseOptions& options, rules::MetricStore&
 // ---------------------------------------------------------------------------------------------
 // Swimlane records: schedule metrics (Part 1).
 
-std::optional<std::string> read_small(const fs::path& path, Diagnostics& diagnostics) {
-    auto text = io::read_file(path.string());
-    if (!text) {
-        diagnostics.warn(text.error().file, 0, text.error().message);
-        return std::nullopt;
-    }
-    return std::move(*text);
-}
-
-void add_swimlane(Advice& advice, rules::MetricStore& store, Diagnostics& diagnostics) {
+void add_swimlane(Advice& advice, const rules::Catalogue& catalogue, rules::MetricStore& store,
+                  Diagnostics& diagnostics) {
     if (advice.inventory.of(ArtifactKind::SwimlaneRecords).empty()) return;
-    auto discovery = swimlane::discover_captures(advice.inventory.run_dir);
+    swimlane::LoadRequest request;
+    request.input = advice.inventory.run_dir;
+    auto discovery = swimlane::find_captures(request);
     if (!discovery) {
         diagnostics.warn(discovery.error().file, 0, discovery.error().message);
         return;
     }
-    Section section{"swimlane", "Schedule (L2 swimlane)", {}, nlohmann::json::array(), {}};
-    section.table.columns = {
-        "capture",          "tasks",        "window µs",       "Total Test Time µs", "parallelism",
-        "kernel median µs", "longest task", "critical path µs"};
-    section.table.align = {render::Align::Left,  render::Align::Right, render::Align::Right,
-                           render::Align::Right, render::Align::Right, render::Align::Right,
-                           render::Align::Right, render::Align::Right};
+    swimlane::AnalyzeOptions options = swimlane::analyze_options(catalogue);
+    swimlane::Overview overview = swimlane::make_overview();
     // Per-function kernel time over every capture, for the chart and the kernel impact shares.
     std::map<std::string, double> kernel_time_us;
     bool first_capture = true;
     for (const auto& files : discovery->captures) {
-        auto text = read_small(files.records, diagnostics);
-        if (!text) continue;
-        swimlane::ReadOptions read_options;
-        read_options.source_name = files.records.string();
-        auto capture = swimlane::read_capture(*text, read_options, diagnostics);
-        if (!capture) {
-            diagnostics.warn(capture.error().file, capture.error().line, capture.error().message);
+        auto loaded = swimlane::load_capture(files, request, diagnostics);
+        if (!loaded) {
+            diagnostics.warn(loaded.error().file, loaded.error().line, loaded.error().message);
             continue;
         }
-        std::optional<swimlane::Deps> deps;
-        if (!files.deps.empty()) {
-            if (auto deps_text = read_small(files.deps, diagnostics)) {
-                auto parsed = swimlane::read_deps(*deps_text, files.deps.string(), diagnostics);
-                if (parsed)
-                    deps = std::move(*parsed);
-                else
-                    diagnostics.warn(parsed.error().file, parsed.error().line,
-                                     parsed.error().message);
-            }
-        }
-        std::optional<swimlane::NameMap> names;
-        if (!files.name_map.empty()) {
-            if (auto names_text = read_small(files.name_map, diagnostics)) {
-                auto parsed =
-                    swimlane::read_name_map(*names_text, files.name_map.string(), diagnostics);
-                if (parsed) names = std::move(*parsed);
-            }
-        } else if (!files.kernel_config.empty()) {
-            if (auto config = read_small(files.kernel_config, diagnostics)) {
-                names = swimlane::read_kernel_config(*config, files.kernel_config.string(),
-                                                     diagnostics);
-            }
-        }
-        if (deps) swimlane::apply_deps(*capture, *deps);
-        auto input = swimlane::make_analyze_input(*capture, deps ? &*deps : nullptr,
-                                                  names ? &*names : nullptr);
-        auto analysis = swimlane::analyze_swimlane(input);
+        auto result = swimlane::analyze_capture(*loaded, options);
+        const swimlane::Analysis& analysis = result.analysis;
         // L3 trees hold one capture per rank and dispatch; the first one feeds the run subject,
         // the others are summarised in the table (their metrics would overwrite each other).
-        if (first_capture) swimlane::publish_metrics(analysis, input, store);
-        std::string label = files.label.empty() ? files.records.filename().string() : files.label;
-        section.table.rows.push_back(
-            {label, std::to_string(analysis.tasks), fixed(analysis.window_us, 2),
-             fixed(analysis.total_test_time_us, 2), fixed(analysis.average_parallelism, 3),
-             fixed(analysis.kernel_median_us, 2),
-             analysis.window_us > 0 ? percent(analysis.tail.longest_task_share) : "-",
-             analysis.critical_path.tasks.empty() ? "-"
-                                                  : fixed(analysis.critical_path.length_us, 2)});
-        section.data.push_back({{"capture", label},
-                                {"records", files.records.string()},
-                                {"tasks", analysis.tasks},
-                                {"window_us", analysis.window_us},
-                                {"total_test_time_us", analysis.total_test_time_us},
-                                {"average_parallelism", analysis.average_parallelism}});
+        if (first_capture) swimlane::publish(result, store);
+        swimlane::add_to_overview(
+            overview, files.label.empty() ? files.records.filename().string() : files.label,
+            *loaded, analysis);
         for (const auto& function : analysis.functions)
             kernel_time_us[function.name] += function.exec_sum_us;
         if (first_capture) {
             advice.charts.window_begin_us = analysis.window_start_us;
             advice.charts.window_end_us = analysis.window_end_us;
             std::map<int, render::svg::Lane> lanes;
-            for (const auto& row : input.rows) {
+            for (const auto& row : result.input.rows) {
                 auto& lane = lanes[row.core];
                 if (lane.name.empty()) lane.name = swimlane::lane_name(row.core, row.kind);
                 lane.busy.emplace_back(row.start, row.end);
@@ -210,7 +157,12 @@ void add_swimlane(Advice& advice, rules::MetricStore& store, Diagnostics& diagno
                  false});
         }
     }
-    if (!section.table.rows.empty()) advice.sections.push_back(std::move(section));
+    if (overview.table.rows.empty()) return;
+    advice.sections.push_back({"swimlane",
+                               "Schedule (L2 swimlane)",
+                               std::move(overview.table),
+                               std::move(overview.data),
+                               {}});
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -346,52 +298,27 @@ void add_hints(Advice& advice, const rules::Catalogue& catalogue, rules::MetricS
 // pmu.csv (Part 2 item 4: the bottleneck pipe of each kernel).
 
 void add_pmu(Advice& advice, rules::MetricStore& store, Diagnostics& diagnostics) {
-    Section section{"pmu", "Pipes (PMU counters)", {}, nlohmann::json::array(), {}};
-    section.table.columns = {"kernel", "core", "tasks", "cycle share", "bound ratio", "bottleneck"};
-    section.table.align = {render::Align::Left,  render::Align::Left,  render::Align::Right,
-                           render::Align::Right, render::Align::Right, render::Align::Left};
+    pmu::Overview overview = pmu::make_overview();
     bool first = true;
     for (const Artifact* artifact : advice.inventory.of(ArtifactKind::Pmu)) {
-        auto input = io::open_input(artifact->path.string());
-        if (!input) {
-            diagnostics.warn(input.error().file, 0, input.error().message);
+        auto loaded = pmu::load_pmu(artifact->path.string(), {}, diagnostics);
+        if (!loaded) {
+            diagnostics.warn(loaded.error().file, loaded.error().line, loaded.error().message);
             continue;
         }
-        auto table = pmu::parse_pmu_csv(input->stream(), artifact->path.string(), diagnostics);
-        if (!table) {
-            diagnostics.warn(table.error().file, table.error().line, table.error().message);
-            continue;
-        }
-        pmu::KernelNames names;
-        if (auto names_path = pmu::find_kernel_names(artifact->path)) {
-            auto loaded = pmu::load_kernel_names(*names_path, diagnostics);
-            if (loaded) names = std::move(*loaded);
-        }
-        auto analysis = pmu::analyze(*table, names, pmu::AnalyzeOptions{}, diagnostics);
+        auto analysis =
+            pmu::analyze(loaded->table, loaded->names, pmu::AnalyzeOptions{}, diagnostics);
+        pmu::add_to_overview(overview, artifact->scope, analysis);
         // Several dispatch directories of an L3 run: the first feeds the rules, as for swimlane.
-        if (first) pmu::publish_metrics(*table, analysis, store);
+        if (!first) continue;
+        first = false;
+        pmu::publish_metrics(loaded->table, analysis, store);
         for (const auto& kernel : analysis.kernels) {
-            std::string core =
-                kernel.core_type ? std::string(pmu::to_string(*kernel.core_type)) : "mixed";
-            auto bound = kernel.weighted.bound_ratio;
-            auto bottleneck = kernel.weighted.bottleneck;
-            section.table.rows.push_back(
-                {kernel.name, core, std::to_string(kernel.tasks),
-                 kernel.cycle_share ? percent(*kernel.cycle_share) : "-",
-                 bound ? fixed(*bound, 3) : "-",
-                 bottleneck ? std::string(pmu::to_string(*bottleneck)) : "-"});
-            section.data.push_back(
-                {{"kernel", kernel.name},
-                 {"scope", artifact->scope},
-                 {"bound_ratio", bound ? nlohmann::json(*bound) : nlohmann::json()},
-                 {"bottleneck", bottleneck
-                                    ? nlohmann::json(std::string(pmu::to_string(*bottleneck)))
-                                    : nlohmann::json()}});
-            if (first && kernel.cycle_share &&
+            if (kernel.cycle_share &&
                 !store.subject("kernel", kernel.name).metric("advise.kernel_time_share")) {
                 store.set("kernel", kernel.name, "advise.kernel_time_share", *kernel.cycle_share);
             }
-            if (first && advice.charts.pipes.size() < kTopRows && analysis.has_pipes) {
+            if (advice.charts.pipes.size() < kTopRows && analysis.has_pipes) {
                 render::svg::StackedBar bar{kernel.name, {}};
                 for (pmu::Pipe pipe : pmu::kAllPipes) {
                     if (auto ratio = kernel.weighted.ratio_of(pipe)) {
@@ -401,9 +328,10 @@ void add_pmu(Advice& advice, rules::MetricStore& store, Diagnostics& diagnostics
                 advice.charts.pipes.push_back(std::move(bar));
             }
         }
-        first = false;
     }
-    if (!section.table.rows.empty()) advice.sections.push_back(std::move(section));
+    if (overview.table.rows.empty()) return;
+    advice.sections.push_back(
+        {"pmu", "Pipes (PMU counters)", std::move(overview.table), std::move(overview.data), {}});
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -445,7 +373,7 @@ Advice advise(Inventory inventory, const AdviseOptions& options, const rules::Ca
     advice.inventory = std::move(inventory);
     rules::MetricStore store;
     add_bench(advice, options, store, diagnostics);
-    add_swimlane(advice, store, diagnostics);
+    add_swimlane(advice, catalogue, store, diagnostics);
     add_memory(advice, store, diagnostics);
     add_pmu(advice, store, diagnostics);
     add_hints(advice, catalogue, store, diagnostics);

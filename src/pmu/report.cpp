@@ -429,4 +429,31 @@ std::shared_ptr<render::Renderer> make_json_renderer(const PmuTable& table,
     return std::make_shared<StreamingJsonRenderer>(table, analysis);
 }
 
+Overview make_overview() {
+    Overview overview;
+    overview.table.columns = {"kernel",      "core",        "tasks",
+                              "cycle share", "bound ratio", "bottleneck"};
+    overview.table.align = {render::Align::Left,  render::Align::Left,  render::Align::Right,
+                            render::Align::Right, render::Align::Right, render::Align::Left};
+    return overview;
+}
+
+void add_to_overview(Overview& overview, const std::string& scope, const Analysis& analysis) {
+    for (const auto& kernel : analysis.kernels) {
+        std::string core = kernel.core_type ? std::string(to_string(*kernel.core_type)) : "mixed";
+        auto bound = kernel.weighted.bound_ratio;
+        auto bottleneck = kernel.weighted.bottleneck;
+        std::string bottleneck_name = bottleneck ? std::string(to_string(*bottleneck)) : "-";
+        overview.table.rows.push_back(
+            {kernel.name, core, std::to_string(kernel.tasks),
+             kernel.cycle_share ? stats::format_fixed(*kernel.cycle_share * 100.0, 1) + " %" : "-",
+             bound ? stats::format_fixed(*bound, 3) : "-", bottleneck_name});
+        overview.data.push_back(
+            {{"kernel", kernel.name},
+             {"scope", scope},
+             {"bound_ratio", bound ? nlohmann::json(*bound) : nlohmann::json()},
+             {"bottleneck", bottleneck ? nlohmann::json(bottleneck_name) : nlohmann::json()}});
+    }
+}
+
 }  // namespace ptune::pmu

@@ -43,12 +43,12 @@ bool is_outer_phase(PhaseKind kind) {
 }
 
 // The converter's statistics name: `func_-1_` for unresolved rows (§6.4), else the kernel name.
-std::string function_name(int func_id, const NameMap& names) {
+std::string function_name(int func_id, const KernelNames& names) {
     return func_id < 0 ? fmt::format("func_{}_", func_id) : kernel_base_name(func_id, &names);
 }
 
 // The converter's slice label (§5.3): `SF_spmd(r1t3)`, `task(t0)`.
-std::string task_label(std::uint64_t task_id, int func_id, bool spmd, const NameMap& names) {
+std::string task_label(std::uint64_t task_id, int func_id, bool spmd, const KernelNames& names) {
     std::string base = kernel_base_name(func_id, &names);
     std::string lowered = base;
     std::transform(lowered.begin(), lowered.end(), lowered.begin(),
@@ -740,7 +740,8 @@ std::string lane_name(int core, CoreType kind) {
     return fmt::format("{}_{}", kind == CoreType::Aic ? "AIC" : "AIV", core);
 }
 
-AnalyzeInput make_analyze_input(const Capture& capture, const Deps* deps, const NameMap* names) {
+AnalyzeInput make_analyze_input(const Capture& capture, const Deps* deps,
+                                const KernelNames* names) {
     AnalyzeInput input;
     input.source = capture.source;
     input.level = capture.level;

@@ -1,13 +1,11 @@
-// Readers of deps.json (one SAX pass), name maps and kernel_config.py (as text, never executed),
-// and the converter's func_id resolution and kernel naming (swimlane.md §3, §4, §5.3, §6.3).
+// The reader of deps.json (one SAX pass) and the converter's func_id resolution and kernel naming
+// (swimlane.md §3, §4, §5.3, §6.3).
 
 #include <algorithm>
 
 #include <fmt/format.h>
 
 #include "json_walk.hpp"
-#include "ptune/core/io.hpp"
-#include "ptune/core/text.hpp"
 #include "ptune/swimlane/reader.hpp"
 
 namespace ptune::swimlane {
@@ -150,59 +148,6 @@ class DepsWalker final : public detail::JsonWalker {
     EdgeSet seen_{deps->edges};
 };
 
-class NameMapWalker final : public detail::JsonWalker {
-  public:
-    NameMap* map = nullptr;
-    std::size_t bad_keys = 0;
-    bool saw_names = false;
-
-  protected:
-    void on_open(std::size_t level, bool) override {
-        if (level == 1 && key_at(1) == "callable_id_to_name") saw_names = true;
-    }
-    void on_close(std::size_t, bool) override {}
-    void on_scalar(const Scalar& v) override {
-        if (depth() == 1 && key_at(1) == "orchestrator_name" && v.type == Scalar::Type::String) {
-            map->orchestrator_name = std::string(v.text);
-        } else if (depth() == 2 && key_at(1) == "callable_id_to_name" &&
-                   v.type == Scalar::Type::String) {
-            auto id = text::parse_int(key_at(2));
-            if (!id) {
-                ++bad_keys;
-                return;
-            }
-            map->names[static_cast<std::int32_t>(*id)] = std::string(v.text);
-        }
-    }
-};
-
-/// Value of `"key": <value>` in a kernel_config.py dict line (number or double-quoted string).
-std::optional<std::string_view> dict_value(std::string_view line, std::string_view key) {
-    std::string quoted = fmt::format("\"{}\"", key);
-    std::size_t at = line.find(quoted);
-    if (at == std::string_view::npos) {
-        quoted = fmt::format("'{}'", key);
-        at = line.find(quoted);
-        if (at == std::string_view::npos) return std::nullopt;
-    }
-    std::string_view rest = text::trim_left(line.substr(at + quoted.size()));
-    if (!rest.starts_with(':')) return std::nullopt;
-    rest = text::trim_left(rest.substr(1));
-    if (rest.empty()) return std::nullopt;
-    if (rest.front() == '"' || rest.front() == '\'') {
-        char quote = rest.front();
-        std::size_t close = rest.find(quote, 1);
-        if (close == std::string_view::npos) return std::nullopt;
-        return rest.substr(1, close - 1);
-    }
-    std::size_t stop = rest.find_first_of(",}");
-    return text::trim(rest.substr(0, stop));
-}
-
-}  // namespace
-
-namespace {
-
 /// Reads deps.json from `input` (a text or a stream) in one walk.
 template <class Input>
 Result<Deps> read_deps_from(Input& input, std::string_view source_name, Diagnostics& diagnostics) {
@@ -247,48 +192,6 @@ Result<Deps> read_deps(std::istream& deps_json, std::string_view source_name,
     return read_deps_from(deps_json, source_name, diagnostics);
 }
 
-Result<NameMap> read_name_map(std::string_view json, std::string_view source_name,
-                              Diagnostics& diagnostics) {
-    NameMap map;
-    map.source = std::string(source_name);
-    NameMapWalker walker;
-    walker.map = &map;
-    if (!detail::walk(json, walker)) {
-        std::size_t line = walker.error_line();
-        return Error{fmt::format("not a usable name map: {}", walker.error_message()),
-                     std::string(source_name), line};
-    }
-    if (!walker.saw_names)
-        return Error{"not a name map: no `callable_id_to_name`", std::string(source_name), 0};
-    if (walker.bad_keys)
-        diagnostics.warn(std::string(source_name), 0,
-                         fmt::format("{} non-integer func id key(s) ignored", walker.bad_keys));
-    return map;
-}
-
-NameMap read_kernel_config(std::string_view python_source, std::string_view source_name,
-                           Diagnostics& diagnostics) {
-    NameMap map;
-    map.source = std::string(source_name);
-    io::LineReader lines(python_source);
-    std::string_view line;
-    while (lines.next(line)) {
-        std::string_view body = text::trim(line);
-        if (body.starts_with('#')) continue;
-        auto func_id = dict_value(body, "func_id");
-        if (!func_id) continue;
-        auto id = text::parse_int(*func_id);
-        auto name = dict_value(body, "name");
-        if (!id || !name) {
-            diagnostics.warn(std::string(source_name), lines.line_number(),
-                             "KERNELS entry without a usable func_id and name skipped");
-            continue;
-        }
-        map.names[static_cast<std::int32_t>(*id)] = std::string(*name);
-    }
-    return map;
-}
-
 std::size_t apply_deps(Capture& capture, const Deps& deps) {
     std::size_t missing = 0;
     std::uint64_t last_missing = 0;
@@ -316,10 +219,10 @@ std::size_t apply_deps(Capture& capture, const Deps& deps) {
     return missing;
 }
 
-std::string kernel_base_name(std::int32_t func_id, const NameMap* names) {
+std::string kernel_base_name(std::int32_t func_id, const KernelNames* names) {
     if (func_id < 0) return "task";
     if (names)
-        if (const std::string* name = names->find(func_id)) return *name;
+        if (const KernelInfo* kernel = names->find(func_id)) return kernel->name;
     // Bijective base-26: 0 → a, 25 → z, 26 → aa.
     std::string letters;
     for (std::int64_t n = func_id + 1; n > 0; n = (n - 1) / 26)

@@ -11,6 +11,7 @@
 #include <fmt/format.h>
 
 #include "ptune/core/discover.hpp"
+#include "ptune/core/kernel_names.hpp"
 #include "ptune/core/text.hpp"
 
 namespace ptune::swimlane {
@@ -59,39 +60,16 @@ std::optional<int> numbered(const std::string& name, std::string_view prefix) {
     return static_cast<int>(*n);
 }
 
-/// Fills deps, name map and kernel_config for a records file; notes go to `notes`.
+/// Fills deps and the kernel-name files (the core lookup) for a records file; notes go to `notes`.
 CaptureFiles siblings_of(const fs::path& records, std::vector<std::string>& notes) {
     CaptureFiles files;
     files.records = records;
     fs::path dir = records.parent_path();
-    if (dir.empty()) dir = ".";
-    if (is_file(dir / "deps.json")) files.deps = records.parent_path() / "deps.json";
-    std::vector<fs::path> maps;
-    std::error_code ec;
-    for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
-        std::string name = it->path().filename().string();
-        if (name.starts_with("name_map") && name.ends_with(".json") && it->is_regular_file(ec))
-            maps.push_back(records.parent_path() / it->path().filename());
-    }
-    std::sort(maps.begin(), maps.end());
-    if (maps.size() == 1)
-        files.name_map = maps.front();
-    else if (maps.size() > 1)
-        notes.push_back(
-            fmt::format("{} name_map*.json files next to {}; using none (pass --names FILE)",
-                        maps.size(), records.string()));
-    // kernel_config.py sits at the run root: next to the records, or above dfx_outputs/ (or
-    // above dfx_outputs/rank{r}/d{k}/ in an L3 tree).
-    fs::path probe = dir;
-    for (int up = 0; up < 4 && !probe.empty(); ++up) {
-        if (is_file(probe / "kernel_config.py")) {
-            files.kernel_config = probe / "kernel_config.py";
-            break;
-        }
-        fs::path parent = probe.parent_path();
-        if (parent == probe) break;
-        probe = parent;
-    }
+    if (is_file((dir.empty() ? fs::path(".") : dir) / "deps.json")) files.deps = dir / "deps.json";
+    KernelNameFiles names = find_kernel_names_near(records);
+    files.name_map = std::move(names.name_map);
+    files.kernel_config = std::move(names.kernel_config);
+    notes.insert(notes.end(), names.notes.begin(), names.notes.end());
     return files;
 }
 

@@ -42,7 +42,7 @@ double round3(double value) {
 
 }  // namespace
 
-Summary summarize(const Capture& capture, const NameMap* names) {
+Summary summarize(const Capture& capture, const KernelNames* names) {
     Summary summary;
     summary.level_key = capture.level_key.empty() ? "level" : capture.level_key;
     summary.level = capture.level;

@@ -1,14 +1,14 @@
 // Fuzz target: pmu.csv (pmu::parse_pmu_csv, streamed), the analysis, metrics, report and the
 // streamed JSON renderer of pmu-analyze; the first byte sets the AICore clock option. With the
 // second byte's low bit set the text is read as a kernel-name source instead (name map JSON or
-// kernel_config.py, as load_kernel_names chooses).
+// kernel_config.py, as parse_kernel_names chooses by content).
 
 #include <cstdint>
 #include <sstream>
 
 #include "fuzz_support.hpp"
+#include "ptune/core/kernel_names.hpp"
 #include "ptune/pmu/analyzer.hpp"
-#include "ptune/pmu/kernel_names.hpp"
 #include "ptune/pmu/parser.hpp"
 #include "ptune/pmu/report.hpp"
 
@@ -16,11 +16,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     ptune::fuzz::FuzzInput input(data, size, 2);
     ptune::Diagnostics diagnostics;
     if (input.option(1) & 1) {
-        std::string_view text = input.text();
-        bool json = text.find_first_not_of(" \t\r\n") != std::string_view::npos &&
-                    text[text.find_first_not_of(" \t\r\n")] == '{';
-        auto names = json ? ptune::pmu::parse_name_map_json(text, "name_map.json", diagnostics)
-                          : ptune::pmu::parse_kernel_config(text, "kernel_config.py", diagnostics);
+        auto names = ptune::parse_kernel_names(input.text(), "names", diagnostics);
         (void)names;
         return 0;
     }
@@ -30,7 +26,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     ptune::pmu::AnalyzeOptions options;
     if (input.option(0) % 3 == 1) options.aicore_mhz = 1850.0;
     if (input.option(0) % 3 == 2) options.aicore_mhz = 1e-300;
-    ptune::pmu::KernelNames names;
+    ptune::KernelNames names;
     auto analysis = ptune::pmu::analyze(*table, names, options, diagnostics);
     ptune::rules::MetricStore store;
     ptune::pmu::publish_metrics(*table, analysis, store);

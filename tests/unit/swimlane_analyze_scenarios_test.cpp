@@ -40,7 +40,7 @@ Outcome analyze_texts(const std::string& records, const std::string& deps_text,
     REQUIRE(capture);
     auto deps = read_deps(deps_text, "deps.json", diagnostics);
     REQUIRE(deps);
-    auto names = read_name_map(names_text, "name_map.json", diagnostics);
+    auto names = parse_name_map(names_text, "name_map.json", diagnostics);
     REQUIRE(names);
     CHECK(diagnostics.count(Severity::Warning) == 0);
     apply_deps(*capture, *deps);

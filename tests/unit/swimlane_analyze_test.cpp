@@ -30,7 +30,8 @@ AnalyzeInput two_core_input() {
     AnalyzeInput in;
     in.level = 3;
     in.core_types = {CoreType::Aic, CoreType::Aiv, CoreType::Aiv, CoreType::Aiv};
-    in.names.names = {{0, "mm"}, {1, "cast"}};
+    in.names.add(0, {"mm", ""});
+    in.names.add(1, {"cast", ""});
     return in;
 }
 

@@ -143,7 +143,8 @@ TEST_CASE("deps.json resolves func ids and block_num; names come from the map",
     CHECK(row_on(capture, 4294967301, 7).func_id == 3);  // AIV lanes get kernel_ids[1]
     CHECK(row_on(capture, 4294967301, 8).func_id == 3);
 
-    auto names = read_name_map(data("name_map_TestPA_composed.json"), "name_map.json", diagnostics);
+    auto names =
+        parse_name_map(data("name_map_TestPA_composed.json"), "name_map.json", diagnostics);
     REQUIRE(names.ok());
     CHECK(names->orchestrator_name == "PagedAttn");
     CHECK(kernel_base_name(1, &*names) == "SF");
@@ -155,13 +156,15 @@ TEST_CASE("deps.json resolves func ids and block_num; names come from the map",
 
 TEST_CASE("kernel_config.py is read as text, never executed", "[swimlane][reader]") {
     Diagnostics diagnostics;
-    NameMap names =
-        read_kernel_config(data("kernel_config_excerpt.py"), "kernel_config.py", diagnostics);
-    CHECK_FALSE(names.names.empty());
-    for (const auto& [id, name] : names.names) CHECK_FALSE(name.empty());
-    NameMap broken = read_kernel_config("KERNELS = [\n\t{\"func_id\": 3, \"source\": \"x\"},\n]\n",
-                                        "k.py", diagnostics);
-    CHECK(broken.names.empty());
+    auto names =
+        parse_kernel_config(data("kernel_config_excerpt.py"), "kernel_config.py", diagnostics);
+    REQUIRE(names.ok());
+    CHECK_FALSE(names->empty());
+    for (const auto& [id, kernel] : names->entries()) CHECK_FALSE(kernel.name.empty());
+    // An entry without a name yields no names (the file is no names file) and a warning.
+    auto broken = parse_kernel_config("KERNELS = [\n\t{\"func_id\": 3, \"source\": \"x\"},\n]\n",
+                                      "k.py", diagnostics);
+    CHECK_FALSE(broken.ok());
     REQUIRE(diagnostics.items().size() == 1);
     CHECK(diagnostics.items()[0].line == 2);
 }

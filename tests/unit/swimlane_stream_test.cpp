@@ -107,14 +107,14 @@ TEST_CASE("streamed deps.json with a string longer than a chunk", "[swimlane][st
 
 TEST_CASE("JSON strings are decoded: escapes and surrogate pairs", "[swimlane][stream]") {
     Diagnostics diagnostics;
-    auto names = read_name_map(
+    auto names = parse_name_map(
         R"({"callable_id_to_name": {"0": "QK\u00e9", "1": "a\"b\\c\/d\te", "2": "\ud83d\ude00"},
             "orchestrator_name": "Orch\u4e2d"})",
         "name_map.json", diagnostics);
     REQUIRE(names.ok());
-    CHECK(*names->find(0) == "QK\xc3\xa9");
-    CHECK(*names->find(1) == "a\"b\\c/d\te");
-    CHECK(*names->find(2) == "\xf0\x9f\x98\x80");
+    CHECK(names->find(0)->name == "QK\xc3\xa9");
+    CHECK(names->find(1)->name == "a\"b\\c/d\te");
+    CHECK(names->find(2)->name == "\xf0\x9f\x98\x80");
     CHECK(names->orchestrator_name == "Orch\xe4\xb8\xad");
 
     SECTION("malformed JSON is reported with its line") {
@@ -123,13 +123,13 @@ TEST_CASE("JSON strings are decoded: escapes and surrogate pairs", "[swimlane][s
                                 "{\"callable_id_to_name\": {\"0\": 01}}",
                                 "{\"callable_id_to_name\": {\n\"0\": \"a\"} x",
                                 "{\"callable_id_to_name\": {\"0\": tru}}"}) {
-            auto result = read_name_map(bad, "name_map.json", diagnostics);
+            auto result = parse_name_map(bad, "name_map.json", diagnostics);
             INFO(bad);
             REQUIRE_FALSE(result.ok());
             CHECK(result.error().message.find("parse error at line") != std::string::npos);
         }
         auto late =
-            read_name_map("{\"callable_id_to_name\": {\n\n\"0\": [}}", "n.json", diagnostics);
+            parse_name_map("{\"callable_id_to_name\": {\n\n\"0\": [}}", "n.json", diagnostics);
         REQUIRE_FALSE(late.ok());
         CHECK(late.error().line == 3);
     }
@@ -138,10 +138,10 @@ TEST_CASE("JSON strings are decoded: escapes and surrogate pairs", "[swimlane][s
 TEST_CASE("a byte order mark is skipped; invalid UTF-8 in a string is refused",
           "[swimlane][stream]") {
     Diagnostics diagnostics;
-    auto with_bom = read_name_map("\xEF\xBB\xBF{\"callable_id_to_name\": {\"0\": \"QK\"}}",
-                                  "n.json", diagnostics);
+    auto with_bom = parse_name_map("\xEF\xBB\xBF{\"callable_id_to_name\": {\"0\": \"QK\"}}",
+                                   "n.json", diagnostics);
     REQUIRE(with_bom.ok());
-    CHECK(*with_bom->find(0) == "QK");
+    CHECK(with_bom->find(0)->name == "QK");
     std::istringstream bom_stream(
         "\xEF\xBB\xBF{\"callable_id_to_name\": {}, \"orchestrator_name\": \"O\"}");
     auto streamed = read_deps(bom_stream, "deps.json", diagnostics);
@@ -149,13 +149,13 @@ TEST_CASE("a byte order mark is skipped; invalid UTF-8 in a string is refused",
     CHECK(streamed.error().message.find("no `edges`") != std::string::npos);
 
     auto broken =
-        read_name_map("{\"callable_id_to_name\": {\"0\": \"a\xff\xfe\"}}", "n.json", diagnostics);
+        parse_name_map("{\"callable_id_to_name\": {\"0\": \"a\xff\xfe\"}}", "n.json", diagnostics);
     REQUIRE_FALSE(broken.ok());
     CHECK(broken.error().message.find("invalid UTF-8") != std::string::npos);
-    auto fine = read_name_map("{\"callable_id_to_name\": {\"0\": \"\xe4\xb8\xad\"}}", "n.json",
-                              diagnostics);
+    auto fine = parse_name_map("{\"callable_id_to_name\": {\"0\": \"\xe4\xb8\xad\"}}", "n.json",
+                               diagnostics);
     REQUIRE(fine.ok());
-    CHECK(*fine->find(0) == "\xe4\xb8\xad");
+    CHECK(fine->find(0)->name == "\xe4\xb8\xad");
 }
 
 TEST_CASE("numbers: integers exact, big and fractional values as floats", "[swimlane][stream]") {

@@ -35,7 +35,7 @@ std::string data(const std::string& name) {
 struct Composed {
     Capture capture;
     Deps deps;
-    NameMap names;
+    KernelNames names;
     bool with_deps = true;
 
     explicit Composed(bool use_deps = true) : with_deps(use_deps) {
@@ -48,7 +48,8 @@ struct Composed {
         REQUIRE(d.ok());
         deps = std::move(*d);
         if (with_deps) apply_deps(capture, deps);
-        auto n = read_name_map(data("name_map_TestPA_composed.json"), "name_map.json", diagnostics);
+        auto n =
+            parse_name_map(data("name_map_TestPA_composed.json"), "name_map.json", diagnostics);
         REQUIRE(n.ok());
         names = std::move(*n);
     }

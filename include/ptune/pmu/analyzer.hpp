@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "ptune/core/diagnostics.hpp"
-#include "ptune/pmu/kernel_names.hpp"
+#include "ptune/core/kernel_names.hpp"
 #include "ptune/pmu/model.hpp"
 #include "ptune/rules/metrics.hpp"
 

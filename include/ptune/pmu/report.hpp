@@ -38,4 +38,16 @@ nlohmann::json rows_json(const PmuTable& table, const Analysis& analysis);
 std::shared_ptr<render::Renderer> make_json_renderer(const PmuTable& table,
                                                      const Analysis& analysis);
 
+/// The overview of several pmu.csv files (advise): one table row and one JSON entry per kernel.
+struct Overview {
+    render::Table table;  ///< columns set by make_overview()
+    nlohmann::json data = nlohmann::json::array();
+};
+
+/// An overview without kernels yet.
+Overview make_overview();
+
+/// Adds the kernels of one analysis; `scope` says which csv they came from (JSON only).
+void add_to_overview(Overview& overview, const std::string& scope, const Analysis& analysis);
+
 }  // namespace ptune::pmu

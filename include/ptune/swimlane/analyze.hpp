@@ -57,7 +57,7 @@ struct AnalyzeInput {
     /// Deduplicated (pred, succ) edges in first-seen order.
     std::vector<std::pair<std::uint64_t, std::uint64_t>> edges;
     std::map<std::uint64_t, int> block_num;  ///< deps.json block_num per task (absent = 1)
-    NameMap names;                           ///< func_id → kernel name
+    KernelNames names;                       ///< func_id → kernel name
 };
 
 /// Thresholds the metrics themselves depend on (the rules' other thresholds stay in
@@ -229,7 +229,7 @@ struct Analysis {
 /// Builds the analysis input from a capture read by read_capture (with apply_deps already
 /// applied when deps is given), in the upstream converter's float microseconds so the
 /// per-function statistics match the converter's console summary digit for digit.
-AnalyzeInput make_analyze_input(const Capture& capture, const Deps* deps, const NameMap* names);
+AnalyzeInput make_analyze_input(const Capture& capture, const Deps* deps, const KernelNames* names);
 
 /// Runs every analysis. Never fails: metrics that need missing data stay at their defaults and
 /// are not published.

@@ -16,8 +16,9 @@ namespace ptune::swimlane {
 struct CaptureFiles {
     std::filesystem::path records;   ///< chip_/l2_swimlane_records.json or l2_perf_records*.json
     std::filesystem::path deps;      ///< sibling deps.json; empty when absent
+    /// The names next to the records, found by find_kernel_names_near() (core/kernel_names.hpp):
     std::filesystem::path name_map;  ///< unique sibling name_map*.json; empty when none/several
-    std::filesystem::path kernel_config;  ///< kernel_config.py of the run; empty when absent
+    std::filesystem::path kernel_config;  ///< kernel_config.py beside or one folder up; or empty
     std::string label;                    ///< "rank0/d1" in an L3 tree; empty for a single capture
     int rank = -1;                        ///< L3 rank r, else −1
     int dispatch = -1;                    ///< L3 dispatch k, else −1

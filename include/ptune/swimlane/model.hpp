@@ -1,25 +1,26 @@
 #pragma once
 /// @file model.hpp
 /// The typed model of one chip swimlane capture (spec swimlane.md §2–§4): joined task rows,
-/// scheduler and orchestrator phases, the task graph of deps.json, kernel names, the clock and
+/// scheduler and orchestrator phases, the task graph of deps.json, the clock and
 /// where everything came from. Every generation of the records file (µs `tasks[]`, raw-cycle
 /// 5/6/7-column rows, `scheduler_tasks`/`scheduler_records`) reads into this one model.
 ///
 /// Times are integer nanoseconds relative to the capture's time origin (the upstream converter's
 /// base `B` = the smallest positive raw timestamp, §6.2 step 4), so the model never carries float
 /// noise; `Clock` converts back to raw ticks and to the converter's float microseconds when a
-/// byte-identical upstream number is needed.
+/// byte-identical upstream number is needed. Kernel names are the core KernelNames
+/// (ptune/core/kernel_names.hpp), included here for every user of the model.
 
 #include <array>
 #include <cstdint>
 #include <limits>
-#include <map>
 #include <string>
 #include <string_view>
 #include <unordered_map>
 #include <utility>
 #include <vector>
 
+#include "ptune/core/kernel_names.hpp"
 #include "ptune/swimlane/id_index.hpp"
 
 namespace ptune::swimlane {
@@ -295,19 +296,6 @@ struct Deps {
     std::vector<std::pair<std::uint64_t, std::uint64_t>> edges;
     std::size_t duplicate_edges = 0;  ///< repeated pairs (several args/sources) folded away
     bool truncated = false;           ///< the file ended early; edges before the damage are kept
-};
-
-/// func_id → kernel name (name_map_*.json or kernel_config.py).
-struct NameMap {
-    std::string source;
-    std::map<std::int32_t, std::string> names;
-    std::string orchestrator_name;  ///< empty when absent/null
-
-    /// The name of a func_id, or nullptr.
-    const std::string* find(std::int32_t func_id) const {
-        auto it = names.find(func_id);
-        return it == names.end() ? nullptr : &it->second;
-    }
 };
 
 }  // namespace ptune::swimlane

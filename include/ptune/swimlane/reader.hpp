@@ -1,9 +1,9 @@
 #pragma once
 /// @file reader.hpp
-/// Readers for the swimlane capture files: records (every generation), deps.json, name maps and
-/// kernel_config.py. They take text or a stream plus a source name (never a path), walk the JSON
-/// once with a streaming tokenizer (no DOM of the capture), report bad input to Diagnostics with
-/// file and line, and keep what parsed before any damage.
+/// Readers for the swimlane capture files: records (every generation) and deps.json (kernel names:
+/// ptune/core/kernel_names.hpp). They take text or a stream plus a source name (never a path), walk
+/// the JSON once with a streaming tokenizer (no DOM of the capture), report bad input to
+/// Diagnostics with file and line, and keep what parsed before any damage.
 
 #include <cstdint>
 #include <istream>
@@ -13,6 +13,7 @@
 
 #include "ptune/core/diagnostics.hpp"
 #include "ptune/core/error.hpp"
+#include "ptune/core/kernel_names.hpp"
 #include "ptune/swimlane/model.hpp"
 
 namespace ptune::swimlane {
@@ -48,16 +49,6 @@ Result<Deps> read_deps(std::string_view deps_json, std::string_view source_name,
 Result<Deps> read_deps(std::istream& deps_json, std::string_view source_name,
                        Diagnostics& diagnostics);
 
-/// Reads a `name_map_*.json` (`callable_id_to_name`, `orchestrator_name`).
-Result<NameMap> read_name_map(std::string_view json, std::string_view source_name,
-                              Diagnostics& diagnostics);
-
-/// Reads the `KERNELS` entries of a kernel_config.py as text, one `{"func_id": N, "name": "…"}`
-/// per line; the file is never executed. Lines that mention func_id without a usable name are
-/// reported. Returns an empty map when the file has no entries.
-NameMap read_kernel_config(std::string_view python_source, std::string_view source_name,
-                           Diagnostics& diagnostics);
-
 /// Applies deps.json to the rows as the converter does (§6.3 step 2): a row with func_id < 0 gets
 /// `kernel_ids[0]` on an AIC core, else the first active of `kernel_ids[1..2]`; block_num is
 /// copied. Rows whose task id is not in deps keep func_id −1 and block_num 0. Returns how many
@@ -66,6 +57,6 @@ std::size_t apply_deps(Capture& capture, const Deps& deps);
 
 /// The converter's kernel label without the task suffix: the known name, `func_<n>_<letters>`
 /// (bijective base-26 of n) or "task" for func_id < 0 (swimlane.md §5.3).
-std::string kernel_base_name(std::int32_t func_id, const NameMap* names);
+std::string kernel_base_name(std::int32_t func_id, const KernelNames* names);
 
 }  // namespace ptune::swimlane

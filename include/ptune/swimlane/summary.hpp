@@ -43,7 +43,7 @@ struct Summary {
 };
 
 /// Computes the summary (rows must already carry deps-resolved func ids).
-Summary summarize(const Capture& capture, const NameMap* names);
+Summary summarize(const Capture& capture, const KernelNames* names);
 
 /// The text block the converter prints after "To visualize: …" (from the 140×'=' rule to the
 /// end of the per-task block), byte-identical for the numbers and the perf_guard lines.

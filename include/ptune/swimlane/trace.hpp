@@ -22,7 +22,7 @@ namespace ptune::swimlane {
 struct TraceSource {
     const Capture* capture = nullptr;  ///< required; rows must carry deps-resolved func ids
     const Deps* deps = nullptr;        ///< optional: arrows, SPMD block counts, dummy detection
-    const NameMap* names = nullptr;    ///< optional: kernel names and orchestrator name
+    const KernelNames* names = nullptr;  ///< optional: kernel names and orchestrator name
     std::string label;                 ///< process-group label for several sources ("rank0/d1")
     std::vector<std::string> inputs;   ///< file paths, recorded as provenance
 };

@@ -1,308 +1,16 @@
 // ptune swimlane-analyze RECORDS|DIR [--deps F] [--names F]: the schedule problems of the tuning
 // guide's Part 1, measured on one chip swimlane capture (swimlane.md §10) and judged by the
-// L2.* rules.
+// L2.* rules. The pipeline and the report are the swimlane domain's (swimlane/pipeline.hpp).
 
 #include <algorithm>
-#include <filesystem>
-
-#include <fmt/format.h>
 
 #include "cli/commands/commands.hpp"
-#include "ptune/core/stats.hpp"
-#include "ptune/swimlane/analyze.hpp"
-#include "ptune/swimlane/discover.hpp"
-#include "ptune/swimlane/reader.hpp"
+#include "ptune/swimlane/pipeline.hpp"
+#include "ptune/swimlane/report.hpp"
 
 namespace ptune::cli {
 
 namespace {
-
-using swimlane::Analysis;
-
-// Critical paths longer than this are shortened in text and Markdown (JSON keeps every task).
-constexpr std::size_t kPathRowsShown = 20;
-
-std::string fixed(double value, int decimals = 2) {
-    return stats::format_fixed(value, decimals);
-}
-std::string percent(double fraction) {
-    return stats::format_fixed(fraction * 100.0, 1) + "%";
-}
-
-double rule_param(const rules::Catalogue& catalogue, std::string_view rule,
-                  const std::string& param, double fallback) {
-    const rules::Rule* found = catalogue.find(rule);
-    if (!found) return fallback;
-    auto it = found->params.find(param);
-    return it == found->params.end() ? fallback : it->second;
-}
-
-nlohmann::json metrics_json(const rules::MetricStore& store) {
-    nlohmann::json out = nlohmann::json::object();
-    for (const auto& [key, subject] : store.subjects()) {
-        nlohmann::json& entry = key.kind == "run" ? out["run"] : out[key.kind][key.name];
-        for (const auto& [name, value] : subject.metrics) entry[name] = value;
-        for (const auto& [name, value] : subject.labels) entry[name] = value;
-    }
-    return out;
-}
-
-nlohmann::json critical_path_json(const swimlane::CriticalPath& cp) {
-    nlohmann::json tasks = nlohmann::json::array();
-    for (const auto& step : cp.tasks) {
-        tasks.push_back({{"task", step.label},
-                         {"task_id", step.task_id},
-                         {"start_us", step.start},
-                         {"end_us", step.end},
-                         {"wait_us", step.wait_us}});
-    }
-    return {{"tasks", std::move(tasks)},
-            {"length_us", cp.length_us},
-            {"kernel_us", cp.kernel_us},
-            {"overhead_us", cp.overhead_us},
-            {"window_share", cp.window_share},
-            {"graph_tasks", cp.graph_tasks},
-            {"zero_slack_tasks", cp.zero_slack_tasks},
-            {"slack_p50_us", cp.slack_p50_us},
-            {"slack_max_us", cp.slack_max_us},
-            {"cycle_tasks", cp.cycle_tasks}};
-}
-
-render::Table run_table(const Analysis& a, const swimlane::AnalyzeInput& input) {
-    render::Table t;
-    t.title = "Schedule";
-    t.columns = {"metric", "value"};
-    auto add = [&](std::string name, std::string value) {
-        t.rows.push_back({std::move(name), std::move(value)});
-    };
-    add("level", fmt::format("{}", input.level));
-    add("rows / tasks", fmt::format("{} / {}", a.rows, a.tasks));
-    add("cores", fmt::format("{} AIC + {} AIV", a.cores_aic, a.cores_aiv));
-    add("window (first start to last end)", fixed(a.window_us) + " us");
-    if (input.has_aicpu_timing)
-        add("Total Test Time", fixed(a.total_test_time_us) + " us");
-    else
-        add("AICore Observed Span", fixed(a.total_test_time_us) + " us");
-    add("average parallelism", fixed(a.average_parallelism, 3));
-    add("AIC / AIV busy",
-        percent(a.cube_vector.util_aic) + " / " + percent(a.cube_vector.util_aiv));
-    add("cube only / vector only",
-        percent(a.cube_vector.cube_only) + " / " + percent(a.cube_vector.vector_only));
-    if (!a.schedulers.empty()) {
-        add("AICPU scheduler saturation (mean)", percent(a.scheduler_saturation_mean));
-        add("half the cores idle, all schedulers busy", percent(a.idle_while_scheduler_busy));
-    }
-    if (a.dispatch_cost_us) add("AICPU cost per dispatch", fixed(*a.dispatch_cost_us, 3) + " us");
-    add("kernel p10 / median / p90",
-        fmt::format("{} / {} / {} us", fixed(a.kernel_p10_us), fixed(a.kernel_median_us),
-                    fixed(a.kernel_p90_us)));
-    add(fmt::format("kernels below {} us", fixed(a.target_kernel_us, 0)),
-        percent(a.kernel_below_target_share));
-    add("longest task",
-        fmt::format("{} {} us ({})", a.tail.longest_task, fixed(a.tail.longest_task_us),
-                    percent(a.tail.longest_task_share)));
-    add("tail after the last 2-core moment",
-        fmt::format("{} us ({}), {} covers {}", fixed(a.tail.tail_us),
-                    percent(a.tail.tail_fraction), a.tail.owner, percent(a.tail.owner_cover)));
-    if (input.has_deps) {
-        add("cube/vector one-to-one hand-offs",
-            fmt::format("{} ({} us)", a.cube_vector.handoff_pairs,
-                        fixed(a.cube_vector.handoff_sum_us)));
-    }
-    add("dispatch trails", fmt::format("{}", a.trails.size()));
-    const auto& cp = a.critical_path;
-    if (cp.available) {
-        add("critical path",
-            fmt::format("{} tasks, {} us ({} of the window): {} us kernel, {} us scheduling",
-                        cp.tasks.size(), fixed(cp.length_us), percent(cp.window_share),
-                        fixed(cp.kernel_us), fixed(cp.overhead_us)));
-        add("slack (tasks at zero / p50 / max)",
-            fmt::format("{} / {} / {} us", cp.zero_slack_tasks, fixed(cp.slack_p50_us),
-                        fixed(cp.slack_max_us)));
-    }
-    return t;
-}
-
-render::Table lanes_table(const Analysis& a, bool aicpu) {
-    render::Table t;
-    t.title = "Lanes";
-    t.columns = {"lane",       "tasks",      "busy",   "gaps",      "gap p50 us",
-                 "gap p95 us", "gap max us", "pickup", "starved us"};
-    t.align = {render::Align::Left};
-    t.align.resize(t.columns.size(), render::Align::Right);
-    for (const auto& lane : a.lanes) {
-        const auto& g = lane.gaps;
-        t.rows.push_back({swimlane::lane_name(lane.core, lane.kind), fmt::format("{}", lane.rows),
-                          percent(lane.busy_fraction), fmt::format("{}", g.count), fixed(g.p50_us),
-                          fixed(g.p95_us), fixed(g.max_us),
-                          aicpu ? fmt::format("{}", g.pickup_count) : "-",
-                          aicpu ? fixed(g.starved_us) : "-"});
-    }
-    return t;
-}
-
-render::Table schedulers_table(const Analysis& a) {
-    render::Table t;
-    t.title = "AICPU scheduler threads";
-    t.columns = {"thread", "busy us", "saturation", "dispatch records", "tasks dispatched"};
-    t.align = {render::Align::Left};
-    t.align.resize(t.columns.size(), render::Align::Right);
-    for (const auto& s : a.schedulers) {
-        t.rows.push_back({fmt::format("Sched_{}", s.thread), fixed(s.busy_us),
-                          percent(s.saturation), fmt::format("{}", s.dispatch_records),
-                          fmt::format("{}", s.tasks_dispatched)});
-    }
-    return t;
-}
-
-// The converter's "Task Statistics by Function" numbers (swimlane.md §6.4), plus the median.
-render::Table functions_table(const Analysis& a, bool aicpu) {
-    render::Table t;
-    t.title = "Task Statistics by Function";
-    t.columns = {"Func_ID",         "Func_Name",       "Count",        "Avg Exec(us)",
-                 "Median Exec(us)", "Avg Latency(us)", "Exec%",        "Avg Head OH(us)",
-                 "Avg Tail OH(us)", "Avg Prop(us)",    "Avg Local(us)"};
-    t.align = {render::Align::Left, render::Align::Left};
-    t.align.resize(t.columns.size(), render::Align::Right);
-    auto when_aicpu = [&](std::string text) { return aicpu ? text : std::string("-"); };
-    for (const auto& f : a.functions) {
-        double n = static_cast<double>(f.count);
-        t.rows.push_back({fmt::format("{}", f.func_id), f.name, fmt::format("{}", f.count),
-                          fixed(f.exec_sum_us / n), fixed(f.exec_median_us),
-                          when_aicpu(fixed(f.latency_sum_us / n)),
-                          when_aicpu(f.latency_sum_us > 0
-                                         ? fixed(f.exec_sum_us / f.latency_sum_us * 100, 1) + "%"
-                                         : "-"),
-                          when_aicpu(fixed(f.head_sum_us / n)),
-                          when_aicpu(fixed(f.tail_sum_us / n)),
-                          when_aicpu(fixed(f.prop_sum_us / n)), fixed(f.local_sum_us / n)});
-    }
-    t.rows.push_back({"TOTAL", "", fmt::format("{}", a.rows), fixed(a.exec_sum_us), "",
-                      when_aicpu(fixed(a.latency_sum_us)), "", "", "", "", ""});
-    return t;
-}
-
-render::Table trails_table(const Analysis& a) {
-    render::Table t;
-    t.title = "Dispatch trails";
-    t.columns = {"function", "tasks",        "first",     "last",       "span us",
-                 "slope us", "mean exec us", "span/exec", "idle cores", "R2"};
-    t.align = {render::Align::Left, render::Align::Right, render::Align::Left, render::Align::Left};
-    t.align.resize(t.columns.size(), render::Align::Right);
-    for (const auto& trail : a.trails) {
-        t.rows.push_back({trail.function, fmt::format("{}", trail.tasks), trail.first_task,
-                          trail.last_task, fixed(trail.span_us), fixed(trail.slope_us, 3),
-                          fixed(trail.mean_exec_us), fixed(trail.span_over_exec),
-                          percent(trail.idle_core_fraction), fixed(trail.staircase_r2, 3)});
-    }
-    return t;
-}
-
-render::Table handoffs_table(const Analysis& a) {
-    render::Table t;
-    t.title = "Cube/vector hand-offs (one-to-one edges between AIC and AIV tasks)";
-    t.columns = {"producer", "consumer", "pairs", "total us", "mean us", "max us"};
-    t.align = {render::Align::Left, render::Align::Left};
-    t.align.resize(t.columns.size(), render::Align::Right);
-    for (const auto& g : a.cube_vector.handoffs) {
-        t.rows.push_back(
-            {g.producer, g.consumer, fmt::format("{}", g.pairs), fixed(g.handoff_sum_us),
-             fixed(g.handoff_sum_us / static_cast<double>(g.pairs)), fixed(g.handoff_max_us)});
-    }
-    return t;
-}
-
-render::Table path_table(const swimlane::CriticalPath& cp) {
-    render::Table t;
-    t.title = "Critical path";
-    t.columns = {"#", "task", "start us", "end us", "kernel us", "wait us"};
-    t.align = {render::Align::Right, render::Align::Left};
-    t.align.resize(t.columns.size(), render::Align::Right);
-    std::size_t n = cp.tasks.size();
-    for (std::size_t i = 0; i < n; ++i) {
-        // Long paths: the first and last rows, the full list is in the JSON output.
-        if (n > kPathRowsShown && i == kPathRowsShown / 2) {
-            t.rows.push_back(
-                {"...", fmt::format("{} more tasks", n - kPathRowsShown), "", "", "", ""});
-            i = n - kPathRowsShown / 2;
-        }
-        const auto& step = cp.tasks[i];
-        t.rows.push_back({fmt::format("{}", i + 1), step.label, fixed(step.start), fixed(step.end),
-                          fixed(step.end - step.start), fixed(step.wait_us)});
-    }
-    return t;
-}
-
-nlohmann::json analysis_json(const Analysis& a) {
-    nlohmann::json lanes = nlohmann::json::array(), schedulers = nlohmann::json::array(),
-                   functions = nlohmann::json::array(), trails = nlohmann::json::array(),
-                   handoffs = nlohmann::json::array();
-    for (const auto& lane : a.lanes) {
-        const auto& g = lane.gaps;
-        lanes.push_back({{"lane", swimlane::lane_name(lane.core, lane.kind)},
-                         {"core", lane.core},
-                         {"tasks", lane.rows},
-                         {"busy_us", lane.busy_us},
-                         {"busy_fraction", lane.busy_fraction},
-                         {"gaps",
-                          {{"count", g.count},
-                           {"total_us", g.total_us},
-                           {"p50_us", g.p50_us},
-                           {"p95_us", g.p95_us},
-                           {"max_us", g.max_us},
-                           {"pickup_count", g.pickup_count},
-                           {"pickup_us", g.pickup_us},
-                           {"starved_count", g.starved_count},
-                           {"starved_us", g.starved_us}}}});
-    }
-    for (const auto& s : a.schedulers) {
-        schedulers.push_back({{"thread", s.thread},
-                              {"busy_us", s.busy_us},
-                              {"saturation", s.saturation},
-                              {"dispatch_records", s.dispatch_records},
-                              {"tasks_dispatched", s.tasks_dispatched}});
-    }
-    for (const auto& f : a.functions) {
-        functions.push_back({{"func_id", f.func_id},
-                             {"name", f.name},
-                             {"count", f.count},
-                             {"exec_sum_us", f.exec_sum_us},
-                             {"latency_sum_us", f.latency_sum_us},
-                             {"head_sum_us", f.head_sum_us},
-                             {"tail_sum_us", f.tail_sum_us},
-                             {"prop_sum_us", f.prop_sum_us},
-                             {"local_sum_us", f.local_sum_us},
-                             {"exec_median_us", f.exec_median_us},
-                             {"exec_p10_us", f.exec_p10_us},
-                             {"exec_p90_us", f.exec_p90_us},
-                             {"below_target_share", f.below_target_share}});
-    }
-    for (const auto& t : a.trails) {
-        trails.push_back({{"function", t.function},
-                          {"tasks", t.tasks},
-                          {"first_task", t.first_task},
-                          {"last_task", t.last_task},
-                          {"first_dispatch_us", t.first_dispatch_us},
-                          {"span_us", t.span_us},
-                          {"slope_us", t.slope_us},
-                          {"mean_exec_us", t.mean_exec_us},
-                          {"span_over_exec", t.span_over_exec},
-                          {"idle_core_fraction", t.idle_core_fraction},
-                          {"staircase_r2", t.staircase_r2}});
-    }
-    for (const auto& g : a.cube_vector.handoffs) {
-        handoffs.push_back({{"producer", g.producer},
-                            {"consumer", g.consumer},
-                            {"pairs", g.pairs},
-                            {"handoff_sum_us", g.handoff_sum_us},
-                            {"handoff_max_us", g.handoff_max_us}});
-    }
-    return {{"lanes", std::move(lanes)},
-            {"schedulers", std::move(schedulers)},
-            {"functions", std::move(functions)},
-            {"trails", std::move(trails)},
-            {"handoffs", std::move(handoffs)}};
-}
 
 class SwimlaneAnalyzeCommand : public Command {
   public:
@@ -316,85 +24,30 @@ class SwimlaneAnalyzeCommand : public Command {
     }
 
     int run(Context& context) override {
-        auto found = swimlane::discover_captures(input_);
+        swimlane::LoadRequest request;
+        request.input = input_;
+        request.deps = deps_;
+        request.names = names_;
+        auto found = swimlane::find_captures(request);
         if (!found) return context.fail(found.error());
         for (const auto& note : found->notes) context.diagnostics.note(input_, 0, note);
-        if (found->captures.size() > 1) {
-            std::vector<std::string> labels;
-            for (const auto& capture : found->captures)
-                labels.push_back(capture.records.parent_path().string());
-            return context.fail(
-                Error{fmt::format("{} holds {} captures ({}); name the directory of one of them",
-                                  input_, labels.size(), fmt::join(labels, ", ")),
-                      "", 0, ExitCode::InputError});
+        auto files = swimlane::only_capture(*found, input_);
+        if (!files) return context.fail(files.error());
+        auto loaded = swimlane::load_capture(*files, request, context.diagnostics);
+        if (!loaded) return context.fail(loaded.error());
+        context.add_inputs(loaded->inputs);
+        if (loaded->capture.tasks.empty()) {
+            return context.fail(Error{"no AICore task rows to analyze",
+                                      loaded->files.records.string(), 0, ExitCode::InputError});
         }
-        swimlane::CaptureFiles files = found->captures.front();
-        if (!deps_.empty()) files.deps = deps_;
-        if (!names_.empty())
-            files.name_map = names_;
-        else if (files.name_map.empty())
-            files.name_map = files.kernel_config;
-        context.add_inputs({files.records.string(), files.deps.string(), files.name_map.string()});
-
-        auto text = io::read_file(files.records.string());
-        if (!text) return context.fail(text.error());
-        swimlane::ReadOptions read_options;
-        read_options.source_name = files.records.string();
-        auto capture = swimlane::read_capture(*text, read_options, context.diagnostics);
-        if (!capture) return context.fail(capture.error());
-        if (capture->tasks.empty()) {
-            return context.fail(Error{"no AICore task rows to analyze", files.records.string(), 0,
-                                      ExitCode::InputError});
-        }
-
-        std::optional<swimlane::Deps> deps;
-        if (!files.deps.empty()) {
-            auto loaded = load_deps(files.deps.string(), context);
-            // A deps.json the user named must be usable; a sibling that is not only loses the
-            // graph.
-            if (!loaded && !deps_.empty()) return context.fail(loaded.error());
-            if (!loaded)
-                context.diagnostics.warn(
-                    files.deps.string(), 0,
-                    loaded.error().message + "; analysing without the task graph");
-            else
-                deps = std::move(*loaded);
-        }
-        std::optional<swimlane::NameMap> names;
-        if (!files.name_map.empty()) {
-            auto loaded = load_names(files.name_map.string(), context);
-            if (!loaded) return context.fail(loaded.error());
-            names = std::move(*loaded);
-        }
-        if (deps) swimlane::apply_deps(*capture, *deps);
 
         auto catalogue = context.catalogue();
         if (!catalogue) return context.fail(catalogue.error());
-        swimlane::AnalyzeOptions options;
-        options.target_kernel_us =
-            rule_param(**catalogue, "L2.kernels-too-small", "target_us", options.target_kernel_us);
-        options.trail_min_tasks =
-            static_cast<std::size_t>(rule_param(**catalogue, "L2.dispatch-trail", "min_tasks",
-                                                static_cast<double>(options.trail_min_tasks)));
-
-        swimlane::AnalyzeInput input = swimlane::make_analyze_input(
-            *capture, deps ? &*deps : nullptr, names ? &*names : nullptr);
-        Analysis analysis = swimlane::analyze_swimlane(input, options);
+        auto result = swimlane::analyze_capture(*loaded, swimlane::analyze_options(**catalogue));
         rules::MetricStore store;
-        swimlane::publish_metrics(analysis, input, store);
-
-        render::Report report;
-        report.command = "swimlane-analyze";
-        report.findings = rules::evaluate(**catalogue, store, {"L2."});
-        report.data["source"] = files.records.string();
-        report.data["deps"] = deps ? nlohmann::json(files.deps.string()) : nlohmann::json();
-        report.data["level"] = input.level;
-        report.data["metrics"] = metrics_json(store);
-        report.data["critical_path"] = analysis.critical_path.available
-                                           ? critical_path_json(analysis.critical_path)
-                                           : nlohmann::json();
-        report.data.update(analysis_json(analysis));
-        build_tables(report, analysis, input);
+        swimlane::publish(result, store);
+        render::Report report = swimlane::build_report(
+            *loaded, result, store, rules::evaluate(**catalogue, store, {"L2."}));
 
         int code = context.emit(report);
         if (code != 0) return code;
@@ -405,34 +58,6 @@ class SwimlaneAnalyzeCommand : public Command {
     }
 
   private:
-    static Result<swimlane::Deps> load_deps(const std::string& path, Context& context) {
-        auto text = io::read_file(path);
-        if (!text) return text.error();
-        return swimlane::read_deps(*text, path, context.diagnostics);
-    }
-
-    static Result<swimlane::NameMap> load_names(const std::string& path, Context& context) {
-        auto text = io::read_file(path);
-        if (!text) return text.error();
-        if (std::filesystem::path(path).extension() == ".py") {
-            return swimlane::read_kernel_config(*text, path, context.diagnostics);
-        }
-        return swimlane::read_name_map(*text, path, context.diagnostics);
-    }
-
-    static void build_tables(render::Report& report, const Analysis& a,
-                             const swimlane::AnalyzeInput& input) {
-        report.tables.push_back(run_table(a, input));
-        report.tables.push_back(lanes_table(a, input.has_aicpu_timing));
-        if (!a.schedulers.empty()) report.tables.push_back(schedulers_table(a));
-        report.tables.push_back(functions_table(a, input.has_aicpu_timing));
-        if (!a.trails.empty()) report.tables.push_back(trails_table(a));
-        if (!a.cube_vector.handoffs.empty()) report.tables.push_back(handoffs_table(a));
-        if (a.critical_path.available) report.tables.push_back(path_table(a.critical_path));
-        if (!input.has_deps)
-            report.notes.push_back("No deps.json: no critical path and no cube/vector hand-offs.");
-    }
-
     std::string input_;
     std::string deps_;
     std::string names_;
