@@ -13,7 +13,7 @@ namespace ptune::advise {
 
 /// Kinds of artifact, in the order reports list them.
 enum class ArtifactKind {
-    MemoryReport,     ///< report/memory_after_AllocateMemoryAddr.txt
+    MemoryReport,     ///< report/memory_after_*.txt, memory_after_AllocateMemoryAddr.txt first
     PerfHints,        ///< report/perf_hints.log
     SwimlaneRecords,  ///< dfx_outputs/chip_swimlane_records.json (or l2_swimlane_records.json)
     Deps,             ///< dfx_outputs/deps.json
