@@ -104,7 +104,8 @@ std::string scope_of(const fs::path& file, const fs::path& run_dir) {
 Result<Inventory> take_inventory(const fs::path& dir, const std::string& program, int nth_latest,
                                  const std::vector<std::string>& logs) {
     Inventory inventory;
-    auto run = discover::resolve_run(dir, program, nth_latest, &inventory.chosen_note);
+    auto run = discover::resolve_run(discover::runs_root(dir), program, nth_latest,
+                                     &inventory.chosen_note);
     if (!run) return run.error();
     inventory.run_dir = *run;
     if (auto parsed = discover::parse_run_dir_name(*run)) {

@@ -23,7 +23,8 @@ bool add_directory_logs(const std::string& input, std::vector<std::string>& logs
                         Diagnostics& diagnostics) {
     std::vector<fs::path> roots;
     std::map<std::string, discover::RunDir> newest;
-    for (auto& run : discover::list_runs(input)) newest[run.program] = run;  // oldest first
+    // oldest first, so the newest of each program stays
+    for (auto& run : discover::list_runs(discover::runs_root(input))) newest[run.program] = run;
     for (const auto& [program, run] : newest) {
         diagnostics.note(input, 0,
                          fmt::format("using the newest run of {}: {}", program, run.path.string()));

@@ -55,10 +55,7 @@ Source choose_report(const std::vector<fs::path>& reports, const fs::path& searc
 Result<Source> locate_report(const std::string& input, Diagnostics& diagnostics) {
     std::error_code error;
     if (input == io::kStdinName || !fs::is_directory(input, error)) return Source{input, ""};
-    // A project directory holds build_output/; look for the newest run there.
-    fs::path base = fs::is_directory(fs::path(input) / "build_output", error)
-                        ? fs::path(input) / "build_output"
-                        : fs::path(input);
+    fs::path base = discover::runs_root(input);
     std::string note;
     auto run_dir = discover::resolve_run(base, "", 1, &note);
     if (!run_dir) return run_dir.error();

@@ -46,6 +46,8 @@ TEST_CASE("a build_output directory names the newest run's log; a folder without
     REQUIRE(found.logs.size() == 1);
     CHECK(found.logs[0].find("Attn_20260820_101500") != std::string::npos);
     CHECK_FALSE(found.clean_directory);
+    // A project directory holding build_output/ names the same log, not every run's.
+    CHECK(find_logs({data_path("")}, diagnostics).logs == found.logs);
 
     auto clean = find_logs({data_path("repo"), "-"}, diagnostics);
     CHECK(clean.clean_directory);

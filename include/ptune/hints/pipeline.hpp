@@ -27,9 +27,9 @@ struct LogPaths {
 };
 
 /// Files (and "-") are taken as they are (a missing one is reported when read); a directory of
-/// runs (build_output/) gives the logs of the newest run of each program, since older runs hold
-/// hints of code that has changed since; any other directory the logs under it. Notes say which
-/// runs were picked and which directories held no log.
+/// runs (build_output/, or a project directory holding one) gives the logs of the newest run of
+/// each program, since older runs hold hints of code that has changed since; any other directory
+/// the logs under it. Notes say which runs were picked and which directories held no log.
 LogPaths find_logs(const std::vector<std::string>& inputs, Diagnostics& diagnostics);
 
 /// Options of reading.
