@@ -7,6 +7,7 @@
 
 #include <catch2/catch.hpp>
 
+#include "hints_test_data.hpp"
 #include "ptune/advise/advisor.hpp"
 #include "ptune/hints/pipeline.hpp"
 #include "ptune/rules/engine.hpp"
@@ -16,18 +17,8 @@ using namespace ptune::hints;
 
 namespace {
 
-std::string data_path(const std::string& name) {
-    return std::string(PTUNE_TEST_DATA) + "/hints/" + name;
-}
-
-const rules::Catalogue& catalogue() {
-    static const rules::Catalogue builtin = [] {
-        auto loaded = rules::Catalogue::builtin();
-        REQUIRE(loaded.ok());
-        return *loaded;
-    }();
-    return builtin;
-}
+using hints_test::catalogue;
+using hints_test::data_path;
 
 // The build tree's newest log, linted with sources under the fixture repository.
 LintResult lint_build_tree(Diagnostics& diagnostics) {
