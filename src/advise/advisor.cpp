@@ -6,7 +6,6 @@
 #include <algorithm>
 #include <cmath>
 #include <fstream>
-#include <set>
 
 #include <fmt/format.h>
 
@@ -269,7 +268,7 @@ void add_memory(Advice& advice, rules::MetricStore& store, Diagnostics& diagnost
     section.table = memreport::usage_table(analysis->report);
     section.data.push_back(memreport::to_json(analysis->report, analysis->choice));
     advice.charts.memory_fill = memreport::usage_bars(analysis->report);
-    if (!section.table.rows.empty()) advice.sections.push_back(std::move(section));
+    advice.sections.push_back(std::move(section));
 }
 
 // ---------------------------------------------------------------------------------------------
