@@ -17,7 +17,7 @@ namespace {
 
 using Bands = std::map<std::string, UsageBand, std::less<>>;
 
-// The spaces advise summarises, in the report's order.
+// The spaces usage_table() and usage_bars() show, in the report's order.
 constexpr const char* kSpaces[] = {"Vec", "Mat", "Left", "Right", "Acc"};
 
 // SGR colour of a usage cell (`91.5%`) in `band`: red over the limit, yellow when marginal.
