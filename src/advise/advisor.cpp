@@ -6,7 +6,6 @@
 #include <algorithm>
 #include <cmath>
 #include <fstream>
-#include <set>
 
 #include <fmt/format.h>
 
@@ -15,9 +14,9 @@
 #include "ptune/bench/summary.hpp"
 #include "ptune/core/io.hpp"
 #include "ptune/core/stats.hpp"
-#include "ptune/hints/lint.hpp"
-#include "ptune/memreport/analyzer.hpp"
-#include "ptune/memreport/parser.hpp"
+#include "ptune/hints/pipeline.hpp"
+#include "ptune/memreport/pipeline.hpp"
+#include "ptune/memreport/report.hpp"
 #include "ptune/pmu/analyzer.hpp"
 #include "ptune/pmu/pipeline.hpp"
 #include "ptune/pmu/report.hpp"
@@ -169,129 +168,47 @@ void add_swimlane(Advice& advice, const rules::Catalogue& catalogue, rules::Metr
 // Memory report (Part 2: on-chip buffers per kernel).
 
 void add_memory(Advice& advice, rules::MetricStore& store, Diagnostics& diagnostics) {
-    Section section{"mem", "On-chip memory (memory report)", {}, nlohmann::json::array(), {}};
-    section.table.columns = {"function", "Vec", "Mat", "Left", "Right", "Acc"};
-    section.table.align = {render::Align::Left,  render::Align::Right, render::Align::Right,
-                           render::Align::Right, render::Align::Right, render::Align::Right};
-    for (const Artifact* artifact : advice.inventory.of(ArtifactKind::MemoryReport)) {
-        auto input = io::open_input(artifact->path.string());
-        if (!input) {
-            diagnostics.warn(input.error().file, 0, input.error().message);
-            continue;
-        }
-        auto report =
-            memreport::parse_report(input->stream(), artifact->path.string(), diagnostics);
-        auto choice = memreport::analyze(report, std::nullopt, diagnostics);
-        memreport::publish_metrics(report, choice, store);
-        section.data.push_back(memreport::to_json(report, choice));
-        for (const auto& function : report.functions) {
-            std::vector<std::string> row = {function.name};
-            for (const char* space : {"Vec", "Mat", "Left", "Right", "Acc"}) {
-                const auto* usage = function.find(space);
-                row.push_back(usage && usage->usage_pct ? fixed(*usage->usage_pct, 1) + " %" : "-");
-                if (usage && usage->usage_pct) {
-                    bool over = *usage->usage_pct > 100.0;
-                    advice.charts.memory_fill.push_back({fmt::format("{} {}", function.name, space),
-                                                         *usage->usage_pct,
-                                                         fixed(*usage->usage_pct, 1) + " %", over});
-                }
-            }
-            section.table.rows.push_back(std::move(row));
-        }
+    std::vector<fs::path> reports;
+    for (const Artifact* artifact : advice.inventory.of(ArtifactKind::MemoryReport))
+        reports.push_back(artifact->path);
+    auto analysis = memreport::load_and_analyze(
+        memreport::choose_report(reports, advice.inventory.run_dir, diagnostics), {}, diagnostics);
+    if (!analysis) {
+        diagnostics.warn(analysis.error().file, analysis.error().line, analysis.error().message);
+        return;
     }
-    if (!section.table.rows.empty()) advice.sections.push_back(std::move(section));
+    memreport::publish(*analysis, store);
+    if (!analysis->found()) return;
+    Section section{"mem", "On-chip memory (memory report)", {}, nlohmann::json::array(), {}};
+    section.table = memreport::usage_table(analysis->report);
+    section.data.push_back(memreport::to_json(analysis->report, analysis->choice));
+    advice.charts.memory_fill = memreport::usage_bars(analysis->report);
+    advice.sections.push_back(std::move(section));
 }
 
 // ---------------------------------------------------------------------------------------------
 // perf_hints.log (Part 2: transfers and pipeline depth at source lines).
 
-// Hints name the Python function; PMU and memory report name the kernel, which for a mixed
-// function is `<function>_aic` / `<function>_aiv`. Copy the hint metrics onto those kernels so
-// the cross-artifact rules see them on one subject.
-void alias_hint_kernels(rules::MetricStore& store) {
-    std::vector<std::pair<std::string, std::map<std::string, double, std::less<>>>> hint_kernels;
-    std::set<std::string> kernels;
-    for (const auto& [key, subject] : store.subjects()) {
-        if (key.kind != "kernel") continue;
-        kernels.insert(key.name);
-        std::map<std::string, double, std::less<>> hints;
-        for (const auto& [name, value] : subject.metrics) {
-            if (name.rfind("hints.", 0) == 0) hints.emplace(name, value);
-        }
-        if (!hints.empty()) hint_kernels.emplace_back(key.name, std::move(hints));
-    }
-    for (const auto& [function, metrics] : hint_kernels) {
-        for (const char* suffix : {"_aic", "_aiv"}) {
-            std::string kernel = function + suffix;
-            if (!kernels.count(kernel)) continue;
-            for (const auto& [name, value] : metrics) store.set("kernel", kernel, name, value);
-        }
-    }
-}
-
 void add_hints(Advice& advice, const rules::Catalogue& catalogue, rules::MetricStore& store,
                Diagnostics& diagnostics) {
-    std::vector<hints::ParsedLog> logs;
-    for (const Artifact* artifact : advice.inventory.of(ArtifactKind::PerfHints)) {
-        auto input = io::open_input(artifact->path.string());
-        if (!input) {
-            diagnostics.warn(input.error().file, 0, input.error().message);
-            continue;
-        }
-        logs.push_back(hints::read_log(input->stream(), artifact->path.string(), diagnostics,
-                                       std::nullopt,
-                                       hints::column_base_from_build(artifact->path)));
-    }
+    std::vector<std::string> paths;
+    for (const Artifact* artifact : advice.inventory.of(ArtifactKind::PerfHints))
+        paths.push_back(artifact->path.string());
+    auto logs = hints::read_logs(paths, {}, diagnostics);
     if (logs.empty()) return;
     hints::LintOptions lint_options;
     lint_options.root = advice.inventory.run_dir;
     auto result = hints::lint(std::move(logs), catalogue, lint_options, diagnostics);
-    hints::publish_kernel_metrics(result, store);
-    alias_hint_kernels(store);
+    hints::publish(result, store);
 
-    Section section{"hints", "Compiler hints (perf_hints.log)", {}, nlohmann::json::array(), {}};
-    section.table.columns = {"code", "sites", "top site", "weight"};
-    section.table.align = {render::Align::Left, render::Align::Right, render::Align::Left,
-                           render::Align::Right};
-    // One finding per rule with every site as evidence: a list of 40 PH001 lines would drown
-    // the ranking, and the per-site view is what hints-lint is for.
-    std::map<std::string, std::vector<const hints::LintDiagnostic*>> by_rule;
-    for (const auto& diagnostic : result.diagnostics)
-        by_rule[diagnostic.rule_id].push_back(&diagnostic);
-    for (auto& [rule_id, sites] : by_rule) {
-        std::stable_sort(sites.begin(), sites.end(),
-                         [](const auto* a, const auto* b) { return a->weight > b->weight; });
-        const hints::LintDiagnostic& top = *sites.front();
-        std::string where =
-            top.file.empty() ? "(no location)" : fmt::format("{}:{}", top.file, top.line);
-        section.table.rows.push_back(
-            {rule_id, std::to_string(sites.size()), where, fixed(top.weight, 0)});
-        nlohmann::json entry = {{"rule", rule_id}, {"sites", sites.size()}, {"top", where}};
-        section.data.push_back(std::move(entry));
-
-        rules::Finding finding;
-        finding.rule = rule_id;
-        finding.catalogue = top.catalogue;
-        finding.severity = top.severity;
-        finding.title = top.title;
-        finding.message = fmt::format("{} site(s); heaviest at {}: {}", sites.size(), where,
-                                      top.advice_summary.empty() ? top.title : top.advice_summary);
-        finding.advice = top.advice;
-        finding.tier = "pipeline";
-        if (const rules::Rule* rule = catalogue.find(rule_id)) {
-            finding.guide = rule->guide;
-            if (!rule->tier.empty()) finding.tier = rule->tier;
-        }
-        finding.subject = {"run", "run"};
-        finding.evidence["sites"] = static_cast<double>(sites.size());
-        for (std::size_t i = 0; i < sites.size() && i < 5; ++i) {
-            if (sites[i]->file.empty()) continue;
-            finding.locations.push_back({sites[i]->file, sites[i]->line, sites[i]->column});
-        }
-        advice.findings.push_back({std::move(finding), 2, 0, ""});
-    }
-    for (const auto& finding : result.log_findings) advice.findings.push_back({finding, 3, 0, ""});
+    auto summaries = hints::summarise_by_rule(result);
+    Section section{"hints", "Compiler hints (perf_hints.log)", {}, {}, {}};
+    section.table = hints::summary_table(summaries);
+    section.data = hints::summary_json(summaries);
     advice.sections.push_back(std::move(section));
+    for (const auto& summary : summaries)
+        advice.findings.push_back({hints::summary_finding(summary, catalogue), 2, 0, ""});
+    for (const auto& finding : result.log_findings) advice.findings.push_back({finding, 3, 0, ""});
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -4,6 +4,7 @@
 #include <map>
 
 #include "ptune/core/discover.hpp"
+#include "ptune/memreport/pipeline.hpp"
 
 namespace ptune::advise {
 
@@ -103,7 +104,8 @@ std::string scope_of(const fs::path& file, const fs::path& run_dir) {
 Result<Inventory> take_inventory(const fs::path& dir, const std::string& program, int nth_latest,
                                  const std::vector<std::string>& logs) {
     Inventory inventory;
-    auto run = discover::resolve_run(dir, program, nth_latest, &inventory.chosen_note);
+    auto run = discover::resolve_run(discover::runs_root(dir), program, nth_latest,
+                                     &inventory.chosen_note);
     if (!run) return run.error();
     inventory.run_dir = *run;
     if (auto parsed = discover::parse_run_dir_name(*run)) {
@@ -111,7 +113,7 @@ Result<Inventory> take_inventory(const fs::path& dir, const std::string& program
         inventory.timestamp = parsed->timestamp;
     }
     const std::vector<std::pair<ArtifactKind, std::vector<std::string>>> patterns = {
-        {ArtifactKind::MemoryReport, {"memory_after_AllocateMemoryAddr.txt"}},
+        {ArtifactKind::MemoryReport, {}},  // memreport::find_reports
         {ArtifactKind::PerfHints, {"perf_hints.log"}},
         {ArtifactKind::SwimlaneRecords, {"chip_swimlane_records.json", "l2_swimlane_records.json"}},
         {ArtifactKind::Deps, {"deps.json"}},
@@ -121,7 +123,9 @@ Result<Inventory> take_inventory(const fs::path& dir, const std::string& program
         {ArtifactKind::KernelConfig, {"kernel_config.py"}},
     };
     for (const auto& [kind, names] : patterns) {
-        auto files = discover::find_files(*run, names, 6);
+        // Memory reports are found as mem-report finds them, in its reading order.
+        auto files = kind == ArtifactKind::MemoryReport ? memreport::find_reports(*run)
+                                                        : discover::find_files(*run, names, 6);
         for (const auto& file : files) {
             if (kind == ArtifactKind::NameMap && file.extension() != ".json") continue;
             inventory.found.push_back({kind, file, scope_of(file, *run)});

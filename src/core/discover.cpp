@@ -50,6 +50,11 @@ std::vector<RunDir> list_runs(const fs::path& dir) {
     return runs;
 }
 
+fs::path runs_root(const fs::path& dir) {
+    fs::path build_output = dir / "build_output";
+    return is_existing_directory(build_output) ? build_output : dir;
+}
+
 Result<fs::path> resolve_run(const fs::path& dir, const std::string& program, int nth_latest,
                              std::string* chosen_note) {
     if (!is_existing_directory(dir)) {

@@ -7,6 +7,7 @@
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
+#include "hints_test_data.hpp"
 #include "ptune/core/io.hpp"
 #include "ptune/core/text.hpp"
 #include "ptune/hints/lint.hpp"
@@ -18,18 +19,8 @@ namespace fs = std::filesystem;
 
 namespace {
 
-std::string data_path(const std::string& name) {
-    return std::string(PTUNE_TEST_DATA) + "/hints/" + name;
-}
-
-const rules::Catalogue& catalogue() {
-    static const rules::Catalogue builtin = [] {
-        auto loaded = rules::Catalogue::builtin();
-        REQUIRE(loaded.ok());
-        return *loaded;
-    }();
-    return builtin;
-}
+using hints_test::catalogue;
+using hints_test::data_path;
 
 ParsedLog read_text(const std::string& text, const std::string& name,
                     std::optional<int> base = std::nullopt) {

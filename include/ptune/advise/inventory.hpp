@@ -13,7 +13,7 @@ namespace ptune::advise {
 
 /// Kinds of artifact, in the order reports list them.
 enum class ArtifactKind {
-    MemoryReport,     ///< report/memory_after_AllocateMemoryAddr.txt
+    MemoryReport,     ///< report/memory_after_*.txt, memory_after_AllocateMemoryAddr.txt first
     PerfHints,        ///< report/perf_hints.log
     SwimlaneRecords,  ///< dfx_outputs/chip_swimlane_records.json (or l2_swimlane_records.json)
     Deps,             ///< dfx_outputs/deps.json
@@ -54,8 +54,8 @@ struct Inventory {
     std::vector<const Artifact*> of(ArtifactKind kind) const;
 };
 
-/// Scans `dir`: a run directory, or a `build_output/` holding several (the newest by the
-/// timestamp in the name, or the newest of `program`). `logs` are console logs given by the
+/// Scans `dir`: a run directory, or a `build_output/` holding several, or a project directory
+/// holding `build_output/` (the newest by the timestamp in the name, or the newest of `program`). `logs` are console logs given by the
 /// user. Fails only when `dir` is not a directory or `program` matches nothing.
 Result<Inventory> take_inventory(const std::filesystem::path& dir, const std::string& program,
                                  int nth_latest, const std::vector<std::string>& logs);

@@ -26,6 +26,10 @@ std::optional<RunDir> parse_run_dir_name(const std::filesystem::path& path);
 /// The run directories directly under `dir`, oldest first (by timestamp, then by name).
 std::vector<RunDir> list_runs(const std::filesystem::path& dir);
 
+/// Where the runs of a build are: `dir/build_output` when `dir` is a project directory holding
+/// one, else `dir` itself.
+std::filesystem::path runs_root(const std::filesystem::path& dir);
+
 /// Resolves what the user named to one run directory:
 /// - a run directory itself is returned as is;
 /// - a directory holding run directories (e.g. `build_output/`) yields its newest run, or the

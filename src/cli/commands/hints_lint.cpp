@@ -7,9 +7,9 @@
 #include <fmt/format.h>
 
 #include "cli/commands/commands.hpp"
-#include "ptune/core/discover.hpp"
 #include "ptune/core/io.hpp"
 #include "ptune/hints/lint.hpp"
+#include "ptune/hints/pipeline.hpp"
 #include "ptune/hints/render.hpp"
 
 namespace ptune::cli {
@@ -17,8 +17,6 @@ namespace ptune::cli {
 namespace {
 
 namespace fs = std::filesystem;
-
-constexpr std::string_view kLogName = "perf_hints.log";
 
 class HintsLintCommand : public Command {
   public:
@@ -52,34 +50,13 @@ class HintsLintCommand : public Command {
         auto catalogue = context.catalogue();
         if (!catalogue) return context.fail(catalogue.error());
 
-        std::vector<std::string> logs;
-        bool clean_directory = false;  // a directory without a log: nothing fired
-        for (const auto& input : inputs_) collect_logs(input, context, logs, clean_directory);
-        context.add_inputs(logs);
-
-        std::optional<int> forced_base;
-        if (column_base_ != "auto") forced_base = column_base_ == "0" ? 0 : 1;
-        std::vector<hints::ParsedLog> parsed;
-        bool usable = clean_directory;
-        for (const auto& path : logs) {
-            auto input = io::open_input(path);
-            if (!input) {
-                context.diagnostics.error(input.error().file, 0, input.error().message);
-                continue;
-            }
-            std::size_t warnings_before = context.diagnostics.count(Severity::Warning);
-            hints::ParsedLog log =
-                hints::read_log(input->stream(), path, context.diagnostics, forced_base,
-                                hints::column_base_from_build(path));
-            bool junk = context.diagnostics.count(Severity::Warning) > warnings_before;
-            if (log.total_entries == 0 && junk) {
-                context.diagnostics.error(path, 0, "no perf hint entries: not a perf_hints.log");
-                continue;
-            }
-            usable = true;
-            parsed.push_back(std::move(log));
-        }
-        if (!usable) {
+        hints::LogPaths found = hints::find_logs(inputs_, context.diagnostics);
+        context.add_inputs(found.logs);
+        hints::ReadOptions read_options;
+        if (column_base_ != "auto") read_options.column_base = column_base_ == "0" ? 0 : 1;
+        std::vector<hints::ParsedLog> parsed =
+            hints::read_logs(found.logs, read_options, context.diagnostics);
+        if (parsed.empty() && !found.clean_directory) {
             return context.fail(
                 Error{"nothing to lint: no readable perf_hints.log", "", 0, ExitCode::InputError});
         }
@@ -90,7 +67,7 @@ class HintsLintCommand : public Command {
         hints::LintResult result =
             hints::lint(std::move(parsed), **catalogue, options, context.diagnostics);
         rules::MetricStore store;
-        hints::publish_kernel_metrics(result, store);
+        hints::publish(result, store);
 
         if (!baseline_path_.empty()) {
             auto text = io::read_file(baseline_path_);
@@ -118,53 +95,14 @@ class HintsLintCommand : public Command {
     }
 
   private:
-    // Adds the logs `input` names. A directory of runs (build_output/) gives the newest run of
-    // each program: older runs hold hints of code that has changed since.
-    void collect_logs(const std::string& input, Context& context, std::vector<std::string>& logs,
-                      bool& clean_directory) {
-        std::error_code ec;
-        if (input == io::kStdinName || !fs::is_directory(input, ec)) {
-            logs.push_back(input);  // a missing file is reported when opened
-            return;
-        }
-        std::vector<fs::path> roots;
-        std::map<std::string, discover::RunDir> newest;
-        for (auto& run : discover::list_runs(input)) newest[run.program] = run;  // oldest first
-        for (const auto& [program, run] : newest) {
-            context.diagnostics.note(
-                input, 0,
-                fmt::format("using the newest run of {}: {}", program, run.path.string()));
-            roots.push_back(run.path);
-        }
-        if (roots.empty()) roots.push_back(input);
-        std::size_t before = logs.size();
-        for (const auto& root : roots) {
-            for (const auto& path : discover::find_files(root, {std::string(kLogName)})) {
-                logs.push_back(path.string());
-            }
-        }
-        if (logs.size() == before) {
-            clean_directory = true;
-            context.diagnostics.note(input, 0,
-                                     "no perf_hints.log found (the compiler writes it only when a "
-                                     "hint fires)");
-        }
-    }
-
     int write_baseline(Context& context, hints::LintResult& result) {
         auto output = context.open_output(write_baseline_path_);
         if (!output) return context.fail(output.error());
         (*output)->stream() << hints::baseline_json(result);
         if (auto status = (*output)->commit(); !status) return context.fail(status.error());
-        std::size_t written = 0;
-        for (auto& diagnostic : result.diagnostics) {
-            if (diagnostic.disposition == hints::Disposition::Suppressed) continue;
-            ++written;
-            diagnostic.disposition = hints::Disposition::Baselined;
-            diagnostic.suppressed_by = "baseline";
-        }
-        context.diagnostics.note(write_baseline_path_, 0,
-                                 fmt::format("baseline written with {} hint(s)", written));
+        context.diagnostics.note(
+            write_baseline_path_, 0,
+            fmt::format("baseline written with {} hint(s)", hints::adopt_as_baseline(result)));
         return 0;
     }
 
