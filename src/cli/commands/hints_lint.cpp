@@ -30,7 +30,8 @@ class HintsLintCommand : public Command {
         app.add_option("--write-baseline", write_baseline_path_,
                        "Write every current hint (not suppressed inline) to FILE as the baseline");
         app.add_option("--fail-on", fail_on_,
-                       "Exit 1 when a reported hint is at least this severe: info, warning, error")
+                       "Exit 1 when a reported hint is at least this severe: info, warning "
+                       "(default), error")
             ->check(CLI::IsMember({"info", "note", "warning", "error"}));
         app.add_flag("--exit-zero", exit_zero_, "Exit 0 even when hints are reported");
         app.add_option("--root", root_,
@@ -91,7 +92,7 @@ class HintsLintCommand : public Command {
             {"sarif", hints::make_sarif_renderer(result, **catalogue, !baseline_path_.empty())},
             {"github", hints::make_github_renderer(result, max_annotations_)}};
         if (int code = context.emit(report, renderers); code != 0) return code;
-        return exit_code(result);
+        return exit_code(context, result);
     }
 
   private:
@@ -139,21 +140,22 @@ class HintsLintCommand : public Command {
                 result.fixed.empty() ? "" : fmt::format(", {} fixed", result.fixed.size())));
     }
 
-    int exit_code(const hints::LintResult& result) const {
-        if (exit_zero_) return 0;
-        auto threshold = rules::parse_severity(fail_on_).value_or(rules::RuleSeverity::Warning);
+    // The table's fail-on severity, changed by --fail-on and --exit-zero, over reported hints.
+    int exit_code(Context& context, const hints::LintResult& result) const {
+        if (!fail_on_.empty()) context.options.fail_on = rules::parse_severity(fail_on_);
+        if (exit_zero_) context.options.fail_on.reset();
+        std::optional<rules::RuleSeverity> worst;
         for (const auto& d : result.diagnostics) {
-            if (d.disposition == hints::Disposition::Reported && d.severity >= threshold) {
-                return static_cast<int>(ExitCode::Findings);
-            }
+            if (d.disposition == hints::Disposition::Reported && (!worst || d.severity > *worst))
+                worst = d.severity;
         }
-        return 0;
+        return context.findings_exit(worst);
     }
 
     std::vector<std::string> inputs_;
     std::string baseline_path_;
     std::string write_baseline_path_;
-    std::string fail_on_ = "warning";
+    std::string fail_on_;  // empty: the command table's severity (warning)
     bool exit_zero_ = false;
     std::string root_;
     std::string column_base_ = "auto";

@@ -1,7 +1,6 @@
 // ptune mem-report REPORT|DIR: reads memory_after_AllocateMemoryAddr.txt (v1–v3), tells how
 // full each on-chip space runs per function, and which space to re-tile (rules mem.*).
 
-#include <algorithm>
 
 #include "cli/commands/commands.hpp"
 #include "ptune/memreport/pipeline.hpp"
@@ -45,11 +44,7 @@ class MemReportCommand : public Command {
         int code = context.emit(
             report, {{"text", memreport::make_text_renderer(memreport::usage_bands(**catalogue))},
                      {"csv", memreport::make_csv_renderer(analysis->report)}});
-        if (code != 0) return code;
-        bool actionable = std::any_of(
-            report.findings.begin(), report.findings.end(),
-            [](const rules::Finding& f) { return f.severity != rules::RuleSeverity::Info; });
-        return actionable ? static_cast<int>(ExitCode::Findings) : 0;
+        return code != 0 ? code : context.findings_exit(report.findings);
     }
 
   private:

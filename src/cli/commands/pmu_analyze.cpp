@@ -2,7 +2,6 @@
 // pipe from simpler's pmu.csv, classified by the pmu.* rules. Locating the csv and its names is
 // the pmu domain's pipeline (pmu/pipeline.hpp).
 
-#include <algorithm>
 
 #include "cli/commands/commands.hpp"
 #include "ptune/pmu/analyzer.hpp"
@@ -54,9 +53,6 @@ class PmuAnalyzeCommand : public Command {
         auto catalogue = context.catalogue();
         if (!catalogue) return context.fail(catalogue.error());
         std::vector<rules::Finding> findings = rules::evaluate(**catalogue, store, {"pmu."});
-        bool has_problems = std::any_of(
-            findings.begin(), findings.end(),
-            [](const rules::Finding& f) { return f.severity != rules::RuleSeverity::Info; });
 
         pmu::ReportOptions report_options;
         report_options.row_table = rows_;
@@ -64,11 +60,8 @@ class PmuAnalyzeCommand : public Command {
         report_options.names_source = names.empty() ? "" : names.source;
         render::Report report =
             pmu::build_report(table, analysis, std::move(findings), report_options);
-        if (int code = context.emit(report, {{"json", pmu::make_json_renderer(table, analysis)}});
-            code != 0) {
-            return code;
-        }
-        return static_cast<int>(has_problems ? ExitCode::Findings : ExitCode::Ok);
+        int code = context.emit(report, {{"json", pmu::make_json_renderer(table, analysis)}});
+        return code != 0 ? code : context.findings_exit(report.findings);
     }
 
   private:

@@ -2,7 +2,6 @@
 // guide's Part 1, measured on one chip swimlane capture (swimlane.md §10) and judged by the
 // L2.* rules. The pipeline and the report are the swimlane domain's (swimlane/pipeline.hpp).
 
-#include <algorithm>
 
 #include "cli/commands/commands.hpp"
 #include "ptune/swimlane/pipeline.hpp"
@@ -50,11 +49,7 @@ class SwimlaneAnalyzeCommand : public Command {
             *loaded, result, store, rules::evaluate(**catalogue, store, {"L2."}));
 
         int code = context.emit(report);
-        if (code != 0) return code;
-        bool problems = std::any_of(
-            report.findings.begin(), report.findings.end(),
-            [](const rules::Finding& f) { return f.severity != rules::RuleSeverity::Info; });
-        return static_cast<int>(problems ? ExitCode::Findings : ExitCode::Ok);
+        return code != 0 ? code : context.findings_exit(report.findings);
     }
 
   private:
