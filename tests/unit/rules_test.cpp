@@ -103,3 +103,25 @@ TEST_CASE("JSON output carries the envelope and findings", "[render]") {
     CHECK(json["value"] == 3);
     CHECK(json["findings"][0]["rule"] == "mem.over-limit");
 }
+
+TEST_CASE("one exit policy: findings at or above the command's fail-on severity mean exit 1",
+          "[rules]") {
+    using rules::RuleSeverity;
+    rules::Finding info, warning, error;
+    info.severity = RuleSeverity::Info;
+    warning.severity = RuleSeverity::Warning;
+    error.severity = RuleSeverity::Error;
+    CHECK_FALSE(rules::worst_severity({}));
+    CHECK(*rules::worst_severity({info, error, warning}) == RuleSeverity::Error);
+    const auto code = [](std::vector<rules::Finding> findings,
+                         std::optional<RuleSeverity> fail_on) {
+        return rules::findings_exit_code(rules::worst_severity(findings), fail_on);
+    };
+    CHECK(code({info}, RuleSeverity::Warning) == ExitCode::Ok);
+    CHECK(code({info, warning}, RuleSeverity::Warning) == ExitCode::Findings);
+    CHECK(code({warning}, RuleSeverity::Error) == ExitCode::Ok);  // bench-summary's threshold
+    CHECK(code({error}, RuleSeverity::Error) == ExitCode::Findings);
+    CHECK(code({info}, RuleSeverity::Info) == ExitCode::Findings);
+    CHECK(code({error}, std::nullopt) == ExitCode::Ok);  // a report: findings never fail
+    CHECK(code({}, RuleSeverity::Info) == ExitCode::Ok);
+}
