@@ -121,9 +121,23 @@ std::vector<CaseInput> pair_cases(const std::vector<std::vector<BenchCase>>& bas
         }
         input.current = observe(bench_case, diagnostics);
     }
+    // `--baseline base.log --current cur.log`: one case a side, each named after its own file.
+    const bool one_unlabelled_each =
+        current.size() == 1 && current.front().named_from_file && !baseline_runs.empty() &&
+        std::all_of(baseline_runs.begin(), baseline_runs.end(),
+                    [](const auto& run) { return run.size() == 1 && run.front().named_from_file; });
     for (const auto& run : baseline_runs) {
-        for (const auto& bench_case : run)
-            entry(bench_case.name).baseline.push_back(observe(bench_case, diagnostics));
+        for (const auto& bench_case : run) {
+            std::string name = bench_case.name;
+            if (one_unlabelled_each && name != current.front().name) {
+                diagnostics.note(bench_case.source.file, 0,
+                                 fmt::format("one unlabelled case a side: comparing '{}' with the "
+                                             "current '{}' (label both NAME=PATH to choose)",
+                                             name, current.front().name));
+                name = current.front().name;
+            }
+            entry(name).baseline.push_back(observe(bench_case, diagnostics));
+        }
     }
     return inputs;
 }

@@ -408,9 +408,15 @@ Result<std::vector<BenchCase>> load_bench_inputs(const std::vector<std::string>&
             }
             continue;
         }
-        auto loaded = load_file(path, label.empty() ? case_name_for(path, options) : label, options,
-                                diagnostics, cases);
+        const std::size_t first = cases.size();
+        const std::string default_name = case_name_for(path, options);
+        auto loaded =
+            load_file(path, label.empty() ? default_name : label, options, diagnostics, cases);
         if (!loaded) return loaded.error();
+        for (std::size_t i = first; i < cases.size(); ++i) {
+            cases[i].named_from_file =
+                label.empty() && options.case_name.empty() && cases[i].name == default_name;
+        }
         if (*loaded) ++usable_files;
     }
     if (usable_files == 0) {

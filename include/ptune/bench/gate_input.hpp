@@ -30,6 +30,8 @@ Observation observe(const BenchCase& bench_case, Diagnostics& diagnostics);
 /// several times in one run (a directory of several results.tsv) counts once per occurrence,
 /// so a folder of past sweeps is a history. A case repeated in the current run keeps its last
 /// occurrence (with a warning). Order: the current run's cases, then baseline-only cases.
+/// When each side holds exactly one case named only after its file (`--baseline base.log
+/// --current cur.log`), the two are paired whatever their names, with a note saying so.
 std::vector<CaseInput> pair_cases(const std::vector<std::vector<BenchCase>>& baseline_runs,
                                   const std::vector<BenchCase>& current, Diagnostics& diagnostics);
 

@@ -123,6 +123,8 @@ struct BenchCase {
     std::vector<BenchBlock> blocks;
     /// Notes about the case that belong to no block (e.g. "no benchmark lines").
     std::vector<std::string> notes;
+    /// Named after its file only: no `NAME=PATH` label, `--case` or CI group gave the name.
+    bool named_from_file = false;
 
     /// The block that gives the CI number: the last one with a numeric headline (as daily CI's
     /// grep), else the last `unavailable` one; nullptr when no block has a headline.

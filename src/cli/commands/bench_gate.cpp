@@ -93,10 +93,11 @@ class BenchGateCommand : public Command {
         if (int code = write_step_summary(context, report); code != 0) return code;
         if (result.compared() == 0) {
             // Wrong baseline, renamed cases, other rounds: the report says why, but it is no pass.
-            return context.fail(
-                Error{"no case could be compared with the baseline; a gate that "
-                      "compared nothing does not pass",
-                      "", 0, ExitCode::InputError});
+            return context.fail(Error{
+                "no case could be compared with the baseline; a gate that compared nothing does "
+                "not pass. Cases pair by name: label each side, e.g. --baseline "
+                "decode=base.log --current decode=run.log",
+                "", 0, ExitCode::InputError});
         }
         if (int code = save_baseline(context, runs->current, result.failed()); code != 0)
             return code;
