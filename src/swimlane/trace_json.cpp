@@ -8,6 +8,7 @@
 #include <cstring>
 #include <limits>
 #include <memory>
+#include <type_traits>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -256,11 +257,10 @@ class JsonArgs {
   public:
     explicit JsonArgs(Sink& out) : out_(out) {}
 
-    void operator()(ArgKey k, arg::Int v) {
-        key(k);
-        out_.integer(v.value);
-    }
-    void operator()(ArgKey k, arg::Uint v) {
+    /// arg::Int and arg::Uint: the number as is.
+    template <class Number>
+    requires std::is_same_v<Number, arg::Int> || std::is_same_v<Number, arg::Uint>
+    void operator()(ArgKey k, Number v) {
         key(k);
         out_.integer(v.value);
     }
