@@ -43,7 +43,8 @@ std::string_view slice_category(SliceKind kind) {
     }
 }
 
-std::string_view slice_name(const TraceModel& model, const Slice& s, std::string& scratch) {
+std::string_view composed_slice_name(const TraceModel& model, const Slice& s,
+                                     std::string& scratch) {
     const TraceSource& src = model.sources[s.source];
     const Capture& cap = *src.capture;
     switch (s.kind) {

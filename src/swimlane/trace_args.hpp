@@ -131,9 +131,18 @@ struct TaskHint {
 /// The `cat` of a slice.
 std::string_view slice_category(SliceKind kind);
 
+/// The name of a slice that is not a task row's (`complete(3)`, `submit(r1t2)`, ...), composed
+/// in `scratch`.
+std::string_view composed_slice_name(const TraceModel& model, const Slice& s, std::string& scratch);
+
 /// The name of a slice (`QK(r1t1)`, `complete(3)`, `submit(r1t2)`, ...), composed in `scratch`
-/// when it is not stored; the view lives until `scratch` changes.
-std::string_view slice_name(const TraceModel& model, const Slice& s, std::string& scratch);
+/// when it is not stored; the view lives until `scratch` changes. Inline for the task rows,
+/// most of the slices, whose labels are stored.
+inline std::string_view slice_name(const TraceModel& model, const Slice& s, std::string& scratch) {
+    if (s.kind == SliceKind::WorkerTask || s.kind == SliceKind::SchedTask)
+        return model.extras[s.source].labels[s.ref];
+    return composed_slice_name(model, s, scratch);
+}
 
 /// A scheduler phase's task count as shown: the record's, else (a complete without one) the
 /// rows whose finish falls inside it.
