@@ -759,15 +759,9 @@ Result<Capture> build_legacy(RecordsWalker& w, Capture capture, Diagnostics& dia
 /// of model times clear of overflow, as Clock::ticks_to_ns does for device times.
 constexpr std::int64_t kMaxHostSpanNs = std::int64_t{1} << 62;
 
-/// Host orchestration (§2.6–§2.7, §6.2 steps 5 and 9): puts the host records on the host axis
-/// (ns since the host origin) and decides how device times join it: through the clock anchors
-/// when they calibrate the device clock, otherwise after the host timeline ends.
-void place_host_timeline(const RecordsWalker& w, Capture& capture, std::int64_t first_cycles,
-                         std::int64_t last_cycles, detail::AnchorFit& fit,
-                         Diagnostics& diagnostics) {
-    HostTimeline& host = capture.host;
-    host.alignment = detail::align_clock(w.anchors, capture.clock.freq_hz,
-                                         first_cycles > 0 ? first_cycles : 1, last_cycles, fit);
+/// The host axis's origin (§6.2 step 5): the file's own when it states one, else the earliest
+/// host record, else the clock anchor before the run.
+void choose_host_origin(const RecordsWalker& w, const detail::AnchorFit& fit, HostTimeline& host) {
     std::int64_t earliest = std::numeric_limits<std::int64_t>::max();
     for (const auto& p : w.host_orchestrator)
         if (p.has_start && p.start > 0) earliest = std::min(earliest, p.start);
@@ -780,7 +774,12 @@ void place_host_timeline(const RecordsWalker& w, Capture& capture, std::int64_t 
     } else if (host.alignment.calibrated) {
         host.origin_ns = fit.start_mid_ns, host.origin_source = "clock anchor";
     }
+}
 
+/// The host orchestrator records and H2D uploads as ns since the host origin; returns where the
+/// host timeline ends.
+std::int64_t place_host_records(const RecordsWalker& w, Capture& capture) {
+    HostTimeline& host = capture.host;
     std::int64_t host_end = 0;
     for (const auto& p : w.host_orchestrator) {
         // Upstream refuses the whole file for one such record; one bad record is dropped here.
@@ -813,7 +812,13 @@ void place_host_timeline(const RecordsWalker& w, Capture& capture, std::int64_t 
         host.uploads.push_back(std::move(upload));
     }
     host.records_missing = capture.orchestrator_phases.empty();
+    return host_end;
+}
 
+/// The axis device times join (§6.2 step 9): the host's through the anchors when they calibrate
+/// the device clock, otherwise after the host timeline ends (a logical seam, said so).
+void choose_device_axis(Capture& capture, std::int64_t host_end, Diagnostics& diagnostics) {
+    HostTimeline& host = capture.host;
     if (host.alignment.calibrated) {
         capture.clock.axis = Clock::Axis::HostCalibrated;
         diagnostics.note(capture.source, 0,
@@ -829,8 +834,12 @@ void place_host_timeline(const RecordsWalker& w, Capture& capture, std::int64_t 
                                      "ends (a logical seam, not a measured latency)",
                                      host.alignment.reason));
     }
+}
 
-    // What host_capture claims against what the file holds.
+/// What metadata.host_capture claims against what the file holds: whether the host records are
+/// complete, and the claim as it goes into the trace (with the mismatches found).
+void validate_host_capture(const RecordsWalker& w, Capture& capture, Diagnostics& diagnostics) {
+    HostTimeline& host = capture.host;
     const nlohmann::json& claim = w.host_capture;
     auto count = [&](const char* key) -> std::int64_t {
         auto it = claim.find(key);
@@ -858,27 +867,44 @@ void place_host_timeline(const RecordsWalker& w, Capture& capture, std::int64_t 
     host.validation_errors = std::move(errors);
 }
 
-/// The capture from what the walker collected (`complete`: the whole text parsed).
-Result<Capture> build_capture(RecordsWalker& w, bool complete, const ReadOptions& options,
-                              Diagnostics& diagnostics) {
-    Capture capture;
-    capture.source = options.source_name;
-    if (!complete) {
-        std::size_t line = w.error_line();
-        bool nothing = w.aicore.empty() && w.legacy.empty() && w.scheduler.empty() &&
-                       w.orchestrator.empty() && w.host_orchestrator.empty();
-        if (nothing)
-            return Error{fmt::format("not a usable swimlane records file: {}", w.error_message()),
-                         options.source_name, line};
-        capture.truncated = true;
-        capture.truncation_message =
-            fmt::format("{}:{}: records end early ({}); converting what parsed before",
-                        options.source_name, line, w.error_message());
-        diagnostics.warn(
-            options.source_name, line,
-            fmt::format("records end early ({}); converting what parsed before the damage",
-                        w.error_message()));
-    }
+/// Host orchestration (§2.6–§2.7, §6.2 steps 5 and 9): puts the host records on the host axis
+/// (ns since the host origin) and decides how device times join it: through the clock anchors
+/// when they calibrate the device clock, otherwise after the host timeline ends.
+void place_host_timeline(const RecordsWalker& w, Capture& capture, std::int64_t first_cycles,
+                         std::int64_t last_cycles, detail::AnchorFit& fit,
+                         Diagnostics& diagnostics) {
+    capture.host.alignment = detail::align_clock(
+        w.anchors, capture.clock.freq_hz, first_cycles > 0 ? first_cycles : 1, last_cycles, fit);
+    choose_host_origin(w, fit, capture.host);
+    std::int64_t host_end = place_host_records(w, capture);
+    choose_device_axis(capture, host_end, diagnostics);
+    validate_host_capture(w, capture, diagnostics);
+}
+
+/// A text cut short (a capture killed mid-write) still converts what parsed before the damage,
+/// with a warning and `capture.truncated` set; only a text with nothing usable is refused.
+Status accept_truncation(const RecordsWalker& w, bool complete, const ReadOptions& options,
+                         Capture& capture, Diagnostics& diagnostics) {
+    if (complete) return ok_status();
+    std::size_t line = w.error_line();
+    bool nothing = w.aicore.empty() && w.legacy.empty() && w.scheduler.empty() &&
+                   w.orchestrator.empty() && w.host_orchestrator.empty();
+    if (nothing)
+        return Error{fmt::format("not a usable swimlane records file: {}", w.error_message()),
+                     options.source_name, line};
+    capture.truncated = true;
+    capture.truncation_message =
+        fmt::format("{}:{}: records end early ({}); converting what parsed before",
+                    options.source_name, line, w.error_message());
+    diagnostics.warn(options.source_name, line,
+                     fmt::format("records end early ({}); converting what parsed before the damage",
+                                 w.error_message()));
+    return ok_status();
+}
+
+/// The level, the core types and their AICPU threads as the file states them, the rows the
+/// walker already refused, and whether the host orchestrated the run.
+void take_level_and_cores(const RecordsWalker& w, Capture& capture) {
     capture.level_key = w.level_key;
     capture.level = static_cast<int>(w.level);
     for (const auto& name : w.core_type_names) capture.core_types.push_back(parse_core_type(name));
@@ -886,44 +912,56 @@ Result<Capture> build_capture(RecordsWalker& w, bool complete, const ReadOptions
     capture.dropped.malformed_rows = w.malformed_rows;
     capture.host_orchestration =
         w.host_source || !w.host_orchestrator.empty() || w.host_capture_object;
+}
 
-    if (w.saw_legacy_tasks && !w.saw_aicore)
-        return build_legacy(w, std::move(capture), diagnostics);
-
+/// A raw-cycle file needs its AICore rows and one kind of AICPU rows.
+Status check_raw_sections(const RecordsWalker& w, const ReadOptions& options) {
     if (!w.saw_aicore)
         return Error{"not a swimlane records file: no `aicore_tasks` or `tasks` section",
                      options.source_name, 0};
     if (w.saw_aicpu && w.saw_scheduler_tasks)
         return Error{"both `aicpu_tasks` and `scheduler_tasks` present; the capture is ambiguous",
                      options.source_name, 0};
+    return ok_status();
+}
 
-    // Clock.
-    capture.shape = RecordsShape::RawCycles;
-    capture.aicore_columns = w.aicore_columns;
+/// The cycle counter's frequency: the file's, else the user's --freq (never overriding the file).
+Status choose_clock_frequency(const RecordsWalker& w, const ReadOptions& options, Clock& clock) {
     if (w.clock_freq_hz > 0) {
-        capture.clock.freq_hz = static_cast<std::uint64_t>(w.clock_freq_hz);
-        capture.clock.freq_source = "metadata";
+        clock.freq_hz = static_cast<std::uint64_t>(w.clock_freq_hz);
+        clock.freq_source = "metadata";
     } else if (options.fallback_freq_hz && *options.fallback_freq_hz > 0) {
-        capture.clock.freq_hz = *options.fallback_freq_hz;
-        capture.clock.freq_source = "--freq";
+        clock.freq_hz = *options.fallback_freq_hz;
+        clock.freq_source = "--freq";
     } else {
         return Error{
             "no `metadata.clock_freq_hz` in the capture; pass --freq HZ (a2a3 50000000, a5 "
             "1000000000)",
             options.source_name, 0};
     }
+    return ok_status();
+}
 
-    // Time base B: the smallest positive raw timestamp (§6.2 step 4; host ns excluded).
+/// The span of the raw device timestamps.
+struct RawTimeSpan {
+    std::int64_t base = 0;  ///< time base B: the smallest positive timestamp (0: none)
+    std::int64_t last = 0;  ///< the largest timestamp: the clock anchors must cover it
+};
+
+/// Time base B (§6.2 step 4): over every device timestamp, host ns excluded. An AICore row's
+/// earliest time is its receive (start − r2s); a row that never ran (start 0) is dropped later
+/// and does not count, as the collector does.
+RawTimeSpan find_time_base(const RecordsWalker& w) {
+    RawTimeSpan span;
     std::int64_t base = std::numeric_limits<std::int64_t>::max();
-    std::int64_t last = 0;  // the largest positive timestamp: the clock anchors must cover it
     auto consider = [&](std::int64_t c) {
         if (c > 0 && c < base) base = c;
-        last = std::max(last, c);
+        span.last = std::max(span.last, c);
     };
     const std::size_t aicore_rows = w.aicore.size() / 7;
     for (std::size_t i = 0; i < aicore_rows; ++i) {
         const std::int64_t* r = &w.aicore[i * 7];
-        if (r[3] == 0) continue;  // never ran: dropped below, as the collector does
+        if (r[3] == 0) continue;
         consider(r[3] - r[5]);
         consider(r[4]);
     }
@@ -932,97 +970,118 @@ Result<Capture> build_capture(RecordsWalker& w, bool complete, const ReadOptions
         consider(w.aicpu[i * 5 + 2]), consider(w.aicpu[i * 5 + 3]);
     for (const auto& p : w.scheduler) consider(p.start), consider(p.end);
     for (const auto& p : w.orchestrator) consider(p.start), consider(p.end);
-    if (base == std::numeric_limits<std::int64_t>::max()) base = 0;
-    capture.clock.origin_ticks = base;
-    detail::AnchorFit fit;
-    if (capture.host_orchestration) {
-        if (!w.orchestrator.empty())
-            return Error{
-                "both AICPU and host orchestrator records: the clock-domain source is ambiguous",
-                options.source_name, 0};
-        place_host_timeline(w, capture, base, last, fit, diagnostics);
-    }
-    const Clock& clock = capture.clock;
-    const bool calibrated = capture.clock.axis == Clock::Axis::HostCalibrated;
-    const bool composite = capture.clock.axis == Clock::Axis::HostComposite;
-    const std::int64_t host_origin = capture.host.origin_ns;
-    auto to_ns = [&](std::int64_t c) {
-        if (c <= 0) return kNoTime;
-        if (calibrated)
-            return std::clamp(fit.map(c) - host_origin, -kMaxHostSpanNs, kMaxHostSpanNs);
-        std::int64_t ns = clock.ticks_to_ns(c - base);
-        if (!composite) return ns;
-        // Behind the host timeline (offset ≤ 2^62): a damaged file's huge time saturates.
-        return std::min(ns, kMaxHostSpanNs) + clock.host_offset_ns;
-    };
+    span.base = base == std::numeric_limits<std::int64_t>::max() ? 0 : base;
+    return span;
+}
 
-    // AICore lookup (later duplicates win, as upstream).
+/// Raw device timestamps → model ns on the capture's axis, once the clock, the time base and
+/// (host orchestration) the device axis are decided. Timestamps of 0 and below are no time.
+class DeviceTimeMap {
+  public:
+    DeviceTimeMap(const Capture& capture, const detail::AnchorFit& fit)
+        : clock_(capture.clock),
+          fit_(fit),
+          base_(capture.clock.origin_ticks),
+          host_origin_(capture.host.origin_ns),
+          calibrated_(capture.clock.axis == Clock::Axis::HostCalibrated),
+          composite_(capture.clock.axis == Clock::Axis::HostComposite) {}
+
+    std::int64_t operator()(std::int64_t c) const {
+        if (c <= 0) return kNoTime;
+        if (calibrated_)
+            return std::clamp(fit_.map(c) - host_origin_, -kMaxHostSpanNs, kMaxHostSpanNs);
+        std::int64_t ns = clock_.ticks_to_ns(c - base_);
+        if (!composite_) return ns;
+        // Behind the host timeline (offset ≤ 2^62): a damaged file's huge time saturates.
+        return std::min(ns, kMaxHostSpanNs) + clock_.host_offset_ns;
+    }
+
+  private:
+    const Clock& clock_;
+    const detail::AnchorFit& fit_;
+    std::int64_t base_, host_origin_;
+    bool calibrated_, composite_;
+};
+
+/// The row of AICore record `r` (core, token, reg, start, end, r2s, epoch) with its AICore times;
+/// nothing (and the drop counted) when it never ran or runs backwards.
+std::optional<TaskRow> aicore_row(const std::int64_t* r, Capture& capture,
+                                  const DeviceTimeMap& to_ns) {
+    if (r[3] <= 0) {
+        ++capture.dropped.zero_start;
+        return std::nullopt;
+    }
+    if (r[4] < r[3] || r[0] < 0) {
+        ++capture.dropped.reversed;
+        return std::nullopt;
+    }
+    TaskRow row;
+    row.task_id = static_cast<std::uint64_t>(r[1]);
+    row.core_id = static_cast<std::uint32_t>(r[0]);
+    row.core_type = capture.core_type_of(row.core_id);
+    row.reg_task_id = static_cast<std::uint32_t>(r[2]);
+    row.run_epoch = static_cast<std::uint32_t>(r[6]);
+    row.start_ns = to_ns(r[3]);
+    row.end_ns = to_ns(r[4]);
+    row.receive_ns = r[5] > 0 && r[5] < r[3] ? to_ns(r[3] - r[5]) : row.start_ns;
+    return row;
+}
+
+/// Level 1 (no AICPU stamps), or a capture cut before its AICPU section: AICore timing only.
+/// Upstream yields zero tasks at level ≥ 2; showing the AICore rows is more useful.
+void take_aicore_rows_alone(const RecordsWalker& w, Capture& capture, const DeviceTimeMap& to_ns,
+                            Diagnostics& diagnostics) {
+    const std::size_t aicore_rows = w.aicore.size() / 7;
+    if (capture.level >= 2 && aicore_rows > 0)
+        diagnostics.warn(
+            capture.source, 0,
+            fmt::format("no AICPU rows at level {}; showing AICore timing only", capture.level));
+    capture.tasks.reserve(aicore_rows);
+    for (std::size_t i = 0; i < aicore_rows; ++i)
+        if (auto row = aicore_row(&w.aicore[i * 7], capture, to_ns)) capture.tasks.push_back(*row);
+}
+
+/// The row join (§6.2 step 6): each AICPU row (core, reg, dispatch, finish, epoch) with the
+/// AICore row of the same (epoch, core, reg), later duplicates winning as upstream. AICPU rows
+/// without a partner are counted per core in `unmatched_cores`; AICore rows without one are
+/// left out.
+void join_aicpu_to_aicore(const RecordsWalker& w, Capture& capture, const DeviceTimeMap& to_ns,
+                          std::vector<std::int64_t>& unmatched_cores) {
+    const std::size_t aicore_rows = w.aicore.size() / 7;
+    const std::size_t aicpu_rows = w.aicpu.size() / 5;
     std::unordered_map<std::uint64_t, std::uint32_t> lookup;
     lookup.reserve(aicore_rows * 2);
     for (std::size_t i = 0; i < aicore_rows; ++i) {
         const std::int64_t* r = &w.aicore[i * 7];
         lookup[join_key(r[6], r[0], r[2])] = static_cast<std::uint32_t>(i);
     }
-    auto make_row = [&](const std::int64_t* r) -> std::optional<TaskRow> {
-        if (r[3] <= 0) {
-            ++capture.dropped.zero_start;
-            return std::nullopt;
+    capture.tasks.reserve(aicpu_rows);
+    std::vector<bool> joined(aicore_rows, false);
+    for (std::size_t i = 0; i < aicpu_rows; ++i) {
+        const std::int64_t* a = &w.aicpu[i * 5];
+        auto it = lookup.find(join_key(a[4], a[0], a[1]));
+        if (it == lookup.end()) {
+            ++capture.dropped.aicpu_without_aicore;
+            unmatched_cores.push_back(a[0]);
+            continue;
         }
-        if (r[4] < r[3] || r[0] < 0) {
+        joined[it->second] = true;
+        auto row = aicore_row(&w.aicore[it->second * 7], capture, to_ns);
+        if (!row) continue;
+        if (a[2] > 0 && a[3] > 0 && a[3] < a[2]) {
             ++capture.dropped.reversed;
-            return std::nullopt;
+            continue;
         }
-        TaskRow row;
-        row.task_id = static_cast<std::uint64_t>(r[1]);
-        row.core_id = static_cast<std::uint32_t>(r[0]);
-        row.core_type = capture.core_type_of(row.core_id);
-        row.reg_task_id = static_cast<std::uint32_t>(r[2]);
-        row.run_epoch = static_cast<std::uint32_t>(r[6]);
-        row.start_ns = to_ns(r[3]);
-        row.end_ns = to_ns(r[4]);
-        row.receive_ns = r[5] > 0 && r[5] < r[3] ? to_ns(r[3] - r[5]) : row.start_ns;
-        return row;
-    };
-
-    std::vector<std::int64_t> unmatched_cores;
-    if (aicpu_rows == 0) {
-        // Level 1 (no AICPU stamps), or a capture cut before its AICPU section: AICore timing
-        // only. Upstream yields zero tasks at level ≥ 2; showing the AICore rows is more useful.
-        if (capture.level >= 2 && aicore_rows > 0)
-            diagnostics.warn(options.source_name, 0,
-                             fmt::format("no AICPU rows at level {}; showing AICore timing only",
-                                         capture.level));
-        capture.tasks.reserve(aicore_rows);
-        for (std::size_t i = 0; i < aicore_rows; ++i)
-            if (auto row = make_row(&w.aicore[i * 7])) capture.tasks.push_back(*row);
-    } else {
-        capture.tasks.reserve(aicpu_rows);
-        std::vector<bool> joined(aicore_rows, false);
-        for (std::size_t i = 0; i < aicpu_rows; ++i) {
-            const std::int64_t* a = &w.aicpu[i * 5];
-            auto it = lookup.find(join_key(a[4], a[0], a[1]));
-            if (it == lookup.end()) {
-                ++capture.dropped.aicpu_without_aicore;
-                unmatched_cores.push_back(a[0]);
-                continue;
-            }
-            joined[it->second] = true;
-            auto row = make_row(&w.aicore[it->second * 7]);
-            if (!row) continue;
-            if (a[2] > 0 && a[3] > 0 && a[3] < a[2]) {
-                ++capture.dropped.reversed;
-                continue;
-            }
-            row->dispatch_ns = to_ns(a[2]);
-            row->finish_ns = to_ns(a[3]);
-            capture.tasks.push_back(*row);
-        }
-        for (std::size_t i = 0; i < aicore_rows; ++i)
-            if (!joined[i] && w.aicore[i * 7 + 3] != 0) ++capture.dropped.aicore_without_aicpu;
+        row->dispatch_ns = to_ns(a[2]);
+        row->finish_ns = to_ns(a[3]);
+        capture.tasks.push_back(*row);
     }
-    std::stable_sort(capture.tasks.begin(), capture.tasks.end(),
-                     [](const TaskRow& a, const TaskRow& b) { return a.task_id < b.task_id; });
+    for (std::size_t i = 0; i < aicore_rows; ++i)
+        if (!joined[i] && w.aicore[i * 7 + 3] != 0) ++capture.dropped.aicore_without_aicpu;
+}
 
+/// The AICPU scheduler and orchestrator records with usable times, on the device axis.
+void take_device_phases(const RecordsWalker& w, Capture& capture, const DeviceTimeMap& to_ns) {
     auto phase_ns = [&](const RawPhase& r, bool start) { return to_ns(start ? r.start : r.end); };
     capture.scheduler_phases.reserve(w.scheduler.size());
     for (const auto& p : w.scheduler) {
@@ -1048,6 +1107,45 @@ Result<Capture> build_capture(RecordsWalker& w, bool complete, const ReadOptions
         capture.orchestrator_phases.push_back(std::move(phase));
     }
     if (!capture.host_orchestration) capture.orchestrator_arrays = w.orchestrator_arrays;
+}
+
+/// The capture from what the walker collected (`complete`: the whole text parsed), in the stages
+/// of swimlane.md §6.2: truncation, level and core types, then for a raw-cycle file the clock,
+/// the time base, the host alignment, the row join and the phases.
+Result<Capture> build_capture(RecordsWalker& w, bool complete, const ReadOptions& options,
+                              Diagnostics& diagnostics) {
+    Capture capture;
+    capture.source = options.source_name;
+    if (Status s = accept_truncation(w, complete, options, capture, diagnostics); !s)
+        return s.error();
+    take_level_and_cores(w, capture);
+    if (w.saw_legacy_tasks && !w.saw_aicore)
+        return build_legacy(w, std::move(capture), diagnostics);
+    if (Status s = check_raw_sections(w, options); !s) return s.error();
+
+    capture.shape = RecordsShape::RawCycles;
+    capture.aicore_columns = w.aicore_columns;
+    if (Status s = choose_clock_frequency(w, options, capture.clock); !s) return s.error();
+    RawTimeSpan span = find_time_base(w);
+    capture.clock.origin_ticks = span.base;
+    detail::AnchorFit fit;
+    if (capture.host_orchestration) {
+        if (!w.orchestrator.empty())
+            return Error{
+                "both AICPU and host orchestrator records: the clock-domain source is ambiguous",
+                options.source_name, 0};
+        place_host_timeline(w, capture, span.base, span.last, fit, diagnostics);
+    }
+    const DeviceTimeMap to_ns(capture, fit);
+
+    std::vector<std::int64_t> unmatched_cores;
+    if (w.aicpu.empty())
+        take_aicore_rows_alone(w, capture, to_ns, diagnostics);
+    else
+        join_aicpu_to_aicore(w, capture, to_ns, unmatched_cores);
+    std::stable_sort(capture.tasks.begin(), capture.tasks.end(),
+                     [](const TaskRow& a, const TaskRow& b) { return a.task_id < b.task_id; });
+    take_device_phases(w, capture, to_ns);
     summarise_drops(capture, unmatched_cores, diagnostics);
     if (capture.tasks.empty() && capture.scheduler_phases.empty() &&
         capture.orchestrator_phases.empty())

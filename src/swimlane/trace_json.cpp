@@ -3,10 +3,12 @@
 // per line, streamed through a buffer; provenance in "otherData".
 
 #include <algorithm>
+#include <array>
 #include <charconv>
 #include <cstring>
 #include <limits>
 #include <memory>
+#include <type_traits>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -15,6 +17,7 @@
 #include "ptune/core/text.hpp"
 #include "ptune/core/version.hpp"
 #include "ptune/swimlane/reader.hpp"
+#include "trace_args.hpp"
 #include "trace_model.hpp"
 
 namespace ptune::swimlane::detail {
@@ -149,6 +152,14 @@ class Sink {
         std::memcpy(buf_ + len_, s, N - 1);
         len_ += N - 1;
     }
+    /// The first `size` bytes of `block`: all N are copied (a constant size, so the copy is
+    /// inlined as for `lit`) and the rest is written over next.
+    template <std::size_t N>
+    void prefix(const std::array<char, N>& block, std::size_t size) {
+        room(N);
+        std::memcpy(buf_ + len_, block.data(), N);
+        len_ += size;
+    }
     void ch(char c) {
         if (len_ == size_) flush();
         buf_[len_++] = c;
@@ -228,6 +239,91 @@ class Sink {
     std::size_t size_ = 0;
     std::size_t len_ = 0;
     std::string scratch_;
+};
+
+/// A key's JSON form, `"event-hint":`, made at compile time from its name.
+struct QuotedKey {
+    std::array<char, 40> text{};
+    std::size_t size = 0;
+};
+constexpr auto kQuotedKeys = [] {
+    std::array<QuotedKey, kArgKeyName.size()> keys{};
+    for (std::size_t i = 0; i < keys.size(); ++i) {
+        QuotedKey& key = keys[i];
+        key.text[key.size++] = '"';
+        for (char c : kArgKeyName[i]) key.text[key.size++] = c;  // (a longer name fails to compile)
+        key.text[key.size++] = '"';
+        key.text[key.size++] = ':';
+    }
+    return keys;
+}();
+
+/// The sink of visit_slice_args for the JSON output: each arg as a member of the `args` object,
+/// `{` before the first (the caller closes it).
+class JsonArgs {
+  public:
+    explicit JsonArgs(Sink& out) : out_(out) {}
+
+    /// arg::Int and arg::Uint: the number as is.
+    template <class Number>
+    requires std::is_same_v<Number, arg::Int> || std::is_same_v<Number, arg::Uint>
+    void operator()(ArgKey k, Number v) {
+        key(k);
+        out_.integer(v.value);
+    }
+    [[gnu::always_inline]] void operator()(ArgKey k, arg::Micros v) {
+        key(k);
+        out_.us(v.ns);
+    }
+    void operator()(ArgKey k, arg::Text v) {
+        key(k);
+        out_.string(v.value);
+    }
+    [[gnu::always_inline]] void operator()(ArgKey k, arg::PlainText v) {
+        key(k);
+        out_.ch('"');
+        out_.text(v.value);
+        out_.ch('"');
+    }
+    void operator()(ArgKey k, arg::Bool v) {
+        key(k);
+        if (v.value)
+            out_.lit("true");
+        else
+            out_.lit("false");
+    }
+    void operator()(ArgKey k, arg::Depths v) {
+        key(k);
+        out_.ch('[');
+        for (std::size_t i = 0; i < v.values.size(); ++i) {
+            if (i) out_.ch(',');
+            out_.integer(v.values[i]);
+        }
+        out_.ch(']');
+    }
+    void operator()(ArgKey k, arg::TaskHint v) {
+        key(k);
+        out_.lit("\"Task:");
+        out_.task(v.row.task_id);
+        out_.lit(", FuncId:");
+        out_.integer(v.row.func_id);
+        out_.lit(", CoreId:");
+        out_.integer(v.row.core_id);
+        out_.ch('"');
+    }
+
+  private:
+    // Inlined, as the small writers above: a worker slice writes seven args, and a call for
+    // each showed in the profile (inlining the integer and string writers too cost more).
+    [[gnu::always_inline]] void key(ArgKey k) {
+        out_.ch(separator_);
+        separator_ = ',';
+        const QuotedKey& quoted = kQuotedKeys[static_cast<std::size_t>(k)];
+        out_.prefix(quoted.text, quoted.size);
+    }
+
+    Sink& out_;
+    char separator_ = '{';
 };
 
 class JsonWriter {
@@ -407,190 +503,49 @@ class JsonWriter {
         out_.string(text);
     }
 
-    std::string task_label(const TraceSource& src, std::uint64_t task_id) const {
-        std::int32_t func_id = -1;
-        if (src.deps) {
-            if (const DepsTask* task = src.deps->tasks.find(task_id))
-                for (auto id : task->kernel_ids)
-                    if (id >= 0) {
-                        func_id = id;
-                        break;
-                    }
-        }
-        return kernel_base_name(func_id, src.names) + "(" + task_display(task_id) + ")";
+    /// One slice: its name, head, colour and args, `{"name":…,"cat":…,…,"args":{…}}`.
+    void slice(const Slice& s) {
+        std::string_view label = slice_name(m_, s, scratch_);
+        name(label);
+        head(slice_category(s.kind), s);
+        colour(s);
+        args(s, label);
     }
 
-    void event_hint(const TaskRow& row) {
-        out_.lit(R"(,"args":{"event-hint":"Task:)");
-        out_.task(row.task_id);
-        out_.lit(", FuncId:");
-        out_.integer(row.func_id);
-        out_.lit(", CoreId:");
-        out_.integer(row.core_id);
+    /// `,"cname":"…"`: the colour upstream gives the slice (task rows and markers have none).
+    void colour(const Slice& s) {
+        const Capture& cap = *m_.sources[s.source].capture;
+        std::string_view cname;
+        switch (s.kind) {
+            case SliceKind::Phase:
+                cname = phase_colour(cap.scheduler_phases[s.ref].kind);
+                break;
+            case SliceKind::Orch:
+                cname = orch_colour(cap.orchestrator_phases[s.ref].phase);
+                break;
+            case SliceKind::Upload:
+                cname = "thread_state_iowait";
+                break;
+            case SliceKind::Graph:
+                cname = "rail_animation";
+                break;
+            case SliceKind::Alloc:
+                cname = "olive";
+                break;
+            default:
+                return;
+        }
+        out_.lit(",\"cname\":\"");
+        out_.text(cname);
         out_.ch('"');
     }
 
-    void slice(const Slice& s) {
-        const TraceSource& src = m_.sources[s.source];
-        const Capture& cap = *src.capture;
-        const SourceExtras& extras = m_.extras[s.source];
-        switch (s.kind) {
-            case SliceKind::WorkerTask: {
-                const TaskRow& row = cap.tasks[s.ref];
-                std::uint32_t task = extras.row_task[s.ref];
-                name(extras.labels[s.ref]);
-                head("event", s);
-                event_hint(row);
-                out_.lit(",\"fanout-hint\":\"");
-                out_.text(extras.fanout_hints[task]);
-                out_.lit("\",\"fanin-hint\":\"");
-                out_.text(extras.fanin_hints[task]);
-                out_.ch('"');
-                key_us(",\"duration-us\":", row.end_ns - row.receive_ns);
-                key_us(",\"kernel-duration-us\":", row.end_ns - row.start_ns);
-                key_us(",\"local_setup_us\":", row.start_ns - row.receive_ns);
-                out_.lit(",\"taskId\":");
-                out_.integer(row.task_id);
-                out_.lit("}}");
-                break;
-            }
-            case SliceKind::SchedTask: {
-                const TaskRow& row = cap.tasks[s.ref];
-                name(extras.labels[s.ref]);
-                head("event", s);
-                event_hint(row);
-                key_us(",\"dispatch-time-us\":", s.ts);
-                key_us(",\"finish-time-us\":", s.ts + s.dur);
-                key_us(",\"aicpu-duration-us\":", row.finish_ns - row.dispatch_ns);
-                out_.lit(",\"taskId\":");
-                out_.integer(row.task_id);
-                out_.lit("}}");
-                break;
-            }
-            case SliceKind::Phase: {
-                const SchedulerPhase& p = cap.scheduler_phases[s.ref];
-                std::int64_t count = p.tasks_processed;
-                std::uint32_t attributed = extras.finish_rows[s.ref];
-                if (count < 0) count = p.kind == PhaseKind::Complete ? attributed : 0;
-                std::string_view kind_name = cap.phase_name(p);
-                scratch_.assign(kind_name).append("(");
-                scratch_.append(std::to_string(count)).append(")");
-                name(scratch_);
-                head("scheduler", s);
-                out_.lit(",\"cname\":\"");
-                out_.text(phase_colour(p.kind));
-                out_.lit("\",\"args\":{\"phase\":");
-                out_.string(kind_name);
-                out_.lit(",\"loop_iter\":");
-                out_.integer(p.loop_iter);
-                out_.lit(",\"tasks_processed\":");
-                out_.integer(count);
-                if (p.has_depths) {
-                    out_.lit(",\"shared_at_start (aic,aiv,mix)\":");
-                    depths(p.shared_at_start);
-                    out_.lit(",\"shared_at_end (aic,aiv,mix)\":");
-                    depths(p.shared_at_end);
-                }
-                if (p.kind == PhaseKind::Complete) {
-                    out_.lit(",\"finishes_processed\":");
-                    out_.integer(count);
-                    out_.lit(",\"finish_rows_attributed\":");
-                    out_.integer(attributed);
-                }
-                out_.lit("}}");
-                break;
-            }
-            case SliceKind::Marker: {
-                const SchedulerPhase& p = cap.scheduler_phases[s.ref];
-                std::uint64_t id = static_cast<std::uint64_t>(std::max<std::int64_t>(p.task_id, 0));
-                bool dummy = p.kind == PhaseKind::DummyTask;
-                std::string label = dummy ? "dummy(" + task_display(id) + ")" : task_label(src, id);
-                name(label);
-                head("event", s);
-                out_.lit(",\"args\":{\"loop_iter\":");
-                out_.integer(p.loop_iter);
-                out_.lit(",\"task_id\":");
-                out_.integer(p.task_id);
-                out_.lit(",\"event-hint\":");
-                out_.string(label);
-                out_.text(dummy ? ",\"phase\":\"dummy_task\"}}" : ",\"predicated_pass\":false}}");
-                break;
-            }
-            case SliceKind::Orch: {
-                const OrchestratorPhase& p = cap.orchestrator_phases[s.ref];
-                std::string_view short_name = p.phase;
-                if (short_name.starts_with("orch_")) short_name.remove_prefix(5);
-                scratch_.assign(short_name).append("(");
-                scratch_.append(p.task_id >= 0 ? task_display(static_cast<std::uint64_t>(p.task_id))
-                                               : std::to_string(p.submit_idx));
-                scratch_.append(")");
-                name(scratch_);
-                head("orchestrator", s);
-                out_.lit(",\"cname\":\"");
-                out_.text(orch_colour(p.phase));
-                out_.lit("\",\"args\":{\"phase\":");
-                out_.string(p.phase);
-                out_.lit(",\"submit_idx\":");
-                out_.integer(p.submit_idx);
-                out_.lit(",\"task_id\":");
-                out_.integer(p.task_id);
-                out_.lit("}}");
-                break;
-            }
-            case SliceKind::Upload: {
-                const HostUpload& u = cap.host.uploads[s.ref];
-                name(u.phase);
-                head("host_h2d", s);
-                out_.lit(R"(,"cname":"thread_state_iowait","args":{"bytes":)");
-                out_.integer(u.bytes);
-                out_.lit("}}");
-                break;
-            }
-            case SliceKind::Graph: {
-                const GraphInstance& g = extras.graphs[s.ref];
-                scratch_ = graph_label(g);
-                name(scratch_);
-                head("graph_execution", s);
-                out_.lit(R"(,"cname":"rail_animation","args":{"outer_task_id":)");
-                out_.integer(g.outer_task_id);
-                out_.lit(",\"visible_node_count\":");
-                out_.integer(g.node_count);
-                out_.lit(",\"visible_node_index_min\":");
-                out_.integer(g.node_min);
-                out_.lit(",\"visible_node_index_max\":");
-                out_.integer(g.node_max);
-                out_.lit(",\"prepare_slice_count\":");
-                out_.integer(g.prepare_count);
-                key_us(",\"prepare_duration_us\":", g.prepare_total_ns);
-                key_us(",\"execution_start_us\":", g.exec_start_ns + m_.offsets_ns[s.source]);
-                key_us(",\"execution_duration_us\":", g.exec_end_ns - g.exec_start_ns);
-                out_.lit(R"(,"synthetic_id_layout":"ring1:(outer_task_id << 10) | node_index"}})");
-                break;
-            }
-            case SliceKind::Alloc: {
-                const OrchestratorPhase& p = cap.orchestrator_phases[s.ref];
-                std::uint64_t id = static_cast<std::uint64_t>(p.task_id);
-                out_.lit("{\"name\":\"alloc(");
-                out_.task(id);
-                out_.lit(")\"");
-                head("event", s);
-                out_.lit(R"(,"cname":"olive","args":{"phase":"alloc","task_id":)");
-                out_.integer(p.task_id);
-                out_.lit(",\"event-hint\":\"alloc(");
-                out_.task(id);
-                out_.lit(")\"}}");
-                break;
-            }
-        }
-    }
-
-    void depths(const std::array<std::int32_t, 3>& values) {
-        out_.ch('[');
-        for (std::size_t i = 0; i < values.size(); ++i) {
-            if (i) out_.ch(',');
-            out_.integer(values[i]);
-        }
-        out_.ch(']');
+    /// `,"args":{…}}`, closing the event.
+    void args(const Slice& s, std::string_view label) {
+        out_.lit(",\"args\":");
+        JsonArgs sink(out_);
+        visit_slice_args(m_, s, label, sink);
+        out_.lit("}}");
     }
 
     void counter(const Counter& c) {

@@ -2,7 +2,8 @@
 // The format-neutral layout of a swimlane trace: processes, thread tracks, slices, counters and
 // flows that reference rows and phases of the captures by index. Built once in linear time
 // (plus sorts); the JSON and protobuf writers only render it, so both show the same lanes,
-// times and arrows. Names and args are produced by the writers from the referenced records.
+// times and arrows. Names and args come from the referenced records through trace_args.hpp,
+// one enumeration both writers render.
 
 #include <algorithm>
 #include <array>

@@ -15,6 +15,7 @@
 #include <fmt/format.h>
 
 #include "ptune/swimlane/reader.hpp"
+#include "trace_args.hpp"
 #include "trace_model.hpp"
 
 namespace ptune::swimlane::detail {
@@ -94,72 +95,6 @@ void put_bytes(std::string& b, std::uint32_t field, std::string_view bytes) {
     b += bytes;
 }
 
-/// The args' names (the JSON output's keys); a name's iid is its Key + 1.
-enum class Key : std::uint8_t {
-    EventHint,
-    FanoutHint,
-    FaninHint,
-    DurationUs,
-    KernelDurationUs,
-    LocalSetupUs,
-    RowTaskId,
-    DispatchTimeUs,
-    FinishTimeUs,
-    AicpuDurationUs,
-    Phase,
-    LoopIter,
-    TasksProcessed,
-    SharedAtStart,
-    SharedAtEnd,
-    FinishesProcessed,
-    FinishRowsAttributed,
-    TaskId,
-    PredicatedPass,
-    SubmitIdx,
-    Bytes,
-    OuterTaskId,
-    VisibleNodeCount,
-    VisibleNodeIndexMin,
-    VisibleNodeIndexMax,
-    PrepareSliceCount,
-    PrepareDurationUs,
-    ExecutionStartUs,
-    ExecutionDurationUs,
-    SyntheticIdLayout,
-};
-constexpr std::array<std::string_view, 30> kKeyName = {
-    "event-hint",
-    "fanout-hint",
-    "fanin-hint",
-    "duration-us",
-    "kernel-duration-us",
-    "local_setup_us",
-    "taskId",
-    "dispatch-time-us",
-    "finish-time-us",
-    "aicpu-duration-us",
-    "phase",
-    "loop_iter",
-    "tasks_processed",
-    "shared_at_start (aic,aiv,mix)",
-    "shared_at_end (aic,aiv,mix)",
-    "finishes_processed",
-    "finish_rows_attributed",
-    "task_id",
-    "predicated_pass",
-    "submit_idx",
-    "bytes",
-    "outer_task_id",
-    "visible_node_count",
-    "visible_node_index_min",
-    "visible_node_index_max",
-    "prepare_slice_count",
-    "prepare_duration_us",
-    "execution_start_us",
-    "execution_duration_us",
-    "synthetic_id_layout",
-};
-
 /// The debug annotations of one event, their names interned per trace: a name is queued for the
 /// InternedData of the packet that first uses it.
 class Annotations {
@@ -167,44 +102,48 @@ class Annotations {
     /// The TrackEvent bytes the annotations are appended to.
     void begin(std::string* event) { event_ = event; }
 
-    void integer(Key key, std::int64_t v) {
+    // The sink of visit_slice_args: one DebugAnnotation per arg.
+    void operator()(ArgKey key, arg::Int v) {
         start(key);
-        put_int(one_, kAnnotationInt, v);
+        put_int(one_, kAnnotationInt, v.value);
         finish();
     }
-    void id(Key key, std::uint64_t v) {
+    void operator()(ArgKey key, arg::Uint v) {
         start(key);
-        put_uint(one_, kAnnotationUint, v);
+        put_uint(one_, kAnnotationUint, v.value);
         finish();
     }
     /// Microseconds from integer ns, the same double the JSON output's `2.300` parses to.
-    void us(Key key, std::int64_t ns) {
+    void operator()(ArgKey key, arg::Micros v) {
         start(key);
-        double value = static_cast<double>(ns) / 1000.0;
+        double value = static_cast<double>(v.ns) / 1000.0;
         std::uint64_t bits;
         std::memcpy(&bits, &value, sizeof bits);
         put_fixed64(one_, kAnnotationDouble, bits);
         finish();
     }
-    void text(Key key, std::string_view v) {
+    void operator()(ArgKey key, arg::Text v) { text(key, v.value); }
+    void operator()(ArgKey key, arg::PlainText v) { text(key, v.value); }
+    void operator()(ArgKey key, arg::Bool v) {
         start(key);
-        put_bytes(one_, kAnnotationString, v);
-        finish();
-    }
-    void boolean(Key key, bool v) {
-        start(key);
-        put_uint(one_, kAnnotationBool, v ? 1 : 0);
+        put_uint(one_, kAnnotationBool, v.value ? 1 : 0);
         finish();
     }
     /// An array of ints as nested annotations (array_values), as the JSON output's `[0,0,0]`.
-    void integers(Key key, std::span<const std::int32_t> values) {
+    void operator()(ArgKey key, arg::Depths v) {
         start(key);
-        for (std::int32_t v : values) {
+        for (std::int32_t depth : v.values) {
             element_.clear();
-            put_int(element_, kAnnotationInt, v);
+            put_int(element_, kAnnotationInt, depth);
             put_bytes(one_, kAnnotationArrayValues, element_);
         }
         finish();
+    }
+    void operator()(ArgKey key, arg::TaskHint v) {
+        hint_.clear();
+        fmt::format_to(std::back_inserter(hint_), "Task:{}, FuncId:{}, CoreId:{}",
+                       task_display(v.row.task_id), v.row.func_id, v.row.core_id);
+        text(key, hint_);
     }
 
     /// Moves the names first used since the last call into `interned` (an InternedData body);
@@ -217,13 +156,18 @@ class Annotations {
     }
 
   private:
-    void start(Key key) {
+    void text(ArgKey key, std::string_view v) {
+        start(key);
+        put_bytes(one_, kAnnotationString, v);
+        finish();
+    }
+    void start(ArgKey key) {
         auto k = static_cast<std::size_t>(key);
         if (!sent_[k]) {
             sent_[k] = true;
             entry_.clear();
             put_uint(entry_, kInternedIid, k + 1);
-            put_bytes(entry_, kInternedName, kKeyName[k]);
+            put_bytes(entry_, kInternedName, kArgKeyName[k]);
             put_bytes(new_names_, kInternedDebugAnnotationNames, entry_);
         }
         one_.clear();
@@ -232,8 +176,8 @@ class Annotations {
     void finish() { put_bytes(*event_, kEventDebugAnnotations, one_); }
 
     std::string* event_ = nullptr;
-    std::string one_, element_, entry_, new_names_;
-    std::array<bool, kKeyName.size()> sent_{};  ///< names already in the sequence's state
+    std::string one_, element_, entry_, new_names_, hint_;
+    std::array<bool, kArgKeyName.size()> sent_{};  ///< names already in the sequence's state
 };
 
 class ProtoWriter {
@@ -342,189 +286,6 @@ class ProtoWriter {
         }
     }
 
-    std::string_view slice_name(const Slice& s) {
-        const TraceSource& src = m_.sources[s.source];
-        const Capture& cap = *src.capture;
-        switch (s.kind) {
-            case SliceKind::WorkerTask:
-            case SliceKind::SchedTask:
-                return m_.extras[s.source].labels[s.ref];
-            case SliceKind::Phase: {
-                const SchedulerPhase& p = cap.scheduler_phases[s.ref];
-                scratch_ = cap.phase_name(p);
-                scratch_ += '(';
-                scratch_ += std::to_string(tasks_processed(s));
-                scratch_ += ')';
-                return scratch_;
-            }
-            case SliceKind::Marker:
-                scratch_ = marker_label(s);
-                return scratch_;
-            case SliceKind::Orch: {
-                const OrchestratorPhase& p = cap.orchestrator_phases[s.ref];
-                scratch_ = p.phase.starts_with("orch_") ? p.phase.substr(5) : p.phase;
-                scratch_ += '(';
-                scratch_ += p.task_id >= 0 ? task_display(static_cast<std::uint64_t>(p.task_id))
-                                           : std::to_string(p.submit_idx);
-                scratch_ += ')';
-                return scratch_;
-            }
-            case SliceKind::Upload:
-                return cap.host.uploads[s.ref].phase;
-            case SliceKind::Graph: {
-                const GraphInstance& g = m_.extras[s.source].graphs[s.ref];
-                scratch_ = graph_label(g);
-                return scratch_;
-            }
-            case SliceKind::Alloc:
-                scratch_ = "alloc(" +
-                           task_display(
-                               static_cast<std::uint64_t>(cap.orchestrator_phases[s.ref].task_id)) +
-                           ")";
-                return scratch_;
-        }
-        return "slice";
-    }
-
-    /// A scheduler phase's task count as the JSON output shows it: the record's, else (a complete
-    /// without one) the rows whose finish falls inside it.
-    std::int64_t tasks_processed(const Slice& s) const {
-        const SchedulerPhase& p = m_.sources[s.source].capture->scheduler_phases[s.ref];
-        if (p.tasks_processed >= 0) return p.tasks_processed;
-        return p.kind == PhaseKind::Complete ? m_.extras[s.source].finish_rows[s.ref] : 0;
-    }
-
-    /// `dummy(r1t4)`, or for a predicated skip the task's own label (its first active kernel in
-    /// deps.json), as in the JSON output.
-    std::string marker_label(const Slice& s) const {
-        const TraceSource& src = m_.sources[s.source];
-        const SchedulerPhase& p = src.capture->scheduler_phases[s.ref];
-        auto id = static_cast<std::uint64_t>(std::max<std::int64_t>(p.task_id, 0));
-        if (p.kind == PhaseKind::DummyTask) return "dummy(" + task_display(id) + ")";
-        std::int32_t func_id = -1;
-        if (src.deps)
-            if (const DepsTask* task = src.deps->tasks.find(id))
-                for (std::int32_t k : task->kernel_ids)
-                    if (k >= 0) {
-                        func_id = k;
-                        break;
-                    }
-        return kernel_base_name(func_id, src.names) + "(" + task_display(id) + ")";
-    }
-
-    /// The `"event-hint"` of a task row: `Task:r1t1, FuncId:0, CoreId:0`.
-    std::string_view event_hint(const TaskRow& row) {
-        hint_.clear();
-        fmt::format_to(std::back_inserter(hint_), "Task:{}, FuncId:{}, CoreId:{}",
-                       task_display(row.task_id), row.func_id, row.core_id);
-        return hint_;
-    }
-
-    /// The JSON output's args of a slice, as debug annotations (same keys, values and order).
-    void args(const Slice& s, std::string& event) {
-        const TraceSource& src = m_.sources[s.source];
-        const Capture& cap = *src.capture;
-        const SourceExtras& extras = m_.extras[s.source];
-        Annotations& a = annotations_;
-        a.begin(&event);
-        switch (s.kind) {
-            case SliceKind::WorkerTask: {
-                const TaskRow& row = cap.tasks[s.ref];
-                std::uint32_t task = extras.row_task[s.ref];
-                a.text(Key::EventHint, event_hint(row));
-                a.text(Key::FanoutHint, extras.fanout_hints[task]);
-                a.text(Key::FaninHint, extras.fanin_hints[task]);
-                a.us(Key::DurationUs, row.end_ns - row.receive_ns);
-                a.us(Key::KernelDurationUs, row.end_ns - row.start_ns);
-                a.us(Key::LocalSetupUs, row.start_ns - row.receive_ns);
-                a.id(Key::RowTaskId, row.task_id);
-                break;
-            }
-            case SliceKind::SchedTask: {
-                const TaskRow& row = cap.tasks[s.ref];
-                a.text(Key::EventHint, event_hint(row));
-                a.us(Key::DispatchTimeUs, s.ts);
-                a.us(Key::FinishTimeUs, s.ts + s.dur);
-                a.us(Key::AicpuDurationUs, row.finish_ns - row.dispatch_ns);
-                a.id(Key::RowTaskId, row.task_id);
-                break;
-            }
-            case SliceKind::Phase: {
-                const SchedulerPhase& p = cap.scheduler_phases[s.ref];
-                std::int64_t count = tasks_processed(s);
-                a.text(Key::Phase, cap.phase_name(p));
-                a.integer(Key::LoopIter, p.loop_iter);
-                a.integer(Key::TasksProcessed, count);
-                if (p.has_depths) {
-                    a.integers(Key::SharedAtStart, p.shared_at_start);
-                    a.integers(Key::SharedAtEnd, p.shared_at_end);
-                }
-                if (p.kind == PhaseKind::Complete) {
-                    a.integer(Key::FinishesProcessed, count);
-                    a.integer(Key::FinishRowsAttributed, extras.finish_rows[s.ref]);
-                }
-                break;
-            }
-            case SliceKind::Marker: {
-                const SchedulerPhase& p = cap.scheduler_phases[s.ref];
-                a.integer(Key::LoopIter, p.loop_iter);
-                a.integer(Key::TaskId, p.task_id);
-                a.text(Key::EventHint, marker_label(s));
-                if (p.kind == PhaseKind::DummyTask)
-                    a.text(Key::Phase, "dummy_task");
-                else
-                    a.boolean(Key::PredicatedPass, false);
-                break;
-            }
-            case SliceKind::Orch: {
-                const OrchestratorPhase& p = cap.orchestrator_phases[s.ref];
-                a.text(Key::Phase, p.phase);
-                a.integer(Key::SubmitIdx, p.submit_idx);
-                a.integer(Key::TaskId, p.task_id);
-                break;
-            }
-            case SliceKind::Upload:
-                a.integer(Key::Bytes, cap.host.uploads[s.ref].bytes);
-                break;
-            case SliceKind::Graph: {
-                const GraphInstance& g = extras.graphs[s.ref];
-                a.id(Key::OuterTaskId, g.outer_task_id);
-                a.integer(Key::VisibleNodeCount, g.node_count);
-                a.integer(Key::VisibleNodeIndexMin, g.node_min);
-                a.integer(Key::VisibleNodeIndexMax, g.node_max);
-                a.integer(Key::PrepareSliceCount, g.prepare_count);
-                a.us(Key::PrepareDurationUs, g.prepare_total_ns);
-                a.us(Key::ExecutionStartUs, g.exec_start_ns + m_.offsets_ns[s.source]);
-                a.us(Key::ExecutionDurationUs, g.exec_end_ns - g.exec_start_ns);
-                a.text(Key::SyntheticIdLayout, "ring1:(outer_task_id << 10) | node_index");
-                break;
-            }
-            case SliceKind::Alloc: {
-                const OrchestratorPhase& p = cap.orchestrator_phases[s.ref];
-                a.text(Key::Phase, "alloc");
-                a.integer(Key::TaskId, p.task_id);
-                a.text(Key::EventHint,
-                       "alloc(" + task_display(static_cast<std::uint64_t>(p.task_id)) + ")");
-                break;
-            }
-        }
-    }
-
-    static std::string_view category(SliceKind kind) {
-        switch (kind) {
-            case SliceKind::Phase:
-                return "scheduler";
-            case SliceKind::Orch:
-                return "orchestrator";
-            case SliceKind::Upload:
-                return "host_h2d";
-            case SliceKind::Graph:
-                return "graph_execution";
-            default:
-                return "event";
-        }
-    }
-
     /// BEGIN/END/counter packets in time order; at one instant ENDs come first, then BEGINs
     /// (longer first), then counters. Three streams, each ordered by a radix sort, merged.
     void events() {
@@ -608,13 +369,15 @@ class ProtoWriter {
             put_uint(event, kEventType, e.type == kBegin ? kSliceBegin : kSliceEnd);
             put_uint(event, kEventTrackUuid, track_uuid(s.track));
             if (e.type == kBegin) {
-                put_bytes(event, kEventCategories, category(s.kind));
-                put_bytes(event, kEventName, slice_name(s));
+                std::string_view name = slice_name(m_, s, scratch_);
+                put_bytes(event, kEventCategories, slice_category(s.kind));
+                put_bytes(event, kEventName, name);
                 for (std::uint32_t k = out_flows_[e.index]; k < out_flows_[e.index + 1]; ++k)
                     put_fixed64(event, kEventFlowIds, out_ids_[k]);
                 for (std::uint32_t k = in_flows_[e.index]; k < in_flows_[e.index + 1]; ++k)
                     put_fixed64(event, kEventTerminatingFlowIds, in_ids_[k]);
-                args(s, event);
+                annotations_.begin(&event);
+                visit_slice_args(m_, s, name, annotations_);
                 timestamped(body, e.ts, event, true);
                 continue;
             }
@@ -639,7 +402,7 @@ class ProtoWriter {
     const TraceModel& m_;
     std::ostream& out_;
     std::string buf_;
-    std::string scratch_, hint_, names_;
+    std::string scratch_, names_;
     Annotations annotations_;
     std::vector<std::uint32_t> out_flows_, in_flows_;
     std::vector<std::uint32_t> out_ids_, in_ids_;  ///< flow ids (index + 1) per slice

@@ -1,6 +1,7 @@
 // The merged trace against the upstream converter's reference outputs: same processes, lanes,
 // slices, names, times and args; every arrow bound to exactly the slices upstream intended; and
-// the gzip / protobuf encodings, lane overflow and alignment rules.
+// the gzip / protobuf encodings, lane overflow and alignment rules, and the one enumeration of
+// slice names and args (trace_args.hpp) both writers render.
 
 #include <zlib.h>
 
@@ -15,6 +16,7 @@
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
+#include "../../src/swimlane/trace_args.hpp"
 #include "ptune/core/io.hpp"
 #include "ptune/swimlane/reader.hpp"
 #include "ptune/swimlane/summary.hpp"
@@ -59,6 +61,25 @@ struct Composed {
         s.capture = &capture;
         s.deps = with_deps ? &deps : nullptr;
         s.names = &names;
+        return s;
+    }
+};
+
+/// The composed host-orchestration capture: H2D uploads and a Graph Execution envelope.
+struct HostCalibrated {
+    Capture capture;
+
+    HostCalibrated() {
+        Diagnostics diagnostics;
+        auto c = read_capture(data("host/calibrated.chip_swimlane_records.json"),
+                              {"records.json", {}}, diagnostics);
+        REQUIRE(c.ok());
+        capture = std::move(*c);
+    }
+
+    TraceSource source() const {
+        TraceSource s;
+        s.capture = &capture;
         return s;
     }
 };
@@ -458,12 +479,8 @@ TEST_CASE("protobuf output: every slice carries the JSON output's args", "[swiml
     CHECK(interned_names == 19);
 
     // A host-orchestration capture adds the H2D and Graph Execution slices' args.
-    Diagnostics diagnostics;
-    auto host = read_capture(data("host/calibrated.chip_swimlane_records.json"),
-                             {"records.json", {}}, diagnostics);
-    REQUIRE(host.ok());
-    TraceSource host_source;
-    host_source.capture = &*host;
+    HostCalibrated host;
+    TraceSource host_source = host.source();
     // Not a structured binding: clang 14 (CI's sanitizer build) cannot capture one in a lambda.
     auto host_slices = slices_with_args(host_source, interned_names);
     const auto& host_proto = host_slices.second;
@@ -573,4 +590,131 @@ TEST_CASE("level-1 summary: dashes for AICPU columns, AICore observed span",
             "AICore Observed Span: 2.60 us (from earliest AICore receive to latest AICore end)") !=
         std::string::npos);
     CHECK(text.find("Total Test Time") == std::string::npos);
+}
+
+namespace {
+namespace detail = ptune::swimlane::detail;
+
+/// A visit_slice_args sink that spells each arg as `key=type:value`.
+struct Recorder {
+    std::vector<std::string> args;
+
+    void operator()(detail::ArgKey k, detail::arg::Int v) {
+        add(k, "int", std::to_string(v.value));
+    }
+    void operator()(detail::ArgKey k, detail::arg::Uint v) {
+        add(k, "uint", std::to_string(v.value));
+    }
+    void operator()(detail::ArgKey k, detail::arg::Micros v) {
+        add(k, "us", std::to_string(v.ns) + "ns");
+    }
+    void operator()(detail::ArgKey k, detail::arg::Text v) { add(k, "text", std::string(v.value)); }
+    void operator()(detail::ArgKey k, detail::arg::PlainText v) {
+        add(k, "plain", std::string(v.value));
+    }
+    void operator()(detail::ArgKey k, detail::arg::Bool v) { add(k, "bool", v.value ? "1" : "0"); }
+    void operator()(detail::ArgKey k, detail::arg::Depths v) {
+        add(k, "depths", fmt::format("{}", fmt::join(v.values, ",")));
+    }
+    void operator()(detail::ArgKey k, detail::arg::TaskHint v) {
+        add(k, "hint", task_display(v.row.task_id));
+    }
+
+    void add(detail::ArgKey k, std::string_view type, const std::string& value) {
+        args.push_back(fmt::format("{}={}:{}", detail::arg_name(k), type, value));
+    }
+    /// The keys alone, in order.
+    std::string keys() const {
+        std::string out;
+        for (const auto& a : args) out += a.substr(0, a.find('=')) + ";";
+        return out;
+    }
+};
+
+/// Every slice as `name|cat|ts ns|key;key;…` from the model through trace_args.
+std::multiset<std::string> enumerated(const detail::TraceModel& model,
+                                      std::set<detail::SliceKind>& kinds) {
+    std::multiset<std::string> out;
+    std::string scratch;
+    for (const detail::Slice& s : model.slices) {
+        std::string_view name = detail::slice_name(model, s, scratch);
+        Recorder recorder;
+        detail::visit_slice_args(model, s, name, recorder);
+        out.insert(fmt::format("{}|{}|{}|{}", name, detail::slice_category(s.kind), s.ts,
+                               recorder.keys()));
+        kinds.insert(s.kind);
+    }
+    return out;
+}
+
+/// Every X event of the JSON output the same way, the args' keys in the order written.
+std::multiset<std::string> written(const TraceSource& source) {
+    std::ostringstream out;
+    TraceCounts counts;
+    REQUIRE(write_trace({&source, 1}, {}, out, counts).ok());
+    auto trace = nlohmann::ordered_json::parse(out.str());
+    std::multiset<std::string> events;
+    for (const auto& e : trace["traceEvents"]) {
+        if (e["ph"] != "X") continue;
+        std::string keys;
+        for (auto it = e["args"].begin(); it != e["args"].end(); ++it) keys += it.key() + ";";
+        events.insert(fmt::format("{}|{}|{}|{}", e["name"].get<std::string>(),
+                                  e["cat"].get<std::string>(),
+                                  std::llround(e["ts"].get<double>() * 1000), keys));
+    }
+    return events;
+}
+
+}  // namespace
+
+TEST_CASE("trace args: the enumeration is what the JSON output writes, in order",
+          "[swimlane][trace]") {
+    Composed composed;
+    HostCalibrated host;
+    TraceSource host_source = host.source();
+    std::set<detail::SliceKind> kinds;
+    for (const TraceSource& source : {composed.source(), host_source}) {
+        auto model = detail::build_trace_model({&source, 1}, TimeAlign::Start);
+        REQUIRE(model.ok());
+        auto from_model = enumerated(*model, kinds);
+        CHECK(from_model.size() == model->slices.size());
+        CHECK(from_model == written(source));
+    }
+    // Every kind of slice but the predicated skip (a marker too) is in the two fixtures.
+    CHECK(kinds.size() == 8);
+}
+
+TEST_CASE("trace args: values and their types for each kind of slice", "[swimlane][trace]") {
+    Composed composed;
+    TraceSource source = composed.source();
+    auto model = detail::build_trace_model({&source, 1}, TimeAlign::Start);
+    REQUIRE(model.ok());
+    std::map<std::string, std::string> args_of;  // "name|kind" → its args
+    std::string scratch;
+    for (const detail::Slice& s : model->slices) {
+        std::string name(detail::slice_name(*model, s, scratch));
+        Recorder recorder;
+        detail::visit_slice_args(*model, s, name, recorder);
+        args_of.try_emplace(fmt::format("{}|{}", name, static_cast<int>(s.kind)),
+                            fmt::format("{}", fmt::join(recorder.args, " ")));
+    }
+    // A worker row: the hints are ptune's text (copied as is), times in ns shown as µs, the task
+    // id unsigned.
+    CHECK(args_of["QK(r1t1)|0"] ==
+          "event-hint=hint:r1t1 fanout-hint=plain:1: [r1t3] fanin-hint=plain:0: [] "
+          "duration-us=us:10200ns kernel-duration-us=us:10000ns local_setup_us=us:200ns "
+          "taskId=uint:4294967297");
+    // The same row in Scheduler View: the slice's own times.
+    CHECK(args_of["QK(r1t1)|1"] ==
+          "event-hint=hint:r1t1 dispatch-time-us=us:1700ns finish-time-us=us:12900ns "
+          "aicpu-duration-us=us:11200ns taskId=uint:4294967297");
+    // A marker and an alloc repeat their name as the event-hint.
+    CHECK(args_of["dummy(r1t4)|3"] ==
+          "loop_iter=int:92 task_id=int:4294967300 event-hint=text:dummy(r1t4) "
+          "phase=text:dummy_task");
+    CHECK(args_of["alloc(r1t0)|5"] ==
+          "phase=text:alloc task_id=int:4294967296 event-hint=text:alloc(r1t0)");
+    CHECK(args_of["dummy(1)|2"] ==
+          "phase=text:dummy loop_iter=int:92 tasks_processed=int:1 "
+          "shared_at_start (aic,aiv,mix)=depths:0,0,0 shared_at_end (aic,aiv,mix)=depths:0,0,0");
 }

@@ -1,0 +1,91 @@
+// Slice names and categories shared by the JSON and protobuf writers (trace_args.hpp).
+
+#include "trace_args.hpp"
+
+#include <algorithm>
+
+#include "ptune/swimlane/reader.hpp"
+
+namespace ptune::swimlane::detail {
+
+namespace {
+
+/// A marker's label: `dummy(r1t4)`, or for a predicated skip the task's own label (its first
+/// active kernel in deps.json).
+std::string marker_label(const TraceSource& src, const SchedulerPhase& p) {
+    auto id = static_cast<std::uint64_t>(std::max<std::int64_t>(p.task_id, 0));
+    if (p.kind == PhaseKind::DummyTask) return "dummy(" + task_display(id) + ")";
+    std::int32_t func_id = -1;
+    if (src.deps)
+        if (const DepsTask* task = src.deps->tasks.find(id))
+            for (std::int32_t k : task->kernel_ids)
+                if (k >= 0) {
+                    func_id = k;
+                    break;
+                }
+    return kernel_base_name(func_id, src.names) + "(" + task_display(id) + ")";
+}
+
+}  // namespace
+
+std::string_view slice_category(SliceKind kind) {
+    switch (kind) {
+        case SliceKind::Phase:
+            return "scheduler";
+        case SliceKind::Orch:
+            return "orchestrator";
+        case SliceKind::Upload:
+            return "host_h2d";
+        case SliceKind::Graph:
+            return "graph_execution";
+        default:
+            return "event";
+    }
+}
+
+std::string_view composed_slice_name(const TraceModel& model, const Slice& s,
+                                     std::string& scratch) {
+    const TraceSource& src = model.sources[s.source];
+    const Capture& cap = *src.capture;
+    switch (s.kind) {
+        case SliceKind::WorkerTask:
+        case SliceKind::SchedTask:
+            return model.extras[s.source].labels[s.ref];
+        case SliceKind::Phase:
+            scratch = cap.phase_name(cap.scheduler_phases[s.ref]);
+            scratch += '(';
+            scratch += std::to_string(phase_tasks_processed(model, s));
+            scratch += ')';
+            return scratch;
+        case SliceKind::Marker:
+            scratch = marker_label(src, cap.scheduler_phases[s.ref]);
+            return scratch;
+        case SliceKind::Orch: {
+            // `submit(r1t2)`: the phase without its `orch_` prefix, then the task (or, for a
+            // record without one, its submit index).
+            const OrchestratorPhase& p = cap.orchestrator_phases[s.ref];
+            std::string_view short_name = p.phase;
+            if (short_name.starts_with("orch_")) short_name.remove_prefix(5);
+            scratch = short_name;
+            scratch += '(';
+            scratch += p.task_id >= 0 ? task_display(static_cast<std::uint64_t>(p.task_id))
+                                      : std::to_string(p.submit_idx);
+            scratch += ')';
+            return scratch;
+        }
+        case SliceKind::Upload:
+            return cap.host.uploads[s.ref].phase;
+        case SliceKind::Graph:
+            scratch = graph_label(model.extras[s.source].graphs[s.ref]);
+            return scratch;
+        case SliceKind::Alloc:
+            scratch = "alloc(";
+            scratch +=
+                task_display(static_cast<std::uint64_t>(cap.orchestrator_phases[s.ref].task_id));
+            scratch += ')';
+            return scratch;
+    }
+    return "slice";
+}
+
+}  // namespace ptune::swimlane::detail
