@@ -9,6 +9,7 @@
 #include "ptune/bench/gate_input.hpp"
 #include "ptune/bench/gate_report.hpp"
 #include "ptune/bench/summary.hpp"
+#include "ptune/core/io.hpp"
 #include "ptune/core/stats.hpp"
 
 namespace ptune::bench {
@@ -248,12 +249,19 @@ Result<Runs> load_runs(const std::vector<std::string>& baseline_inputs,
     return runs;
 }
 
+Result<Config> load_config(const std::string& path) {
+    auto text = io::read_file(path);
+    if (!text) return text.error();
+    return parse_config(*text, path);
+}
+
 void apply_config(Config config, Options& options) {
     if (config.threshold_pct) options.tolerance.threshold_pct = *config.threshold_pct;
     if (config.min_delta_us) options.tolerance.min_delta_us = *config.min_delta_us;
     options.overrides = std::move(config.cases);
     options.ignore = std::move(config.ignore);
-    options.allow_missing = std::move(config.allow_missing);
+    options.allow_missing.insert(options.allow_missing.end(), config.allow_missing.begin(),
+                                 config.allow_missing.end());
 }
 
 GateResult compare(const Runs& runs, const Options& options, rules::MetricStore& store,

@@ -43,6 +43,8 @@ public:
     /// Paths the command reads; `-o` naming one of them is refused.
     void add_inputs(const std::vector<std::string>& paths);
     const std::vector<std::string>& inputs() const { return inputs_; }
+    /// The same for arguments that may be `NAME=PATH` labels: both readings are protected.
+    void add_labelled_inputs(const std::vector<std::string>& arguments);
 
     /// The built-in catalogue merged with every --rules FILE (loaded once).
     Result<const rules::Catalogue*> catalogue();
@@ -54,6 +56,11 @@ public:
     /// own formats. Returns 0, or 2 when the output cannot be written.
     int emit(const render::Report& report,
              const std::map<std::string, std::shared_ptr<render::Renderer>>& custom = {});
+
+    /// Appends `report` as Markdown under `## title` to $GITHUB_STEP_SUMMARY when it is set
+    /// (other steps may have written to it: the file is rewritten atomically with their text).
+    /// Returns 0, or the exit code of a failed write.
+    int append_step_summary(std::string_view title, const render::Report& report);
 
     /// Opens --output (or another path) atomically, refusing to write over an input.
     Result<std::unique_ptr<io::AtomicOutput>> open_output(const std::string& path,

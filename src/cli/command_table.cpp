@@ -25,7 +25,8 @@ const std::vector<CommandSpec>& command_table() {
          "  ptune bench-gate --baseline base.log --current run.log\n"
          "  ptune bench-gate --baseline history/ --current results.tsv --format github\n"
          "  ptune bench-gate -b b1.json b2.json -c run.log --metric median --config gate.json\n"
-         "  ptune bench-gate -b base.json -c run.log --save-baseline next.json  (docs/BENCH-GATE.md)\n",
+         "  ptune bench-gate -b base.json -c run.log --save-baseline next.json  (docs/BENCH-GATE.md)\n"
+         "  ptune bench-gate -b .github/perf_baselines/qwen3_14b_decode.json -c dfx_outputs/  (perf_guard)\n",
          {"text", "json", "markdown", "github", "gab-json"}, true, true, std::nullopt, &make_bench_gate},
         {"swimlane-merge", {},
          "Merge swimlane records, deps.json and kernel names into a Perfetto trace",

@@ -1,5 +1,6 @@
 #include <unistd.h>
 
+#include <cstdlib>
 #include <iostream>
 #include <map>
 
@@ -13,6 +14,14 @@ namespace ptune::cli {
 
 void Context::add_inputs(const std::vector<std::string>& paths) {
     inputs_.insert(inputs_.end(), paths.begin(), paths.end());
+}
+
+void Context::add_labelled_inputs(const std::vector<std::string>& arguments) {
+    for (const auto& argument : arguments) {
+        inputs_.push_back(argument);
+        if (auto eq = argument.find('='); eq != std::string::npos && eq > 0)
+            inputs_.push_back(argument.substr(eq + 1));
+    }
 }
 
 Result<const rules::Catalogue*> Context::catalogue() {
@@ -49,15 +58,18 @@ void Context::flush_diagnostics() {
     diagnostics.clear();
 }
 
-Result<std::unique_ptr<io::AtomicOutput>> Context::open_output(const std::string& path, bool binary) {
+Result<std::unique_ptr<io::AtomicOutput>> Context::open_output(const std::string& path,
+                                                               bool binary) {
     return io::AtomicOutput::open(path, inputs_, binary);
 }
 
 int Context::emit(const render::Report& report,
                   const std::map<std::string, std::shared_ptr<render::Renderer>>& custom) {
     std::shared_ptr<render::Renderer> renderer;
-    if (auto it = custom.find(options.format); it != custom.end()) renderer = it->second;
-    else renderer = render::make_standard_renderer(options.format);
+    if (auto it = custom.find(options.format); it != custom.end())
+        renderer = it->second;
+    else
+        renderer = render::make_standard_renderer(options.format);
     if (!renderer) {
         return fail(Error{fmt::format("unknown --format '{}'", options.format), "", 0,
                           ExitCode::InputError});
@@ -67,6 +79,21 @@ int Context::emit(const render::Report& report,
     render::RenderOptions render_options;
     render_options.color = (*output)->is_stdout() && color_stdout();
     renderer->render(report, (*output)->stream(), render_options);
+    if (auto status = (*output)->commit(); !status) return fail(status.error());
+    return 0;
+}
+
+int Context::append_step_summary(std::string_view title, const render::Report& report) {
+    const char* path = std::getenv("GITHUB_STEP_SUMMARY");
+    if (path == nullptr || *path == '\0') return 0;
+    std::string existing;
+    if (auto text = io::read_file(path); text) existing = std::move(*text);
+    auto output = open_output(path);
+    if (!output) return fail(output.error());
+    (*output)->stream() << existing;
+    if (!existing.empty() && existing.back() != '\n') (*output)->stream() << '\n';
+    (*output)->stream() << "## " << title << "\n\n";
+    render::make_standard_renderer("markdown")->render(report, (*output)->stream(), {});
     if (auto status = (*output)->commit(); !status) return fail(status.error());
     return 0;
 }

@@ -70,8 +70,12 @@ struct Runs {
 Result<Runs> load_runs(const std::vector<std::string>& baseline_inputs,
                        const std::vector<std::string>& current_inputs, Diagnostics& diagnostics);
 
-/// Applies a config file under `options`: its defaults, per-case overrides and ignore list.
-/// Command-line values are applied after this, so they win.
+/// Reads and parses a config file (parse_config).
+Result<Config> load_config(const std::string& path);
+
+/// Applies a config file under `options`: its defaults, per-case overrides and ignore list;
+/// its allow_missing entries join those already there. Command-line values are applied after
+/// this, so they win.
 void apply_config(Config config, Options& options);
 
 /// Pairs the runs by case, compares them and publishes the `gate.*` metrics into `store`.

@@ -2,15 +2,14 @@
 // (spec: conventions.md §1.8, bench-log.md §5). Baseline and current are anything
 // bench-summary reads; each --baseline argument is one run, several make a history.
 
-#include <cstdlib>
 #include <sstream>
 
 #include <fmt/format.h>
 
 #include "cli/commands/commands.hpp"
 #include "ptune/bench/gate_report.hpp"
+#include "ptune/bench/perf_guard.hpp"
 #include "ptune/bench/pipeline.hpp"
-#include "ptune/core/io.hpp"
 
 namespace ptune::cli {
 
@@ -57,7 +56,7 @@ class BenchGateCommand : public Command {
             ->check(CLI::NonNegativeNumber);
         app.add_flag("--require-all,!--no-require-all", options_.require_all,
                      "A baseline case without a valid current result fails (default on)");
-        app.add_option("--allow-missing", allow_missing_,
+        app.add_option("--allow-missing", options_.allow_missing,
                        "Cases (names or shell patterns) that may lack a current result");
         app.add_flag("--warn-only", warn_only_, "Report regressions but exit 0");
         app.add_option("--save-baseline", save_baseline_,
@@ -72,7 +71,12 @@ class BenchGateCommand : public Command {
                 Error{"bench-gate needs --baseline and --current (see ptune help bench-gate)", "",
                       0, ExitCode::InputError});
         }
-        protect_inputs(context);
+        context.add_labelled_inputs(baseline_inputs_);
+        context.add_labelled_inputs(current_inputs_);
+        if (auto guard = bench::perf_guard::detect_baseline(baseline_inputs_)) {
+            if (!*guard) return context.fail(guard->error());
+            return run_perf_guard(context, std::move(**guard));
+        }
         if (auto status = resolve_options(context); !status) return context.fail(status.error());
 
         auto runs = bench::gate::load_runs(baseline_inputs_, current_inputs_, context.diagnostics);
@@ -90,7 +94,7 @@ class BenchGateCommand : public Command {
             {"github", bench::gate::make_github_renderer(result, settings)},
             {"gab-json", bench::gate::make_gab_json_renderer(result)}};
         if (int code = context.emit(report, custom); code != 0) return code;
-        if (int code = write_step_summary(context, report); code != 0) return code;
+        if (int code = context.append_step_summary("bench-gate", report); code != 0) return code;
         if (result.compared() == 0) {
             // Wrong baseline, renamed cases, other rounds: the report says why, but it is no pass.
             return context.fail(Error{
@@ -105,16 +109,22 @@ class BenchGateCommand : public Command {
     }
 
   private:
-    void protect_inputs(Context& context) const {
-        for (const auto* list : {&baseline_inputs_, &current_inputs_}) {
-            for (const auto& input : *list) {
-                context.add_inputs({input});
-                // `name=path` labels: protect the path as well.
-                if (auto eq = input.find('='); eq != std::string::npos && eq > 0) {
-                    context.add_inputs({input.substr(eq + 1)});
-                }
-            }
+    // pypto's .github/perf_baselines/*.json: perf_guard.py's contract (perf_guard.hpp).
+    int run_perf_guard(Context& context, bench::perf_guard::Baseline baseline) const {
+        bench::perf_guard::Measurement measurement;
+        for (const auto& input : current_inputs_) {
+            auto status = bench::perf_guard::measure(input, measurement, context.diagnostics);
+            if (!status) return context.fail(status.error());
         }
+        const auto outcome = bench::perf_guard::judge(std::move(baseline), std::move(measurement));
+        const auto report = bench::perf_guard::make_report(outcome);
+        if (int code = context.emit(
+                report, {{"github", bench::perf_guard::make_github_renderer(outcome, warn_only_)}});
+            code != 0) {
+            return code;
+        }
+        if (int code = context.append_step_summary("perf_guard", report); code != 0) return code;
+        return outcome.regressed && !warn_only_ ? static_cast<int>(ExitCode::Findings) : 0;
     }
 
     // Precedence: built-in defaults < config file < command-line flags; per-case overrides from
@@ -125,34 +135,13 @@ class BenchGateCommand : public Command {
         options_.geomean_threshold_pct = geomean_threshold_pct_;
         if (!config_path_.empty()) {
             context.add_inputs({config_path_});
-            auto text = io::read_file(config_path_);
-            if (!text) return text.error();
-            auto config = bench::gate::parse_config(*text, config_path_);
+            auto config = bench::gate::load_config(config_path_);
             if (!config) return config.error();
             bench::gate::apply_config(std::move(*config), options_);
         }
-        options_.allow_missing.insert(options_.allow_missing.end(), allow_missing_.begin(),
-                                      allow_missing_.end());
         if (threshold_pct_) options_.tolerance.threshold_pct = *threshold_pct_;
         if (min_delta_us_) options_.tolerance.min_delta_us = *min_delta_us_;
         return ok_status();
-    }
-
-    // GitHub shows $GITHUB_STEP_SUMMARY as the job summary; other steps may have written to it
-    // already, so the Markdown is added after what is there (rewritten atomically).
-    int write_step_summary(Context& context, const render::Report& report) const {
-        const char* path = std::getenv("GITHUB_STEP_SUMMARY");
-        if (path == nullptr || *path == '\0') return 0;
-        std::string existing;
-        if (auto text = io::read_file(path); text) existing = std::move(*text);
-        auto output = context.open_output(path);
-        if (!output) return context.fail(output.error());
-        (*output)->stream() << existing;
-        if (!existing.empty() && existing.back() != '\n') (*output)->stream() << '\n';
-        (*output)->stream() << "## bench-gate\n\n";
-        render::make_standard_renderer("markdown")->render(report, (*output)->stream(), {});
-        if (auto status = (*output)->commit(); !status) return context.fail(status.error());
-        return 0;
     }
 
     // The saved baseline is a bench-summary JSON, so every bench command reads it back.
@@ -181,7 +170,6 @@ class BenchGateCommand : public Command {
     std::optional<double> min_delta_us_;
     std::optional<double> geomean_threshold_pct_;
     std::string config_path_;
-    std::vector<std::string> allow_missing_;
     bool warn_only_ = false;
     std::string save_baseline_;
     bool force_save_ = false;

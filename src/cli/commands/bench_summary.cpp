@@ -39,12 +39,7 @@ class BenchSummaryCommand : public Command {
 
     int run(Context& context) override {
         if (options_.strace.resident) options_.strace.distributed = true;
-        for (const std::string& input : inputs_) {
-            std::size_t eq = input.find('=');
-            // `name=path` labels: protect both readings from being overwritten by -o.
-            context.add_inputs({input});
-            if (eq != std::string::npos && eq > 0) context.add_inputs({input.substr(eq + 1)});
-        }
+        context.add_labelled_inputs(inputs_);
         // One progress line per large log, on a terminal only (term::Progress decides).
         std::unique_ptr<term::Progress> progress;
         std::string progress_path;

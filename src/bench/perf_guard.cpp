@@ -1,0 +1,269 @@
+// pypto's perf_guard contract (perf_guard.hpp): baseline file, makespan extraction, verdict.
+
+#include "ptune/bench/perf_guard.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <numeric>
+#include <regex>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "ptune/core/io.hpp"
+#include "ptune/core/stats.hpp"
+#include "ptune/core/text.hpp"
+#include "ptune/swimlane/pipeline.hpp"
+#include "ptune/swimlane/summary.hpp"
+
+namespace ptune::bench::perf_guard {
+
+namespace {
+
+Error input_error(std::string message, const std::string& source) {
+    return Error{std::move(message), source, 0, ExitCode::InputError};
+}
+
+// A capture named by path: the converter's summary of each capture it holds.
+Status measure_capture(const std::string& input, Measurement& measurement,
+                       Diagnostics& diagnostics) {
+    swimlane::LoadRequest request;
+    request.input = input;
+    request.named_files_required = false;
+    auto found = swimlane::find_captures(request);
+    if (!found) return found.error();
+    for (const auto& files : found->captures) {
+        auto loaded = swimlane::load_capture(files, request, diagnostics);
+        if (!loaded) return loaded.error();
+        const auto summary = swimlane::summarize(loaded->capture, loaded->names_or_null());
+        if (summary.total_count == 0) {
+            return input_error("no task rows, so no Total Test Time", files.records.string());
+        }
+        measurement.makespans_us.push_back(summary.total_test_time_us);
+        measurement.total_exec_us.push_back(summary.total_exec_us);
+        if (summary.has_aicpu) measurement.total_latency_us.push_back(summary.total_latency_us);
+        measurement.sources.push_back(files.records.string());
+    }
+    return ok_status();
+}
+
+// ptune's `swimlane-merge --format json`: {"captures": [{"total_test_time_us": …}, …]}.
+bool measure_statistics_json(const nlohmann::json& document, const std::string& input,
+                             Measurement& measurement) {
+    if (!document.is_object() || !document.contains("captures") ||
+        !document["captures"].is_array()) {
+        return false;
+    }
+    bool any = false;
+    for (const auto& capture : document["captures"]) {
+        if (!capture.is_object() || !capture.contains("total_test_time_us") ||
+            !capture["total_test_time_us"].is_number()) {
+            continue;
+        }
+        measurement.makespans_us.push_back(capture["total_test_time_us"].get<double>());
+        if (capture.contains("total") && capture["total"].is_object()) {
+            const auto& total = capture["total"];
+            if (total.contains("exec_us") && total["exec_us"].is_number())
+                measurement.total_exec_us.push_back(total["exec_us"].get<double>());
+            if (total.contains("latency_us") && total["latency_us"].is_number())
+                measurement.total_latency_us.push_back(total["latency_us"].get<double>());
+        }
+        measurement.sources.push_back(input);
+        any = true;
+    }
+    return any;
+}
+
+// perf_guard's own regexes over a converter stdout or a CI log holding several of them.
+void measure_text(std::string_view text, const std::string& input, Measurement& measurement) {
+    static const std::regex makespan(R"(Total Test Time:\s*([0-9.]+)\s*us)");
+    static const std::regex total(R"(^TOTAL\s+\d+\s+([0-9.]+)\s+([0-9.]+))");
+    std::size_t line_number = 0;
+    for (std::size_t begin = 0; begin < text.size();) {
+        const std::size_t end = std::min(text.find('\n', begin), text.size());
+        const std::string_view line = text.substr(begin, end - begin);
+        begin = end + 1;
+        ++line_number;
+        std::match_results<std::string_view::const_iterator> match;
+        if (std::regex_search(line.begin(), line.end(), match, makespan)) {
+            if (auto value = text::parse_double(match[1].str())) {
+                measurement.makespans_us.push_back(*value);
+                measurement.sources.push_back(fmt::format("{}:{}", input, line_number));
+            }
+        } else if (std::regex_search(line.begin(), line.end(), match, total)) {
+            if (auto exec = text::parse_double(match[1].str()))
+                measurement.total_exec_us.push_back(*exec);
+            if (auto latency = text::parse_double(match[2].str()))
+                measurement.total_latency_us.push_back(*latency);
+        }
+    }
+}
+
+std::string us(const std::optional<double>& value) {
+    return value ? stats::format_fixed(*value, 2) + " us" : "-";
+}
+
+}  // namespace
+
+std::optional<double> Measurement::mean(const std::vector<double>& values) const {
+    if (values.empty()) return std::nullopt;
+    return std::accumulate(values.begin(), values.end(), 0.0) / static_cast<double>(values.size());
+}
+
+std::optional<Result<Baseline>> read_baseline(std::string_view text, const std::string& source) {
+    nlohmann::json document;
+    try {
+        document = nlohmann::json::parse(text);
+    } catch (const nlohmann::json::exception&) {
+        return std::nullopt;
+    }
+    if (!document.is_object() || !document.contains("metric") || !document.contains("value"))
+        return std::nullopt;
+    Baseline baseline;
+    baseline.source = source;
+    const auto& metric = document["metric"];
+    const auto& value = document["value"];
+    if (!metric.is_string() || metric.get<std::string>() != "makespan_us") {
+        return Result<Baseline>(input_error(
+            fmt::format("perf_guard baseline: metric {} is not \"makespan_us\" (the converter's "
+                        "Total Test Time)",
+                        metric.dump()),
+            source));
+    }
+    baseline.metric = metric.get<std::string>();
+    if (!value.is_null()) {
+        if (!value.is_number() || !(value.get<double>() > 0.0) ||
+            !std::isfinite(value.get<double>())) {
+            return Result<Baseline>(input_error(
+                "perf_guard baseline: value must be a positive number or null", source));
+        }
+        baseline.value = value.get<double>();
+    }
+    if (document.contains("threshold_pct") && !document["threshold_pct"].is_null()) {
+        const auto& threshold = document["threshold_pct"];
+        if (!threshold.is_number() || !(threshold.get<double>() >= 0.0)) {
+            return Result<Baseline>(input_error(
+                "perf_guard baseline: threshold_pct must be a non-negative number", source));
+        }
+        baseline.threshold_pct = threshold.get<double>();
+    }
+    if (document.contains("pypto_ref") && document["pypto_ref"].is_string())
+        baseline.pypto_ref = document["pypto_ref"].get<std::string>();
+    return Result<Baseline>(std::move(baseline));
+}
+
+std::optional<Result<Baseline>> detect_baseline(const std::vector<std::string>& baseline_inputs) {
+    if (baseline_inputs.size() != 1) return std::nullopt;
+    const std::string& path = baseline_inputs.front();
+    if (std::filesystem::path(path).extension() != ".json") return std::nullopt;
+    auto text = io::read_file(path);
+    if (!text) return std::nullopt;  // the bench loader reports it
+    return read_baseline(*text, path);
+}
+
+Status measure(const std::string& input, Measurement& measurement, Diagnostics& diagnostics) {
+    std::error_code error;
+    if (input != io::kStdinName && std::filesystem::is_directory(input, error))
+        return measure_capture(input, measurement, diagnostics);
+    auto text = io::read_file(input);
+    if (!text) return text.error();
+    const std::size_t before = measurement.makespans_us.size();
+    try {
+        auto document = nlohmann::json::parse(*text);
+        if (measure_statistics_json(document, input, measurement)) return ok_status();
+        // Any other JSON: a records file.
+        return measure_capture(input, measurement, diagnostics);
+    } catch (const nlohmann::json::exception&) {
+        measure_text(*text, input, measurement);
+    }
+    if (measurement.makespans_us.size() == before) {
+        return input_error(
+            "no 'Total Test Time: <x> us' line (a converter summary, swimlane records or "
+            "`ptune swimlane-merge --format json` statistics are needed)",
+            input);
+    }
+    return ok_status();
+}
+
+Outcome judge(Baseline baseline, Measurement measurement) {
+    Outcome outcome;
+    outcome.measured_us = measurement.mean(measurement.makespans_us);
+    outcome.report_only = !baseline.value;
+    if (baseline.value && outcome.measured_us) {
+        outcome.delta_pct = (*outcome.measured_us - *baseline.value) / *baseline.value * 100.0;
+        outcome.regressed = *outcome.delta_pct > baseline.threshold_pct;
+    }
+    outcome.baseline = std::move(baseline);
+    outcome.measurement = std::move(measurement);
+    return outcome;
+}
+
+render::Report make_report(const Outcome& outcome) {
+    const Baseline& b = outcome.baseline;
+    render::Report report;
+    report.command = "bench-gate";
+    render::Table table;
+    table.columns = {"Metric", "Measured", "Baseline", "Δ", "Threshold"};
+    table.align = {render::Align::Left, render::Align::Right, render::Align::Right,
+                   render::Align::Right, render::Align::Right};
+    const std::string delta =
+        outcome.delta_pct ? fmt::format("{:+.2f}%", *outcome.delta_pct) : std::string("-");
+    table.rows.push_back({b.metric, us(outcome.measured_us), us(b.value), delta,
+                          fmt::format("{}%", b.threshold_pct)});
+    report.tables.push_back(std::move(table));
+    const auto& m = outcome.measurement;
+    report.notes.push_back(fmt::format(
+        "makespan = mean Total Test Time of {} run(s); TOTAL exec {} / latency {} (secondary)",
+        m.makespans_us.size(), us(m.mean(m.total_exec_us)), us(m.mean(m.total_latency_us))));
+    std::string verdict =
+        outcome.report_only ? "REPORT ONLY: the baseline has no value (unseeded)"
+        : outcome.regressed
+            ? fmt::format("FAIL: makespan regressed {} (threshold {}%)", delta, b.threshold_pct)
+            : fmt::format("PASS: {} within the {}% threshold", delta, b.threshold_pct);
+    report.notes.push_back("perf_guard: " + verdict);
+    report.data = {
+        {"perf_guard",
+         {{"metric", b.metric},
+          {"baseline_us", b.value ? nlohmann::json(*b.value) : nlohmann::json()},
+          {"threshold_pct", b.threshold_pct},
+          {"pypto_ref", b.pypto_ref},
+          {"baseline_file", b.source},
+          {"measured_us",
+           outcome.measured_us ? nlohmann::json(*outcome.measured_us) : nlohmann::json()},
+          {"runs", m.makespans_us},
+          {"sources", m.sources},
+          {"delta_pct", outcome.delta_pct ? nlohmann::json(*outcome.delta_pct) : nlohmann::json()},
+          {"regressed", outcome.regressed},
+          {"report_only", outcome.report_only}}},
+        {"passed", !outcome.regressed}};
+    return report;
+}
+
+namespace {
+
+class GithubRenderer : public render::Renderer {
+  public:
+    GithubRenderer(const Outcome& outcome, bool warn_only)
+        : outcome_(outcome), warn_only_(warn_only) {}
+    void render(const render::Report& report, std::ostream& out,
+                const render::RenderOptions&) const override {
+        const char* kind = !outcome_.regressed ? "::notice" : warn_only_ ? "::warning" : "::error";
+        out << kind << " title=perf_guard::"
+            << text::github_escape(report.notes.back().substr(std::string("perf_guard: ").size()),
+                                   false)
+            << '\n';
+    }
+
+  private:
+    const Outcome& outcome_;
+    bool warn_only_;
+};
+
+}  // namespace
+
+std::unique_ptr<render::Renderer> make_github_renderer(const Outcome& outcome, bool warn_only) {
+    return std::make_unique<GithubRenderer>(outcome, warn_only);
+}
+
+}  // namespace ptune::bench::perf_guard
