@@ -5,6 +5,8 @@
 #define CATCH_CONFIG_MAIN
 #include <catch2/catch.hpp>
 
+#include <sys/wait.h>
+
 #include <cstdio>
 #include <set>
 #include <string>
