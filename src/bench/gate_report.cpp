@@ -4,6 +4,8 @@
 #include "ptune/bench/gate_report.hpp"
 #include "ptune/core/text.hpp"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "ptune/core/stats.hpp"
@@ -139,6 +141,16 @@ render::Report make_report(const GateResult& result, const ReportSettings& setti
     if (!result.ignored.empty()) {
         report.notes.push_back(
             fmt::format("ignored by config: {}", fmt::join(result.ignored, ", ")));
+    }
+    const auto without_result =
+        std::count_if(result.cases.begin(), result.cases.end(), [](const CaseResult& c) {
+            return c.fails && (c.verdict == Verdict::Missing || c.invalid_input);
+        });
+    if (without_result > 0) {
+        report.notes.push_back(fmt::format(
+            "strict result set: {} of {} case(s) have no valid result; the gate does not pass "
+            "on a partial run (--allow-missing names the cases that may be absent)",
+            without_result, result.cases.size()));
     }
     report.notes.push_back(summary_line(result, settings));
 
