@@ -8,8 +8,9 @@ namespace ptune::cli {
 const std::vector<CommandSpec>& command_table() {
     using Severity = rules::RuleSeverity;
     // One row per command, laid out to be read as a table. The severity before the factory is
-    // the exit policy: findings at or above it mean exit 1. bench-gate fails on its regression
-    // verdict instead (its rule findings are advice); swimlane-merge, advise and rules report.
+    // the exit policy: findings at or above it mean exit 1. bench-gate fails on its own verdicts
+    // instead (GateResult::failed; its rule findings are advice); swimlane-merge, advise and
+    // rules report.
     // clang-format off
     static const std::vector<CommandSpec> table = {
         {"bench-summary", {"bench"},
