@@ -158,18 +158,25 @@ bool ReportParser::parse_headline(std::string_view rest, bool fast, std::size_t 
     std::optional<std::uint64_t> rounds;
     std::optional<Summary> summary;
     std::string_view tail;
+    std::optional<std::string_view> valid;
+    bool singular = false;
     if (text.starts_with("(")) {
         text.remove_prefix(1);
         rounds = take_uint(text);
-        if (rounds && (text.starts_with(" rounds)") || text.starts_with(" round)"))) {
+        singular = text.starts_with(" round)");
+        if (rounds && (text.starts_with(" rounds)") || singular)) {
             text.remove_prefix(text.find(')') + 1);
             summary = parse_summary_fields(text, &tail);
         }
     }
     if (summary && !tail.empty()) {
         // Only the 2026-07-15 fast_ form carries a trailing `valid_rounds=V/T`.
-        auto valid = take_field(tail, "valid_rounds");
-        if (!fast || !valid || !text::trim(tail).empty()) summary.reset();
+        valid = take_field(tail, "valid_rounds");
+        std::size_t slash = valid ? valid->find('/') : std::string_view::npos;
+        bool counts = slash != std::string_view::npos &&
+                      text::parse_uint(valid->substr(0, slash)) &&
+                      text::parse_uint(valid->substr(slash + 1));
+        if (!fast || !counts || !text::trim(tail).empty()) summary.reset();
     }
     if (!summary) {
         warn(line_number, fmt::format("garbled effective_us headline, ignored: {}",
@@ -181,6 +188,8 @@ bool ReportParser::parse_headline(std::string_view rest, bool fast, std::size_t 
     BenchBlock& block = open_block(line_number);
     block.fast_variant = fast;
     block.effective_us = summary;
+    if (valid) block.valid_rounds = std::string(*valid);
+    block.singular_round = singular;
     return true;
 }
 

@@ -121,19 +121,23 @@ json block_to_json(const BenchBlock& block) {
                {"fallback_flattened", block.raw->fallback_flattened},
                {"samples", std::move(samples)}};
     }
-    return {{"source", source_text(block.source)},
-            {"origin", to_string(block.origin)},
-            {"effective_us", summary_to_json(block.effective_us)},
-            {"fast_variant", block.fast_variant},
-            {"unavailable", optional_json(block.unavailable)},
-            {"ranks", std::move(ranks)},
-            {"imbalance", optional_json(rank_imbalance(block))},
-            {"context", std::move(context)},
-            {"raw", std::move(raw)},
-            {"declared_rounds", optional_json(block.declared_rounds)},
-            {"declared_warmup", optional_json(block.declared_warmup)},
-            {"loop_facts", loop_facts_to_json(block.loop_facts)},
-            {"notes", block.notes}};
+    json out = {{"source", source_text(block.source)},
+                {"origin", to_string(block.origin)},
+                {"effective_us", summary_to_json(block.effective_us)},
+                {"fast_variant", block.fast_variant},
+                {"unavailable", optional_json(block.unavailable)},
+                {"ranks", std::move(ranks)},
+                {"imbalance", optional_json(rank_imbalance(block))},
+                {"context", std::move(context)},
+                {"raw", std::move(raw)},
+                {"declared_rounds", optional_json(block.declared_rounds)},
+                {"declared_warmup", optional_json(block.declared_warmup)},
+                {"loop_facts", loop_facts_to_json(block.loop_facts)},
+                {"notes", block.notes}};
+    // Only the 07-15..07-22 fast headlines have these: other outputs keep their shape.
+    if (block.valid_rounds) out["valid_rounds"] = *block.valid_rounds;
+    if (block.singular_round) out["singular_round"] = true;
+    return out;
 }
 
 // --- reading JSON back --------------------------------------------------------------------
@@ -296,6 +300,9 @@ BenchBlock block_from_json(const json& value) {
     block.declared_rounds = optional_count(member(value, "declared_rounds"), "declared_rounds");
     block.declared_warmup = optional_count(member(value, "declared_warmup"), "declared_warmup");
     block.loop_facts = loop_facts_from_json(member(value, "loop_facts"));
+    if (!member(value, "valid_rounds").is_null())
+        block.valid_rounds = string_of(member(value, "valid_rounds"), "valid_rounds");
+    block.singular_round = member(value, "singular_round") == true;
     const json& notes = member(value, "notes");
     for (const json& note : notes.is_array() ? notes : json::array()) {
         if (note.is_string()) block.notes.push_back(note.get<std::string>());
@@ -451,8 +458,11 @@ std::vector<std::string> format_run_lines(const BenchBlock& block, bool include_
     for (const std::string& note : block.notes) lines.push_back(format_run_note(note));
     const char* prefix = block.fast_variant ? "fast_" : "";
     if (block.effective_us && !block.effective_us->mean_only) {
-        lines.push_back(fmt::format("[RUN]   {}effective_us ({} rounds) {}", prefix,
-                                    block.effective_us->rounds, summary_text(*block.effective_us)));
+        std::string line = fmt::format(
+            "[RUN]   {}effective_us ({} {}) {}", prefix, block.effective_us->rounds,
+            block.singular_round ? "round" : "rounds", summary_text(*block.effective_us));
+        if (block.valid_rounds) line += " valid_rounds=" + *block.valid_rounds;
+        lines.push_back(std::move(line));
     } else if (block.unavailable) {
         lines.push_back(
             fmt::format("[RUN]   {}effective_us unavailable: {}", prefix, *block.unavailable));

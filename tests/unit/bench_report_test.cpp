@@ -170,6 +170,14 @@ TEST_CASE("bench report: older shapes are read", "[bench][report]") {
     CHECK(rank.device_wall_mean_us == 121334.0);
     CHECK(cases[0].blocks[1].context->fields.at("device_wall_mean_us") == "812");
     CHECK(cases[0].blocks[2].context->fields.count("remark") == 1);
+    // --format run prints every old shape back as it was printed (bench-log.md §1.12).
+    std::vector<std::string> printed, logged;
+    for (const BenchBlock& block : cases[0].blocks) {
+        for (std::string& line : format_run_lines(block, true)) printed.push_back(line);
+    }
+    std::istringstream lines(log);
+    for (std::string line; std::getline(lines, line);) logged.push_back(line);
+    CHECK(printed == logged);
 }
 
 TEST_CASE("bench report: damaged lines are reported and the rest is kept", "[bench][report]") {

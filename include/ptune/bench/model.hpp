@@ -133,7 +133,10 @@ struct BenchBlock {
     std::optional<Summary> effective_us;     ///< the headline; nullopt when unavailable/absent
     std::optional<std::string> unavailable;  ///< reason of `effective_us unavailable: ...`
     bool fast_variant = false;               ///< headline was `fast_effective_us` (07-13..07-22)
-    std::vector<Rank> ranks;                 ///< pid ascending as printed
+    /// `V/T` of the 07-15..07-22 fast headline's trailing `valid_rounds=V/T`, as printed.
+    std::optional<std::string> valid_rounds;
+    bool singular_round = false;  ///< the headline said `(N round)` (a fast form)
+    std::vector<Rank> ranks;      ///< pid ascending as printed
     std::optional<RawSamples> raw;
     std::optional<Context> context;
     Origin origin = Origin::Report;
