@@ -73,12 +73,11 @@ json fact_to_json(const LoopFact<T>& fact) {
     return {{"value", fact.value}, {"source", to_string(fact.source)}, {"why", fact.why}};
 }
 
-json loop_facts_to_json(const std::optional<LoopFacts>& facts) {
-    if (!facts) return nullptr;
-    return {{"warmup", fact_to_json(facts->warmup)},
-            {"rounds", fact_to_json(facts->rounds)},
-            {"distributed", fact_to_json(facts->distributed)},
-            {"resident", fact_to_json(facts->resident)}};
+json loop_facts_to_json(const LoopFacts& facts) {
+    return {{"warmup", fact_to_json(facts.warmup)},
+            {"rounds", fact_to_json(facts.rounds)},
+            {"distributed", fact_to_json(facts.distributed)},
+            {"resident", fact_to_json(facts.resident)}};
 }
 
 json block_to_json(const BenchBlock& block) {
@@ -132,9 +131,10 @@ json block_to_json(const BenchBlock& block) {
                 {"raw", std::move(raw)},
                 {"declared_rounds", optional_json(block.declared_rounds)},
                 {"declared_warmup", optional_json(block.declared_warmup)},
-                {"loop_facts", loop_facts_to_json(block.loop_facts)},
-                {"notes", block.notes}};
-    // Only the 07-15..07-22 fast headlines have these: other outputs keep their shape.
+                    {"notes", block.notes}};
+    // Only recomputed blocks have loop facts, only the 07-15..07-22 fast headlines the rest:
+    // other outputs keep their shape.
+    if (block.loop_facts) out["loop_facts"] = loop_facts_to_json(*block.loop_facts);
     if (block.valid_rounds) out["valid_rounds"] = *block.valid_rounds;
     if (block.singular_round) out["singular_round"] = true;
     return out;

@@ -23,7 +23,7 @@ namespace ptune::bench {
 /// `ranks` ([{rank, eff_us, slots:[{slot,name,eff_us}]}]), `imbalance` (max/min of rank
 /// means), `context`, `raw`, `declared_rounds`, `declared_warmup`,
 /// `loop_facts` (recomputed blocks: {warmup, rounds, distributed, resident} each as {value,
-/// source: flag|log|inferred|default|assumed, why}; null otherwise), `notes` (the CI block's and
+/// source: flag|log|inferred|default|assumed, why}; absent otherwise), `notes` (the CI block's and
 /// the case's), `case_notes` (the case's alone), and `blocks` (every block of the case in
 /// order, same fields). The top-level fields describe ci_block().
 nlohmann::json case_to_json(const BenchCase& bench_case);
