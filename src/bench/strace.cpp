@@ -448,13 +448,8 @@ LoopFacts StraceCollector::settle_loop(const StraceOptions& options, const Harne
     bool parent = std::any_of(launching_pids.begin(), launching_pids.end(),
                               [](const auto& entry) { return entry.second; });
 
-    // L2 or L3 (bench-log.md §1.13.5, §1.13.6).
-    if (options.resident.value_or(false)) {
-        facts.resident = {true, FactSource::Flag, ""};
-        facts.distributed = {true, FactSource::Flag, "--resident"};
-    } else if (options.distributed) {
-        facts.distributed = {*options.distributed, FactSource::Flag, ""};
-    } else if (saw_sentinel_) {
+    // L2 or L3 (bench-log.md §1.13.5, §1.13.6), and the resident path, as the log shows them.
+    if (saw_sentinel_) {
         facts.distributed = {true, FactSource::Log, "two-pass swimlane sentinels (L3 only)"};
     } else if (workers.size() >= 2) {
         facts.distributed = {true, FactSource::Log,
@@ -468,20 +463,28 @@ LoopFacts StraceCollector::settle_loop(const StraceOptions& options, const Harne
     } else {
         facts.distributed = {false, FactSource::Default, "the markers show no chip worker"};
     }
-    if (facts.resident.source != FactSource::Flag) {
-        if (options.resident) {
-            facts.resident = {false, FactSource::Flag, ""};
-        } else if (saw_sentinel_) {
-            facts.resident = {true, FactSource::Log,
-                              "two-pass swimlane sentinels (resident L3 path)"};
-        } else if (hints.benchmark_stage) {
-            facts.resident = {false, FactSource::Log,
-                              "a `[RUN] benchmark ...` stage line (the resident path has none)"};
-        } else {
-            facts.resident = {false, FactSource::Default,
-                              "the non-resident path; nothing in the log tells"};
-        }
+    if (saw_sentinel_) {
+        facts.resident = {true, FactSource::Log, "two-pass swimlane sentinels (resident L3 path)"};
+    } else if (hints.benchmark_stage) {
+        facts.resident = {false, FactSource::Log,
+                          "a `[RUN] benchmark ...` stage line (the resident path has none)"};
+    } else {
+        facts.resident = {false, FactSource::Default,
+                          "the non-resident path; nothing in the log tells"};
     }
+    // Flags win; one the log contradicts says what the log shows.
+    auto flagged = [](LoopFact<bool>& fact, bool value, const char* yes, const char* no) {
+        std::string why =
+            fact.source == FactSource::Log && fact.value != value
+                ? fmt::format("the log suggests {}: {}", fact.value ? yes : no, fact.why)
+                : "";
+        fact = {value, FactSource::Flag, std::move(why)};
+    };
+    bool resident_flag = options.resident.value_or(false);
+    if (options.distributed || resident_flag)
+        flagged(facts.distributed, options.distributed.value_or(false) || resident_flag, "L3",
+                "L2");
+    if (options.resident) flagged(facts.resident, *options.resident, "resident", "not resident");
 
     // How many launches the loop made: per rank for L3 (a multiple: several dispatches per
     // round), all of them for L2, one per timing pass with sentinels.
@@ -602,6 +605,11 @@ LoopFacts StraceCollector::settle_loop(const StraceOptions& options, const Harne
         warmup.value_or(LoopFact<std::size_t>{kDefaultWarmup, FactSource::Default, why_default});
     facts.rounds =
         rounds.value_or(LoopFact<std::size_t>{kDefaultRounds, FactSource::Default, why_default});
+    if (facts.warmup.source == FactSource::Flag && facts.rounds.source == FactSource::Flag &&
+        !launches_why.empty() && !fits(facts.warmup.value + facts.rounds.value)) {
+        facts.rounds.why += facts.rounds.why.empty() ? "" : "; ";
+        facts.rounds.why += fmt::format("warmup + rounds does not fit the log's {}", launches_why);
+    }
     if (facts.distributed.value && facts.resident.value && facts.warmup.value < 1) {
         // The resident L3 path forces warmup >= 1: its first launch is the validation dispatch.
         facts.warmup.value = 1;

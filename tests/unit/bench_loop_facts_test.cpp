@@ -218,6 +218,19 @@ TEST_CASE("bench loop facts: flags win, and a flag the log contradicts says so",
     CHECK(flagged.loop_facts->warmup.source == FactSource::Flag);
     CHECK(flagged.loop_facts->warmup.why == "the log says 5");
     CHECK(flagged.effective_us->rounds == 6);
+
+    // A mode flag against what the markers show, and a loop that does not fit the launches.
+    StraceOptions l3;
+    l3.distributed = true;
+    l3.warmup = 1;
+    l3.rounds = 100;
+    Diagnostics l3_diagnostics;
+    BenchBlock forced = recompute(file.path, l3, l3_diagnostics);
+    REQUIRE(forced.loop_facts);
+    CHECK(forced.loop_facts->distributed.value);
+    CHECK(forced.loop_facts->distributed.why == "the log suggests L2: every launch in one process");
+    CHECK(forced.loop_facts->rounds.why.find("does not fit the log's 8 launches per rank") !=
+          std::string::npos);
 }
 
 TEST_CASE("bench loop facts: one known fact and the launches give the other",
