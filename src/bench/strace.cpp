@@ -436,9 +436,8 @@ StraceCollector::Launches StraceCollector::l3_launches(const std::vector<const G
     return by_pid;
 }
 
-LoopFacts StraceCollector::settle_loop(const StraceOptions& options, const HarnessLoopHints& hints,
-                                       const std::vector<const Group*>& groups) const {
-    LoopFacts facts;
+void StraceCollector::detect_mode(const StraceOptions& options, const HarnessLoopHints& hints,
+                                  const std::vector<const Group*>& groups, LoopFacts& facts) const {
     const Launches workers = l3_launches(groups);
     std::map<std::uint64_t, bool> launching_pids;  // pid -> has a root without device_wall only
     for (const Group* group : groups) {
@@ -485,19 +484,23 @@ LoopFacts StraceCollector::settle_loop(const StraceOptions& options, const Harne
         flagged(facts.distributed, options.distributed.value_or(false) || resident_flag, "L3",
                 "L2");
     if (options.resident) flagged(facts.resident, *options.resident, "resident", "not resident");
+}
 
+StraceCollector::LoopLength StraceCollector::measure_loop(const std::vector<const Group*>& groups,
+                                                          bool distributed) const {
     // How many launches the loop made: per rank for L3 (a multiple: several dispatches per
     // round), all of them for L2, one per timing pass with sentinels.
-    std::vector<std::size_t> counts;
-    std::optional<std::size_t> launches;
-    std::string launches_why;
+    LoopLength measured;
+    std::vector<std::size_t>& counts = measured.counts;
+    std::optional<std::size_t>& launches = measured.launches;
+    std::string& launches_why = measured.why;
     if (saw_sentinel_) {
         if (!rejected_ && !in_timing_) {
             launches = timing_regions_;
             launches_why = fmt::format("{} timing passes", timing_regions_);
             counts.push_back(timing_regions_);
         }
-    } else if (!facts.distributed.value) {
+    } else if (!distributed) {
         std::size_t bucket = l2_bucket(groups).size();
         launches = bucket;
         launches_why = fmt::format("{} launches of the benchmarked callable", bucket);
@@ -506,9 +509,9 @@ LoopFacts StraceCollector::settle_loop(const StraceOptions& options, const Harne
         // A rank's dispatches repeat the same callables every round: the period of its hid
         // sequence is its dispatches per round.
         std::optional<std::size_t> common;
-        bool agree = !workers.empty();
+        bool agree = true;
         std::vector<std::string> shapes;
-        for (const auto& [pid, list] : workers) {
+        for (const auto& [pid, list] : l3_launches(groups)) {
             counts.push_back(list.size());
             std::vector<std::string_view> hids;
             for (const Group* group : list) hids.push_back(group->hid);
@@ -526,10 +529,21 @@ LoopFacts StraceCollector::settle_loop(const StraceOptions& options, const Harne
             launches = common;
             launches_why = fmt::format("{} launches per rank in the loop ({})", *common,
                                        fmt::join(shapes, "; "));
-        } else {
+        } else if (!shapes.empty()) {
             launches_why = fmt::format("launches per rank: {}", fmt::join(shapes, "; "));
         }
     }
+    return measured;
+}
+
+LoopFacts StraceCollector::settle_loop(const StraceOptions& options, const HarnessLoopHints& hints,
+                                       const std::vector<const Group*>& groups) const {
+    LoopFacts facts;
+    detect_mode(options, hints, groups, facts);
+    const LoopLength measured = measure_loop(groups, facts.distributed.value);
+    const std::vector<std::size_t>& counts = measured.counts;
+    const std::optional<std::size_t>& launches = measured.launches;
+    const std::string& launches_why = measured.why;
     auto fits = [&](std::size_t loop) {
         return facts.distributed.value && !saw_sentinel_ ? divides_all(loop, counts)
                                                          : launches && *launches == loop;

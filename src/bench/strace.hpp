@@ -113,6 +113,17 @@ class StraceCollector {
     /// L3: per pid, its launches (groups with a root) in inv order, for pids that have a
     /// device_wall somewhere (chip workers; drops the host-orchestrator parent).
     static Launches l3_launches(const std::vector<const Group*>& groups);
+    /// What the launches tell about the loop's length (warmup + rounds).
+    struct LoopLength {
+        std::vector<std::size_t> counts;      ///< launches per rank (L3) or in all (L2, passes)
+        std::optional<std::size_t> launches;  ///< the loop length they suggest
+        std::string why;                      ///< how that was read, for messages
+    };
+
+    /// L2/L3 and the resident path: flags, else what the markers and harness lines show.
+    void detect_mode(const StraceOptions& options, const HarnessLoopHints& hints,
+                     const std::vector<const Group*>& groups, LoopFacts& facts) const;
+    LoopLength measure_loop(const std::vector<const Group*>& groups, bool distributed) const;
     LoopFacts settle_loop(const StraceOptions& options, const HarnessLoopHints& hints,
                           const std::vector<const Group*>& groups) const;
     BenchBlock compute_l2(std::vector<const Group*> bucket, const Loop& loop) const;
