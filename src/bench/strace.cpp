@@ -544,7 +544,11 @@ LoopFacts StraceCollector::settle_loop(const StraceOptions& options, const Harne
     const std::vector<std::size_t>& counts = measured.counts;
     const std::optional<std::size_t>& launches = measured.launches;
     const std::string& launches_why = measured.why;
-    auto fits = [&](std::size_t loop) {
+    // Whether a loop of `warmup + rounds` launches fits them; a sum beyond size_t (absurd
+    // flags) fits nothing.
+    auto fits = [&](std::size_t warmup_count, std::size_t rounds_count) {
+        if (warmup_count > std::numeric_limits<std::size_t>::max() - rounds_count) return false;
+        std::size_t loop = warmup_count + rounds_count;
         return facts.distributed.value && !saw_sentinel_ ? divides_all(loop, counts)
                                                          : launches && *launches == loop;
     };
@@ -581,7 +585,7 @@ LoopFacts StraceCollector::settle_loop(const StraceOptions& options, const Harne
     // One fact known: the other is the rest of the loop, sound when one length alone fits.
     auto other = [&](const LoopFact<std::size_t>& known, const char* name,
                      std::size_t fallback) -> std::optional<LoopFact<std::size_t>> {
-        if (fits(known.value + fallback)) return std::nullopt;  // the default fits: keep it
+        if (fits(known.value, fallback)) return std::nullopt;  // the default fits: keep it
         std::vector<std::size_t> longer;
         for (std::size_t length : lengths) {
             if (length > known.value) longer.push_back(length);
@@ -597,7 +601,7 @@ LoopFacts StraceCollector::settle_loop(const StraceOptions& options, const Harne
         rounds = other(*warmup, "warmup", kDefaultRounds);
     } else if (rounds && !warmup) {
         warmup = other(*rounds, "rounds", kDefaultWarmup);
-    } else if (!warmup && !rounds && !fits(kDefaultWarmup + kDefaultRounds) && launches &&
+    } else if (!warmup && !rounds && !fits(kDefaultWarmup, kDefaultRounds) && launches &&
                *launches > 0) {
         if (*launches > kDefaultWarmup) {
             warmup = LoopFact<std::size_t>{kDefaultWarmup, FactSource::Default, kNotPrinted};
@@ -612,7 +616,7 @@ LoopFacts StraceCollector::settle_loop(const StraceOptions& options, const Harne
             *launches - warmup->value, FactSource::Assumed,
             fmt::format("{}, minus the assumed warmup {}", launches_why, warmup->value)};
     }
-    bool defaults_fit = fits(kDefaultWarmup + kDefaultRounds);
+    bool defaults_fit = fits(kDefaultWarmup, kDefaultRounds);
     const char* why_default =
         defaults_fit ? "pypto-lib's, consistent with the launches" : kNotPrinted;
     facts.warmup =
@@ -620,7 +624,7 @@ LoopFacts StraceCollector::settle_loop(const StraceOptions& options, const Harne
     facts.rounds =
         rounds.value_or(LoopFact<std::size_t>{kDefaultRounds, FactSource::Default, why_default});
     if (facts.warmup.source == FactSource::Flag && facts.rounds.source == FactSource::Flag &&
-        !launches_why.empty() && !fits(facts.warmup.value + facts.rounds.value)) {
+        !launches_why.empty() && !fits(facts.warmup.value, facts.rounds.value)) {
         facts.rounds.why += facts.rounds.why.empty() ? "" : "; ";
         facts.rounds.why += fmt::format("warmup + rounds does not fit the log's {}", launches_why);
     }
