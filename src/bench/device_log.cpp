@@ -140,14 +140,15 @@ std::optional<BenchBlock> DeviceLogCollector::compute(const StraceOptions& optio
     BenchBlock block;
     block.origin = Origin::DeviceLog;
     block.source = {source_, first_line};
-    block.declared_warmup = options.warmup;
-    std::size_t skip = std::min(options.warmup, totals.size());
+    const std::size_t warmup = options.warmup.value_or(kDefaultWarmup);
+    block.declared_warmup = warmup;
+    std::size_t skip = std::min(warmup, totals.size());
     std::vector<double> measured(totals.begin() + static_cast<std::ptrdiff_t>(skip), totals.end());
     block.effective_us = summarize_positive(measured);
     if (!block.effective_us) {
         block.unavailable = totals.empty() ? "no complete round (an orch line with its sched lines)"
                                            : fmt::format("{} round(s), all within --warmup {}",
-                                                         totals.size(), options.warmup);
+                                                         totals.size(), warmup);
     }
     return block;
 }

@@ -191,8 +191,13 @@ class LogScanner {
         bool markers = state.strace && state.strace->saw_markers();
         bool recompute = !state.report->saw_report_lines() && options_.recompute_from_strace;
         if (markers && recompute) {
-            if (auto block = state.strace->compute(options_.strace))
+            if (auto block = state.strace->compute(options_.strace, state.report->loop_hints())) {
+                // A capture upstream rejects prints only a note: it explains the missing number.
+                if (!block->has_headline())
+                    state.bench_case.notes.insert(state.bench_case.notes.end(),
+                                                  block->notes.begin(), block->notes.end());
                 state.bench_case.blocks.push_back(std::move(*block));
+            }
         } else if (recompute && state.device_log && state.device_log->saw_lines()) {
             if (auto block = state.device_log->compute(options_.strace))
                 state.bench_case.blocks.push_back(std::move(*block));

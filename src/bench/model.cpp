@@ -2,6 +2,8 @@
 
 #include "ptune/bench/model.hpp"
 
+#include <fmt/format.h>
+
 namespace ptune::bench {
 
 const char* to_string(Origin origin) {
@@ -18,6 +20,52 @@ const char* to_string(Origin origin) {
             return "device-log";
     }
     return "report";
+}
+
+const char* to_string(FactSource source) {
+    switch (source) {
+        case FactSource::Flag:
+            return "flag";
+        case FactSource::Log:
+            return "log";
+        case FactSource::Inferred:
+            return "inferred";
+        case FactSource::Default:
+            return "default";
+        case FactSource::Assumed:
+            return "assumed";
+    }
+    return "default";
+}
+
+namespace {
+
+template <class T>
+std::string describe_fact(std::string value, const LoopFact<T>& fact) {
+    switch (fact.source) {
+        case FactSource::Flag:
+            return fmt::format("{} (flag{}{})", value, fact.why.empty() ? "" : "; ", fact.why);
+        case FactSource::Log:
+            return fmt::format("{} (from the log: {})", value, fact.why);
+        case FactSource::Inferred:
+            return fmt::format("{} (inferred: {})", value, fact.why);
+        case FactSource::Default:
+            return fmt::format("{} (ASSUMED default: {})", value, fact.why);
+        case FactSource::Assumed:
+            return fmt::format("{} (ASSUMED: {})", value, fact.why);
+    }
+    return value;
+}
+
+}  // namespace
+
+std::string LoopFacts::describe() const {
+    std::string text = describe_fact(distributed.value ? "L3" : "L2", distributed);
+    if (distributed.value)
+        text += ", " + describe_fact(resident.value ? "resident" : "not resident", resident);
+    text += ", " + describe_fact(fmt::format("warmup {}", warmup.value), warmup);
+    text += ", " + describe_fact(fmt::format("rounds {}", rounds.value), rounds);
+    return text;
 }
 
 const BenchBlock* BenchCase::ci_block() const {

@@ -15,6 +15,9 @@ namespace ptune::bench {
 
 namespace {
 
+/// The longest note kept whole (a `benchmark unavailable:` RuntimeError text can be long).
+constexpr std::size_t kMaxNoteBytes = 4096;
+
 /// Consumes `key=value` where value runs to the next whitespace; nullopt if the key differs.
 std::optional<std::string_view> take_field(std::string_view& text, std::string_view key) {
     text = text::trim_left(text);
@@ -68,18 +71,41 @@ BenchBlock& ReportParser::open_block(std::size_t line_number) {
     return block;
 }
 
-void ReportParser::add_note(std::string note) {
+void ReportParser::add_note(std::string note, std::size_t line_number) {
     if (block_open_) {
         case_.blocks.back().notes.push_back(std::move(note));
     } else {
+        if (pending_notes_.empty()) pending_line_ = line_number;
         pending_notes_.push_back(std::move(note));
     }
 }
 
 void ReportParser::finish() {
-    for (auto& note : pending_notes_) case_.notes.push_back(std::move(note));
-    pending_notes_.clear();
+    if (!pending_notes_.empty()) {
+        // A run that printed notes but no headline (skipped, benchmark unavailable): its notes
+        // form a block of their own, so `--format run` prints them where upstream did, and
+        // become case notes, which explain why the case has no number.
+        BenchBlock& block = case_.blocks.emplace_back();
+        block.origin = Origin::Report;
+        block.source = {source_, pending_line_};
+        block.notes = pending_notes_;
+        for (auto& note : pending_notes_) case_.notes.push_back(std::move(note));
+        pending_notes_.clear();
+    }
     block_open_ = false;
+}
+
+void ReportParser::note_loop_hint(std::string_view body) {
+    // `ignoring PYPTO_BENCH_ROUNDS='abc' (want an integer >= 1); using 100` (§1.8).
+    std::size_t using_at = body.rfind("; using ");
+    if (using_at == std::string_view::npos) return;
+    auto value = text::parse_uint(text::trim(body.substr(using_at + 8)));
+    if (!value || *value > std::numeric_limits<std::size_t>::max()) return;
+    if (body.starts_with("ignoring PYPTO_BENCH_ROUNDS=")) {
+        hints_.rounds = static_cast<std::size_t>(*value);
+    } else if (body.starts_with("ignoring PYPTO_BENCH_WARMUP=")) {
+        hints_.warmup = static_cast<std::size_t>(*value);
+    }
 }
 
 bool ReportParser::feed(std::string_view line, std::size_t line_number) {
@@ -100,7 +126,9 @@ bool ReportParser::feed(std::string_view line, std::size_t line_number) {
     if (body.starts_with("benchmark skipped: ") || body.starts_with("benchmark unavailable: ") ||
         body.starts_with("benchmark rounds interrupted: ") ||
         body.starts_with("ignoring PYPTO_BENCH_")) {
-        add_note(clip_for_message(body, 400));
+        note_loop_hint(body);
+        // Long enough for any RuntimeError text upstream prints, so `--format run` repeats it.
+        add_note(clip_for_message(body, kMaxNoteBytes), line_number);
         return true;
     }
     // Stage lines end a block (bench-log.md §3.4 rule 2). A note printed in a stage that never
@@ -108,6 +136,7 @@ bool ReportParser::feed(std::string_view line, std::size_t line_number) {
     bool stage_begin = body.size() > 4 && body.substr(body.size() - 4) == " ...";
     bool stage_end = body.find(" done (") != std::string_view::npos && body.back() == ')';
     bool verdict = body.starts_with("PASS (") || body.starts_with("FAIL");
+    if (body == "benchmark ...") hints_.benchmark_stage = true;
     if (stage_begin || stage_end || verdict) {
         close_block();
         if (verdict || body == "validate ...") finish();
@@ -129,18 +158,25 @@ bool ReportParser::parse_headline(std::string_view rest, bool fast, std::size_t 
     std::optional<std::uint64_t> rounds;
     std::optional<Summary> summary;
     std::string_view tail;
+    std::optional<std::string_view> valid;
+    bool singular = false;
     if (text.starts_with("(")) {
         text.remove_prefix(1);
         rounds = take_uint(text);
-        if (rounds && (text.starts_with(" rounds)") || text.starts_with(" round)"))) {
+        singular = text.starts_with(" round)");
+        if (rounds && (text.starts_with(" rounds)") || singular)) {
             text.remove_prefix(text.find(')') + 1);
             summary = parse_summary_fields(text, &tail);
         }
     }
     if (summary && !tail.empty()) {
         // Only the 2026-07-15 fast_ form carries a trailing `valid_rounds=V/T`.
-        auto valid = take_field(tail, "valid_rounds");
-        if (!fast || !valid || !text::trim(tail).empty()) summary.reset();
+        valid = take_field(tail, "valid_rounds");
+        std::size_t slash = valid ? valid->find('/') : std::string_view::npos;
+        bool counts = slash != std::string_view::npos &&
+                      text::parse_uint(valid->substr(0, slash)) &&
+                      text::parse_uint(valid->substr(slash + 1));
+        if (!fast || !counts || !text::trim(tail).empty()) summary.reset();
     }
     if (!summary) {
         warn(line_number, fmt::format("garbled effective_us headline, ignored: {}",
@@ -152,6 +188,8 @@ bool ReportParser::parse_headline(std::string_view rest, bool fast, std::size_t 
     BenchBlock& block = open_block(line_number);
     block.fast_variant = fast;
     block.effective_us = summary;
+    if (valid) block.valid_rounds = std::string(*valid);
+    block.singular_round = singular;
     return true;
 }
 

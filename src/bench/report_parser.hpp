@@ -10,6 +10,7 @@
 
 #include "ptune/bench/model.hpp"
 #include "ptune/core/diagnostics.hpp"
+#include "strace.hpp"
 
 namespace ptune::bench {
 
@@ -21,10 +22,13 @@ class ReportParser {
 
     /// Feeds one line that contains `[RUN]`. Returns true if it was a bench line.
     bool feed(std::string_view line, std::size_t line_number);
-    /// Ends the case: notes that never reached a block become case notes.
+    /// Ends the case: notes that never reached a headline form a block of their own (and are
+    /// also the case's notes).
     void finish();
     /// True once any bench report line (headline, rank, raw, context) was seen.
     bool saw_report_lines() const { return saw_report_; }
+    /// Loop facts the harness printed (env-knob warnings, a `benchmark ...` stage line).
+    const HarnessLoopHints& loop_hints() const { return hints_; }
 
   private:
     BenchBlock& open_block(std::size_t line_number);
@@ -35,7 +39,8 @@ class ReportParser {
     bool parse_slot(std::string_view body, std::size_t line_number);
     bool parse_raw_header(std::string_view body, std::size_t line_number);
     bool parse_context(std::string_view body, std::size_t line_number);
-    void add_note(std::string note);
+    void add_note(std::string note, std::size_t line_number);
+    void note_loop_hint(std::string_view body);
 
     BenchCase& case_;
     std::string source_;
@@ -45,6 +50,8 @@ class ReportParser {
     /// A rank line repeated within one block was ignored: so are the slot lines under it.
     bool skipping_repeated_rank_ = false;
     std::vector<std::string> pending_notes_;
+    std::size_t pending_line_ = 0;
+    HarnessLoopHints hints_;
 };
 
 /// Parses `min=a median=b mean=c max=d` (fields separated by any whitespace, in this order);

@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <span>
 #include <string>
@@ -36,6 +37,14 @@ std::optional<StraceRecord> parse_strace_record(std::string_view text);
 /// when none is left. Mean is exactly rounded (fsum / n), median averages the middle two.
 std::optional<Summary> summarize_positive(std::span<const double> values);
 
+/// Loop facts the harness printed near the markers (bench-log.md §1.8, §1.9).
+struct HarnessLoopHints {
+    std::optional<std::size_t> warmup;  ///< `ignoring PYPTO_BENCH_WARMUP=...; using N`
+    std::optional<std::size_t> rounds;  ///< `ignoring PYPTO_BENCH_ROUNDS=...; using N`
+    /// A `[RUN] benchmark ...` stage line: the resident L3 path prints none (§1.10).
+    bool benchmark_stage = false;
+};
+
 /// Collects the launch groups of one case and recomputes its report.
 class StraceCollector {
   public:
@@ -48,8 +57,12 @@ class StraceCollector {
     /// True once a record head (`[STRACE] v=N`) was seen.
     bool saw_markers() const { return record_heads_ > 0; }
     /// The block upstream would print for these markers under `options`; nullopt (with a
-    /// warning) when the markers hold no launch at all.
-    std::optional<BenchBlock> compute(const StraceOptions& options);
+    /// warning) when the markers hold no launch at all. Facts `options` leaves unset come from
+    /// `hints`, the markers (L3: several chip-worker pids with device_wall, a host-orchestrator
+    /// pid, swimlane sentinels; the number of launches) or the pypto-lib defaults; the block's
+    /// loop_facts say which, and a note in `diagnostics` names them.
+    std::optional<BenchBlock> compute(const StraceOptions& options,
+                                      const HarnessLoopHints& hints = {});
 
   private:
     /// What one `(pid, inv)` launch group contributes; spans of a name keep the first emitted.
@@ -83,9 +96,38 @@ class StraceCollector {
     void add_record(const StraceRecord& record, std::size_t line_number);
     void on_sentinel(std::string_view text, std::size_t line_number);
     void reject_capture(std::size_t line_number, std::string reason);
+    /// The loop a computation runs with, every fact settled.
+    struct Loop {
+        std::size_t warmup = kDefaultWarmup;
+        std::size_t rounds = kDefaultRounds;
+        bool distributed = false;
+        bool resident = false;
+        std::string kernel;
+        bool raw = false;
+    };
+    using Launches = std::map<std::uint64_t, std::vector<const Group*>>;
+
     std::vector<const Group*> usable_groups() const;
-    BenchBlock compute_l2(std::vector<const Group*> groups, const StraceOptions& options) const;
-    BenchBlock compute_l3(std::vector<const Group*> groups, const StraceOptions& options) const;
+    /// L2: the hid bucket with the most launches (the benchmarked callable), in inv order.
+    static std::vector<const Group*> l2_bucket(const std::vector<const Group*>& groups);
+    /// L3: per pid, its launches (groups with a root) in inv order, for pids that have a
+    /// device_wall somewhere (chip workers; drops the host-orchestrator parent).
+    static Launches l3_launches(const std::vector<const Group*>& groups);
+    /// What the launches tell about the loop's length (warmup + rounds).
+    struct LoopLength {
+        std::vector<std::size_t> counts;      ///< launches per rank (L3) or in all (L2, passes)
+        std::optional<std::size_t> launches;  ///< the loop length they suggest
+        std::string why;                      ///< how that was read, for messages
+    };
+
+    /// L2/L3 and the resident path: flags, else what the markers and harness lines show.
+    void detect_mode(const StraceOptions& options, const HarnessLoopHints& hints,
+                     const std::vector<const Group*>& groups, LoopFacts& facts) const;
+    LoopLength measure_loop(const std::vector<const Group*>& groups, bool distributed) const;
+    LoopFacts settle_loop(const StraceOptions& options, const HarnessLoopHints& hints,
+                          const std::vector<const Group*>& groups) const;
+    BenchBlock compute_l2(std::vector<const Group*> bucket, const Loop& loop) const;
+    BenchBlock compute_l3(const Launches& by_pid, const Loop& loop) const;
 
     std::string source_;
     Diagnostics& diagnostics_;

@@ -3,6 +3,7 @@
 #include "ptune/bench/summary.hpp"
 
 #include <algorithm>
+#include <type_traits>
 
 #include <fmt/format.h>
 
@@ -67,6 +68,18 @@ SourceRef parse_source(const std::string& text) {
     return source;
 }
 
+template <class T>
+json fact_to_json(const LoopFact<T>& fact) {
+    return {{"value", fact.value}, {"source", to_string(fact.source)}, {"why", fact.why}};
+}
+
+json loop_facts_to_json(const LoopFacts& facts) {
+    return {{"warmup", fact_to_json(facts.warmup)},
+            {"rounds", fact_to_json(facts.rounds)},
+            {"distributed", fact_to_json(facts.distributed)},
+            {"resident", fact_to_json(facts.resident)}};
+}
+
 json block_to_json(const BenchBlock& block) {
     json ranks = json::array();
     for (const Rank& rank : block.ranks) {
@@ -107,18 +120,24 @@ json block_to_json(const BenchBlock& block) {
                {"fallback_flattened", block.raw->fallback_flattened},
                {"samples", std::move(samples)}};
     }
-    return {{"source", source_text(block.source)},
-            {"origin", to_string(block.origin)},
-            {"effective_us", summary_to_json(block.effective_us)},
-            {"fast_variant", block.fast_variant},
-            {"unavailable", optional_json(block.unavailable)},
-            {"ranks", std::move(ranks)},
-            {"imbalance", optional_json(rank_imbalance(block))},
-            {"context", std::move(context)},
-            {"raw", std::move(raw)},
-            {"declared_rounds", optional_json(block.declared_rounds)},
-            {"declared_warmup", optional_json(block.declared_warmup)},
-            {"notes", block.notes}};
+    json out = {{"source", source_text(block.source)},
+                {"origin", to_string(block.origin)},
+                {"effective_us", summary_to_json(block.effective_us)},
+                {"fast_variant", block.fast_variant},
+                {"unavailable", optional_json(block.unavailable)},
+                {"ranks", std::move(ranks)},
+                {"imbalance", optional_json(rank_imbalance(block))},
+                {"context", std::move(context)},
+                {"raw", std::move(raw)},
+                {"declared_rounds", optional_json(block.declared_rounds)},
+                {"declared_warmup", optional_json(block.declared_warmup)},
+                    {"notes", block.notes}};
+    // Only recomputed blocks have loop facts, only the 07-15..07-22 fast headlines the rest:
+    // other outputs keep their shape.
+    if (block.loop_facts) out["loop_facts"] = loop_facts_to_json(*block.loop_facts);
+    if (block.valid_rounds) out["valid_rounds"] = *block.valid_rounds;
+    if (block.singular_round) out["singular_round"] = true;
+    return out;
 }
 
 // --- reading JSON back --------------------------------------------------------------------
@@ -173,6 +192,40 @@ std::optional<Summary> summary_from_json(const json& value) {
     summary.median = number(member(value, "median"), "median");
     summary.max = number(member(value, "max"), "max");
     return summary;
+}
+
+template <class T>
+LoopFact<T> fact_from_json(const json& value, const char* what) {
+    LoopFact<T> fact;
+    const json& v = member(value, "value");
+    if constexpr (std::is_same_v<T, bool>) {
+        if (!v.is_boolean()) throw JsonError{fmt::format("'{}' is not a boolean", what)};
+        fact.value = v.get<bool>();
+    } else {
+        fact.value = count(v, what);
+    }
+    std::string source = string_of(member(value, "source"), "source");
+    bool known = false;
+    for (FactSource candidate : {FactSource::Flag, FactSource::Log, FactSource::Inferred,
+                                 FactSource::Default, FactSource::Assumed}) {
+        if (source == to_string(candidate)) {
+            fact.source = candidate;
+            known = true;
+        }
+    }
+    if (!known) throw JsonError{fmt::format("unknown source '{}' of '{}'", source, what)};
+    if (member(value, "why").is_string()) fact.why = member(value, "why").get<std::string>();
+    return fact;
+}
+
+std::optional<LoopFacts> loop_facts_from_json(const json& value) {
+    if (value.is_null()) return std::nullopt;
+    LoopFacts facts;
+    facts.warmup = fact_from_json<std::size_t>(member(value, "warmup"), "warmup");
+    facts.rounds = fact_from_json<std::size_t>(member(value, "rounds"), "rounds");
+    facts.distributed = fact_from_json<bool>(member(value, "distributed"), "distributed");
+    facts.resident = fact_from_json<bool>(member(value, "resident"), "resident");
+    return facts;
 }
 
 Origin origin_from(const std::string& text) {
@@ -246,6 +299,10 @@ BenchBlock block_from_json(const json& value) {
     }
     block.declared_rounds = optional_count(member(value, "declared_rounds"), "declared_rounds");
     block.declared_warmup = optional_count(member(value, "declared_warmup"), "declared_warmup");
+    block.loop_facts = loop_facts_from_json(member(value, "loop_facts"));
+    if (!member(value, "valid_rounds").is_null())
+        block.valid_rounds = string_of(member(value, "valid_rounds"), "valid_rounds");
+    block.singular_round = member(value, "singular_round") == true;
     const json& notes = member(value, "notes");
     for (const json& note : notes.is_array() ? notes : json::array()) {
         if (note.is_string()) block.notes.push_back(note.get<std::string>());
@@ -282,7 +339,10 @@ json case_to_json(const BenchCase& bench_case) {
         out["origin"] = nullptr;
     }
     json notes = out["notes"];
-    for (const std::string& note : bench_case.notes) notes.push_back(note);
+    // A block of notes alone (a skipped run) repeats them as case notes: list them once.
+    for (const std::string& note : bench_case.notes) {
+        if (std::find(notes.begin(), notes.end(), note) == notes.end()) notes.push_back(note);
+    }
     out["notes"] = std::move(notes);
     out["case_notes"] = bench_case.notes;
     out["blocks"] = std::move(blocks);
@@ -330,13 +390,79 @@ std::string format_raw_value(double value) {
     return text;
 }
 
+namespace {
+
+/// A context line read from a report, from its tokens as printed: every shape of bench-log.md
+/// §1.6 and §1.12 lists its keys in this order, so the line reads back byte for byte.
+std::string printed_context_line(const Context& context) {
+    static constexpr std::string_view kOrder[] = {"l3",
+                                                  "l3_resident",
+                                                  "no_device_timing",
+                                                  "rounds",
+                                                  "ranks",
+                                                  "device_wall_mean_us",
+                                                  "host_union_mean_us",
+                                                  "host_mean_us",
+                                                  "host_min_us",
+                                                  "host_max_us",
+                                                  "mean_us",
+                                                  "min_us",
+                                                  "max_us",
+                                                  "fallback_flattened"};
+    std::string line = fmt::format("[RUN] benchmark kernel={}", context.kernel);
+    auto append = [&](const std::string& key, const std::string& value) {
+        if (key != "remark") line += fmt::format(" {}={}", key, value);
+    };
+    for (std::string_view key : kOrder) {
+        auto it = context.fields.find(std::string(key));
+        if (it != context.fields.end()) append(it->first, it->second);
+    }
+    for (const auto& [key, value] : context.fields) {
+        if (std::find(std::begin(kOrder), std::end(kOrder), key) == std::end(kOrder))
+            append(key, value);
+    }
+    if (auto remark = context.fields.find("remark"); remark != context.fields.end())
+        line += " " + remark->second;
+    return line;
+}
+
+}  // namespace
+
+std::string format_run_note(std::string_view note) {
+    // Upstream indents most notes by three spaces and a few by one (bench-log.md §1.7); the
+    // wording alone tells which, so a note read back prints as it was printed.
+    constexpr std::string_view kSkipped = "benchmark skipped: ";
+    bool one_space = note.starts_with("benchmark rounds interrupted: ") ||
+                     note ==
+                         "benchmark unavailable: no [STRACE] markers captured (runtime built "
+                         "without SIMPLER_PROFILING)";
+    if (note.starts_with(kSkipped)) {
+        // `<ExcType>: <message>` (2026-06-28 and the 07-03..07-07 resident path) has one space;
+        // the fixed reasons (runtime_dir replay, L3 not benchmarked yet) have three.
+        std::string_view reason = note.substr(kSkipped.size());
+        std::size_t colon = reason.find(": ");
+        std::string_view type = reason.substr(0, colon);
+        auto identifier = [](char c) {
+            return c == '_' || c == '.' || (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') ||
+                   (c >= 'A' && c <= 'Z');
+        };
+        one_space = colon != std::string_view::npos && !type.empty() &&
+                    !(type.front() >= '0' && type.front() <= '9') && type.front() != '.' &&
+                    std::all_of(type.begin(), type.end(), identifier);
+    }
+    return fmt::format("[RUN]{}{}", one_space ? " " : "   ", note);
+}
+
 std::vector<std::string> format_run_lines(const BenchBlock& block, bool include_raw) {
     std::vector<std::string> lines;
-    for (const std::string& note : block.notes) lines.push_back("[RUN]   " + note);
+    for (const std::string& note : block.notes) lines.push_back(format_run_note(note));
     const char* prefix = block.fast_variant ? "fast_" : "";
     if (block.effective_us && !block.effective_us->mean_only) {
-        lines.push_back(fmt::format("[RUN]   {}effective_us ({} rounds) {}", prefix,
-                                    block.effective_us->rounds, summary_text(*block.effective_us)));
+        std::string line = fmt::format(
+            "[RUN]   {}effective_us ({} {}) {}", prefix, block.effective_us->rounds,
+            block.singular_round ? "round" : "rounds", summary_text(*block.effective_us));
+        if (block.valid_rounds) line += " valid_rounds=" + *block.valid_rounds;
+        lines.push_back(std::move(line));
     } else if (block.unavailable) {
         lines.push_back(
             fmt::format("[RUN]   {}effective_us unavailable: {}", prefix, *block.unavailable));
@@ -370,7 +496,9 @@ std::vector<std::string> format_run_lines(const BenchBlock& block, bool include_
                                         values.size(), fmt::join(items, ", ")));
         }
     }
-    if (block.context) {
+    if (block.context && !block.context->fields.empty()) {
+        lines.push_back(printed_context_line(*block.context));
+    } else if (block.context) {
         const Context& c = *block.context;
         std::string line = fmt::format("[RUN] benchmark kernel={}", c.kernel);
         if (c.resident) {

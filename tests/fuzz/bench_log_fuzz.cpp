@@ -1,6 +1,7 @@
 // Fuzz target: benchmark logs read by load_bench_inputs as a `.log` file, i.e. `[RUN]` report
 // lines, `[STRACE]` markers, two-pass sentinels and CI group framing, under every combination
-// of the `[STRACE]` recomputation options (the first three bytes choose them).
+// of the `[STRACE]` recomputation options, given or left to be read off the log (the first
+// three bytes choose them).
 
 #include <algorithm>
 #include <cstdint>
@@ -32,6 +33,13 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     options.recompute_from_strace = (flags & 8) == 0;
     options.strace.warmup = pick_count(input.option(1));
     options.strace.rounds = std::max<std::size_t>(1, pick_count(input.option(2)));  // CLI: > 0
+    // Facts left unset are read off the log or inferred (bits 4-6 unset warmup, rounds, mode).
+    if ((flags & 16) != 0) options.strace.warmup.reset();
+    if ((flags & 32) != 0) options.strace.rounds.reset();
+    if ((flags & 64) != 0) {
+        options.strace.distributed.reset();
+        options.strace.resident.reset();
+    }
     const std::string& path = ptune::fuzz::write_scratch_file("run.log", input.text());
     ptune::Diagnostics diagnostics;
     auto cases = ptune::bench::load_bench_inputs({path}, options, diagnostics);

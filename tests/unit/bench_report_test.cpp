@@ -133,8 +133,14 @@ TEST_CASE("bench report: CI framing, several blocks and the CI number", "[bench]
     REQUIRE(cases[1].blocks[0].notes.size() == 1);
     CHECK(cases[1].blocks[0].notes[0].find("ignoring PYPTO_BENCH_ROUNDS") == 0);
     CHECK(cases[2].name == "models/c.py");
-    CHECK(cases[2].blocks.empty());
+    // The note of a run without a headline is a block of its own (for `--format run`) and
+    // explains the missing number as a case note.
+    REQUIRE(cases[2].blocks.size() == 1);
+    CHECK_FALSE(cases[2].blocks[0].has_headline());
+    CHECK(cases[2].blocks[0].source.line == 13);
+    CHECK(cases[2].blocks[0].notes == cases[2].notes);
     REQUIRE(cases[2].notes.size() == 1);
+    CHECK_FALSE(cases[2].ci_block());
     CHECK_FALSE(cases[2].ci_mean());
 }
 
@@ -164,6 +170,14 @@ TEST_CASE("bench report: older shapes are read", "[bench][report]") {
     CHECK(rank.device_wall_mean_us == 121334.0);
     CHECK(cases[0].blocks[1].context->fields.at("device_wall_mean_us") == "812");
     CHECK(cases[0].blocks[2].context->fields.count("remark") == 1);
+    // --format run prints every old shape back as it was printed (bench-log.md §1.12).
+    std::vector<std::string> printed, logged;
+    for (const BenchBlock& block : cases[0].blocks) {
+        for (std::string& line : format_run_lines(block, true)) printed.push_back(line);
+    }
+    std::istringstream lines(log);
+    for (std::string line; std::getline(lines, line);) logged.push_back(line);
+    CHECK(printed == logged);
 }
 
 TEST_CASE("bench report: damaged lines are reported and the rest is kept", "[bench][report]") {
@@ -393,4 +407,82 @@ TEST_CASE("bench report: a context line whose counts are not whole numbers is ga
     REQUIRE(diagnostics.items().size() == 2);
     CHECK(diagnostics.items()[0].line == 2);
     CHECK(diagnostics.items()[1].line == 3);
+}
+
+TEST_CASE(
+    "bench report: every skip, unavailable, interrupted and env-knob wording prints back "
+    "as upstream printed it",
+    "[bench][report]") {
+    // bench-log.md §1.7 and §1.8: one space after [RUN] for interrupted, the resident "no
+    // [STRACE] markers" note and `skipped: <ExcType>: <message>`; three for the rest.
+    const std::vector<std::string> wordings = {
+        "[RUN]   benchmark skipped: no live CompiledProgram (runtime_dir replay)",
+        "[RUN]   benchmark skipped: L3 distributed program (L2 single-chip only)",
+        "[RUN] benchmark skipped: RuntimeError: chip worker 3229451 exited with code 1",
+        "[RUN] benchmark skipped: pypto.runtime.BenchError: no device",
+        "[RUN]   benchmark unavailable: benchmark(): no [STRACE] markers captured across 105 "
+        "launches. The runtime emits per-launch timing markers only when built with the "
+        "SIMPLER_HOST_STRACE macro (LOG_TIMING tier); this runtime emitted none. Rebuild the "
+        "runtime with SIMPLER_HOST_STRACE enabled to read benchmark timing.",
+        "[RUN]   benchmark unavailable: device 3: out of memory",
+        "[RUN] benchmark unavailable: no [STRACE] markers captured (runtime built without "
+        "SIMPLER_PROFILING)",
+        "[RUN] benchmark rounds interrupted: KeyboardInterrupt: interrupted by user",
+        "[RUN]   ignoring PYPTO_BENCH_ROUNDS='abc' (want an integer >= 1); using 100",
+        "[RUN]   ignoring PYPTO_BENCH_WARMUP='-1' (want an integer >= 0); using 5",
+    };
+    for (const std::string& wording : wordings) {
+        CAPTURE(wording);
+        TempFile log("[RUN] runtime ...\n" + wording + "\n[RUN] runtime done (1.00s)\n",
+                     "wording.log");
+        Diagnostics diagnostics;
+        auto cases = load({log.path}, diagnostics);
+        REQUIRE(cases.size() == 1);
+        std::vector<std::string> printed;
+        for (const BenchBlock& block : cases[0].blocks) {
+            for (std::string& line : format_run_lines(block, true)) printed.push_back(line);
+        }
+        CHECK(printed == std::vector<std::string>{wording});
+        // And through the JSON output read back.
+        auto reread = case_from_json(case_to_json(cases[0]), "wording.json");
+        REQUIRE(reread.ok());
+        REQUIRE(reread->blocks.size() == 1);
+        CHECK(format_run_lines(reread->blocks[0], true) == std::vector<std::string>{wording});
+    }
+}
+
+TEST_CASE("bench report: --format run equals upstream on every composed [STRACE] fixture",
+          "[bench][report]") {
+    for (const auto& entry : std::filesystem::directory_iterator(data("composed"))) {
+        if (entry.path().extension() != ".log") continue;
+        std::string log = entry.path().string();
+        CAPTURE(log);
+        std::ifstream expected_file(log.substr(0, log.size() - 4) + ".expected.txt");
+        std::string header, line;
+        std::getline(expected_file, header);
+        std::vector<std::string> expected;
+        while (std::getline(expected_file, line)) expected.push_back(line);
+        // The declared loop from the header, as the flags would give it.
+        LoadOptions options;
+        auto number = [&](const std::string& key) {
+            std::size_t at = header.find(key + "=");
+            REQUIRE(at != std::string::npos);
+            return std::stoul(header.substr(at + key.size() + 1));
+        };
+        options.strace.rounds = number("rounds");
+        options.strace.warmup = number("warmup");
+        options.strace.distributed = header.find("distributed=True") != std::string::npos;
+        options.strace.resident = header.find("resident=True") != std::string::npos;
+        options.strace.raw = true;
+        for (const std::string& text : expected) {
+            std::size_t at = text.find("kernel=");
+            if (at != std::string::npos)
+                options.strace.kernel = text.substr(at + 7, text.find(' ', at) - at - 7);
+        }
+        Diagnostics diagnostics;
+        auto cases = load({log}, diagnostics, options);
+        REQUIRE(cases.size() == 1);
+        REQUIRE(cases[0].blocks.size() == 1);
+        CHECK(format_run_lines(cases[0].blocks[0], true) == expected);
+    }
 }

@@ -95,12 +95,48 @@ struct Context {
     SourceRef source;
 };
 
+/// Where a loop fact of a `[STRACE]` recomputation came from.
+enum class FactSource {
+    Flag,      ///< given on the command line
+    Log,       ///< printed by the harness or read off the markers (pids, sentinels, launches)
+    Inferred,  ///< follows from what the log shows (e.g. rounds = launches - warmup)
+    Default,   ///< pypto-lib's default (warmup 5, rounds 100, L2, not resident), not confirmed
+    Assumed,   ///< neither shown nor the default (the default cannot fit the launches)
+};
+
+/// "flag", "log", "inferred", "default", "assumed".
+const char* to_string(FactSource source);
+
+/// One loop fact, its source and why it has that value (empty for flags).
+template <class T>
+struct LoopFact {
+    T value{};
+    FactSource source = FactSource::Default;
+    std::string why;
+};
+
+/// The loop a `[STRACE]` recomputation assumed: upstream's numbers depend on it, and the markers
+/// alone often cannot tell it (bench-log.md §2.1, §2.3).
+struct LoopFacts {
+    LoopFact<std::size_t> warmup;
+    LoopFact<std::size_t> rounds;
+    LoopFact<bool> distributed;  ///< L3 (per-rank rounds) instead of L2
+    LoopFact<bool> resident;     ///< L3 resident path
+
+    /// One line naming every fact with its source, e.g. `L3 (log: 2 chip-worker pids with
+    /// device_wall), resident no (default), warmup 1 (assumed: ...), rounds 3 (inferred: ...)`.
+    std::string describe() const;
+};
+
 /// One bench block: a headline (or its `unavailable` note) with the lines that belong to it.
 struct BenchBlock {
     std::optional<Summary> effective_us;     ///< the headline; nullopt when unavailable/absent
     std::optional<std::string> unavailable;  ///< reason of `effective_us unavailable: ...`
     bool fast_variant = false;               ///< headline was `fast_effective_us` (07-13..07-22)
-    std::vector<Rank> ranks;                 ///< pid ascending as printed
+    /// `V/T` of the 07-15..07-22 fast headline's trailing `valid_rounds=V/T`, as printed.
+    std::optional<std::string> valid_rounds;
+    bool singular_round = false;  ///< the headline said `(N round)` (a fast form)
+    std::vector<Rank> ranks;      ///< pid ascending as printed
     std::optional<RawSamples> raw;
     std::optional<Context> context;
     Origin origin = Origin::Report;
@@ -110,6 +146,8 @@ struct BenchBlock {
     std::optional<std::size_t> declared_warmup;
     /// Skip / interrupted / env-knob / benchmark-unavailable notes seen in this block.
     std::vector<std::string> notes;
+    /// The loop a recomputation from `[STRACE]` markers used, with the source of each fact.
+    std::optional<LoopFacts> loop_facts;
 
     /// True when the block carries a headline line (numbers or `unavailable`).
     bool has_headline() const { return effective_us.has_value() || unavailable.has_value(); }
@@ -133,15 +171,21 @@ struct BenchCase {
     std::optional<double> ci_mean() const;
 };
 
-/// What the `[STRACE]` markers cannot tell: the loop the harness ran (bench-summary flags
-/// `--warmup --rounds --distributed --resident --kernel --raw`).
+/// pypto-lib's defaults of PYPTO_BENCH_WARMUP and PYPTO_BENCH_ROUNDS (bench-log.md §2.1).
+inline constexpr std::size_t kDefaultWarmup = 5;
+inline constexpr std::size_t kDefaultRounds = 100;
+
+/// The loop the harness ran, as far as the user knows it (bench-summary flags `--warmup
+/// --rounds --distributed --resident --kernel --raw`). A fact left unset is taken from the log
+/// (harness lines, marker structure), inferred from it, or else the pypto-lib default; the
+/// block's LoopFacts say which. Set facts always win.
 struct StraceOptions {
-    std::size_t warmup = 5;          ///< pypto-lib default PYPTO_BENCH_WARMUP
-    std::size_t rounds = 100;        ///< pypto-lib default PYPTO_BENCH_ROUNDS
-    bool distributed = false;        ///< L3 (per-rank rounds) instead of L2
-    bool resident = false;           ///< L3 resident path (`l3_resident=1`)
-    std::string kernel = "unknown";  ///< kernel name for the L3 context line
-    bool raw = false;                ///< also produce raw samples (PYPTO_BENCH_RAW)
+    std::optional<std::size_t> warmup;
+    std::optional<std::size_t> rounds;
+    std::optional<bool> distributed;  ///< L3 (per-rank rounds) instead of L2
+    std::optional<bool> resident;     ///< L3 resident path (`l3_resident=1`); implies L3
+    std::string kernel = "unknown";   ///< kernel name for the L3 context line
+    bool raw = false;                 ///< also produce raw samples (PYPTO_BENCH_RAW)
 };
 
 /// Options of load_bench_inputs().

@@ -6,6 +6,7 @@
 
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -20,7 +21,9 @@ namespace ptune::bench {
 /// One case as JSON: `case`, `source` ("file:line"), `status`, `origin`, `effective_us`
 /// ({rounds,min,median,mean,max} or null; only `mean` for results.tsv), `unavailable`,
 /// `ranks` ([{rank, eff_us, slots:[{slot,name,eff_us}]}]), `imbalance` (max/min of rank
-/// means), `context`, `raw`, `declared_rounds`, `declared_warmup`, `notes` (the CI block's and
+/// means), `context`, `raw`, `declared_rounds`, `declared_warmup`,
+/// `loop_facts` (recomputed blocks: {warmup, rounds, distributed, resident} each as {value,
+/// source: flag|log|inferred|default|assumed, why}; absent otherwise), `notes` (the CI block's and
 /// the case's), `case_notes` (the case's alone), and `blocks` (every block of the case in
 /// order, same fields). The top-level fields describe ci_block().
 nlohmann::json case_to_json(const BenchCase& bench_case);
@@ -34,6 +37,12 @@ Result<BenchCase> case_from_json(const nlohmann::json& value, const std::string&
 /// Numbers use Python's `.1f` / `.0f` on the exact binary value (half-even), raw values
 /// `round(x, 1)` then `repr`. Block notes (skip, interrupted...) come first.
 std::vector<std::string> format_run_lines(const BenchBlock& block, bool include_raw);
+
+/// The `[RUN]` line of a block note (skip, unavailable, interrupted, env-knob warning), with
+/// the indentation upstream prints for that wording: one space after `[RUN]` for `benchmark
+/// rounds interrupted:`, the resident L3 `benchmark unavailable: no [STRACE] markers ...` and
+/// `benchmark skipped: <ExcType>: <message>`; three for the rest (bench-log.md §1.7, §1.8).
+std::string format_run_note(std::string_view note);
 
 /// Python `repr(round(value, 1))`, as in the raw-sample lists.
 std::string format_raw_value(double value);

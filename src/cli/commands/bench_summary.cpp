@@ -21,15 +21,18 @@ class BenchSummaryCommand : public Command {
             ->required();
         app.add_option("--case", options_.case_name,
                        "Case name for unlabelled inputs (default: the file name)");
-        app.add_option("--warmup", options_.strace.warmup,
-                       "[STRACE] and device-log recomputation: warmup launches dropped (default 5)")
-            ->check(CLI::NonNegativeNumber);
-        app.add_option("--rounds", options_.strace.rounds,
-                       "[STRACE] recomputation: measured rounds (default 100)")
-            ->check(CLI::PositiveNumber);
-        app.add_flag("--distributed", options_.strace.distributed,
-                     "[STRACE] recomputation: L3 multi-card run");
-        app.add_flag("--resident", options_.strace.resident,
+        // Loop facts left unset are read off the log or inferred; stderr says which.
+        warmup_option_ = app.add_option("--warmup", warmup_,
+                                        "[STRACE] and device-log recomputation: warmup launches "
+                                        "dropped (default: from the log, else inferred, else 5)")
+                             ->check(CLI::NonNegativeNumber);
+        rounds_option_ = app.add_option("--rounds", rounds_,
+                                        "[STRACE] recomputation: measured rounds (default: from "
+                                        "the log, else inferred, else 100)")
+                             ->check(CLI::PositiveNumber);
+        app.add_flag("--distributed", distributed_,
+                     "[STRACE] recomputation: L3 multi-card run (default: detected)");
+        app.add_flag("--resident", resident_,
                      "[STRACE] recomputation: L3 resident path (implies --distributed)");
         app.add_option("--kernel", options_.strace.kernel,
                        "[STRACE] recomputation: kernel name for the L3 context line");
@@ -38,7 +41,10 @@ class BenchSummaryCommand : public Command {
     }
 
     int run(Context& context) override {
-        if (options_.strace.resident) options_.strace.distributed = true;
+        if (warmup_option_->count() > 0) options_.strace.warmup = warmup_;
+        if (rounds_option_->count() > 0) options_.strace.rounds = rounds_;
+        if (distributed_ || resident_) options_.strace.distributed = true;
+        if (resident_) options_.strace.resident = true;
         context.add_labelled_inputs(inputs_);
         // One progress line per large log, on a terminal only (term::Progress decides).
         std::unique_ptr<term::Progress> progress;
@@ -76,6 +82,12 @@ class BenchSummaryCommand : public Command {
   private:
     std::vector<std::string> inputs_;
     bench::LoadOptions options_;
+    std::size_t warmup_ = bench::kDefaultWarmup;
+    std::size_t rounds_ = bench::kDefaultRounds;
+    bool distributed_ = false;
+    bool resident_ = false;
+    CLI::Option* warmup_option_ = nullptr;
+    CLI::Option* rounds_option_ = nullptr;
     std::vector<bench::BenchCase> cases_;
 };
 
