@@ -40,7 +40,10 @@ class AdviseCommand : public Command {
         auto inventory = advise::take_inventory(dir_, program_, nth_latest_, logs_);
         if (!inventory) return context.fail(inventory.error());
         if (!inventory->chosen_note.empty()) spdlog::info("{}", inventory->chosen_note);
-        if (inventory->found.empty()) {
+        // A PyPTO run (`<Program>_<ts>/`) with nothing ptune reads is still a run to report on
+        // (today's pypto writes no memory report: rule M10 says what to do instead); any other
+        // empty directory is the wrong directory.
+        if (inventory->found.empty() && inventory->program.empty()) {
             return context.fail(
                 Error{"no PyPTO artifact found (memory report, perf_hints.log, swimlane "
                       "records, pmu.csv, kernel_config.py)",
