@@ -11,8 +11,8 @@
 
 #include <fmt/format.h>
 
-#include "ptune/core/text.hpp"
 #include "analyze_synth.hpp"
+#include "ptune/core/text.hpp"
 
 namespace synth = ptune::swimlane::synth;
 

@@ -44,7 +44,7 @@ std::string percent(double fraction) {
 
 // The run's effective_us against --baseline runs, with bench-gate's tests, defaults and table.
 void add_bench_gate(Advice& advice, const AdviseOptions& options,
-                    const std::vector<bench::BenchCase>& current, rules::MetricStore& store,
+                    std::vector<bench::BenchCase> current, rules::MetricStore& store,
                     Diagnostics& diagnostics) {
     auto runs = bench::gate::load_runs(options.baselines, {}, diagnostics);
     if (!runs) {
@@ -52,12 +52,14 @@ void add_bench_gate(Advice& advice, const AdviseOptions& options,
                          "baseline not usable, no comparison: " + runs.error().message);
         return;
     }
-    runs->current = current;
+    runs->current = std::move(current);
     bench::gate::Options gate_options;
     auto result = bench::gate::compare(*runs, gate_options, store, diagnostics);
     auto report = bench::gate::make_report(result, {gate_options, false});
-    advice.sections.push_back({"bench-gate", "effective_us against the baseline",
-                               std::move(report.tables.front()), std::move(report.data["cases"]),
+    advice.sections.push_back({"bench-gate",
+                               "effective_us against the baseline",
+                               std::move(report.tables.front()),
+                               std::move(report.data["cases"]),
                                {}});
 }
 
@@ -90,7 +92,9 @@ void add_bench(Advice& advice, const AdviseOptions& options, rules::MetricStore&
         }
     }
     advice.sections.push_back(std::move(section));
-    if (!options.baselines.empty()) add_bench_gate(advice, options, *cases, store, diagnostics);
+    // The run's cases are not needed after the comparison: the gate takes them.
+    if (!options.baselines.empty())
+        add_bench_gate(advice, options, std::move(*cases), store, diagnostics);
 }
 
 // ---------------------------------------------------------------------------------------------

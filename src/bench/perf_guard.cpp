@@ -2,10 +2,10 @@
 
 #include "ptune/bench/perf_guard.hpp"
 
-#include <algorithm>
 #include <cmath>
 #include <filesystem>
-#include <numeric>
+#include <istream>
+#include <iterator>
 #include <regex>
 
 #include <fmt/format.h>
@@ -20,6 +20,9 @@
 namespace ptune::bench::perf_guard {
 
 namespace {
+
+constexpr std::uintmax_t kStatisticsMaxBytes = 16u << 20;
+constexpr std::uintmax_t kBaselineMaxBytes = 64u << 10;
 
 Error input_error(std::string message, const std::string& source) {
     return Error{std::move(message), source, 0, ExitCode::InputError};
@@ -76,22 +79,19 @@ bool measure_statistics_json(const nlohmann::json& document, const std::string& 
 }
 
 // perf_guard's own regexes over a converter stdout or a CI log holding several of them.
-void measure_text(std::string_view text, const std::string& input, Measurement& measurement) {
+void measure_text(std::istream& log, const std::string& input, Measurement& measurement) {
     static const std::regex makespan(R"(Total Test Time:\s*([0-9.]+)\s*us)");
     static const std::regex total(R"(^TOTAL\s+\d+\s+([0-9.]+)\s+([0-9.]+))");
     std::size_t line_number = 0;
-    for (std::size_t begin = 0; begin < text.size();) {
-        const std::size_t end = std::min(text.find('\n', begin), text.size());
-        const std::string_view line = text.substr(begin, end - begin);
-        begin = end + 1;
+    for (std::string line; std::getline(log, line);) {
         ++line_number;
-        std::match_results<std::string_view::const_iterator> match;
-        if (std::regex_search(line.begin(), line.end(), match, makespan)) {
+        std::smatch match;
+        if (std::regex_search(line, match, makespan)) {
             if (auto value = text::parse_double(match[1].str())) {
                 measurement.makespans_us.push_back(*value);
                 measurement.sources.push_back(fmt::format("{}:{}", input, line_number));
             }
-        } else if (std::regex_search(line.begin(), line.end(), match, total)) {
+        } else if (std::regex_search(line, match, total)) {
             if (auto exec = text::parse_double(match[1].str()))
                 measurement.total_exec_us.push_back(*exec);
             if (auto latency = text::parse_double(match[2].str()))
@@ -104,12 +104,22 @@ std::string us(const std::optional<double>& value) {
     return value ? stats::format_fixed(*value, 2) + " us" : "-";
 }
 
-}  // namespace
-
-std::optional<double> Measurement::mean(const std::vector<double>& values) const {
-    if (values.empty()) return std::nullopt;
-    return std::accumulate(values.begin(), values.end(), 0.0) / static_cast<double>(values.size());
+std::string delta_text(const Outcome& outcome) {
+    return outcome.delta_pct ? fmt::format("{:+.2f}%", *outcome.delta_pct) : std::string("-");
 }
+
+// The verdict line of the report and the GitHub annotation.
+std::string verdict_text(const Outcome& outcome) {
+    const double threshold = outcome.baseline.threshold_pct;
+    if (outcome.report_only) return "REPORT ONLY: the baseline has no value (unseeded)";
+    if (outcome.regressed) {
+        return fmt::format("FAIL: makespan regressed {} (threshold {}%)", delta_text(outcome),
+                           threshold);
+    }
+    return fmt::format("PASS: {} within the {}% threshold", delta_text(outcome), threshold);
+}
+
+}  // namespace
 
 std::optional<Result<Baseline>> read_baseline(std::string_view text, const std::string& source) {
     nlohmann::json document;
@@ -157,6 +167,11 @@ std::optional<Result<Baseline>> detect_baseline(const std::vector<std::string>& 
     if (baseline_inputs.size() != 1) return std::nullopt;
     const std::string& path = baseline_inputs.front();
     if (std::filesystem::path(path).extension() != ".json") return std::nullopt;
+    // A perf_guard baseline is a few hundred bytes; a larger JSON (a saved bench-summary) is
+    // left to the bench loader instead of being parsed twice.
+    std::error_code error;
+    const auto size = std::filesystem::file_size(path, error);
+    if (error || size > kBaselineMaxBytes) return std::nullopt;
     auto text = io::read_file(path);
     if (!text) return std::nullopt;  // the bench loader reports it
     return read_baseline(*text, path);
@@ -164,19 +179,27 @@ std::optional<Result<Baseline>> detect_baseline(const std::vector<std::string>& 
 
 Status measure(const std::string& input, Measurement& measurement, Diagnostics& diagnostics) {
     std::error_code error;
-    if (input != io::kStdinName && std::filesystem::is_directory(input, error))
+    const bool from_stdin = input == io::kStdinName;
+    if (!from_stdin && std::filesystem::is_directory(input, error))
         return measure_capture(input, measurement, diagnostics);
-    auto text = io::read_file(input);
-    if (!text) return text.error();
-    const std::size_t before = measurement.makespans_us.size();
-    try {
-        auto document = nlohmann::json::parse(*text);
-        if (measure_statistics_json(document, input, measurement)) return ok_status();
-        // Any other JSON: a records file.
+    auto opened = io::open_input(input);
+    if (!opened) return opened.error();
+    std::istream& in = opened->stream();
+    if ((in >> std::ws).peek() == '{') {
+        // ptune's statistics JSON is a few KiB; anything larger is a records file, which the
+        // swimlane reader streams (no DOM of a capture).
+        const auto size = from_stdin ? 0 : std::filesystem::file_size(input, error);
+        if (from_stdin || (!error && size <= kStatisticsMaxBytes)) {
+            const std::string json{std::istreambuf_iterator<char>(in),
+                                   std::istreambuf_iterator<char>()};
+            const auto document = nlohmann::json::parse(json, nullptr, false);
+            if (measure_statistics_json(document, input, measurement)) return ok_status();
+        }
+        if (from_stdin) return input_error("no swimlane statistics JSON on stdin", input);
         return measure_capture(input, measurement, diagnostics);
-    } catch (const nlohmann::json::exception&) {
-        measure_text(*text, input, measurement);
     }
+    const std::size_t before = measurement.makespans_us.size();
+    measure_text(in, input, measurement);
     if (measurement.makespans_us.size() == before) {
         return input_error(
             "no 'Total Test Time: <x> us' line (a converter summary, swimlane records or "
@@ -188,7 +211,7 @@ Status measure(const std::string& input, Measurement& measurement, Diagnostics& 
 
 Outcome judge(Baseline baseline, Measurement measurement) {
     Outcome outcome;
-    outcome.measured_us = measurement.mean(measurement.makespans_us);
+    outcome.measured_us = stats::mean(measurement.makespans_us);
     outcome.report_only = !baseline.value;
     if (baseline.value && outcome.measured_us) {
         outcome.delta_pct = (*outcome.measured_us - *baseline.value) / *baseline.value * 100.0;
@@ -207,21 +230,15 @@ render::Report make_report(const Outcome& outcome) {
     table.columns = {"Metric", "Measured", "Baseline", "Δ", "Threshold"};
     table.align = {render::Align::Left, render::Align::Right, render::Align::Right,
                    render::Align::Right, render::Align::Right};
-    const std::string delta =
-        outcome.delta_pct ? fmt::format("{:+.2f}%", *outcome.delta_pct) : std::string("-");
-    table.rows.push_back({b.metric, us(outcome.measured_us), us(b.value), delta,
+    table.rows.push_back({b.metric, us(outcome.measured_us), us(b.value), delta_text(outcome),
                           fmt::format("{}%", b.threshold_pct)});
     report.tables.push_back(std::move(table));
     const auto& m = outcome.measurement;
     report.notes.push_back(fmt::format(
         "makespan = mean Total Test Time of {} run(s); TOTAL exec {} / latency {} (secondary)",
-        m.makespans_us.size(), us(m.mean(m.total_exec_us)), us(m.mean(m.total_latency_us))));
-    std::string verdict =
-        outcome.report_only ? "REPORT ONLY: the baseline has no value (unseeded)"
-        : outcome.regressed
-            ? fmt::format("FAIL: makespan regressed {} (threshold {}%)", delta, b.threshold_pct)
-            : fmt::format("PASS: {} within the {}% threshold", delta, b.threshold_pct);
-    report.notes.push_back("perf_guard: " + verdict);
+        m.makespans_us.size(), us(stats::mean(m.total_exec_us)),
+        us(stats::mean(m.total_latency_us))));
+    report.notes.push_back("perf_guard: " + verdict_text(outcome));
     report.data = {
         {"perf_guard",
          {{"metric", b.metric},
@@ -246,12 +263,10 @@ class GithubRenderer : public render::Renderer {
   public:
     GithubRenderer(const Outcome& outcome, bool warn_only)
         : outcome_(outcome), warn_only_(warn_only) {}
-    void render(const render::Report& report, std::ostream& out,
+    void render(const render::Report&, std::ostream& out,
                 const render::RenderOptions&) const override {
         const char* kind = !outcome_.regressed ? "::notice" : warn_only_ ? "::warning" : "::error";
-        out << kind << " title=perf_guard::"
-            << text::github_escape(report.notes.back().substr(std::string("perf_guard: ").size()),
-                                   false)
+        out << kind << " title=perf_guard::" << text::github_escape(verdict_text(outcome_), false)
             << '\n';
     }
 

@@ -131,7 +131,7 @@ json block_to_json(const BenchBlock& block) {
                 {"raw", std::move(raw)},
                 {"declared_rounds", optional_json(block.declared_rounds)},
                 {"declared_warmup", optional_json(block.declared_warmup)},
-                    {"notes", block.notes}};
+                {"notes", block.notes}};
     // Only recomputed blocks have loop facts, only the 07-15..07-22 fast headlines the rest:
     // other outputs keep their shape.
     if (block.loop_facts) out["loop_facts"] = loop_facts_to_json(*block.loop_facts);

@@ -34,7 +34,7 @@ struct CommonOptions {
 
 /// What a running command may use: options, diagnostics, the catalogue and the output.
 class Context {
-public:
+  public:
     explicit Context(CommonOptions& options) : options(options) {}
 
     CommonOptions& options;
@@ -78,14 +78,14 @@ public:
     bool color_stdout() const;
     bool color_stderr() const;
 
-private:
+  private:
     std::vector<std::string> inputs_;
     std::optional<rules::Catalogue> catalogue_;
 };
 
 /// A subcommand: registers its own options, then runs.
 class Command {
-public:
+  public:
     virtual ~Command() = default;
     /// Adds positionals and options to the subcommand's App.
     virtual void configure(CLI::App& app) = 0;
@@ -98,10 +98,10 @@ struct CommandSpec {
     std::string_view name;
     std::vector<std::string_view> aliases;
     std::string_view summary;
-    std::string_view examples;               ///< shown at the end of the command's --help
-    std::vector<std::string_view> formats;   ///< allowed --format values, default first
-    bool uses_rules = false;                 ///< accepts --rules FILE
-    bool writes_output = true;               ///< accepts -o/--output
+    std::string_view examples;              ///< shown at the end of the command's --help
+    std::vector<std::string_view> formats;  ///< allowed --format values, default first
+    bool uses_rules = false;                ///< accepts --rules FILE
+    bool writes_output = true;              ///< accepts -o/--output
     /// Findings at or above this severity mean exit 1; nullopt: findings never fail.
     std::optional<rules::RuleSeverity> fail_on;
     std::unique_ptr<Command> (*make)() = nullptr;

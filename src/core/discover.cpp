@@ -66,7 +66,8 @@ Result<fs::path> resolve_run(const fs::path& dir, const std::string& program, in
         std::erase_if(runs, [&](const RunDir& run) { return run.program != program; });
         if (runs.empty()) {
             std::string candidates;
-            for (const auto& run : list_runs(dir)) candidates += "\n  " + run.path.filename().string();
+            for (const auto& run : list_runs(dir))
+                candidates += "\n  " + run.path.filename().string();
             return Error{fmt::format("no run of program '{}' here{}{}", program,
                                      candidates.empty() ? "" : "; candidates:", candidates),
                          dir.string(), 0, ExitCode::InputError};
@@ -82,8 +83,9 @@ Result<fs::path> resolve_run(const fs::path& dir, const std::string& program, in
     if (chosen_note != nullptr) {
         *chosen_note = fmt::format(
             "picked {} ({} of {} run(s), chosen by the timestamp in the name, not by mtime)",
-            chosen.path.string(), nth_latest == 1 ? std::string("newest")
-                                                  : fmt::format("number {} from newest", nth_latest),
+            chosen.path.string(),
+            nth_latest == 1 ? std::string("newest")
+                            : fmt::format("number {} from newest", nth_latest),
             runs.size());
     }
     return chosen.path;

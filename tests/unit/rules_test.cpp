@@ -57,10 +57,14 @@ TEST_CASE("catalogue merges overrides and evaluates per subject", "[rules]") {
     CHECK(findings[0].message == "qk: Mat at 104.2% of 100%");
     CHECK(findings[0].evidence.at("mem.Mat.usage_pct") == 104.25);
 
-    REQUIRE(catalogue.merge_json(R"({"rules":[{"id":"mem.over-limit","params":{"limit_pct":50}}]})",
-                                 "user.json").ok());
+    REQUIRE(catalogue
+                .merge_json(R"({"rules":[{"id":"mem.over-limit","params":{"limit_pct":50}}]})",
+                            "user.json")
+                .ok());
     CHECK(evaluate(catalogue, store).size() == 2);
-    REQUIRE(catalogue.merge_json(R"({"rules":[{"id":"mem.over-limit","enabled":false}]})", "user.json").ok());
+    REQUIRE(
+        catalogue.merge_json(R"({"rules":[{"id":"mem.over-limit","enabled":false}]})", "user.json")
+            .ok());
     CHECK(evaluate(catalogue, store).empty());
 }
 
@@ -69,7 +73,8 @@ TEST_CASE("bad rules files are rejected with the file named", "[rules]") {
     auto bad_json = catalogue.merge_json("{", "bad.json");
     REQUIRE_FALSE(bad_json.ok());
     CHECK(bad_json.error().file == "bad.json");
-    auto missing_param = catalogue.merge_json(R"({"rules":[{"id":"x.y","condition":"a > $t"}]})", "p.json");
+    auto missing_param =
+        catalogue.merge_json(R"({"rules":[{"id":"x.y","condition":"a > $t"}]})", "p.json");
     REQUIRE_FALSE(missing_param.ok());
     CHECK(missing_param.error().message.find("$t") != std::string::npos);
     auto bad_severity = catalogue.merge_json(

@@ -8,11 +8,11 @@
 
 #include <catch2/catch.hpp>
 
+#include "analyze_synth.hpp"
 #include "ptune/core/io.hpp"
 #include "ptune/core/stats.hpp"
 #include "ptune/rules/engine.hpp"
 #include "ptune/swimlane/analyze.hpp"
-#include "analyze_synth.hpp"
 #include "ptune/swimlane/reader.hpp"
 
 using namespace ptune;

@@ -55,8 +55,9 @@ struct Inventory {
 };
 
 /// Scans `dir`: a run directory, or a `build_output/` holding several, or a project directory
-/// holding `build_output/` (the newest by the timestamp in the name, or the newest of `program`). `logs` are console logs given by the
-/// user. Fails only when `dir` is not a directory or `program` matches nothing.
+/// holding `build_output/` (the newest by the timestamp in the name, or the newest of `program`).
+/// `logs` are console logs given by the user. Fails only when `dir` is not a directory or `program`
+/// matches nothing.
 Result<Inventory> take_inventory(const std::filesystem::path& dir, const std::string& program,
                                  int nth_latest, const std::vector<std::string>& logs);
 

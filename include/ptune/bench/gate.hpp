@@ -60,7 +60,7 @@ struct Config {
     std::optional<double> threshold_pct;
     std::optional<double> min_delta_us;
     std::map<std::string, ToleranceOverride> cases;
-    std::vector<std::string> ignore;  ///< exact names or shell patterns (`models/qwen3/*`)
+    std::vector<std::string> ignore;         ///< exact names or shell patterns (`models/qwen3/*`)
     std::vector<std::string> allow_missing;  ///< cases that may lack a current result
 };
 

@@ -40,22 +40,19 @@ struct Measurement {
     std::vector<double> makespans_us;  ///< one per converter summary or capture, input order
     std::vector<double> total_exec_us, total_latency_us;  ///< the TOTAL rows (secondary info)
     std::vector<std::string> sources;
-
-    /// The mean of the makespans (perf_guard averages its runs); nullopt when there is none.
-    std::optional<double> mean(const std::vector<double>& values) const;
 };
 
 /// Adds the makespans of one input: a converter stdout or CI log (perf_guard's regexes
 /// `Total Test Time:\s*([0-9.]+)\s*us` and `^TOTAL\s+\d+\s+([0-9.]+)\s+([0-9.]+)`), ptune's
 /// swimlane statistics JSON (`swimlane-merge --format json`), or a swimlane capture (a records
-/// file or a directory, summarised as the converter does).
+/// file or a directory, summarised as the converter does). Logs and records are streamed.
 Status measure(const std::string& input, Measurement& measurement, Diagnostics& diagnostics);
 
 /// The verdict.
 struct Outcome {
     Baseline baseline;
     Measurement measurement;
-    std::optional<double> measured_us;
+    std::optional<double> measured_us;  ///< the mean makespan (perf_guard averages its runs)
     std::optional<double> delta_pct;
     bool regressed = false;
     bool report_only = false;  ///< unseeded baseline

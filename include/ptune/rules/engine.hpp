@@ -30,18 +30,18 @@ class Expression;
 
 /// One entry of the catalogue.
 struct Rule {
-    std::string id;           ///< `<area>.<slug>`, e.g. `mem.over-limit`
-    std::string catalogue;    ///< number in rules-catalogue.md (M1, H3, P2, X1) or empty
+    std::string id;         ///< `<area>.<slug>`, e.g. `mem.over-limit`
+    std::string catalogue;  ///< number in rules-catalogue.md (M1, H3, P2, X1) or empty
     std::string title;
     RuleSeverity severity = RuleSeverity::Warning;
-    std::string tier;         ///< "schedule" (guide Part 1, inter-kernel) or "pipeline" (Part 2)
-    std::string guide;        ///< tuning-guide reference, e.g. "Part 1 item 2"
-    std::string subject;      ///< subject kind the rule applies to, e.g. "kernel"
-    std::string condition;    ///< expression text
+    std::string tier;       ///< "schedule" (guide Part 1, inter-kernel) or "pipeline" (Part 2)
+    std::string guide;      ///< tuning-guide reference, e.g. "Part 1 item 2"
+    std::string subject;    ///< subject kind the rule applies to, e.g. "kernel"
+    std::string condition;  ///< expression text
     std::map<std::string, double> params;  ///< thresholds, referenced as $name
-    std::string message;      ///< template: {metric}, {metric:.1f}, {$param}, {subject}, {label:x}
+    std::string message;  ///< template: {metric}, {metric:.1f}, {$param}, {subject}, {label:x}
     std::string advice;
-    std::string impact;       ///< optional expression estimating the share (0..1) it touches
+    std::string impact;  ///< optional expression estimating the share (0..1) it touches
     bool enabled = true;
 
     std::shared_ptr<const Expression> compiled_condition;
@@ -66,7 +66,7 @@ struct Finding {
 
 /// The rule catalogue: built-in rules plus user overrides.
 class Catalogue {
-public:
+  public:
     /// The catalogue compiled into the binary (rules/*.json).
     static Result<Catalogue> builtin();
 
@@ -78,7 +78,7 @@ public:
     const Rule* find(std::string_view id) const;
     const std::vector<Rule>& rules() const { return rules_; }
 
-private:
+  private:
     std::vector<Rule> rules_;
 };
 
@@ -95,8 +95,7 @@ std::optional<RuleSeverity> worst_severity(const std::vector<Finding>& findings)
 /// reported severity reaches `fail_on`, else ExitCode::Ok. A nullopt `fail_on` means findings
 /// never fail the command (a report, such as `advise`); each command's threshold is a column of
 /// the subcommand table.
-ExitCode findings_exit_code(std::optional<RuleSeverity> worst,
-                            std::optional<RuleSeverity> fail_on);
+ExitCode findings_exit_code(std::optional<RuleSeverity> worst, std::optional<RuleSeverity> fail_on);
 
 /// Fills a rule's message template for a subject (also used by callers that build findings
 /// themselves, e.g. one per perf hint).

@@ -14,8 +14,8 @@ namespace ptune::swimlane {
 
 /// The files of one chip capture (one records file with its own deps and names).
 struct CaptureFiles {
-    std::filesystem::path records;   ///< chip_/l2_swimlane_records.json or l2_perf_records*.json
-    std::filesystem::path deps;      ///< sibling deps.json; empty when absent
+    std::filesystem::path records;  ///< chip_/l2_swimlane_records.json or l2_perf_records*.json
+    std::filesystem::path deps;     ///< sibling deps.json; empty when absent
     /// The names next to the records, found by find_kernel_names_near() (core/kernel_names.hpp):
     std::filesystem::path name_map;  ///< unique sibling name_map*.json; empty when none/several
     std::filesystem::path kernel_config;  ///< kernel_config.py beside or one folder up; or empty

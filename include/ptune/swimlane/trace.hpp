@@ -20,11 +20,11 @@ namespace ptune::swimlane {
 
 /// One capture to put into the trace, with its own deps and names.
 struct TraceSource {
-    const Capture* capture = nullptr;  ///< required; rows must carry deps-resolved func ids
-    const Deps* deps = nullptr;        ///< optional: arrows, SPMD block counts, dummy detection
+    const Capture* capture = nullptr;    ///< required; rows must carry deps-resolved func ids
+    const Deps* deps = nullptr;          ///< optional: arrows, SPMD block counts, dummy detection
     const KernelNames* names = nullptr;  ///< optional: kernel names and orchestrator name
-    std::string label;                 ///< process-group label for several sources ("rank0/d1")
-    std::vector<std::string> inputs;   ///< file paths, recorded as provenance
+    std::string label;                   ///< process-group label for several sources ("rank0/d1")
+    std::vector<std::string> inputs;     ///< file paths, recorded as provenance
 };
 
 /// How several sources share one time axis.

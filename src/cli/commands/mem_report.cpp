@@ -1,7 +1,6 @@
 // ptune mem-report REPORT|DIR: reads memory_after_AllocateMemoryAddr.txt (v1–v3), tells how
 // full each on-chip space runs per function, and which space to re-tile (rules mem.*).
 
-
 #include "cli/commands/commands.hpp"
 #include "ptune/memreport/pipeline.hpp"
 #include "ptune/memreport/report.hpp"

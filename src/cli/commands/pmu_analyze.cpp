@@ -2,7 +2,6 @@
 // pipe from simpler's pmu.csv, classified by the pmu.* rules. Locating the csv and its names is
 // the pmu domain's pipeline (pmu/pipeline.hpp).
 
-
 #include "cli/commands/commands.hpp"
 #include "ptune/pmu/analyzer.hpp"
 #include "ptune/pmu/pipeline.hpp"

@@ -2,7 +2,6 @@
 // guide's Part 1, measured on one chip swimlane capture (swimlane.md §10) and judged by the
 // L2.* rules. The pipeline and the report are the swimlane domain's (swimlane/pipeline.hpp).
 
-
 #include "cli/commands/commands.hpp"
 #include "ptune/swimlane/pipeline.hpp"
 #include "ptune/swimlane/report.hpp"
