@@ -2,6 +2,7 @@
 // scenarios at the library level; tests/cli/bench-gate/ runs them end to end).
 
 #include <algorithm>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -278,4 +279,42 @@ TEST_CASE("config file: defaults, overrides, ignore and clear errors", "[bench-g
     REQUIRE_FALSE(broken);
     CHECK(broken.error().file == "gate.json");
     CHECK(broken.error().line == 3);
+}
+
+TEST_CASE("damaged summaries are incomparable with a reason and fail the gate", "[bench-gate]") {
+    const auto summary = [](std::size_t rounds, double min, double median, double mean,
+                            double max) {
+        Observation o;
+        o.source = "run.log:1";
+        o.rounds = rounds;
+        o.min = min;
+        o.median = median;
+        o.mean = mean;
+        o.max = max;
+        return o;
+    };
+    const Observation good = summary(5, 90, 100, 100, 110);
+    const double nan = std::numeric_limits<double>::quiet_NaN();
+    const std::vector<std::pair<std::string, Observation>> damaged = {
+        {"a summary of 0 rounds", summary(0, 90, 100, 100, 110)},
+        {"min 120 above max 110", summary(5, 120, 100, 100, 110)},
+        {"median 130 outside [min 90, max 110]", summary(5, 90, 130, 100, 110)},
+        {"mean 80 outside [min 90, max 110]", summary(5, 90, 100, 80, 110)},
+        {"median nan is not a positive time", summary(5, 90, nan, 100, 110)},
+        {"min -90 is not a positive time", summary(5, -90, 100, 100, 110)},
+    };
+    for (const auto& [why, observation] : damaged) {
+        INFO(why);
+        // Damaged on the current side...
+        auto current = evaluate({{"c", {good}, observation}}, Options{});
+        CHECK(current.cases[0].verdict == Verdict::Incomparable);
+        CHECK_THAT(current.cases[0].reason, Catch::Contains(why));
+        CHECK(current.cases[0].fails);
+        CHECK(current.failed());
+        // ...and on the baseline side: never a pass either.
+        auto baseline = evaluate({{"c", {observation}, good}}, Options{});
+        CHECK(baseline.cases[0].verdict == Verdict::Incomparable);
+        CHECK_THAT(baseline.cases[0].reason, Catch::Contains(why));
+        CHECK(baseline.failed());
+    }
 }
