@@ -1,0 +1,337 @@
+// ParallelGzipBuf: libdeflate on independent blocks, spliced into one gzip member (see the header
+// for why one member and how).
+
+#include "gzip_writer.hpp"
+
+#include <libdeflate.h>
+#include <zlib.h>
+
+#include <algorithm>
+#include <array>
+#include <cstring>
+
+namespace ptune::io {
+
+namespace {
+
+constexpr std::size_t kBlockSize = 1u << 20;
+
+// ---------------------------------------------------------------------------------------------
+// Deflate block scanner (RFC 1951 §3.2). A canonical Huffman decoder in the style of zlib's
+// contrib/puff: slow per symbol, but it only walks compressed data (a tenth of the input).
+
+class BitReader {
+  public:
+    explicit BitReader(std::span<const std::uint8_t> data) : data_(data) {}
+    /// The next `count` bits, LSB first; sets the overrun flag past the end.
+    unsigned bits(int count) {
+        unsigned value = 0;
+        for (int i = 0; i < count; ++i) value |= static_cast<unsigned>(bit()) << i;
+        return value;
+    }
+    int bit() {
+        std::size_t byte = position_ >> 3;
+        if (byte >= data_.size()) {
+            overrun_ = true;
+            return 0;
+        }
+        int value = (data_[byte] >> (position_ & 7)) & 1;
+        ++position_;
+        return value;
+    }
+    void align() { position_ = (position_ + 7) & ~std::size_t{7}; }
+    void skip_bytes(std::size_t count) { position_ += count * 8; }
+    std::size_t position() const { return position_; }
+    bool overrun() const { return overrun_ || (position_ >> 3) > data_.size(); }
+
+  private:
+    std::span<const std::uint8_t> data_;
+    std::size_t position_ = 0;
+    bool overrun_ = false;
+};
+
+struct Huffman {
+    std::array<short, 16> count{};
+    std::array<short, 288> symbol{};
+};
+
+// Builds the decoding tables from code lengths; false for an over-subscribed set.
+bool build(Huffman& h, const short* lengths, int n) {
+    h.count.fill(0);
+    for (int s = 0; s < n; ++s) ++h.count[static_cast<std::size_t>(lengths[s])];
+    int left = 1;
+    for (int len = 1; len < 16; ++len) {
+        left <<= 1;
+        left -= h.count[static_cast<std::size_t>(len)];
+        if (left < 0) return false;
+    }
+    std::array<short, 16> offsets{};
+    for (int len = 1; len < 15; ++len)
+        offsets[static_cast<std::size_t>(len + 1)] = static_cast<short>(
+            offsets[static_cast<std::size_t>(len)] + h.count[static_cast<std::size_t>(len)]);
+    for (int s = 0; s < n; ++s) {
+        if (lengths[s] != 0)
+            h.symbol[static_cast<std::size_t>(offsets[static_cast<std::size_t>(lengths[s])]++)] =
+                static_cast<short>(s);
+    }
+    return true;
+}
+
+int decode(BitReader& in, const Huffman& h) {
+    int code = 0, first = 0, index = 0;
+    for (int len = 1; len < 16; ++len) {
+        code |= in.bit();
+        int count = h.count[static_cast<std::size_t>(len)];
+        if (code - count < first) return h.symbol[static_cast<std::size_t>(index + (code - first))];
+        index += count;
+        first += count;
+        first <<= 1;
+        code <<= 1;
+        if (in.overrun()) return -1;
+    }
+    return -1;
+}
+
+constexpr std::array<int, 29> kLengthExtra = {0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2,
+                                              2, 3, 3, 3, 3, 4, 4, 4, 4, 5, 5, 5, 5, 0};
+constexpr std::array<int, 30> kDistanceExtra = {0, 0, 0,  0,  1,  1,  2,  2,  3,  3,
+                                                4, 4, 5,  5,  6,  6,  7,  7,  8,  8,
+                                                9, 9, 10, 10, 11, 11, 12, 12, 13, 13};
+
+// Skips the codes of one compressed block up to its end-of-block symbol.
+bool skip_codes(BitReader& in, const Huffman& lengths, const Huffman& distances) {
+    for (;;) {
+        int symbol = decode(in, lengths);
+        if (symbol < 0 || in.overrun()) return false;
+        if (symbol < 256) continue;
+        if (symbol == 256) return true;
+        symbol -= 257;
+        if (symbol >= 29) return false;
+        in.bits(kLengthExtra[static_cast<std::size_t>(symbol)]);
+        int distance = decode(in, distances);
+        if (distance < 0 || distance >= 30) return false;
+        in.bits(kDistanceExtra[static_cast<std::size_t>(distance)]);
+    }
+}
+
+const std::pair<Huffman, Huffman>& fixed_tables() {
+    static const auto tables = [] {
+        std::pair<Huffman, Huffman> result;
+        std::array<short, 288> lengths{};
+        std::fill(lengths.begin(), lengths.begin() + 144, 8);
+        std::fill(lengths.begin() + 144, lengths.begin() + 256, 9);
+        std::fill(lengths.begin() + 256, lengths.begin() + 280, 7);
+        std::fill(lengths.begin() + 280, lengths.end(), 8);
+        build(result.first, lengths.data(), 288);
+        std::fill(lengths.begin(), lengths.begin() + 30, 5);
+        build(result.second, lengths.data(), 30);
+        return result;
+    }();
+    return tables;
+}
+
+bool skip_dynamic(BitReader& in) {
+    int nlen = static_cast<int>(in.bits(5)) + 257;
+    int ndist = static_cast<int>(in.bits(5)) + 1;
+    int ncode = static_cast<int>(in.bits(4)) + 4;
+    if (nlen > 286 || ndist > 30) return false;
+    static constexpr std::array<int, 19> kOrder = {16, 17, 18, 0, 8,  7, 9,  6, 10, 5,
+                                                   11, 4,  12, 3, 13, 2, 14, 1, 15};
+    std::array<short, 320> lengths{};
+    for (int i = 0; i < ncode; ++i)
+        lengths[static_cast<std::size_t>(kOrder[static_cast<std::size_t>(i)])] =
+            static_cast<short>(in.bits(3));
+    Huffman code_lengths;
+    if (!build(code_lengths, lengths.data(), 19)) return false;
+    int index = 0;
+    while (index < nlen + ndist) {
+        int symbol = decode(in, code_lengths);
+        if (symbol < 0 || in.overrun()) return false;
+        if (symbol < 16) {
+            lengths[static_cast<std::size_t>(index++)] = static_cast<short>(symbol);
+            continue;
+        }
+        short repeated = 0;
+        int times = 0;
+        if (symbol == 16) {
+            if (index == 0) return false;
+            repeated = lengths[static_cast<std::size_t>(index - 1)];
+            times = 3 + static_cast<int>(in.bits(2));
+        } else if (symbol == 17) {
+            times = 3 + static_cast<int>(in.bits(3));
+        } else {
+            times = 11 + static_cast<int>(in.bits(7));
+        }
+        if (index + times > nlen + ndist) return false;
+        while (times-- > 0) lengths[static_cast<std::size_t>(index++)] = repeated;
+    }
+    Huffman literal_lengths, distances;
+    if (!build(literal_lengths, lengths.data(), nlen)) return false;
+    if (!build(distances, lengths.data() + nlen, ndist)) return false;
+    return skip_codes(in, literal_lengths, distances);
+}
+
+void put_le32(std::vector<std::uint8_t>& out, std::uint32_t value) {
+    for (int i = 0; i < 4; ++i) out.push_back(static_cast<std::uint8_t>(value >> (8 * i)));
+}
+
+}  // namespace
+
+std::optional<DeflateLayout> scan_deflate(std::span<const std::uint8_t> stream) {
+    BitReader in(stream);
+    for (;;) {
+        DeflateLayout layout;
+        layout.last_header_bit = in.position();
+        bool last = in.bit() != 0;
+        unsigned type = in.bits(2);
+        bool good = false;
+        if (type == 0) {
+            in.align();
+            unsigned length = in.bits(16);
+            unsigned complement = in.bits(16);
+            good = (length ^ 0xffffu) == complement;
+            in.skip_bytes(length);
+        } else if (type == 1) {
+            good = skip_codes(in, fixed_tables().first, fixed_tables().second);
+        } else if (type == 2) {
+            good = skip_dynamic(in);
+        }
+        if (!good || in.overrun()) return std::nullopt;
+        if (last) {
+            layout.end_bit = in.position();
+            return layout;
+        }
+    }
+}
+
+ParallelGzipBuf::ParallelGzipBuf(std::ostream& sink, int level, unsigned threads)
+    : sink_(sink), level_(level) {
+    if (threads == 0) threads = std::max(1u, std::thread::hardware_concurrency());
+    max_in_flight_ = 2 * threads;
+    // The gzip header: no name, no time stamp (reproducible output), OS 3 (Unix).
+    static constexpr std::array<char, 10> kHeader = {'\x1f', '\x8b', 8, 0, 0, 0, 0, 0, 0, 3};
+    sink_.write(kHeader.data(), kHeader.size());
+    current_.reserve(kBlockSize);
+    for (unsigned i = 0; i < threads; ++i) workers_.emplace_back([this] { work(); });
+}
+
+ParallelGzipBuf::~ParallelGzipBuf() {
+    {
+        std::lock_guard lock(mutex_);
+        stopping_ = true;
+    }
+    changed_.notify_all();
+    for (auto& worker : workers_) worker.join();
+}
+
+std::streambuf::int_type ParallelGzipBuf::overflow(int_type ch) {
+    if (traits_type::eq_int_type(ch, traits_type::eof())) return traits_type::not_eof(ch);
+    char c = traits_type::to_char_type(ch);
+    xsputn(&c, 1);
+    return ch;
+}
+
+std::streamsize ParallelGzipBuf::xsputn(const char* s, std::streamsize n) {
+    auto left = static_cast<std::size_t>(n);
+    while (left > 0) {
+        std::size_t room = std::min(left, kBlockSize - current_.size());
+        current_.insert(current_.end(), s, s + room);
+        s += room;
+        left -= room;
+        if (current_.size() == kBlockSize) submit();
+    }
+    return n;
+}
+
+void ParallelGzipBuf::submit() {
+    if (current_.empty()) return;
+    auto job = std::make_shared<Job>();
+    job->input.swap(current_);
+    current_.reserve(kBlockSize);
+    std::unique_lock lock(mutex_);
+    // Bounded memory: the oldest block is written before another one starts.
+    while (in_flight_.size() >= max_in_flight_) write_front(lock);
+    in_flight_.push_back(job);
+    pending_.push_back(std::move(job));
+    changed_.notify_all();
+}
+
+void ParallelGzipBuf::write_front(std::unique_lock<std::mutex>& lock) {
+    auto job = in_flight_.front();
+    changed_.wait(lock, [&] { return job->done; });
+    in_flight_.pop_front();
+    lock.unlock();
+    if (job->failed) failed_ = true;
+    crc_ = static_cast<std::uint32_t>(
+        crc32_combine(crc_, job->crc, static_cast<z_off_t>(job->input.size())));
+    size_ += job->input.size();
+    sink_.write(reinterpret_cast<const char*>(job->output.data()),
+                static_cast<std::streamsize>(job->output.size()));
+    lock.lock();
+}
+
+void ParallelGzipBuf::work() {
+    std::unique_ptr<libdeflate_compressor, void (*)(libdeflate_compressor*)> compressor(
+        libdeflate_alloc_compressor(level_), &libdeflate_free_compressor);
+    std::unique_lock lock(mutex_);
+    for (;;) {
+        changed_.wait(lock, [&] { return stopping_ || !pending_.empty(); });
+        if (pending_.empty()) return;
+        auto job = pending_.front();
+        pending_.pop_front();
+        lock.unlock();
+        const auto& input = job->input;
+        job->crc = static_cast<std::uint32_t>(libdeflate_crc32(0, input.data(), input.size()));
+        std::vector<std::uint8_t> output(
+            compressor ? libdeflate_deflate_compress_bound(compressor.get(), input.size()) + 8 : 0);
+        std::size_t size =
+            compressor ? libdeflate_deflate_compress(compressor.get(), input.data(), input.size(),
+                                                     output.data(), output.size())
+                       : 0;
+        auto layout = size == 0 ? std::nullopt : scan_deflate({output.data(), size});
+        if (!layout) {
+            job->failed = true;
+        } else {
+            // Not the last block any more: clear its final bit, then close the piece with an
+            // empty stored block (3 zero header bits, zero padding, LEN 0, NLEN 0xffff) so that
+            // the next piece starts on a byte boundary.
+            output[layout->last_header_bit >> 3] &=
+                static_cast<std::uint8_t>(~(1u << (layout->last_header_bit & 7)));
+            std::size_t bytes = (layout->end_bit + 3 + 7) / 8;
+            output.resize(std::max(bytes, size), 0);
+            output.resize(bytes);
+            if (layout->end_bit % 8 != 0 && (layout->end_bit >> 3) < bytes) {
+                // Bits after the end-of-block code must be zero (the stored block's header).
+                output[layout->end_bit >> 3] &=
+                    static_cast<std::uint8_t>((1u << (layout->end_bit & 7)) - 1);
+            }
+            for (std::size_t i = (layout->end_bit >> 3) + 1; i < bytes; ++i) output[i] = 0;
+            output.insert(output.end(), {0x00, 0x00, 0xff, 0xff});
+            job->output = std::move(output);
+        }
+        lock.lock();
+        job->done = true;
+        changed_.notify_all();
+    }
+}
+
+bool ParallelGzipBuf::finish() {
+    if (finished_) return !failed_ && sink_.good();
+    finished_ = true;
+    submit();
+    {
+        std::unique_lock lock(mutex_);
+        while (!in_flight_.empty()) write_front(lock);
+    }
+    // An empty final block with fixed codes (bits 1, 01, end-of-block 0000000), then the
+    // trailer: CRC-32 and the input size modulo 2^32.
+    std::vector<std::uint8_t> trailer = {0x03, 0x00};
+    put_le32(trailer, crc_);
+    put_le32(trailer, static_cast<std::uint32_t>(size_ & 0xffffffffu));
+    sink_.write(reinterpret_cast<const char*>(trailer.data()),
+                static_cast<std::streamsize>(trailer.size()));
+    sink_.flush();
+    return !failed_ && sink_.good();
+}
+
+}  // namespace ptune::io
