@@ -1,9 +1,23 @@
-# Installation, the find_package(ptune CONFIG) export, and the Debian package.
+# Installation, the find_package(ptune CONFIG) export, and the Debian packages:
+#   ptune          the command, its man pages, bash completion, docs and copyright (stripped)
+#   ptune-dbgsym   the command's debug information (CPack's -dbgsym package, by build-id)
+#   ptune-dev      headers, libptune_core.a (debug sections removed) and the CMake package
 include(CMakePackageConfigHelpers)
+
+# The project's own name for the package metadata, as LICENSE names it. Distributors building
+# their own package set their address here.
+set(PTUNE_MAINTAINER "The ptune developers <ptune@ptune.dev>"
+    CACHE STRING "Maintainer field of the Debian packages")
 
 install(TARGETS ptune RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR} COMPONENT ptune)
 install(TARGETS ptune_core EXPORT ptuneTargets
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT dev)
+# The archive is for linking: its DWARF (most of its size) goes with a stripped install, as for
+# the binary; `cmake --install --strip` and CPack both set CMAKE_INSTALL_DO_STRIP.
+install(CODE "if(CMAKE_INSTALL_DO_STRIP)
+  execute_process(COMMAND \"${CMAKE_STRIP}\" --strip-debug
+                  \"\$ENV{DESTDIR}\${CMAKE_INSTALL_PREFIX}/${CMAKE_INSTALL_LIBDIR}/$<TARGET_FILE_NAME:ptune_core>\")
+endif()" COMPONENT dev)
 install(DIRECTORY include/ptune DESTINATION ${CMAKE_INSTALL_INCLUDEDIR} COMPONENT dev)
 install(EXPORT ptuneTargets NAMESPACE ptune:: DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/ptune
         COMPONENT dev)
@@ -13,34 +27,57 @@ configure_package_config_file(cmake/ptuneConfig.cmake.in
 write_basic_package_version_file(${CMAKE_CURRENT_BINARY_DIR}/ptuneConfigVersion.cmake
                                  COMPATIBILITY SameMinorVersion)
 install(FILES ${CMAKE_CURRENT_BINARY_DIR}/ptuneConfig.cmake
-              ${CMAKE_CURRENT_BINARY_DIR}/ptuneConfigVersion.cmake
+              ${CMAKE_CURRENT_BINARY_DIR}/ptuneConfigVersion.cmake cmake/FindLibdeflate.cmake
         DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/ptune COMPONENT dev)
 install(FILES completions/ptune.bash DESTINATION ${CMAKE_INSTALL_DATADIR}/bash-completion/completions
         RENAME ptune COMPONENT ptune)
 install(FILES rules/README.md DESTINATION ${CMAKE_INSTALL_DOCDIR}/rules COMPONENT ptune)
 
-# The man page is generated from --help when help2man is present; nothing generated is committed.
-find_program(HELP2MAN_EXECUTABLE help2man)
-if(HELP2MAN_EXECUTABLE)
-  add_custom_command(
-    OUTPUT ${CMAKE_CURRENT_BINARY_DIR}/ptune.1
-    COMMAND ${HELP2MAN_EXECUTABLE} --no-info --name "performance-analysis toolkit for PyPTO kernels"
-            --output ${CMAKE_CURRENT_BINARY_DIR}/ptune.1 $<TARGET_FILE:ptune>
-    DEPENDS ptune VERBATIM)
-  add_custom_target(ptune_man ALL DEPENDS ${CMAKE_CURRENT_BINARY_DIR}/ptune.1)
-  install(FILES ${CMAKE_CURRENT_BINARY_DIR}/ptune.1 DESTINATION ${CMAKE_INSTALL_MANDIR}/man1
-          COMPONENT ptune)
-endif()
+# debian/copyright (machine-readable format 1.0) from LICENSE: the MIT text is Debian's "Expat".
+file(READ ${CMAKE_CURRENT_SOURCE_DIR}/LICENSE PTUNE_LICENSE_TEXT)
+string(REGEX MATCH "Copyright \\(c\\) ([^\n]*)" _ "${PTUNE_LICENSE_TEXT}")
+set(PTUNE_COPYRIGHT_HOLDER "${CMAKE_MATCH_1}")
+string(REGEX REPLACE "^MIT License\n\n[^\n]*\n\n" "" PTUNE_LICENSE_BODY "${PTUNE_LICENSE_TEXT}")
+string(STRIP "${PTUNE_LICENSE_BODY}" PTUNE_LICENSE_BODY)
+string(REGEX REPLACE "\n\n" "\n.\n" PTUNE_LICENSE_BODY "${PTUNE_LICENSE_BODY}")
+string(REGEX REPLACE "\n" "\n " PTUNE_LICENSE_BODY " ${PTUNE_LICENSE_BODY}")
+configure_file(cmake/copyright.in ${CMAKE_CURRENT_BINARY_DIR}/copyright @ONLY)
+install(FILES ${CMAKE_CURRENT_BINARY_DIR}/copyright DESTINATION ${CMAKE_INSTALL_DOCDIR}
+        COMPONENT ptune)
+
+# Man pages: ptune.1 and ptune-CMD.1 per subcommand, written by the binary itself from the App
+# its --help comes from (`ptune __man DIR`, src/cli/introspect.cpp). Nothing generated is
+# committed.
+set(PTUNE_MAN_DIR ${CMAKE_CURRENT_BINARY_DIR}/man)
+add_custom_command(OUTPUT ${PTUNE_MAN_DIR}/ptune.1
+                   COMMAND ${CMAKE_COMMAND} -E rm -rf ${PTUNE_MAN_DIR}
+                   COMMAND $<TARGET_FILE:ptune> __man ${PTUNE_MAN_DIR}
+                   DEPENDS ptune VERBATIM)
+add_custom_target(ptune_man ALL DEPENDS ${PTUNE_MAN_DIR}/ptune.1)
+install(DIRECTORY ${PTUNE_MAN_DIR}/ DESTINATION ${CMAKE_INSTALL_MANDIR}/man1 COMPONENT ptune
+        FILES_MATCHING PATTERN "*.1")
 
 set(CPACK_PACKAGE_NAME ptune)
-set(CPACK_PACKAGE_VENDOR "ptune developers")
-set(CPACK_PACKAGE_CONTACT "ptune developers <ptune@example.invalid>")
+set(CPACK_PACKAGE_VENDOR "The ptune developers")
+set(CPACK_PACKAGE_CONTACT "${PTUNE_MAINTAINER}")
+set(CPACK_DEBIAN_PACKAGE_MAINTAINER "${PTUNE_MAINTAINER}")
 set(CPACK_PACKAGE_DESCRIPTION_SUMMARY "${PROJECT_DESCRIPTION}")
 set(CPACK_GENERATOR DEB)
 set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
 set(CPACK_DEBIAN_PACKAGE_SECTION devel)
+set(CPACK_DEB_COMPONENT_INSTALL ON)
+set(CPACK_COMPONENTS_ALL ptune dev)
+set(CPACK_STRIP_FILES ON)
+# The stripped DWARF goes to ptune-dbgsym (found by the binary's build-id, as apt's -dbgsym).
+set(CPACK_DEBIAN_PTUNE_DEBUGINFO_PACKAGE ON)
+set(CPACK_DEBIAN_PTUNE_PACKAGE_NAME ptune)
+set(CPACK_DEBIAN_DEV_PACKAGE_NAME ptune-dev)
+set(CPACK_DEBIAN_DEV_PACKAGE_SECTION libdevel)
+set(CPACK_COMPONENT_PTUNE_DESCRIPTION "${PROJECT_DESCRIPTION}")
+set(CPACK_COMPONENT_DEV_DESCRIPTION "ptune::core library, headers and CMake package")
 # Exact bookworm sonames of what the binary links; the -dev package adds the headers the
 # exported CMake package needs to find its dependencies.
-set(CPACK_DEBIAN_PACKAGE_DEPENDS "libfmt9, libspdlog1.10, zlib1g, libstdc++6, libc6")
-set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "libfmt-dev, libspdlog-dev, nlohmann-json3-dev, zlib1g-dev")
+set(CPACK_DEBIAN_PTUNE_PACKAGE_DEPENDS "libfmt9, libspdlog1.10, zlib1g, libdeflate0, libstdc++6, libc6")
+set(CPACK_DEBIAN_DEV_PACKAGE_DEPENDS
+    "libfmt-dev, libspdlog-dev, nlohmann-json3-dev, zlib1g-dev, libdeflate-dev")
 include(CPack)

@@ -10,6 +10,7 @@
 #include <spdlog/spdlog.h>
 
 #include "cli/command.hpp"
+#include "cli/introspect.hpp"
 #include "ptune/core/io.hpp"
 #include "ptune/core/text.hpp"
 #include "ptune/core/version.hpp"
@@ -109,7 +110,7 @@ int run(int argc, char** argv) {
     io::install_cleanup_handlers();
     CommonOptions options;
 
-    if (argc > 1 && argv[1][0] != '-') {
+    if (argc > 1 && argv[1][0] != '-' && !is_hidden_command(argv[1])) {
         auto names = known_names();
         if (std::find(names.begin(), names.end(), argv[1]) == names.end())
             return unknown_command(argv[1]);
@@ -154,6 +155,9 @@ int run(int argc, char** argv) {
         command->configure(*sub);
         commands.emplace_back(sub, std::move(command));
     }
+
+    // Completion data and man pages, from this very App (src/cli/introspect.cpp).
+    if (auto hidden = run_hidden(app, argc, argv)) return *hidden;
 
     // `ptune help CMD` is answered before parsing: CLI11 would take CMD for the subcommand itself
     // and run or reject it instead of describing it.
