@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include "evidence_text.hpp"
 #include "ptune/advise/advisor.hpp"
 #include "ptune/core/stats.hpp"
 #include "ptune/core/version.hpp"
@@ -21,7 +22,7 @@ table{border-collapse:collapse;margin:8px 0;font-size:13px}th,td{border:1px soli
 th{background:#f4f4f4}td.num{text-align:right;font-variant-numeric:tabular-nums}
 .finding{border-left:4px solid #999;padding:6px 12px;margin:10px 0;background:#fafafa}
 .finding.error{border-color:#d62728}.finding.warning{border-color:#f28e2b}.finding.info{border-color:#4e79a7}
-.finding .rule{font-family:ui-monospace,monospace;font-size:12px;color:#555}.finding .advice{margin-top:4px}
+.finding .rule{font-family:ui-monospace,monospace;font-size:12px;color:#555}.finding .evidence{font-size:13px;color:#444}.finding .advice{margin-top:4px}
 .missing{color:#777}.chart{display:block;margin:8px 0;max-width:100%;height:auto}
 .chart .label{font-size:11px;fill:#333}.chart .small{font-size:9px}.chart .value{font-size:10px;fill:#555}
 .chart .chart-title{font-size:12px;font-weight:600;fill:#222}.chart .bar{fill:#4e79a7}.chart .bar.warn{fill:#e15759}
@@ -65,15 +66,20 @@ std::string finding_html(const RankedFinding& ranked, int rank) {
     if (!f.advice.empty()) out += "<div class=\"advice\">" + escape(f.advice) + "</div>";
     if (!f.guide.empty()) out += "<div class=\"rule\">Guide: " + escape(f.guide) + "</div>";
     if (!f.evidence.empty() || !f.locations.empty()) {
+        // In words (evidence_text.cpp); the metric itself stays in the tooltip for rule authors.
         std::string evidence;
         for (const auto& [name, value] : f.evidence) {
-            evidence += fmt::format("{}{} = {:.6g}", evidence.empty() ? "" : ", ", name, value);
+            evidence += fmt::format("{}<span title=\"{}\">{}</span>", evidence.empty() ? "" : "; ",
+                                    escape(fmt::format("{} = {:.6g}", name, value)),
+                                    escape(describe_metric(name, value)));
         }
+        std::string places;
         for (const auto& location : f.locations) {
-            evidence +=
-                fmt::format("{}{}:{}", evidence.empty() ? "" : ", ", location.file, location.line);
+            places += fmt::format("{}{}:{}", places.empty() ? "" : ", ", escape(location.file),
+                                  location.line);
         }
-        out += "<div class=\"rule\">Evidence: " + escape(evidence) + "</div>";
+        if (!places.empty()) evidence += (evidence.empty() ? "at " : "; at ") + places;
+        out += "<div class=\"evidence\">Evidence: " + evidence + ".</div>";
     }
     return out + "</div>";
 }

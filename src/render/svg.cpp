@@ -20,6 +20,15 @@ std::string number(double value) {
     return fmt::format("{:.3g}", value);
 }
 
+// Width in px of a label at the charts' 11 px label font: 7 px per character covers digits and
+// most letters of a proportional sans-serif font (wide capitals are rare in kernel names).
+std::size_t label_width(std::string_view label) {
+    std::size_t characters = 0;
+    for (unsigned char c : label)
+        if ((c & 0xC0) != 0x80) ++characters;  // UTF-8: count code points, not bytes
+    return characters * 7;
+}
+
 std::string open_svg(const std::string& id, const std::string& title, int width, int height) {
     return fmt::format(
         "<svg class=\"chart\" data-chart=\"{}\" role=\"img\" xmlns=\"http://www.w3.org/2000/svg\" "
@@ -65,7 +74,11 @@ std::string horizontal_bars(const std::string& id, const std::string& title,
     if (reference) top = std::max(top, *reference);
     if (!(top > 0)) top = 1;
     int height = 28 + kRowHeight * static_cast<int>(bars.size()) + 16;
-    int width = kLabelWidth + kBarArea + 120;
+    // The label column grows with the longest label so none is cut at the left edge.
+    std::size_t longest = 0;
+    for (const auto& bar : bars) longest = std::max(longest, label_width(bar.label));
+    const int label_column = std::max(kLabelWidth, static_cast<int>(longest) + 12);
+    int width = label_column + kBarArea + 120;
     std::string out = open_svg(id, title, width, height);
     int y = 26;
     for (const auto& bar : bars) {
@@ -75,15 +88,15 @@ std::string horizontal_bars(const std::string& id, const std::string& title,
             "<rect class=\"bar{}\" x=\"{}\" y=\"{}\" width=\"{:.1f}\" height=\"{}\"><title>{}: "
             "{}</title></rect>"
             "<text x=\"{:.1f}\" y=\"{}\" class=\"value\">{}</text>",
-            kLabelWidth - 6, y + 14, escape(bar.label), bar.highlight ? " warn" : "", kLabelWidth,
+            label_column - 6, y + 14, escape(bar.label), bar.highlight ? " warn" : "", label_column,
             y + 3, length, kRowHeight - 6, escape(bar.label),
             escape(bar.annotation.empty() ? number(bar.value) : bar.annotation),
-            kLabelWidth + length + 4, y + 14,
+            label_column + length + 4, y + 14,
             escape(bar.annotation.empty() ? number(bar.value) : bar.annotation));
         y += kRowHeight;
     }
     if (reference) {
-        double x = kLabelWidth + *reference / top * kBarArea;
+        double x = label_column + *reference / top * kBarArea;
         out += fmt::format(
             "<line class=\"reference\" x1=\"{:.1f}\" y1=\"22\" x2=\"{:.1f}\" y2=\"{}\"/>"
             "<text x=\"{:.1f}\" y=\"{}\" class=\"value\">{}</text>",
