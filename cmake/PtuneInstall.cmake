@@ -12,8 +12,8 @@ set(PTUNE_MAINTAINER "The ptune developers <ptune@ptune.dev>"
 install(TARGETS ptune RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR} COMPONENT ptune)
 install(TARGETS ptune_core EXPORT ptuneTargets
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT dev)
-# The archive is for linking: its DWARF (most of its size) goes with a stripped install, as for
-# the binary; `cmake --install --strip` and CPack both set CMAKE_INSTALL_DO_STRIP.
+# The archive is for linking: `cmake --install --strip` drops its DWARF (most of its size) as it
+# strips the binary; CPack does the same in cmake/PtuneCPackStripArchive.cmake.
 install(CODE "if(CMAKE_INSTALL_DO_STRIP)
   execute_process(COMMAND \"${CMAKE_STRIP}\" --strip-debug
                   \"\$ENV{DESTDIR}\${CMAKE_INSTALL_PREFIX}/${CMAKE_INSTALL_LIBDIR}/$<TARGET_FILE_NAME:ptune_core>\")
@@ -67,9 +67,14 @@ set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
 set(CPACK_DEBIAN_PACKAGE_SECTION devel)
 set(CPACK_DEB_COMPONENT_INSTALL ON)
 set(CPACK_COMPONENTS_ALL ptune dev)
-set(CPACK_STRIP_FILES ON)
-# The stripped DWARF goes to ptune-dbgsym (found by the binary's build-id, as apt's -dbgsym).
+# CPack splits the binary itself: the debug sections (and the symbol table) go to ptune-dbgsym,
+# found by the binary's build-id as apt's -dbgsym packages are, and the packaged binary is
+# stripped (objcopy --strip-unneeded). CPACK_STRIP_FILES must stay off: CPack only splits files
+# that are still unstripped when it looks at them.
 set(CPACK_DEBIAN_PTUNE_DEBUGINFO_PACKAGE ON)
+# ... and the archive of ptune-dev loses its DWARF (most of its size) before packaging.
+set(CPACK_PRE_BUILD_SCRIPTS ${CMAKE_CURRENT_SOURCE_DIR}/cmake/PtuneCPackStripArchive.cmake)
+set(CPACK_PTUNE_STRIP ${CMAKE_STRIP})
 set(CPACK_DEBIAN_PTUNE_PACKAGE_NAME ptune)
 set(CPACK_DEBIAN_DEV_PACKAGE_NAME ptune-dev)
 set(CPACK_DEBIAN_DEV_PACKAGE_SECTION libdevel)

@@ -80,7 +80,7 @@ mkdir -p "$root/var/lib/dpkg/info" "$root/var/lib/dpkg/updates"
 touch "$root/var/lib/dpkg/status"
 # --force-depends: the libraries are the host's (this root holds no other package).
 dpkg --root="$root" --force-not-root --force-depends --force-script-chrootless \
-  --log=/dev/null -i "$deb" >/dev/null || fail "dpkg -i into a clean root failed"
+  --log=/dev/null -i "$deb" >"$scratch/dpkg.log" 2>&1 || { cat "$scratch/dpkg.log"; fail "dpkg -i into a clean root failed"; }
 grep -q "^Package: ptune$" "$root/var/lib/dpkg/status" || fail "dpkg did not record ptune as installed"
 "$root/usr/bin/ptune" --version | grep -Eq "^ptune [0-9]+\.[0-9]+\.[0-9]+" || fail "installed ptune does not run"
 readelf -S "$root/usr/bin/ptune" | grep -q "\.debug_info" && fail "installed ptune has debug info"
