@@ -30,9 +30,11 @@ th{background:#f4f4f4}td.num{text-align:right;font-variant-numeric:tabular-nums}
 )css";
 
 // Counts the charts the browser actually laid out (non-empty boxes), so a headless-browser test
-// can tell rendered pictures from markup that failed to draw.
+// can tell rendered pictures from markup that failed to draw, and the chart labels whose text
+// starts left of the picture (cut off).
 constexpr const char* kScript = R"js(
-window.addEventListener('load',function(){var n=0;document.querySelectorAll('svg.chart').forEach(function(s){var b=s.getBBox();if(b.width>0&&b.height>0)n++;});document.body.setAttribute('data-charts-rendered',String(n));});
+window.addEventListener('load',function(){var n=0;document.querySelectorAll('svg.chart').forEach(function(s){var b=s.getBBox();if(b.width>0&&b.height>0)n++;});document.body.setAttribute('data-charts-rendered',String(n));
+var c=0;document.querySelectorAll('svg.chart text.label').forEach(function(t){if(t.getBBox().x<0)c++;});document.body.setAttribute('data-labels-clipped',String(c));});
 )js";
 
 std::string html_table(const render::Table& table) {

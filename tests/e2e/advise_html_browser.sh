@@ -42,5 +42,13 @@ if [ "${rendered:-0}" -lt "$expected" ]; then
   echo "the browser laid out ${rendered:-0} charts, expected $expected"; exit 1
 fi
 grep -q "What to fix first" "$dom" || { echo "no ranking section"; exit 1; }
+# Chart labels laid out by the browser's own font start inside the picture (the effective_us
+# chart's "l3_two_card_report rank 3229451" lost its start in a fixed 180 px column).
+clipped=$(grep -o 'data-labels-clipped="[0-9]*"' "$dom" | grep -o '[0-9]*')
+[ "${clipped:-x}" = 0 ] || { echo "${clipped:-?} chart label(s) cut at the left edge"; exit 1; }
+# Evidence reads as words: no raw metric key outside the tooltips.
+if sed 's/title="[^"]*"//g; s/<[^>]*>//g' "$dom" | grep -Eo 'Evidence: [^<]*(^|[ ;:(])(pmu|mem|hints)\.[a-z_]+'; then
+  echo "evidence shows metric keys"; exit 1
+fi
 echo "chromium rendered $rendered charts"
 exit 0
