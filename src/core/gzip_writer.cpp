@@ -17,79 +17,109 @@ namespace {
 constexpr std::size_t kBlockSize = 1u << 20;
 
 // ---------------------------------------------------------------------------------------------
-// Deflate block scanner (RFC 1951 §3.2). A canonical Huffman decoder in the style of zlib's
-// contrib/puff: slow per symbol, but it only walks compressed data (a tenth of the input).
+// Deflate block scanner (RFC 1951 §3.2): decodes the Huffman codes of each block without writing
+// anything, to find where the final block starts and ends. Table-driven (one lookup per symbol),
+// so the walk costs a small fraction of the compression it follows.
 
 class BitReader {
   public:
     explicit BitReader(std::span<const std::uint8_t> data) : data_(data) {}
-    /// The next `count` bits, LSB first; sets the overrun flag past the end.
-    unsigned bits(int count) {
-        unsigned value = 0;
-        for (int i = 0; i < count; ++i) value |= static_cast<unsigned>(bit()) << i;
-        return value;
-    }
-    int bit() {
-        std::size_t byte = position_ >> 3;
-        if (byte >= data_.size()) {
-            overrun_ = true;
-            return 0;
+    /// At least 56 bits in the buffer (zeros past the end, noted by overrun()).
+    void refill() {
+        while (count_ <= 56) {
+            std::uint64_t byte = next_ < data_.size() ? data_[next_] : 0;
+            buffer_ |= byte << count_;
+            count_ += 8;
+            ++next_;
         }
-        int value = (data_[byte] >> (position_ & 7)) & 1;
-        ++position_;
+    }
+    unsigned peek(int count) const {
+        return static_cast<unsigned>(buffer_ & ((std::uint64_t{1} << count) - 1));
+    }
+    void drop(int count) {
+        buffer_ >>= count;
+        count_ -= count;
+        position_ += static_cast<std::size_t>(count);
+    }
+    /// The next `count` (<= 32) bits, LSB first.
+    unsigned bits(int count) {
+        refill();
+        unsigned value = peek(count);
+        drop(count);
         return value;
     }
-    void align() { position_ = (position_ + 7) & ~std::size_t{7}; }
-    void skip_bytes(std::size_t count) { position_ += count * 8; }
+    void align() { drop(static_cast<int>((8 - position_ % 8) % 8)); }
+    /// Skips whole bytes (after align()).
+    void skip_bytes(std::size_t count) {
+        position_ += count * 8;
+        next_ = position_ / 8;
+        buffer_ = 0;
+        count_ = 0;
+    }
     std::size_t position() const { return position_; }
-    bool overrun() const { return overrun_ || (position_ >> 3) > data_.size(); }
+    bool overrun() const { return position_ > data_.size() * 8; }
 
   private:
     std::span<const std::uint8_t> data_;
-    std::size_t position_ = 0;
-    bool overrun_ = false;
+    std::uint64_t buffer_ = 0;
+    int count_ = 0;
+    std::size_t next_ = 0;      // next byte to load
+    std::size_t position_ = 0;  // bits consumed
 };
 
+// A canonical Huffman code as one lookup table indexed by the next `bits` input bits (deflate
+// sends codes MSB first inside an LSB-first stream, so entries are filled at the reversed code).
+// Entry: symbol << 4 | code length; 0 marks a bit pattern no code starts with.
 struct Huffman {
-    std::array<short, 16> count{};
-    std::array<short, 288> symbol{};
+    std::vector<std::uint16_t> table;
+    int bits = 0;
 };
 
-// Builds the decoding tables from code lengths; false for an over-subscribed set.
-bool build(Huffman& h, const short* lengths, int n) {
-    h.count.fill(0);
-    for (int s = 0; s < n; ++s) ++h.count[static_cast<std::size_t>(lengths[s])];
+// Builds the table from code lengths; false for an over-subscribed set. An incomplete set
+// (one distance code, or none) is valid deflate: its unused patterns stay 0.
+bool build(Huffman& h, const std::uint8_t* lengths, int n) {
+    std::array<int, 16> count{};
+    for (int s = 0; s < n; ++s) ++count[lengths[s]];
     int left = 1;
     for (int len = 1; len < 16; ++len) {
-        left <<= 1;
-        left -= h.count[static_cast<std::size_t>(len)];
+        left = (left << 1) - count[static_cast<std::size_t>(len)];
         if (left < 0) return false;
     }
-    std::array<short, 16> offsets{};
-    for (int len = 1; len < 15; ++len)
-        offsets[static_cast<std::size_t>(len + 1)] = static_cast<short>(
-            offsets[static_cast<std::size_t>(len)] + h.count[static_cast<std::size_t>(len)]);
+    h.bits = 0;
+    for (int len = 15; len > 0; --len) {
+        if (count[static_cast<std::size_t>(len)] != 0) {
+            h.bits = len;
+            break;
+        }
+    }
+    h.table.assign(std::size_t{1} << h.bits, 0);
+    std::array<int, 16> next_code{};
+    int code = 0;
+    count[0] = 0;
+    for (int len = 1; len < 16; ++len) {
+        code = (code + count[static_cast<std::size_t>(len - 1)]) << 1;
+        next_code[static_cast<std::size_t>(len)] = code;
+    }
     for (int s = 0; s < n; ++s) {
-        if (lengths[s] != 0)
-            h.symbol[static_cast<std::size_t>(offsets[static_cast<std::size_t>(lengths[s])]++)] =
-                static_cast<short>(s);
+        int len = lengths[s];
+        if (len == 0) continue;
+        int value = next_code[static_cast<std::size_t>(len)]++;
+        int reversed = 0;
+        for (int i = 0; i < len; ++i) reversed |= ((value >> i) & 1) << (len - 1 - i);
+        auto entry = static_cast<std::uint16_t>(s << 4 | len);
+        for (int fill = reversed; fill < (1 << h.bits); fill += 1 << len)
+            h.table[static_cast<std::size_t>(fill)] = entry;
     }
     return true;
 }
 
+// One symbol (the reader must hold at least 15 bits); -1 for a pattern no code starts with.
 int decode(BitReader& in, const Huffman& h) {
-    int code = 0, first = 0, index = 0;
-    for (int len = 1; len < 16; ++len) {
-        code |= in.bit();
-        int count = h.count[static_cast<std::size_t>(len)];
-        if (code - count < first) return h.symbol[static_cast<std::size_t>(index + (code - first))];
-        index += count;
-        first += count;
-        first <<= 1;
-        code <<= 1;
-        if (in.overrun()) return -1;
-    }
-    return -1;
+    if (h.bits == 0) return -1;
+    std::uint16_t entry = h.table[in.peek(h.bits)];
+    if (entry == 0) return -1;
+    in.drop(entry & 15);
+    return entry >> 4;
 }
 
 constexpr std::array<int, 29> kLengthExtra = {0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2,
@@ -101,23 +131,24 @@ constexpr std::array<int, 30> kDistanceExtra = {0, 0, 0,  0,  1,  1,  2,  2,  3,
 // Skips the codes of one compressed block up to its end-of-block symbol.
 bool skip_codes(BitReader& in, const Huffman& lengths, const Huffman& distances) {
     for (;;) {
+        in.refill();  // 56 bits: a length code, its extra bits, a distance code and its extra bits
         int symbol = decode(in, lengths);
         if (symbol < 0 || in.overrun()) return false;
         if (symbol < 256) continue;
         if (symbol == 256) return true;
         symbol -= 257;
         if (symbol >= 29) return false;
-        in.bits(kLengthExtra[static_cast<std::size_t>(symbol)]);
+        in.drop(kLengthExtra[static_cast<std::size_t>(symbol)]);
         int distance = decode(in, distances);
         if (distance < 0 || distance >= 30) return false;
-        in.bits(kDistanceExtra[static_cast<std::size_t>(distance)]);
+        in.drop(kDistanceExtra[static_cast<std::size_t>(distance)]);
     }
 }
 
 const std::pair<Huffman, Huffman>& fixed_tables() {
     static const auto tables = [] {
         std::pair<Huffman, Huffman> result;
-        std::array<short, 288> lengths{};
+        std::array<std::uint8_t, 288> lengths{};
         std::fill(lengths.begin(), lengths.begin() + 144, 8);
         std::fill(lengths.begin() + 144, lengths.begin() + 256, 9);
         std::fill(lengths.begin() + 256, lengths.begin() + 280, 7);
@@ -137,21 +168,23 @@ bool skip_dynamic(BitReader& in) {
     if (nlen > 286 || ndist > 30) return false;
     static constexpr std::array<int, 19> kOrder = {16, 17, 18, 0, 8,  7, 9,  6, 10, 5,
                                                    11, 4,  12, 3, 13, 2, 14, 1, 15};
-    std::array<short, 320> lengths{};
+    std::array<std::uint8_t, 320> lengths{};
     for (int i = 0; i < ncode; ++i)
         lengths[static_cast<std::size_t>(kOrder[static_cast<std::size_t>(i)])] =
-            static_cast<short>(in.bits(3));
+            static_cast<std::uint8_t>(in.bits(3));
     Huffman code_lengths;
     if (!build(code_lengths, lengths.data(), 19)) return false;
+    lengths.fill(0);
     int index = 0;
     while (index < nlen + ndist) {
+        in.refill();
         int symbol = decode(in, code_lengths);
         if (symbol < 0 || in.overrun()) return false;
         if (symbol < 16) {
-            lengths[static_cast<std::size_t>(index++)] = static_cast<short>(symbol);
+            lengths[static_cast<std::size_t>(index++)] = static_cast<std::uint8_t>(symbol);
             continue;
         }
-        short repeated = 0;
+        std::uint8_t repeated = 0;
         int times = 0;
         if (symbol == 16) {
             if (index == 0) return false;
@@ -165,6 +198,7 @@ bool skip_dynamic(BitReader& in) {
         if (index + times > nlen + ndist) return false;
         while (times-- > 0) lengths[static_cast<std::size_t>(index++)] = repeated;
     }
+    if (lengths[256] == 0) return false;  // no end-of-block code
     Huffman literal_lengths, distances;
     if (!build(literal_lengths, lengths.data(), nlen)) return false;
     if (!build(distances, lengths.data() + nlen, ndist)) return false;
@@ -182,7 +216,7 @@ std::optional<DeflateLayout> scan_deflate(std::span<const std::uint8_t> stream) 
     for (;;) {
         DeflateLayout layout;
         layout.last_header_bit = in.position();
-        bool last = in.bit() != 0;
+        bool last = in.bits(1) != 0;
         unsigned type = in.bits(2);
         bool good = false;
         if (type == 0) {

@@ -31,7 +31,7 @@ std::string trace_like(std::size_t bytes) {
 
 std::string compress(const std::string& text, unsigned threads, std::size_t write_size) {
     std::ostringstream sink;
-    io::ParallelGzipBuf buf(sink, 6, threads);
+    io::ParallelGzipBuf buf(sink, 5, threads);
     std::ostream out(&buf);
     for (std::size_t i = 0; i < text.size(); i += write_size)
         out.write(text.data() + i,
