@@ -10,11 +10,18 @@ The swimlane capture, deps.json and the name map are the composed fixture
 swimlane/composed/ (kept as they are); everything else is written here, following
 /work/shared/spec (pmu.md, mem-report.md, perf-hints.md) so that the kernels line up:
 
-  QK       MTE2-bound cube kernel (mte2 0.78 of total cycles) whose K-tile load is a narrow
-           b_trans Mat load (PH001, 128 rows) and whose Right operand lost its second pipeline
-           buffer (PH-MR-001); Mat and Acc under-filled  -> X1, X2, X3, X5
+  QK       MTE2-bound cube kernel (mte2 0.78 of total cycles) whose Right operand lost its
+           second pipeline buffer (PH-MR-001); Mat and Acc under-filled  -> X2, X3
+           After pypto's August changes its narrow b_trans K-tile Mat load is flagged too
+           (PH001 v3, 128 rows)  -> X1, X5 in build_output_2608/
   SF       softmax: Vec over its limit and PH-MR-001 on its depth-4 pipeline  -> X6
-  PV_cube  on A5 (the second, older run): Acc over its 256 KB limit and FIXPIPE busy  -> X4
+  UP       MTE2-bound vector kernel with 256 B row loads (PH001)  -> X1
+  PV_cube  on A5 (the older run): Acc over its 256 KB limit and FIXPIPE busy  -> X4
+
+The runs respect the dating facts of perf-hints.md section 7: a memory report means pypto <=
+2026-07-28, so the July runs have PH001 v2 (no `; moves` clause, Mat/Left/Right/Acc tiles
+skipped) with 0-based columns; PH001 v3 (`; moves`, GM->Mat loads flagged, 1-based columns) needs
+pypto >= 2026-08-13, which no longer writes the memory report: build_output_2608/ holds that run.
 """
 import os
 import re
@@ -22,6 +29,7 @@ import re
 HERE = os.path.dirname(os.path.abspath(__file__))
 RUN = os.path.join(HERE, "build_output", "PagedAttn_20260715_103000")
 RUN_A5 = os.path.join(HERE, "build_output", "PagedAttn_20260714_160000")
+RUN_AUG = os.path.join(HERE, "build_output_2608", "PagedAttn_20260820_091500")
 SOURCE = "models/paged_attn.py"
 
 KERNELS = [  # func_id, name, core type
@@ -81,8 +89,8 @@ def PV_vec(out: pl.InOut[pl.Tensor[[BLOCK, 2 * HEAD_DIM], pl.FP32]]):
 @pl.function(core="aiv")
 def UP(x: pl.Tensor[[BLOCK, HEAD_DIM], pl.BF16], cache: pl.Tensor[[BLOCK, HEAD_DIM], pl.BF16],
        out: pl.Out[pl.Tensor[[BLOCK, 2 * HEAD_DIM], pl.BF16]]):
-    pl.store(out, [0, 0], pl.load(x, [0, 0], [BLOCK, HEAD_DIM]))
-    pl.store(out, [0, HEAD_DIM], pl.load(cache, [0, 0], [BLOCK, HEAD_DIM]))
+    pl.store(out, [0, 0], pl.load(x, [0, 0], [BLOCK, HEAD_DIM]))  # @UP.x
+    pl.store(out, [0, HEAD_DIM], pl.load(cache, [0, 0], [BLOCK, HEAD_DIM]))  # @UP.cache
 '''
 
 
@@ -92,20 +100,20 @@ def write(path, text):
         f.write(text)
 
 
-def source_position(marker, op="load"):
-    """1-based line and column of the pl.load / pl.store call on the line a `# @marker` comment
-    ends (the PH001 anchor)."""
+def source_position(marker, op="load", base=1):
+    """Line and column (0- or 1-based) of the pl.load / pl.store call on the line a `# @marker`
+    comment ends (the PH001 anchor)."""
     for number, line in enumerate(KERNEL_SOURCE.splitlines(), 1):
         if line.rstrip().endswith("# @" + marker):
-            return number, line.index("pl.%s(" % op) + 1
+            return number, line.index("pl.%s(" % op) + base
     raise SystemExit("no marker " + marker)
 
 
-def def_position(name):
-    """1-based line and column of `def NAME` (PH-MR-001 points at the function span)."""
+def def_position(name, base=1):
+    """Line and column (0- or 1-based) of `def NAME` (PH-MR-001 points at the function span)."""
     for number, line in enumerate(KERNEL_SOURCE.splitlines(), 1):
         if line.startswith("def " + name + "("):
-            return number, 1
+            return number, base
     raise SystemExit("no def " + name)
 
 
@@ -139,7 +147,7 @@ PROFILE = {
     "SF": (0.80, 0.00, 0.10, 0.00, 0.40, 0.20),
     "PV_cube": (0.00, 0.85, 0.05, 0.45, 0.42, 0.00),
     "PV_vec": (0.45, 0.00, 0.08, 0.00, 0.30, 0.50),
-    "UP": (0.30, 0.00, 0.15, 0.00, 0.40, 0.35),
+    "UP": (0.30, 0.00, 0.15, 0.00, 0.75, 0.35),
 }
 
 # (thread, swimlane core, task id, func_id, duration in µs) of every AICore task of the capture
@@ -260,8 +268,8 @@ def memory_report(arch):
 # ---------------------------------------------------------------------------------------------
 # perf_hints.log (perf-hints.md; PH001 v3 template, PH-MR-001 template since #1949).
 
-def ph001(op, inner_bytes, dtype, elems, memory, rows, location, occurrences=0):
-    moves = "; moves %dB as %d x %dB rows" % (rows * inner_bytes, rows, inner_bytes) if rows else ""
+def ph001(op, inner_bytes, dtype, elems, memory, rows, location, occurrences=0, v3=True):
+    moves = "; moves %dB as %d x %dB rows" % (rows * inner_bytes, rows, inner_bytes) if v3 else ""
     text = ("[perf_hint PH001] TileInnermostDimGranularity: %s has innermost dim = %dB (tile %s[%d], "
             "target_memory=%s)%s; recommended >= 512B for backend a2a3 (L2 cache line = 512B). "
             "Consider increasing tile shape on the innermost axis." % (op, inner_bytes, dtype, elems, memory, moves))
@@ -270,10 +278,12 @@ def ph001(op, inner_bytes, dtype, elems, memory, rows, location, occurrences=0):
     return text + " at %s:%d:%d" % (SOURCE, location[0], location[1])
 
 
-def perf_hints():
-    qk_def, sf_def = def_position("QK"), def_position("SF")
-    # One compile, in emission order (perf-hints.md section 1): the pass-emitted PH-MR-001 batches
-    # first (one per function), then PH001 sites sorted by (file, line, col, ...).
+def perf_hints(v3):
+    """One compile, in emission order (perf-hints.md section 1): the pass-emitted PH-MR-001 batches
+    first (one per function), then PH001 sites sorted by (file, line, col, ...). July (v2):
+    0-based columns, tiles targeting Mat skipped. August (v3): 1-based, `; moves`, Mat loads."""
+    base = 1 if v3 else 0
+    qk_def, sf_def = def_position("QK", base), def_position("SF", base)
     entries = [
         "[perf_hint PH-MR-001] MemoryReuse: software pipelining requested depth 2 for pipeline group 0 in Right, "
         "but only 1 of 2 buffers fit (49152 B per stage, 65536 B free) \u2014 stages 1 apart share storage and "
@@ -284,9 +294,15 @@ def perf_hints():
         "but only 3 of 4 buffers fit (49152 B per stage, 188416 B free) \u2014 stages 3 apart share storage and "
         "serialize. This operand alone needs 196608 B for depth 4; shrink the per-stage tile to <= 47104 B, or "
         "reduce the pipeline depth (e.g. `pl.pipeline(stage=)`) to 3. at %s:%d:%d" % (SOURCE, sf_def[0], sf_def[1]),
-        ph001("tile.load", 128, "bfloat16", 64, "Mat", 128, source_position("QK.k_load"), occurrences=2),
-        ph001("tile.store", 128, "fp32", 32, "Vec", 64, source_position("PV_vec.rescale", "store")),
-        ph001("tile.load", 128, "fp32", 32, "Vec", 64, source_position("PV_vec.rescale", "load")),
+    ]
+    if v3:
+        entries.append(ph001("tile.load", 128, "bfloat16", 64, "Mat", 128, source_position("QK.k_load", base=base),
+                             occurrences=2, v3=v3))
+    entries += [
+        ph001("tile.store", 128, "fp32", 32, "Vec", 64, source_position("PV_vec.rescale", "store", base), v3=v3),
+        ph001("tile.load", 128, "fp32", 32, "Vec", 64, source_position("PV_vec.rescale", "load", base), v3=v3),
+        ph001("tile.load", 256, "bfloat16", 128, "Vec", 64, source_position("UP.x", base=base), v3=v3),
+        ph001("tile.load", 256, "bfloat16", 128, "Vec", 64, source_position("UP.cache", base=base), v3=v3),
     ]
     return "\n".join(entries) + "\n"
 
@@ -301,12 +317,18 @@ def main():
     write(os.path.join(RUN, "kernel_config.py"), kernel_config())
     write(os.path.join(RUN, "dfx_outputs", "pmu.csv"), pmu_rows(a5=False))
     write(os.path.join(RUN, "report", "memory_after_AllocateMemoryAddr.txt"), memory_report("a2a3"))
-    write(os.path.join(RUN, "report", "perf_hints.log"), perf_hints())
+    write(os.path.join(RUN, "report", "perf_hints.log"), perf_hints(v3=False))
     # The same program compiled and profiled on A5 the day before: memory report and PMU only.
     write(os.path.join(RUN_A5, "kernel_config.py"), kernel_config())
     write(os.path.join(RUN_A5, "dfx_outputs", "pmu.csv"), pmu_rows(a5=True))
     write(os.path.join(RUN_A5, "dfx_outputs", "name_map_PagedAttn.json"), name_map())
     write(os.path.join(RUN_A5, "report", "memory_after_AllocateMemoryAddr.txt"), memory_report("a5"))
+    # The same program rebuilt after pypto's August changes: PH001 v3, no memory report any more.
+    write(os.path.join(RUN_AUG, SOURCE), KERNEL_SOURCE)
+    write(os.path.join(RUN_AUG, "kernel_config.py"), kernel_config())
+    write(os.path.join(RUN_AUG, "dfx_outputs", "pmu.csv"), pmu_rows(a5=False))
+    write(os.path.join(RUN_AUG, "dfx_outputs", "name_map_PagedAttn.json"), name_map())
+    write(os.path.join(RUN_AUG, "report", "perf_hints.log"), perf_hints(v3=True))
 
 
 if __name__ == "__main__":

@@ -2,13 +2,16 @@
 # examples/build_output is ONE program described alike by every artifact (examples/compose.py):
 # the same kernels in the name map, kernel_config.py, pmu.csv, the memory report and the hint
 # sites (through the readable kernel source), and `ptune advise` fires every cross-artifact rule
-# on it (X1, X2, X3, X5, X6 on the a2a3 run, X4 on the a5 run of the same program).
+# on it: X1, X2, X3, X6 on the July a2a3 run, X4 on the July a5 run, X5 (and X1, X3) on the
+# August rebuild in build_output_2608/ (PH001 v3 flags Mat loads; pypto then writes no memory
+# report, so the runs follow perf-hints.md's dating facts).
 set -eu
 ptune=$1
 cd "$(dirname "$0")/../.."
 examples=examples/build_output
 run=$examples/PagedAttn_20260715_103000
 run_a5=$examples/PagedAttn_20260714_160000
+run_aug=examples/build_output_2608/PagedAttn_20260820_091500
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
 
@@ -16,14 +19,16 @@ trap 'rm -rf "$scratch"' EXIT
 cp -r examples "$scratch/examples"
 python3 "$scratch/examples/compose.py"
 diff -r examples/build_output "$scratch/examples/build_output"
+diff -r examples/build_output_2608 "$scratch/examples/build_output_2608"
 
 "$ptune" advise "$examples" --format json >"$scratch/advise.json" || [ $? -eq 1 ]
 "$ptune" advise "$run_a5" --format json >"$scratch/advise_a5.json" || [ $? -eq 1 ]
+"$ptune" advise "$run_aug" --format json >"$scratch/advise_aug.json" || [ $? -eq 1 ]
 "$ptune" pmu-analyze "$run/dfx_outputs/pmu.csv" --format json >"$scratch/pmu.json" || [ $? -eq 1 ]
 
-python3 - "$scratch" "$run" <<'PY'
+python3 - "$scratch" "$run" "$run_aug" <<'PY'
 import json, os, re, sys
-scratch, run = sys.argv[1], sys.argv[2]
+scratch, run, run_aug = sys.argv[1], sys.argv[2], sys.argv[3]
 names = set(json.load(open(os.path.join(run, "dfx_outputs", "name_map_TestPA_composed.json")))["callable_id_to_name"].values())
 config = set(re.findall(r'"name": "([^"]+)"', open(os.path.join(run, "kernel_config.py")).read()))
 assert config == names, (config, names)
@@ -35,22 +40,35 @@ mem_functions = set(re.findall(r"^--- (\S+) ---$", open(os.path.join(run, "repor
 assert mem_functions == names, ("memory report", mem_functions, names)
 # Each hint site lies inside a kernel's def in the readable source.
 source = open(os.path.join(run, "models", "paged_attn.py")).read().splitlines()
-for line in open(os.path.join(run, "report", "perf_hints.log")):
-    m = re.search(r" at (\S+):(\d+):(\d+)$", line.strip())
-    assert m and m.group(1) == "models/paged_attn.py", line
-    number = int(m.group(2))
-    defs = [l for l in source[:number] if l.startswith("def ")]
-    assert defs, line
-    assert re.match(r"def (\w+)\(", defs[-1]).group(1) in names, line
+# July: PH001 v2 (no moves clause) and 0-based columns; August: v3 and 1-based (perf-hints.md 7).
+for directory, base, v3 in ((run, 0, False), (run_aug, 1, True)):
+    for line in open(os.path.join(directory, "report", "perf_hints.log")):
+        m = re.search(r" at (\S+):(\d+):(\d+)$", line.strip())
+        assert m and m.group(1) == "models/paged_attn.py", line
+        number, column = int(m.group(2)), int(m.group(3)) - base
+        defs = [l for l in source[:number] if l.startswith("def ")]
+        assert defs, line
+        assert re.match(r"def (\w+)\(", defs[-1]).group(1) in names, line
+        text = source[number - 1]
+        if "PH-MR-001" in line:
+            assert column == 0 and text.startswith("def "), line
+        else:
+            op = re.search(r"tile\.(load|store) has", line).group(1)
+            assert text[column:].startswith("pl.%s(" % op), (line, text[column:])
+            assert ("; moves " in line) == v3, line
+            assert v3 or "target_memory=Mat" not in line, line
 
 def fired(path):
     data = json.load(open(path))
     return {f.get("catalogue") for f in data["findings"]} - {None, ""}
 main, a5 = fired(os.path.join(scratch, "advise.json")), fired(os.path.join(scratch, "advise_a5.json"))
-missing = {"X1", "X2", "X3", "X5", "X6"} - main
+aug = fired(os.path.join(scratch, "advise_aug.json"))
+missing = {"X1", "X2", "X3", "X6"} - main
 assert not missing, ("cross rules not firing on the a2a3 run", missing, sorted(main))
 assert "X4" in a5, ("X4 not firing on the a5 run", sorted(a5))
+assert {"X1", "X3", "X5"} <= aug, ("X5 not firing on the August run", sorted(aug))
 # Every tier of the guide shows: schedule (swimlane) and pipeline findings, and the memory,
 # hints and PMU sections.
-print("ok: a2a3 run fires", sorted(c for c in main if c.startswith("X")), "; a5 run fires", sorted(c for c in a5 if c.startswith("X")))
+xs = lambda found: sorted(c for c in found if c.startswith("X"))
+print("ok: July a2a3 run fires", xs(main), "; a5 run", xs(a5), "; August run", xs(aug))
 PY

@@ -43,5 +43,5 @@ def PV_vec(out: pl.InOut[pl.Tensor[[BLOCK, 2 * HEAD_DIM], pl.FP32]]):
 @pl.function(core="aiv")
 def UP(x: pl.Tensor[[BLOCK, HEAD_DIM], pl.BF16], cache: pl.Tensor[[BLOCK, HEAD_DIM], pl.BF16],
        out: pl.Out[pl.Tensor[[BLOCK, 2 * HEAD_DIM], pl.BF16]]):
-    pl.store(out, [0, 0], pl.load(x, [0, 0], [BLOCK, HEAD_DIM]))
-    pl.store(out, [0, HEAD_DIM], pl.load(cache, [0, 0], [BLOCK, HEAD_DIM]))
+    pl.store(out, [0, 0], pl.load(x, [0, 0], [BLOCK, HEAD_DIM]))  # @UP.x
+    pl.store(out, [0, HEAD_DIM], pl.load(cache, [0, 0], [BLOCK, HEAD_DIM]))  # @UP.cache
