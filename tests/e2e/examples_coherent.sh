@@ -16,14 +16,19 @@ scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
 
 # The composer reproduces what is committed (nothing edited by hand afterwards).
+mkdir -p "$scratch/tests/data/bench"
 cp -r examples "$scratch/examples"
+cp -r tests/data/bench/composed "$scratch/tests/data/bench/"
 python3 "$scratch/examples/compose.py"
 diff -r examples/build_output "$scratch/examples/build_output"
 diff -r examples/build_output_2608 "$scratch/examples/build_output_2608"
+diff -r examples/logs "$scratch/examples/logs"
 
 "$ptune" advise "$examples" --format json >"$scratch/advise.json" || [ $? -eq 1 ]
 "$ptune" advise "$run_a5" --format json >"$scratch/advise_a5.json" || [ $? -eq 1 ]
 "$ptune" advise "$run_aug" --format json >"$scratch/advise_aug.json" || [ $? -eq 1 ]
+# The [STRACE] log's effective_us matches the capture's window (59.7 us) within 5 %.
+"$ptune" bench --warmup 2 --rounds 6 examples/logs/paged_attn_strace.log --format json >"$scratch/bench.json" 2>/dev/null
 "$ptune" pmu-analyze "$run/dfx_outputs/pmu.csv" --format json >"$scratch/pmu.json" || [ $? -eq 1 ]
 
 python3 - "$scratch" "$run" "$run_aug" <<'PY'
@@ -69,6 +74,9 @@ assert "X4" in a5, ("X4 not firing on the a5 run", sorted(a5))
 assert {"X1", "X3", "X5"} <= aug, ("X5 not firing on the August run", sorted(aug))
 # Every tier of the guide shows: schedule (swimlane) and pipeline findings, and the memory,
 # hints and PMU sections.
+bench = json.load(open(os.path.join(scratch, "bench.json")))
+median = bench["cases"][0]["blocks"][0]["effective_us"]["median"]
+assert abs(median - 59.7) <= 0.05 * 59.7, ("[STRACE] effective_us median", median, "capture window 59.7 us")
 xs = lambda found: sorted(c for c in found if c.startswith("X"))
 print("ok: July a2a3 run fires", xs(main), "; a5 run", xs(a5), "; August run", xs(aug))
 PY
