@@ -67,6 +67,7 @@ grep -q 'include/ptune' <<<"$contents" && fail "runtime package ships headers"
 maintainer=$(dpkg-deb -f "$deb" Maintainer)
 echo "Maintainer: $maintainer"
 grep -q "example\.invalid" <<<"$maintainer" && fail "placeholder maintainer"
+dpkg-deb -f "$deb" | grep -q "example\.invalid" && fail "placeholder address in the control file"
 grep -Eq '^The ptune developers <[^@ ]+@[^> ]+\.[a-z]+>$' <<<"$maintainer" || fail "maintainer is not the project's"
 depends=$(dpkg-deb -f "$deb" Depends)
 echo "Depends: $depends"
