@@ -58,7 +58,8 @@ class ParallelGzipBuf : public std::streambuf {
   private:
     struct Job {
         std::vector<char> input;
-        std::vector<std::uint8_t> output;
+        std::vector<std::uint8_t> output;  ///< reused; the block's bytes are the first output_size
+        std::size_t output_size = 0;
         std::uint32_t crc = 0;
         bool done = false;
         bool failed = false;
@@ -74,6 +75,7 @@ class ParallelGzipBuf : public std::streambuf {
     std::vector<char> current_;
     std::deque<std::shared_ptr<Job>> in_flight_;  // in output order
     std::deque<std::shared_ptr<Job>> pending_;    // not yet taken by a worker
+    std::vector<std::shared_ptr<Job>> free_;      // written, buffers kept for the next blocks
     std::vector<std::thread> workers_;
     std::mutex mutex_;
     std::condition_variable changed_;
