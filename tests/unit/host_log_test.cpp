@@ -6,6 +6,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "ptune/host/facts.hpp"
 #include "ptune/host/log.hpp"
 
 using namespace ptune;
@@ -30,7 +31,7 @@ const Span* find_span(const HostLog& log, std::string_view name, std::uint64_t i
 
 TEST_CASE("host.<pid>.log: spans, anchor, host-orch, cut record and drops", "[host]") {
     HostLog log = load("host.3810442.log");
-    CHECK(log.stats.lines == 29);
+    CHECK(log.stats.lines == 30);
     CHECK(log.stats.spans == 18);
     CHECK(log.stats.torn_spans == 0);
     CHECK(log.stats.cut_records == 1);  // the 511-character check_buffer_aliasing record
@@ -191,4 +192,68 @@ TEST_CASE("percent_decode", "[host]") {
     CHECK(percent_decode("a%20b%5Bc%5d") == "a b[c]");
     CHECK(percent_decode("100%") == "100%");
     CHECK(percent_decode("%zz") == "%zz");
+}
+
+TEST_CASE("host facts: drops, bind segments, host-orch, phase records", "[host]") {
+    Diagnostics diagnostics;
+    const std::string dir = std::string(PTUNE_TEST_DATA) + "/host";
+    HostFacts facts = collect_host_facts({dir}, diagnostics);
+    REQUIRE(facts.logs.size() == 2);  // host-strace.2091377.log, host.3810442.log
+    REQUIRE(facts.phase_records.size() == 1);
+    const HostLogFacts& log = facts.logs[1];
+    CHECK(log.source.ends_with("host.3810442.log"));
+    REQUIRE(log.drops.size() == 1);
+    CHECK(log.drops[0].total == 37);
+    CHECK(log.collector_skipped == 1023);
+    CHECK(log.host_orch.size() == 8);
+    REQUIRE(log.binds.size() == 1);
+    CHECK(log.binds[0].bind_dur_ns == 60400);
+    REQUIRE(log.binds[0].segments.size() == 10);
+    CHECK(log.binds[0].segments[6].segment == "host_orch");
+    CHECK(log.binds[0].segments[6].dur_ns == 24200);
+    CHECK(facts.logs[0].binds.size() == 2);  // two invocations of the strace sink
+
+    const auto& passes = facts.phase_records[0].passes;
+    REQUIRE(passes.size() == 2);
+    CHECK(passes[0].records.size() == 21);
+    CHECK(passes[0].records[0].tid == 3810442u);
+    bool truncated_note = false;
+    for (const auto& item : diagnostics.items()) {
+        if (item.severity == Severity::Note && item.line == 3 &&
+            item.message.starts_with("truncated last line skipped"))
+            truncated_note = true;
+    }
+    CHECK(truncated_note);
+
+    auto kinds = summarize_phase_kinds(passes);
+    auto host_orch = std::find_if(kinds.begin(), kinds.end(),
+                                  [](const PhaseKindSummary& k) { return k.phase == "host_orch"; });
+    REQUIRE(host_orch != kinds.end());
+    CHECK(host_orch->count == 2);
+
+    rules::MetricStore store;
+    publish(facts, store);
+    CHECK(store.run().metric("host.log_dropped_records") == 37.0);
+    CHECK(store.run().metric("host.log_cut_records") == 1.0);
+    CHECK(store.run().labels.at("host.drop_reason") == "queue_full");
+
+    auto tables = host_tables(facts);
+    REQUIRE(tables.size() == 5);    // losses, bind segments, host-orch, phase kinds, passes
+    CHECK(tables[1].rows[6 + 4] ==  // after the strace sink's four segments
+          std::vector<std::string>{"host.3810442.log", "3810442", "1", "host_orch", "24.2", "40.1%",
+                                   "minflt=88 nvcsw=3 spilled=0"});
+    // Pass 1's host_orch share is of the chip.run.bind span the host log holds (60.4 us).
+    CHECK(tables[4].rows[0][5] == "40.1%");
+}
+
+TEST_CASE("legacy bind phase lines become one bind breakdown", "[host]") {
+    std::ifstream in(std::string(PTUNE_TEST_DATA) + "/host/legacy_bind_phase_lines.log");
+    HostLogFacts facts = read_host_log_facts(in, "legacy.log");
+    REQUIRE(facts.binds.size() == 1);
+    CHECK(facts.binds[0].legacy);
+    CHECK(facts.binds[0].segments.size() == 4);
+    CHECK(is_host_log_name("host.123.log"));
+    CHECK(is_host_log_name("host-strace.9.log"));
+    CHECK_FALSE(is_host_log_name("host.log"));
+    CHECK_FALSE(is_host_log_name("host_clock_alignment.3.log"));
 }
