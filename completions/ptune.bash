@@ -2,7 +2,7 @@
 _ptune() {
     local cur prev words cword
     _init_completion 2>/dev/null || { cur=${COMP_WORDS[COMP_CWORD]}; prev=${COMP_WORDS[COMP_CWORD-1]}; }
-    local commands="bench-summary bench bench-gate swimlane-merge swimlane-analyze mem-report hints-lint pmu-analyze advise rules help"
+    local commands="bench-summary bench bench-gate swimlane-merge swimlane-analyze mem-report hints-lint pmu-analyze scope-stats advise rules help"
     local common="--format -o --output --color -q --quiet -v --verbose --rules --help"
     if [ "$COMP_CWORD" -eq 1 ]; then
         COMPREPLY=($(compgen -W "$commands --help --version" -- "$cur"))
