@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <set>
 
 #include <fmt/format.h>
 
@@ -159,6 +160,13 @@ HostFacts collect_host_facts(const std::vector<std::string>& inputs, Diagnostics
         std::string name = path.filename().string();
         return is_host_log_name(name) || name == kPhaseRecordsName;
     };
+    // A file named twice (a directory and a file in it, as advise's --log can) is read once.
+    std::set<fs::path> seen;
+    auto add_once = [&](const fs::path& path) {
+        std::error_code error;
+        fs::path key = fs::weakly_canonical(path, error);
+        if (seen.insert(error ? path : key).second) add_file(path, facts, diagnostics);
+    };
     for (const std::string& argument : inputs) {
         // bench inputs may be `LABEL=PATH`.
         std::string path = argument;
@@ -167,7 +175,7 @@ HostFacts collect_host_facts(const std::vector<std::string>& inputs, Diagnostics
             path = argument.substr(argument.find('=') + 1);
         if (path == io::kStdinName) continue;
         if (!fs::is_directory(path, error)) {
-            if (wanted(path)) add_file(path, facts, diagnostics);
+            if (wanted(path)) add_once(path);
             continue;
         }
         std::vector<fs::path> files;
@@ -177,7 +185,7 @@ HostFacts collect_host_facts(const std::vector<std::string>& inputs, Diagnostics
             if (it->is_regular_file(error) && wanted(it->path())) files.push_back(it->path());
         }
         std::sort(files.begin(), files.end());
-        for (const fs::path& file : files) add_file(file, facts, diagnostics);
+        for (const fs::path& file : files) add_once(file);
     }
     return facts;
 }

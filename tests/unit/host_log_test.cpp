@@ -212,6 +212,9 @@ TEST_CASE("host facts: drops, bind segments, host-orch, phase records", "[host]"
     CHECK(log.binds[0].segments[6].segment == "host_orch");
     CHECK(log.binds[0].segments[6].dur_ns == 24200);
     CHECK(facts.logs[0].binds.size() == 2);  // two invocations of the strace sink
+    // A file named again beside its directory is read once.
+    Diagnostics again;
+    CHECK(collect_host_facts({dir, dir + "/host.3810442.log"}, again).logs.size() == 2);
 
     const auto& passes = facts.phase_records[0].passes;
     REQUIRE(passes.size() == 2);
