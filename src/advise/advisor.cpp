@@ -288,6 +288,10 @@ void estimate_impact(RankedFinding& ranked, const rules::MetricStore& store) {
 
 }  // namespace
 
+// Host logs, host phase records and scope_stats.jsonl (host_scope_section.cpp).
+void add_host_and_scope(Advice& advice, const AdviseOptions& options, rules::MetricStore& store,
+                        Diagnostics& diagnostics);
+
 Advice advise(Inventory inventory, const AdviseOptions& options, const rules::Catalogue& catalogue,
               Diagnostics& diagnostics) {
     Advice advice;
@@ -298,6 +302,7 @@ Advice advise(Inventory inventory, const AdviseOptions& options, const rules::Ca
     add_memory(advice, store, diagnostics);
     add_pmu(advice, store, diagnostics);
     add_hints(advice, catalogue, store, diagnostics);
+    add_host_and_scope(advice, options, store, diagnostics);
     // Each analyzer pins the run subject to its own file; merged, those places say nothing about
     // a run-wide finding.
     store.run().locations.clear();

@@ -364,6 +364,9 @@ std::vector<std::string> files_under(const fs::path& dir) {
              dir, fs::directory_options::skip_permission_denied, error);
          !error && it != fs::recursive_directory_iterator(); it.increment(error)) {
         if (!it->is_regular_file(error)) continue;
+        // A capture's alignment log repeats spans of its host.<pid>.log (upstream-2026-09.md
+        // §2.5): reading both would count the invocation twice.
+        if (it->path().filename().string().starts_with("host_clock_alignment.")) continue;
         std::string extension = it->path().extension().string();
         if (extension == ".log" || extension == ".txt" || extension == ".tsv" ||
             extension == ".json") {

@@ -73,6 +73,13 @@ const std::vector<CommandSpec>& command_table() {
          "  ptune pmu-analyze dfx_outputs/ -k kernel_config.py --format json\n"
          "  ptune pmu-analyze pmu.csv --aicore-mhz 1800 --format csv -o kernels.csv\n",
          {"text", "json", "csv", "markdown"}, true, true, Severity::Warning, &make_pmu_analyze},
+        {"scope-stats", {},
+         "Ring window, heap, dep pool and tensormap pressure per scope from scope_stats.jsonl",
+         "  ptune scope-stats dfx_outputs/scope_stats/scope_stats.jsonl\n"
+         "  ptune scope-stats build_output/Qwen3_20260901_120000/dfx_outputs/ --format markdown\n"
+         "  ptune scope-stats scope_stats.jsonl --host-log dfx_outputs/host.3810442.log   (507018)\n"
+         "  ptune scope-stats dfx_outputs/ --top 20 --format json\n",
+         {"text", "json", "markdown"}, true, true, Severity::Error, &make_scope_stats},
         {"advise", {},
          "Read a whole build directory and rank what to tune first",
          "  ptune advise build_output/\n"

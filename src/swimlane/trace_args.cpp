@@ -38,6 +38,8 @@ std::string_view slice_category(SliceKind kind) {
             return "host_h2d";
         case SliceKind::Graph:
             return "graph_execution";
+        case SliceKind::HostPhase:
+            return "host_phase";
         default:
             return "event";
     }
@@ -75,6 +77,8 @@ std::string_view composed_slice_name(const TraceModel& model, const Slice& s,
         }
         case SliceKind::Upload:
             return cap.host.uploads[s.ref].phase;
+        case SliceKind::HostPhase:
+            return src.host_phases->slices[s.ref].phase;
         case SliceKind::Graph:
             scratch = graph_label(model.extras[s.source].graphs[s.ref]);
             return scratch;

@@ -11,6 +11,7 @@
 #include <string>
 #include <string_view>
 
+#include "ptune/swimlane/host_phase_lanes.hpp"
 #include "trace_model.hpp"
 
 namespace ptune::swimlane::detail {
@@ -218,6 +219,10 @@ void visit_slice_args(const TraceModel& model, const Slice& s, std::string_view 
         }
         case SliceKind::Upload:
             sink(ArgKey::Bytes, arg::Int{cap.host.uploads[s.ref].bytes});
+            return;
+        case SliceKind::HostPhase:
+            sink(ArgKey::Phase,
+                 arg::Text{model.sources[s.source].host_phases->slices[s.ref].phase});
             return;
         case SliceKind::Graph: {
             const GraphInstance& g = extras.graphs[s.ref];

@@ -14,6 +14,7 @@
 
 #include <fmt/format.h>
 
+#include "ptune/swimlane/host_phase_lanes.hpp"
 #include "ptune/swimlane/reader.hpp"
 #include "trace_model.hpp"
 
@@ -628,7 +629,9 @@ class Builder {
     void make_orchestrator() {
         const auto& orch = cap_.orchestrator_phases;
         const auto& uploads = cap_.host.uploads;
-        if (orch.empty() && uploads.empty()) return;
+        const HostPhaseLanes* phases = src_.host_phases;
+        if (orch.empty() && uploads.empty() && (phases == nullptr || phases->slices.empty()))
+            return;
         const bool host = cap_.host_orchestration;
         std::string name = host && orch.empty() ? "Host Prepare"
                            : host               ? "Host Orchestrator"
@@ -642,6 +645,7 @@ class Builder {
                 add_slice(SliceKind::Upload, i, uploads[i].start_ns,
                           uploads[i].end_ns - uploads[i].start_ns, grp, false);
         }
+        if (phases != nullptr) add_host_phases(*phases);
         orch_slice_.assign(orch.size(), kNone);
         std::vector<std::uint32_t> alloc_refs;
         std::unordered_map<std::uint32_t, std::uint32_t> thread_group;  // thread → lane group
@@ -673,6 +677,22 @@ class Builder {
             std::uint32_t s =
                 add_slice(SliceKind::Alloc, i, p.start_ns, p.end_ns - p.start_ns, grp, true);
             aicpu_anchor_.try_emplace(static_cast<std::uint64_t>(p.task_id), s);
+        }
+    }
+
+    /// host_phase_records.jsonl: one lane group per producer thread (nesting records overflow).
+    void add_host_phases(const HostPhaseLanes& phases) {
+        std::unordered_map<std::int64_t, std::uint32_t> by_tid;
+        for (std::uint32_t i = 0; i < phases.slices.size(); ++i) {
+            const HostPhaseLanes::Slice& p = phases.slices[i];
+            auto [it, inserted] = by_tid.try_emplace(p.tid, kNone);
+            if (inserted) {
+                std::string name =
+                    p.tid >= 0 ? fmt::format("Host phases {}", p.tid) : std::string("Host phases");
+                it->second = group(kOrchPid, 4200 + static_cast<std::int64_t>(by_tid.size()),
+                                   std::move(name));
+            }
+            add_slice(SliceKind::HostPhase, i, p.start_ns, p.dur_ns, it->second, false);
         }
     }
 

@@ -30,6 +30,7 @@ enum class SliceKind : std::uint8_t {
     Alloc,       ///< ref = orchestrator phase index; pid 4 AICPU lane
     Upload,      ///< ref = Capture::host.uploads index; pid 1 H2D lane
     Graph,       ///< ref = SourceExtras::graphs index; pid 5
+    HostPhase,   ///< ref = TraceSource::host_phases slice index; pid 1 host phase lanes
 };
 
 enum class FlowName : std::uint8_t {

@@ -18,6 +18,8 @@
 
 namespace ptune::swimlane {
 
+struct HostPhaseLanes;  // host_phase_lanes.hpp
+
 /// One capture to put into the trace, with its own deps and names.
 struct TraceSource {
     const Capture* capture = nullptr;    ///< required; rows must carry deps-resolved func ids
@@ -25,6 +27,8 @@ struct TraceSource {
     const KernelNames* names = nullptr;  ///< optional: kernel names and orchestrator name
     std::string label;                   ///< process-group label for several sources ("rank0/d1")
     std::vector<std::string> inputs;     ///< file paths, recorded as provenance
+    /// optional: host_phase_records.jsonl lanes on the host process (host_phase_lanes.hpp)
+    const HostPhaseLanes* host_phases = nullptr;
 };
 
 /// How several sources share one time axis.

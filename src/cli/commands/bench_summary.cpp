@@ -7,6 +7,7 @@
 #include "ptune/bench/pipeline.hpp"
 #include "ptune/bench/summary.hpp"
 #include "ptune/core/terminal.hpp"
+#include "ptune/host/facts.hpp"
 
 namespace ptune::cli {
 
@@ -70,10 +71,17 @@ class BenchSummaryCommand : public Command {
         if (!catalogue) return context.fail(catalogue.error());
         rules::MetricStore store;
         bench::publish_metrics(cases_, store);
+        // Host logs among the inputs: losses, bind segments, host-orch shares, phase records.
+        host::HostFacts host_facts = host::collect_host_facts(inputs_, context.diagnostics);
+        host::publish(host_facts, store);
         const std::string& format = context.options.format;
         render::Report report = bench::build_summary_report(
             cases_, rules::evaluate(**catalogue, store, {std::string(bench::kRuleArea)}),
             format != "json" && format != "run");
+        if (format != "json" && format != "run") {
+            for (render::Table& table : host::host_tables(host_facts))
+                report.tables.push_back(std::move(table));
+        }
         int code = context.emit(report, {{"run", bench::make_run_renderer(cases_)},
                                          {"json", bench::make_cases_json_renderer(cases_)}});
         return code != 0 ? code : context.findings_exit(report.findings);

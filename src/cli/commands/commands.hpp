@@ -14,6 +14,7 @@ std::unique_ptr<Command> make_swimlane_analyze();
 std::unique_ptr<Command> make_mem_report();
 std::unique_ptr<Command> make_hints_lint();
 std::unique_ptr<Command> make_pmu_analyze();
+std::unique_ptr<Command> make_scope_stats();
 std::unique_ptr<Command> make_advise();
 std::unique_ptr<Command> make_rules();
 

@@ -3,6 +3,7 @@
 // L2.* rules. The pipeline and the report are the swimlane domain's (swimlane/pipeline.hpp).
 
 #include "cli/commands/commands.hpp"
+#include "ptune/swimlane/cpm.hpp"
 #include "ptune/swimlane/pipeline.hpp"
 #include "ptune/swimlane/report.hpp"
 
@@ -46,6 +47,9 @@ class SwimlaneAnalyzeCommand : public Command {
         swimlane::publish(result, store);
         render::Report report = swimlane::build_report(
             *loaded, result, store, rules::evaluate(**catalogue, store, {"L2."}));
+        // simpler's critical_path output beside the records: its paths against ours.
+        swimlane::add_cpm_comparison(report, loaded->files.records, result.analysis.critical_path,
+                                     &context.diagnostics);
 
         int code = context.emit(report);
         return code != 0 ? code : context.findings_exit(report.findings);

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "cli/commands/commands.hpp"
+#include "ptune/swimlane/host_phase_lanes.hpp"
 #include "ptune/swimlane/pipeline.hpp"
 #include "ptune/swimlane/report.hpp"
 #include "ptune/swimlane/trace.hpp"
@@ -89,6 +90,12 @@ class SwimlaneMergeCommand : public Command {
   private:
     int write(const std::vector<LoadedCapture>& loaded, Context& context) {
         std::vector<TraceSource> sources;
+        // host_phase_records.jsonl beside a capture: host phase lanes (host_phase_lanes.hpp).
+        std::vector<std::optional<HostPhaseLanes>> host_phases;
+        host_phases.reserve(loaded.size());
+        for (const LoadedCapture& l : loaded)
+            host_phases.push_back(
+                load_host_phase_lanes(l.files.records, l.capture, context.diagnostics));
         for (const LoadedCapture& l : loaded) {
             TraceSource source;
             source.capture = &l.capture;
@@ -96,6 +103,10 @@ class SwimlaneMergeCommand : public Command {
             source.names = l.names_or_null();
             source.label = l.files.label;
             source.inputs = l.inputs;
+            if (const auto& lanes = host_phases[sources.size()]) {
+                source.host_phases = &*lanes;
+                source.inputs.push_back(lanes->source);
+            }
             sources.push_back(std::move(source));
         }
         TraceOptions options;

@@ -1,0 +1,67 @@
+// advise sections for the host side and the ring pressure of a run: host logs
+// (`host.<pid>.log`, `host-strace.<pid>.log`), host_phase_records.jsonl and scope_stats.jsonl
+// found in the run directory (upstream-2026-09.md §2, §3), through the same pipelines as
+// bench-summary and `ptune scope-stats`.
+
+#include <fmt/format.h>
+
+#include "ptune/advise/advisor.hpp"
+#include "ptune/host/facts.hpp"
+#include "ptune/scope/pipeline.hpp"
+
+namespace ptune::advise {
+
+namespace {
+
+void add_scope(Advice& advice, rules::MetricStore& store, Diagnostics& diagnostics) {
+    const std::string dir = advice.inventory.run_dir.string();
+    if (scope::find_scope_stats(dir).empty()) return;
+    auto loaded = scope::load(dir, "", diagnostics);
+    if (!loaded) {
+        diagnostics.warn(loaded.error().file, loaded.error().line, loaded.error().message);
+        return;
+    }
+    scope::publish(*loaded, store);
+    render::Report report = scope::build_report(*loaded, {}, 5);
+    std::vector<render::Table>& tables = report.tables;
+    Section rings{"scope", "Ring pressure per scope (scope_stats.jsonl)", tables.at(0), report.data,
+                  report.notes};
+    advice.sections.push_back(std::move(rings));
+    Section nearest{"scope-nearest",
+                    "Scopes nearest their ring limit",
+                    tables.at(1),
+                    nlohmann::json::object(),
+                    {}};
+    if (tables.size() > 2) {
+        for (const auto& row : tables[2].rows)
+            nearest.notes.push_back(
+                fmt::format("open scope (the run wedged here): {} depth {} ring {} line {}", row[0],
+                            row[1], row[2], row[3]));
+    }
+    advice.sections.push_back(std::move(nearest));
+}
+
+void add_host(Advice& advice, const AdviseOptions& options, rules::MetricStore& store,
+              Diagnostics& diagnostics) {
+    std::vector<std::string> inputs = {advice.inventory.run_dir.string()};
+    inputs.insert(inputs.end(), options.logs.begin(), options.logs.end());
+    host::HostFacts facts = host::collect_host_facts(inputs, diagnostics);
+    if (facts.empty()) return;
+    host::publish(facts, store);
+    for (render::Table& table : host::host_tables(facts)) {
+        Section section{"host", table.title, std::move(table), nlohmann::json::object(), {}};
+        section.table.title.clear();
+        advice.sections.push_back(std::move(section));
+    }
+}
+
+}  // namespace
+
+/// Called by advise() after the other analyzers.
+void add_host_and_scope(Advice& advice, const AdviseOptions& options, rules::MetricStore& store,
+                        Diagnostics& diagnostics) {
+    add_host(advice, options, store, diagnostics);
+    add_scope(advice, store, diagnostics);
+}
+
+}  // namespace ptune::advise
