@@ -143,6 +143,8 @@ class HtmlRenderer : public render::Renderer {
             out << "<p>No artifact with chartable data.</p>";
         }
 
+        out << memory_map_section(charts);
+
         for (const auto& section : advice_.sections) {
             out << "<h2>" << escape(section.title) << "</h2>" << html_table(section.table) << '\n';
         }
