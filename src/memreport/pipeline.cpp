@@ -234,6 +234,13 @@ Result<Report> read_dump(const std::string& file, std::istream& in, const Option
     Report report = parse_pass_dump(in, file, diagnostics);
     if (!report.refusal.empty())
         return Error{report.refusal, file, report.refusal_line, ExitCode::InputError};
+    if (report.functions.empty() && report.program.empty() &&
+        report.dump_syntax == DumpSyntax::Unknown) {
+        return Error{
+            "no memory-report table found (expected '--- function ---' blocks with Space | Used "
+            "| Limit | Usage | MemRefs rows, or a pass dump NN_after_AllocateMemoryAddr.py)",
+            file, 0, ExitCode::InputError};
+    }
     if (report.functions.empty()) {
         return Error{
             "no compute function (@pl.function(type=pl.FunctionType.InCore|AIC|AIV)) with "
