@@ -12,6 +12,7 @@ namespace ptune::advise {
 namespace {
 
 using render::svg::escape;
+using render::svg::html_table;
 
 constexpr const char* kStyle = R"css(
 body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",sans-serif;margin:24px auto;max-width:1100px;color:#222;padding:0 16px}
@@ -33,22 +34,6 @@ th{background:#f4f4f4}td.num{text-align:right;font-variant-numeric:tabular-nums}
 constexpr const char* kScript = R"js(
 window.addEventListener('load',function(){var n=0;document.querySelectorAll('svg.chart').forEach(function(s){var b=s.getBBox();if(b.width>0&&b.height>0)n++;});document.body.setAttribute('data-charts-rendered',String(n));});
 )js";
-
-std::string html_table(const render::Table& table) {
-    std::string out = "<table><thead><tr>";
-    for (const auto& column : table.columns) out += "<th>" + escape(column) + "</th>";
-    out += "</tr></thead><tbody>";
-    for (const auto& row : table.rows) {
-        out += "<tr>";
-        for (std::size_t c = 0; c < row.size(); ++c) {
-            bool right = c < table.align.size() && table.align[c] == render::Align::Right;
-            out += right ? "<td class=\"num\">" : "<td>";
-            out += escape(row[c]) + "</td>";
-        }
-        out += "</tr>";
-    }
-    return out + "</tbody></table>";
-}
 
 std::string finding_html(const RankedFinding& ranked, int rank) {
     const rules::Finding& f = ranked.finding;

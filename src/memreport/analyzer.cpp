@@ -187,10 +187,10 @@ void publish_function(const Function& function, const BackendChoice& choice,
             if (!subject.labels.count("mem.overlap")) {
                 const Buffer& a = usage.buffers[usage.overlaps.front().first];
                 const Buffer& b = usage.buffers[usage.overlaps.front().second];
-                subject.labels["mem.overlap"] = fmt::format(
-                    "{} {} [{}, {}) and {} [{}, {}) from {} {}", usage.space, a.name,
-                    a.addr_begin, a.addr_end, b.name, b.addr_begin, b.addr_end,
-                    source_is_dump ? "line" : "statement", usage.overlaps.front().at);
+                subject.labels["mem.overlap"] =
+                    fmt::format("{} {} [{}, {}) and {} [{}, {}) from {} {}", usage.space, a.name,
+                                a.addr_begin, a.addr_end, b.name, b.addr_begin, b.addr_end,
+                                source_is_dump ? "line" : "statement", usage.overlaps.front().at);
             }
         }
         if (usage.space == "Vec" && choice.backend && usage.limit_bytes &&

@@ -17,6 +17,7 @@ namespace ptune::memreport {
 namespace {
 
 using render::svg::escape;
+using render::svg::html_table;
 
 constexpr double kWidth = 760, kHeight = 300;
 constexpr double kLeft = 78, kRight = 24, kTop = 30, kBottom = 34;
@@ -31,8 +32,8 @@ std::string num(double value) {
 
 }  // namespace
 
-std::string memory_map_svg(const Report& report, const Function& function,
-                           const SpaceUsage& usage, int index) {
+std::string memory_map_svg(const Report& report, const Function& function, const SpaceUsage& usage,
+                           int index) {
     std::uint64_t first = 0, last = 0, top = 0;
     bool any = false;
     for (const auto& buffer : usage.buffers) {
@@ -45,8 +46,8 @@ std::string memory_map_svg(const Report& report, const Function& function,
     if (!any) return "";
     const char* unit = report.origin == Origin::PassDump ? "line" : "statement";
     // The address axis reaches the limit (or the highest buffer past it).
-    double y_max = static_cast<double>(std::max<std::uint64_t>(
-        {top, usage.limit_bytes.value_or(0), std::uint64_t{1}}));
+    double y_max = static_cast<double>(
+        std::max<std::uint64_t>({top, usage.limit_bytes.value_or(0), std::uint64_t{1}}));
     double x_span = static_cast<double>(last + 1 - first);
     double plot_w = kWidth - kLeft - kRight, plot_h = kHeight - kTop - kBottom;
     auto x_of = [&](std::uint64_t point) {
@@ -68,11 +69,12 @@ std::string memory_map_svg(const Report& report, const Function& function,
         "<svg class=\"chart memory-map\" data-chart=\"memory-map-{}\" data-function=\"{}\" "
         "data-space=\"{}\" xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 {} {}\" "
         "width=\"{}\" height=\"{}\" role=\"img\"><title>{}</title>",
-        index, escape(safe(function.name)), escape(usage.space), kWidth, kHeight, kWidth,
-        kHeight, escape(title));
-    out += fmt::format("<text class=\"chart-title\" x=\"{}\" y=\"18\" font-size=\"12\" "
-                       "font-weight=\"600\">{}</text>",
-                       kLeft, escape(title));
+        index, escape(safe(function.name)), escape(usage.space), kWidth, kHeight, kWidth, kHeight,
+        escape(title));
+    out += fmt::format(
+        "<text class=\"chart-title\" x=\"{}\" y=\"18\" font-size=\"12\" "
+        "font-weight=\"600\">{}</text>",
+        kLeft, escape(title));
     // Axes: address up (0, half, top), program order across (first and last point).
     out += fmt::format(
         "<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"#fafafa\" stroke=\"#bbb\"/>",
@@ -164,7 +166,7 @@ constexpr const char* kStyle = R"css(
 body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",sans-serif;margin:24px auto;max-width:1100px;color:#222;padding:0 16px}
 h1{font-size:22px;margin-bottom:4px}h2{font-size:18px;margin-top:28px;border-bottom:1px solid #ddd;padding-bottom:4px}
 .meta{color:#666}table{border-collapse:collapse;margin:8px 0;font-size:13px}
-th,td{border:1px solid #ddd;padding:3px 8px;text-align:left}th{background:#f4f4f4}
+th,td{border:1px solid #ddd;padding:3px 8px;text-align:left}th{background:#f4f4f4}td.num{text-align:right}
 .finding{border-left:4px solid #999;padding:6px 12px;margin:10px 0;background:#fafafa}
 .finding.error{border-color:#d62728}.finding.warning{border-color:#f28e2b}.finding.info{border-color:#4e79a7}
 .chart{display:block;margin:8px 0;max-width:100%;height:auto}.legend span{margin-right:14px}
@@ -175,18 +177,6 @@ th,td{border:1px solid #ddd;padding:3px 8px;text-align:left}th{background:#f4f4f
 constexpr const char* kScript = R"js(
 window.addEventListener('load',function(){var n=0,p=0;document.querySelectorAll('svg.chart').forEach(function(s){var b=s.getBBox();if(b.width>0&&b.height>0)n++;});document.querySelectorAll('svg.chart rect.live-at-peak').forEach(function(r){var b=r.getBBox();if(b.width>0&&b.height>0)p++;});document.body.setAttribute('data-charts-rendered',String(n));document.body.setAttribute('data-peak-rects-rendered',String(p));});
 )js";
-
-std::string html_table(const render::Table& table) {
-    std::string out = "<table><thead><tr>";
-    for (const auto& column : table.columns) out += "<th>" + escape(column) + "</th>";
-    out += "</tr></thead><tbody>";
-    for (const auto& row : table.rows) {
-        out += "<tr>";
-        for (const auto& cell : row) out += "<td>" + escape(cell) + "</td>";
-        out += "</tr>";
-    }
-    return out + "</tbody></table>";
-}
 
 class HtmlRenderer : public render::Renderer {
   public:
@@ -221,7 +211,8 @@ class HtmlRenderer : public render::Renderer {
             // are live ranges) the buffers live at the peaks.
             for (; table < report.tables.size(); ++table) {
                 const auto& t = report.tables[table];
-                if (t.title != safe(function.name) && !t.title.starts_with(safe(function.name) + ":"))
+                if (t.title != safe(function.name) &&
+                    !t.title.starts_with(safe(function.name) + ":"))
                     break;
                 if (t.title != safe(function.name)) out << "<h3>" << escape(t.title) << "</h3>";
                 out << html_table(t) << '\n';

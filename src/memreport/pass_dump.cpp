@@ -92,8 +92,8 @@ std::optional<std::int64_t> read_int(std::string_view text) {
     }
     bool negative = text.starts_with('-');
     std::string_view digits = negative ? text.substr(1) : text;
-    if (digits.empty() || !std::all_of(digits.begin(), digits.end(),
-                                       [](char c) { return c >= '0' && c <= '9'; })) {
+    if (digits.empty() ||
+        !std::all_of(digits.begin(), digits.end(), [](char c) { return c >= '0' && c <= '9'; })) {
         return std::nullopt;
     }
     auto value = text::parse_uint(digits);
@@ -120,7 +120,7 @@ struct BufferAcc {
     std::string name;  // base name (newer) or mem_<space>_<id> (older)
     std::optional<std::uint64_t> begin, end;
     std::uint64_t size = 0;
-    std::size_t line = 0;       // first mention
+    std::size_t line = 0;                       // first mention
     std::size_t live_first = 0, live_last = 0;  // from the tiles; 0 = no tile yet
 };
 
@@ -217,9 +217,10 @@ class DumpParser {
         if (end < rest.size() && rest[end] == '(') {
             auto call = read_call(rest.substr(end + 1));
             if (!call) {
-                warn(fmt::format("the signature of '{}' does not close on its line; its "
-                                 "parameters are skipped",
-                                 function_.name));
+                warn(
+                    fmt::format("the signature of '{}' does not close on its line; its "
+                                "parameters are skipped",
+                                function_.name));
                 return;
             }
             for (auto param : call->args) {
@@ -287,9 +288,10 @@ class DumpParser {
     std::optional<MemRef> read_memref_args(std::string_view text, bool alloc) {
         auto call = read_call(text);
         if (!call) {
-            warn(fmt::format("a MemRef in '{}' does not close on its line (the line may be "
-                             "cut); it is skipped",
-                             function_.name));
+            warn(
+                fmt::format("a MemRef in '{}' does not close on its line (the line may be "
+                            "cut); it is skipped",
+                            function_.name));
             return std::nullopt;
         }
         MemRef memref;
@@ -306,7 +308,8 @@ class DumpParser {
             memref.syntax = DumpSyntax::New;
             if (args.size() < 3) return bad_memref(text, "expected (base, offset, size)");
             memref.base = std::string(args[0]);
-            if (memref.base.size() >= 2 && (memref.base.front() == '"' || memref.base.front() == '\'')) {
+            if (memref.base.size() >= 2 &&
+                (memref.base.front() == '"' || memref.base.front() == '\'')) {
                 memref.base = memref.base.substr(1, memref.base.size() - 2);
             }
             memref.offset = read_int(args[1]);
@@ -327,9 +330,10 @@ class DumpParser {
         memref.size = static_cast<std::uint64_t>(*size);
         if (memref.offset && *memref.offset < 0 && memref.space != "DDR") {
             if (*memref.offset == -1) {
-                refuse(fmt::format("'{}' has a {} MemRef at address -1: the dump was written "
-                                   "before AllocateMemoryAddr assigned addresses",
-                                   function_.name, memref.space));
+                refuse(
+                    fmt::format("'{}' has a {} MemRef at address -1: the dump was written "
+                                "before AllocateMemoryAddr assigned addresses",
+                                function_.name, memref.space));
             }
             memref.offset.reset();
         }
@@ -344,9 +348,10 @@ class DumpParser {
 
     std::optional<MemRef> bad_memref(std::string_view text, const std::string& why) {
         std::string_view shown = text.substr(0, std::min<std::size_t>(text.size(), 60));
-        warn(fmt::format("unreadable MemRef in '{}' ({}): '{}'; it is skipped, the rest of the "
-                         "table is kept",
-                         function_.name, why, shown));
+        warn(
+            fmt::format("unreadable MemRef in '{}' ({}): '{}'; it is skipped, the rest of the "
+                        "table is kept",
+                        function_.name, why, shown));
         return std::nullopt;
     }
 
@@ -400,9 +405,10 @@ class DumpParser {
         use_memref(memref);
         auto& buffer = spaces_[memref.space].buffers[memref.base];
         if (buffer.name != name) {
-            warn(fmt::format("allocation '{}' is named for another space or id ({}); the name "
-                             "from its arguments, '{}', is used",
-                             name, memref.space, buffer.name));
+            warn(
+                fmt::format("allocation '{}' is named for another space or id ({}); the name "
+                            "from its arguments, '{}', is used",
+                            name, memref.space, buffer.name));
         }
     }
 
@@ -439,8 +445,7 @@ class DumpParser {
             auto it = tiles_.find(std::string(body.substr(i, end - i)));
             if (it != tiles_.end() && it->second.last < line_) {
                 it->second.last = line_;
-                extend(spaces_[it->second.space].buffers[it->second.base], it->second.first,
-                       line_);
+                extend(spaces_[it->second.space].buffers[it->second.base], it->second.first, line_);
             }
             i = end;
         }
@@ -466,8 +471,8 @@ class DumpParser {
             usage.used_text = format_size(acc.used);
             usage.limit_text = "N/A";
             usage.usage_text = "N/A";
-            usage.memrefs = report_.dump_syntax == DumpSyntax::Old ? acc.buffers.size()
-                                                                   : acc.tile_bindings;
+            usage.memrefs =
+                report_.dump_syntax == DumpSyntax::Old ? acc.buffers.size() : acc.tile_bindings;
             usage.line = acc.line;
             for (auto& [base, b] : acc.buffers) {
                 Buffer buffer;
@@ -529,8 +534,7 @@ Report parse_pass_dump(std::istream& in, const std::string& source, Diagnostics&
     return parse_lines(reader, source, diagnostics);
 }
 
-Report parse_pass_dump(std::string_view text, const std::string& source,
-                       Diagnostics& diagnostics) {
+Report parse_pass_dump(std::string_view text, const std::string& source, Diagnostics& diagnostics) {
     io::LineReader reader(text);
     return parse_lines(reader, source, diagnostics);
 }

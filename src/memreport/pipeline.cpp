@@ -13,8 +13,8 @@
 #include "ptune/core/discover.hpp"
 #include "ptune/core/io.hpp"
 #include "ptune/core/text.hpp"
-#include "ptune/memreport/pass_dump.hpp"
 #include "ptune/memreport/parser.hpp"
+#include "ptune/memreport/pass_dump.hpp"
 
 namespace ptune::memreport {
 
@@ -100,7 +100,7 @@ Result<Source> locate_report(const std::string& input, Diagnostics& diagnostics)
     if (!source.found() && *run_dir != base) {
         if (auto older = find_reports(base); !older.empty()) {
             diagnostics.note(older.front().string(), 0,
-                             "an older run has a memory report or pass dump; name it to read it");
+                             "an older run has a memory report; name it to read it");
         }
     }
     return source;
@@ -177,9 +177,9 @@ std::vector<std::string> compare_tables(const Report& text, const Report& dump) 
                 continue;
             }
             // A printed KB/MB size is exact only to ±0.05 of its unit: compare it as printed.
-            bool used_equal = a->used_exact ? a->used_bytes == b->used_bytes
-                                            : format_size(a->used_bytes) ==
-                                                  format_size(b->used_bytes);
+            bool used_equal = a->used_exact
+                                  ? a->used_bytes == b->used_bytes
+                                  : format_size(a->used_bytes) == format_size(b->used_bytes);
             if (!used_equal) {
                 out.push_back(fmt::format("'{}' {}: Used {} in the text report, {} in the dump",
                                           function.name, space, format_size(a->used_bytes),
@@ -281,9 +281,8 @@ void cross_check(Analysis& analysis, const Options& options, Diagnostics& diagno
     analysis.differences = compare_tables(analysis.report, *dump);
     for (const auto& difference : analysis.differences) diagnostics.warn(file, 0, difference);
     if (analysis.differences.empty()) {
-        diagnostics.note(file, 0,
-                         fmt::format("the pass dump gives the same table as {}",
-                                     analysis.source.file));
+        diagnostics.note(
+            file, 0, fmt::format("the pass dump gives the same table as {}", analysis.source.file));
     }
 }
 

@@ -113,10 +113,10 @@ render::Table function_table(const Function& function) {
 std::optional<render::Table> peak_table(const Report& report, const Function& function) {
     render::Table table;
     const char* unit = report.origin == Origin::PassDump ? "line" : "statement";
-    table.title = fmt::format("{}: buffers live at each space's peak ({} numbers)",
-                              text::is_valid_utf8(function.name) ? function.name
-                                                                 : text::sanitize_utf8(function.name),
-                              unit);
+    table.title = fmt::format(
+        "{}: buffers live at each space's peak ({} numbers)",
+        text::is_valid_utf8(function.name) ? function.name : text::sanitize_utf8(function.name),
+        unit);
     table.columns = {"space", "peak", "buffer", "size", "address", "live range"};
     table.align = {render::Align::Left,  render::Align::Left, render::Align::Left,
                    render::Align::Right, render::Align::Left, render::Align::Left};
@@ -171,11 +171,11 @@ std::string format_text_report(const Report& report, std::string_view backend_to
             "  -------+-------------+-------------+----------+---------\n",
             function.name);
         for (const auto& usage : function.spaces) {
-            out += fmt::format(
-                "  {:<7}|  {:>9}  |  {:>9}  |  {:>6}  |  {}\n", usage.space,
-                format_size(usage.used_bytes),
-                usage.limit_bytes ? format_size(*usage.limit_bytes) : "N/A",
-                usage.usage_pct ? format_percent(*usage.usage_pct) : "N/A", usage.memrefs);
+            out += fmt::format("  {:<7}|  {:>9}  |  {:>9}  |  {:>6}  |  {}\n", usage.space,
+                               format_size(usage.used_bytes),
+                               usage.limit_bytes ? format_size(*usage.limit_bytes) : "N/A",
+                               usage.usage_pct ? format_percent(*usage.usage_pct) : "N/A",
+                               usage.memrefs);
         }
         if (version != FormatVersion::V3) continue;
         for (const auto& usage : function.spaces) {
@@ -186,9 +186,9 @@ std::string format_text_report(const Report& report, std::string_view backend_to
                 "--------\n",
                 usage.space);
             for (const auto& buffer : usage.buffers) {
-                std::string range = buffer.allocated
-                                        ? fmt::format("[{}, {})", buffer.addr_begin, buffer.addr_end)
-                                        : "(unallocated)";
+                std::string range =
+                    buffer.allocated ? fmt::format("[{}, {})", buffer.addr_begin, buffer.addr_end)
+                                     : "(unallocated)";
                 out += fmt::format("    {:<18}|  {:>9}  |  {:<25}|  [{}, {}]\n", buffer.name,
                                    format_size(buffer.size_bytes), range, buffer.live_begin,
                                    buffer.live_end);

@@ -16,12 +16,12 @@
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     ptune::fuzz::FuzzInput input(data, size, 1);
-    auto backend = input.option(0) % 2 == 1 ? ptune::memreport::Backend::A5
-                                            : ptune::memreport::Backend::A2A3;
+    auto backend =
+        input.option(0) % 2 == 1 ? ptune::memreport::Backend::A5 : ptune::memreport::Backend::A2A3;
     std::istringstream in{std::string(input.text())};
     ptune::Diagnostics diagnostics;
-    auto report = ptune::memreport::parse_pass_dump(in, "13_after_AllocateMemoryAddr.py",
-                                                    diagnostics);
+    auto report =
+        ptune::memreport::parse_pass_dump(in, "13_after_AllocateMemoryAddr.py", diagnostics);
     ptune::memreport::apply_dump_backend(report, backend, "option", diagnostics);
     auto choice = ptune::memreport::analyze(report, backend, diagnostics);
     ptune::rules::MetricStore store;

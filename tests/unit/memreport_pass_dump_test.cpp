@@ -73,7 +73,8 @@ std::string live_names(const SpaceUsage& usage) {
 
 }  // namespace
 
-TEST_CASE("old-syntax dump rebuilds the v1 report of its build byte for byte", "[memreport][dump]") {
+TEST_CASE("old-syntax dump rebuilds the v1 report of its build byte for byte",
+          "[memreport][dump]") {
     Diagnostics diagnostics;
     Analysis analysis = load(data_path(kOld), diagnostics);
     const Report& report = analysis.report;
@@ -165,8 +166,8 @@ TEST_CASE("a new-syntax dump and the text report of the same build give equal ta
     CHECK(both.differences.empty());
 
     Diagnostics dump_diagnostics;
-    Analysis dump = load(data_path(kBothRun + "passes_dump/14_after_AllocateMemoryAddr.py"),
-                         dump_diagnostics);
+    Analysis dump =
+        load(data_path(kBothRun + "passes_dump/14_after_AllocateMemoryAddr.py"), dump_diagnostics);
     CHECK(dump.report.dump_syntax == DumpSyntax::New);
     CHECK(dump_diagnostics.items().empty());
     CHECK(compare_tables(both.report, dump.report).empty());
@@ -216,11 +217,11 @@ TEST_CASE("three buffers live together: the exact peak and live-at-peak list",
     CHECK(peak["at"] == 10);
     REQUIRE(peak["live"].size() == 3);
     CHECK(peak["live"][2] == nlohmann::json({{"name", "mem_vec_2"},
-                                              {"size_bytes", 8192},
-                                              {"addr_begin", 32768},
-                                              {"addr_end", 40960},
-                                              {"live_begin", 10},
-                                              {"live_end", 11}}));
+                                             {"size_bytes", 8192},
+                                             {"addr_begin", 32768},
+                                             {"addr_end", 40960},
+                                             {"live_begin", 10},
+                                             {"live_end", 11}}));
 
     // The map marks exactly those three rectangles and the peak line.
     std::string svg = memory_map_svg(analysis.report, analysis.report.functions[0], vec, 0);

@@ -18,8 +18,8 @@ namespace ptune::memreport {
 /// One `<svg class="chart" data-chart="memory-map-N">`: the buffers of `usage` (allocated ones,
 /// with live ranges) as rectangles; `rect.buffer` elements carry `data-buffer` (the name) and
 /// `data-live-at-peak="1"` or `data-overlap="1"`. Empty when the space has no live ranges.
-std::string memory_map_svg(const Report& report, const Function& function,
-                           const SpaceUsage& usage, int index);
+std::string memory_map_svg(const Report& report, const Function& function, const SpaceUsage& usage,
+                           int index);
 
 /// Every map of the report, in function and space order, at most `limit`.
 std::vector<std::string> memory_maps(const Report& report, std::size_t limit = 1000);

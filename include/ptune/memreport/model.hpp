@@ -48,9 +48,9 @@ struct Buffer {
 /// The peak of a space's live bytes in program order: at each program point (a dump line, or
 /// the text report's statement counter) the buffers whose live range covers it are live.
 struct SpacePeak {
-    std::uint64_t bytes = 0;      ///< Σ size of the buffers live at the peak
-    std::uint64_t at = 0;         ///< the first program point where the peak is reached
-    std::uint64_t top = 0;        ///< the highest address end among them
+    std::uint64_t bytes = 0;        ///< Σ size of the buffers live at the peak
+    std::uint64_t at = 0;           ///< the first program point where the peak is reached
+    std::uint64_t top = 0;          ///< the highest address end among them
     std::vector<std::size_t> live;  ///< indices into SpaceUsage::buffers, by address
 };
 

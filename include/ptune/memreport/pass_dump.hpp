@@ -30,8 +30,7 @@ bool looks_like_pass_dump(std::string_view first_line);
 /// what parsed is kept. A dump written before address assignment sets Report::refusal.
 Report parse_pass_dump(std::istream& in, const std::string& source, Diagnostics& diagnostics);
 /// Parses a pass dump held in memory.
-Report parse_pass_dump(std::string_view text, const std::string& source,
-                       Diagnostics& diagnostics);
+Report parse_pass_dump(std::string_view text, const std::string& source, Diagnostics& diagnostics);
 
 /// Fills the limits of a dump's table from `backend` (March-2026 old-syntax dumps get the Vec
 /// limit of their era, 192 KB / 248 KB) and records how the backend was chosen (`how`: option,

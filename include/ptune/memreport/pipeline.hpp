@@ -6,9 +6,9 @@
 
 #include <filesystem>
 #include <optional>
-#include <utility>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "ptune/core/diagnostics.hpp"
@@ -37,8 +37,8 @@ std::vector<std::filesystem::path> find_reports(const std::filesystem::path& dir
 
 /// The input to read, or where none was found.
 struct Source {
-    std::string file;      ///< the text report, else the pass dump ("-" is stdin); empty if none
-    std::string searched;  ///< the directory searched (named by rule M10); empty for a file
+    std::string file;         ///< the text report, else the pass dump ("-" is stdin); empty if none
+    std::string searched;     ///< the directory searched (named by rule M10); empty for a file
     std::string cross_check;  ///< the same run's pass dump when `file` is its text report
 
     bool found() const { return !file.empty(); }
@@ -90,8 +90,9 @@ std::vector<std::string> compare_tables(const Report& text, const Report& dump);
 
 /// Reads and analyses the source's report or pass dump (nothing when there is none), and
 /// cross-checks a text report against its run's dump. Fails when the file cannot be opened,
-/// holds no memory-report table, or is a dump written before address assignment; the parser's line-by-line complaints are
-/// dropped when the file is not a memory report at all, since they would bury that message.
+/// holds no memory-report table, or is a dump written before address assignment; the parser's
+/// line-by-line complaints are dropped when the file is not a memory report at all, since they
+/// would bury that message.
 Result<Analysis> load_and_analyze(const Source& source, const Options& options,
                                   Diagnostics& diagnostics);
 
