@@ -65,6 +65,12 @@ bool has_warning(const Diagnostics& diagnostics, std::size_t line, const std::st
     return false;
 }
 
+std::size_t occurrences(const std::string& text, const std::string& needle) {
+    std::size_t count = 0;
+    for (std::size_t at = 0; (at = text.find(needle, at)) != std::string::npos; ++at) ++count;
+    return count;
+}
+
 std::string live_names(const SpaceUsage& usage) {
     std::string out;
     for (std::size_t index : usage.peak->live) out += usage.buffers[index].name + " ";
@@ -225,11 +231,7 @@ TEST_CASE("three buffers live together: the exact peak and live-at-peak list",
 
     // The map marks exactly those three rectangles and the peak line.
     std::string svg = memory_map_svg(analysis.report, analysis.report.functions[0], vec, 0);
-    std::size_t marked = 0;
-    for (std::size_t at = 0; (at = svg.find("data-live-at-peak=\"1\"", at)) != std::string::npos;
-         ++at)
-        ++marked;
-    CHECK(marked == 3);
+    CHECK(occurrences(svg, "data-live-at-peak=\"1\"") == 3);
     CHECK(svg.find("data-peak-at=\"10\" data-peak-bytes=\"40960\"") != std::string::npos);
     CHECK(svg.find("limit 184.0 KB") != std::string::npos);
 }
@@ -362,11 +364,8 @@ TEST_CASE("the HTML page is self-contained and holds one map per space", "[memre
     CHECK(html.find("<!DOCTYPE html>") == 0);
     CHECK(html.find("src=\"http") == std::string::npos);
     CHECK(html.find("href=\"http") == std::string::npos);
-    std::size_t maps = 0;
-    for (std::size_t at = 0; (at = html.find("data-chart=\"memory-map-", at)) != std::string::npos;
-         ++at)
-        ++maps;
-    CHECK(maps == 6);  // attn_aic: 4 spaces, attn_aiv: Vec, scale_aiv: Vec
+    CHECK(occurrences(html, "data-chart=\"memory-map-") ==
+          6);  // attn_aic: 4 spaces, attn_aiv: Vec, scale_aiv: Vec
     CHECK(memory_maps(analysis.report).size() == 6);
     CHECK(memory_maps(analysis.report, 2).size() == 2);
 }
