@@ -1,6 +1,9 @@
 #include "ptune/memreport/live_ranges.hpp"
 
 #include <algorithm>
+#include <iterator>
+#include <map>
+#include <set>
 
 namespace ptune::memreport {
 
@@ -42,23 +45,44 @@ std::optional<SpacePeak> find_peak(const SpaceUsage& usage) {
 }
 
 std::vector<Overlap> find_overlaps(const SpaceUsage& usage, std::size_t limit) {
+    // A sweep in program order keeps the live buffers ordered by address. In a correct layout
+    // they are disjoint, so a newly live buffer can only overlap its address predecessor and
+    // the successors that start below its end: O(n log n) plus the pairs reported.
     std::vector<std::size_t> order;
     for (std::size_t i = 0; i < usage.buffers.size(); ++i) {
         const Buffer& buffer = usage.buffers[i];
         if (buffer.allocated && buffer.addr_end > buffer.addr_begin) order.push_back(i);
     }
     std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
-        return usage.buffers[a].addr_begin < usage.buffers[b].addr_begin;
+        return usage.buffers[a].live_begin < usage.buffers[b].live_begin;
     });
+    std::set<std::pair<std::uint64_t, std::size_t>> live;  // (addr_begin, index)
+    std::multimap<std::uint64_t, std::size_t> ends;        // live_end -> index
     std::vector<Overlap> found;
-    for (std::size_t i = 0; i < order.size() && found.size() < limit; ++i) {
-        const Buffer& a = usage.buffers[order[i]];
-        for (std::size_t j = i + 1; j < order.size() && found.size() < limit; ++j) {
-            const Buffer& b = usage.buffers[order[j]];
-            if (b.addr_begin >= a.addr_end) break;  // sorted: nothing further overlaps a
-            if (a.live_end < b.live_begin || b.live_end < a.live_begin) continue;
-            found.push_back({order[i], order[j], std::max(a.live_begin, b.live_begin)});
+    auto record = [&](std::size_t a, std::size_t b, std::uint64_t at) {
+        if (usage.buffers[a].addr_begin > usage.buffers[b].addr_begin ||
+            (usage.buffers[a].addr_begin == usage.buffers[b].addr_begin && a > b))
+            std::swap(a, b);
+        found.push_back({a, b, at});
+    };
+    for (std::size_t index : order) {
+        const Buffer& buffer = usage.buffers[index];
+        while (!ends.empty() && ends.begin()->first < buffer.live_begin) {
+            std::size_t gone = ends.begin()->second;
+            live.erase({usage.buffers[gone].addr_begin, gone});
+            ends.erase(ends.begin());
         }
+        auto next = live.lower_bound({buffer.addr_begin, 0});
+        if (next != live.begin()) {
+            std::size_t before = std::prev(next)->second;
+            if (usage.buffers[before].addr_end > buffer.addr_begin && found.size() < limit)
+                record(before, index, buffer.live_begin);
+        }
+        for (; next != live.end() && next->first < buffer.addr_end && found.size() < limit; ++next)
+            record(next->second, index, buffer.live_begin);
+        if (found.size() >= limit) break;
+        live.emplace(buffer.addr_begin, index);
+        ends.emplace(buffer.live_end, index);
     }
     return found;
 }

@@ -18,8 +18,8 @@ namespace ptune::memreport {
 std::optional<SpacePeak> find_peak(const SpaceUsage& usage);
 
 /// Pairs of allocated buffers whose address ranges overlap while their live ranges overlap,
-/// at most `limit` of them (sorted by address, each buffer compared only with those that start
-/// below its end).
+/// at most `limit` of them, each found when the later one becomes live (`at`), the lower
+/// address first. A sweep in program order over the live set ordered by address: O(n log n).
 std::vector<Overlap> find_overlaps(const SpaceUsage& usage, std::size_t limit = 64);
 
 }  // namespace ptune::memreport
