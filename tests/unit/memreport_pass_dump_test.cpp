@@ -369,3 +369,46 @@ TEST_CASE("the HTML page is self-contained and holds one map per space", "[memre
     CHECK(memory_maps(analysis.report).size() == 6);
     CHECK(memory_maps(analysis.report, 2).size() == 2);
 }
+
+TEST_CASE("newer syntax variants: user-named base, literal and dynamic offsets, Bias, rebinding",
+          "[memreport][dump]") {
+    const std::string dump =
+        "# pypto.program: V\n@pl.program\nclass V:\n"
+        "    @pl.function(type=pl.FunctionType.AIC, level=pl.Level.CORE)\n"
+        "    def mm_aic(self, x: pl.Tensor[[16, 16], pl.FP32]):\n"
+        "        a: pl.Tile[[16, 16], pl.BF16, pl.MemRef(\"my_ring_buffer_name_long\", 1024, 512), "
+        "pl.Mem.Mat] = pl.tile.load(x)\n"
+        "        b: pl.Tile[[16, 16], pl.BF16, pl.MemRef(mem_mat_1, i * 512, 512), pl.Mem.Mat] = "
+        "pl.tile.slice(a)\n"
+        "        c: pl.Tile[[1, 16], pl.FP32, pl.MemRef(mem_bias_0, 0, 64), pl.Mem.Bias] = "
+        "pl.tile.load(x)\n"
+        "        if i == 0:\n"
+        "            d: pl.Tile[[16, 16], pl.FP32, pl.MemRef(mem_acc_0, pl.const(0, pl.INT64), "
+        "1024), "
+        "pl.Mem.Acc] = pl.tile.matmul(a, b)\n"
+        "        else:\n"
+        "            d: pl.Tile[[16, 16], pl.FP32, pl.MemRef(mem_acc_0, pl.const(0, pl.INT64), "
+        "1024), "
+        "pl.Mem.Acc] = pl.tile.matmul_acc(d, a, b)\n"
+        "        return d\n";
+    Diagnostics diagnostics;
+    Report report = parse_pass_dump(std::string_view(dump), "v.py", diagnostics);
+    CHECK(diagnostics.items().empty());
+    REQUIRE(report.functions.size() == 1);
+    const Function& f = report.functions[0];
+    REQUIRE(f.spaces.size() == 2);  // Mat and Acc; Bias is never tabled
+    const SpaceUsage* mat = f.find("Mat");
+    REQUIRE(mat);
+    CHECK(mat->exact_used == 1536u);  // 1024 + 512; the dynamic offset counts its size only
+    CHECK(mat->memrefs == 2);
+    REQUIRE(mat->buffers.size() == 2);
+    CHECK(mat->buffers[0].name == "my_ring_buffer_name_long");
+    CHECK(mat->buffers[0].live_begin == 6);
+    CHECK(mat->buffers[0].live_end == 12);   // `a` is read by both matmul arms
+    CHECK_FALSE(mat->buffers[1].allocated);  // mem_mat_1 has no constant offset
+    const SpaceUsage* acc = f.find("Acc");
+    REQUIRE(acc);
+    CHECK(acc->memrefs == 1);  // `d` bound in both arms is one tile
+    CHECK(acc->buffers[0].live_begin == 10);
+    CHECK(acc->buffers[0].live_end == 13);  // to the return
+}
