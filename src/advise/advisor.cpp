@@ -15,6 +15,7 @@
 #include "ptune/core/io.hpp"
 #include "ptune/core/stats.hpp"
 #include "ptune/hints/pipeline.hpp"
+#include "ptune/memreport/memory_map.hpp"
 #include "ptune/memreport/pipeline.hpp"
 #include "ptune/memreport/report.hpp"
 #include "ptune/pmu/analyzer.hpp"
@@ -30,6 +31,8 @@ namespace fs = std::filesystem;
 namespace {
 
 constexpr std::size_t kTopRows = 10;
+// Memory maps in the HTML report: enough for a program's kernels, bounded for huge reports.
+constexpr std::size_t kMemoryMaps = 24;
 
 std::string fixed(double value, int decimals) {
     return stats::format_fixed(value, decimals);
@@ -183,10 +186,18 @@ void add_memory(Advice& advice, rules::MetricStore& store, Diagnostics& diagnost
     }
     memreport::publish(*analysis, store);
     if (!analysis->found()) return;
-    Section section{"mem", "On-chip memory (memory report)", {}, nlohmann::json::array(), {}};
+    bool dump = analysis->report.origin == memreport::Origin::PassDump;
+    Section section{"mem",
+                    dump ? "On-chip memory (rebuilt from the pass dump; backend " +
+                               memreport::backend_text(analysis->report, analysis->choice) + ")"
+                         : "On-chip memory (memory report)",
+                    {},
+                    nlohmann::json::array(),
+                    {}};
     section.table = memreport::usage_table(analysis->report);
     section.data.push_back(memreport::to_json(analysis->report, analysis->choice));
     advice.charts.memory_fill = memreport::usage_bars(analysis->report);
+    advice.charts.memory_maps = memreport::memory_maps(analysis->report, kMemoryMaps);
     advice.sections.push_back(std::move(section));
 }
 

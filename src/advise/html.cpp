@@ -13,6 +13,7 @@ namespace ptune::advise {
 namespace {
 
 using render::svg::escape;
+using render::svg::html_table;
 
 constexpr const char* kStyle = R"css(
 body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",sans-serif;margin:24px auto;max-width:1100px;color:#222;padding:0 16px}
@@ -36,22 +37,6 @@ constexpr const char* kScript = R"js(
 window.addEventListener('load',function(){var n=0;document.querySelectorAll('svg.chart').forEach(function(s){var b=s.getBBox();if(b.width>0&&b.height>0)n++;});document.body.setAttribute('data-charts-rendered',String(n));
 var c=0;document.querySelectorAll('svg.chart text.label').forEach(function(t){if(t.getBBox().x<0)c++;});document.body.setAttribute('data-labels-clipped',String(c));});
 )js";
-
-std::string html_table(const render::Table& table) {
-    std::string out = "<table><thead><tr>";
-    for (const auto& column : table.columns) out += "<th>" + escape(column) + "</th>";
-    out += "</tr></thead><tbody>";
-    for (const auto& row : table.rows) {
-        out += "<tr>";
-        for (std::size_t c = 0; c < row.size(); ++c) {
-            bool right = c < table.align.size() && table.align[c] == render::Align::Right;
-            out += right ? "<td class=\"num\">" : "<td>";
-            out += escape(row[c]) + "</td>";
-        }
-        out += "</tr>";
-    }
-    return out + "</tbody></table>";
-}
 
 std::string finding_html(const RankedFinding& ranked, int rank) {
     const rules::Finding& f = ranked.finding;
@@ -150,6 +135,8 @@ class HtmlRenderer : public render::Renderer {
             charts.pipes.empty() && charts.rank_effective_us.empty()) {
             out << "<p>No artifact with chartable data.</p>";
         }
+
+        out << memory_map_section(charts);
 
         for (const auto& section : advice_.sections) {
             out << "<h2>" << escape(section.title) << "</h2>" << html_table(section.table) << '\n';

@@ -50,13 +50,15 @@ const std::vector<CommandSpec>& command_table() {
          "dispatch-trail, serial-chain).\n",
          {"text", "json", "markdown"}, true, true, Severity::Warning, &make_swimlane_analyze},
         {"mem-report", {},
-         "Read memory_after_AllocateMemoryAddr.txt (v1-v3) and say which space to re-tile",
-         "  ptune mem-report build_output/            (the newest run's report)\n"
+         "Read memory_after_AllocateMemoryAddr.txt (v1-v3) or rebuild it from the pass dump; "
+         "say which space to re-tile",
+         "  ptune mem-report build_output/            (the newest run's report, else its pass dump)\n"
+         "  ptune mem-report passes_dump/13_after_AllocateMemoryAddr.py --format html -o map.html\n"
          "  ptune mem-report build_output/Qwen3_20260701_120000/ --format markdown\n"
          "  ptune mem-report report/memory_after_AllocateMemoryAddr.txt --format json\n"
          "  ptune mem-report old_report.txt --backend a5   (limits printed as N/A)\n"
          "  ptune mem-report report/ --rules thresholds.json   (e.g. mem.underfilled-mat max_pct)\n",
-         {"text", "json", "markdown", "csv"}, true, true, Severity::Warning, &make_mem_report},
+         {"text", "json", "markdown", "csv", "html"}, true, true, Severity::Warning, &make_mem_report},
         {"hints-lint", {},
          "Lint perf_hints.log as compiler diagnostics (gcc, json, sarif, github)",
          "  ptune hints-lint build_output/\n"

@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "ptune/memreport/live_ranges.hpp"
 #include "ptune/memreport/tile_model.hpp"
 
 namespace ptune::memreport {
@@ -25,6 +26,11 @@ std::optional<std::uint64_t> used_from_buffers(const SpaceUsage& usage) {
 
 void derive_used(const Report& report, const Function& function, SpaceUsage& usage,
                  Diagnostics& diagnostics) {
+    if (usage.exact_used) {  // rebuilt from a pass dump: bytes, not a printed size
+        usage.used_bytes = *usage.exact_used;
+        usage.used_exact = true;
+        return;
+    }
     auto printed = parse_size(usage.used_text);  // the parser only keeps rows where this parses
     usage.used_bytes = printed ? printed->bytes : 0;
     usage.used_exact = printed && printed->exact;
@@ -143,7 +149,8 @@ std::uint64_t reserve_floor(const SpaceUsage& usage) {
 }
 
 void publish_function(const Function& function, const BackendChoice& choice,
-                      rules::Subject& subject, const std::string& source) {
+                      rules::Subject& subject, const std::string& source, bool source_is_dump) {
+    std::size_t overlaps = 0;
     auto set = [&](const std::string& name, double value) { subject.metrics[name] = value; };
     std::optional<double> left_right_max;
     std::optional<double> max_usage;
@@ -171,6 +178,21 @@ void publish_function(const Function& function, const BackendChoice& choice,
             std::uint64_t floor = reserve_floor(usage);
             set(prefix + "reserve_floor_bytes", static_cast<double>(floor));
         }
+        if (usage.peak) {
+            set(prefix + "peak_live_bytes", static_cast<double>(usage.peak->bytes));
+            set(prefix + "peak_live_buffers", static_cast<double>(usage.peak->live.size()));
+        }
+        if (!usage.overlaps.empty()) {
+            overlaps += usage.overlaps.size();
+            if (!subject.labels.count("mem.overlap")) {
+                const Buffer& a = usage.buffers[usage.overlaps.front().first];
+                const Buffer& b = usage.buffers[usage.overlaps.front().second];
+                subject.labels["mem.overlap"] =
+                    fmt::format("{} {} [{}, {}) and {} [{}, {}) from {} {}", usage.space, a.name,
+                                a.addr_begin, a.addr_end, b.name, b.addr_begin, b.addr_end,
+                                source_is_dump ? "line" : "statement", usage.overlaps.front().at);
+            }
+        }
         if (usage.space == "Vec" && choice.backend && usage.limit_bytes &&
             !usage.limit_from_backend) {
             set("mem.Vec.legacy_limit",
@@ -180,6 +202,7 @@ void publish_function(const Function& function, const BackendChoice& choice,
         }
     }
     if (left_right_max) set("mem.left_right.max_usage_pct", *left_right_max);
+    set("mem.overlapping_buffers", static_cast<double>(overlaps));
     if (max_usage) set("mem.max_usage_pct", *max_usage);
 
     const SpaceUsage* mat = function.find("Mat");
@@ -201,10 +224,37 @@ void publish_function(const Function& function, const BackendChoice& choice,
 
 }  // namespace
 
+// The peak of live bytes and the overlapping live buffers of every space; an overlap is an
+// allocator bug, reported with the line of the later allocation.
+void derive_live(const Report& report, const Function& function, SpaceUsage& usage,
+                 Diagnostics& diagnostics) {
+    usage.peak = find_peak(usage);
+    usage.overlaps = find_overlaps(usage);
+    const char* unit = report.origin == Origin::PassDump ? "line" : "statement";
+    for (const auto& overlap : usage.overlaps) {
+        const Buffer& a = usage.buffers[overlap.first];
+        const Buffer& b = usage.buffers[overlap.second];
+        diagnostics.warn(
+            report.source, std::max(a.line, b.line),
+            fmt::format("'{}' {}: {} [{}, {}) and {} [{}, {}) share bytes while both are live "
+                        "(from {} {}): an allocator bug",
+                        function.name, usage.space, a.name, a.addr_begin, a.addr_end, b.name,
+                        b.addr_begin, b.addr_end, unit, overlap.at));
+    }
+}
+
 BackendChoice analyze(Report& report, std::optional<Backend> forced, Diagnostics& diagnostics) {
-    BackendChoice choice = choose_backend(report, forced, diagnostics);
+    BackendChoice choice;
+    if (report.origin == Origin::PassDump) {
+        // The pipeline resolved it (--backend, ptoas/*.pto, compiled_meta.json, assumed).
+        choice.backend = report.dump_backend ? report.dump_backend : forced;
+        choice.source = report.dump_backend ? report.dump_backend_source : "option";
+    } else {
+        choice = choose_backend(report, forced, diagnostics);
+    }
     for (auto& function : report.functions) {
         for (auto& usage : function.spaces) {
+            derive_live(report, function, usage, diagnostics);
             derive_used(report, function, usage, diagnostics);
             derive_limit(report, function, usage, choice.backend, diagnostics);
             if (usage.space == "Vec" && usage.limit_bytes && !usage.limit_from_backend &&
@@ -220,7 +270,8 @@ BackendChoice analyze(Report& report, std::optional<Backend> forced, Diagnostics
 void publish_metrics(const Report& report, const BackendChoice& choice, rules::MetricStore& store) {
     for (const auto& function : report.functions) {
         rules::Subject& subject = store.subject("function", function.name);
-        publish_function(function, choice, subject, report.source);
+        publish_function(function, choice, subject, report.source,
+                         report.origin == Origin::PassDump);
         // Every function of the report is an in-core kernel (InCore, AIC or AIV) named as in
         // kernel_config.py, the join key of pmu.csv: mirror it for cross-artifact rules.
         rules::Subject& kernel = store.subject("kernel", function.name);
@@ -233,6 +284,40 @@ void publish_metrics(const Report& report, const BackendChoice& choice, rules::M
     store.run().metrics["mem.functions"] = static_cast<double>(report.functions.size());
     store.run().metrics["mem.legacy_vec_limit"] = choice.legacy_vec_limit ? 1 : 0;
 }
+
+namespace {
+
+nlohmann::json buffer_json(const Buffer& buffer) {
+    return {{"name", buffer.name},
+            {"size_bytes", buffer.size_bytes},
+            {"addr_begin", buffer.addr_begin},
+            {"addr_end", buffer.addr_end},
+            {"live_begin", buffer.live_begin},
+            {"live_end", buffer.live_end}};
+}
+
+// The space's peak: live bytes, where, and the buffers live there (name, size, offset, range).
+nlohmann::json peak_json(const SpaceUsage& usage) {
+    if (!usage.peak) return nullptr;
+    nlohmann::json live = nlohmann::json::array();
+    for (std::size_t index : usage.peak->live) live.push_back(buffer_json(usage.buffers[index]));
+    return {{"live_bytes", usage.peak->bytes},
+            {"at", usage.peak->at},
+            {"top_address", usage.peak->top},
+            {"live", std::move(live)}};
+}
+
+nlohmann::json overlaps_json(const SpaceUsage& usage) {
+    nlohmann::json out = nlohmann::json::array();
+    for (const auto& overlap : usage.overlaps) {
+        out.push_back({{"first", buffer_json(usage.buffers[overlap.first])},
+                       {"second", buffer_json(usage.buffers[overlap.second])},
+                       {"from", overlap.at}});
+    }
+    return out;
+}
+
+}  // namespace
 
 nlohmann::json to_json(const Report& report, const BackendChoice& choice) {
     using nlohmann::json;
@@ -251,7 +336,9 @@ nlohmann::json to_json(const Report& report, const BackendChoice& choice) {
                  {"memrefs", usage.memrefs},
                  {"used_text", usage.used_text},
                  {"limit_text", usage.limit_text},
-                 {"usage_text", usage.usage_text}});
+                 {"usage_text", usage.usage_text},
+                 {"peak", peak_json(usage)},
+                 {"overlaps", overlaps_json(usage)}});
             if (usage.buffers.empty()) continue;
             json rows = json::array();
             for (const auto& buffer : usage.buffers) {
@@ -270,7 +357,10 @@ nlohmann::json to_json(const Report& report, const BackendChoice& choice) {
                              {"spaces", std::move(spaces)},
                              {"buffers", std::move(buffers)}});
     }
+    bool dump = report.origin == Origin::PassDump;
     return {{"source", report.source},
+            {"origin", dump ? "pass-dump" : "text-report"},
+            {"dump_syntax", dump ? json(to_string(report.dump_syntax)) : json()},
             {"format_version",
              report.version == FormatVersion::Unknown ? json() : json(to_string(report.version))},
             {"backend", choice.backend ? json(to_string(*choice.backend)) : json()},

@@ -1,13 +1,20 @@
 #include "ptune/memreport/pipeline.hpp"
 
 #include <algorithm>
+#include <fstream>
+#include <map>
+#include <set>
+#include <tuple>
 #include <utility>
 
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 #include "ptune/core/discover.hpp"
 #include "ptune/core/io.hpp"
+#include "ptune/core/text.hpp"
 #include "ptune/memreport/parser.hpp"
+#include "ptune/memreport/pass_dump.hpp"
 
 namespace ptune::memreport {
 
@@ -26,27 +33,55 @@ std::string run_timestamp(const fs::path& path) {
 
 }  // namespace
 
+bool is_pass_dump_path(const fs::path& path) {
+    return path.extension() == ".py";
+}
+
 std::vector<fs::path> find_reports(const fs::path& dir) {
-    std::vector<std::pair<std::string, fs::path>> keyed;
-    for (auto& path : discover::find_files(dir, {"memory_after_*"})) {
-        if (path.extension() == ".txt") keyed.emplace_back(run_timestamp(path), std::move(path));
+    // (run timestamp, rank within the run, path): rank 0 = kReportName, 1 = other text
+    // reports, 2 + (big - NN) = pass dumps, the highest NN first.
+    struct Keyed {
+        std::string run;
+        std::uint64_t rank;
+        fs::path path;
+    };
+    std::vector<Keyed> keyed;
+    for (auto& path : discover::find_files(dir, {"*"})) {
+        std::string name = path.filename().string();
+        if (name.starts_with("memory_after_") && path.extension() == ".txt") {
+            std::uint64_t rank = name == kReportName ? 0 : 1;
+            keyed.push_back({run_timestamp(path), rank, std::move(path)});
+        } else if (name.ends_with(kDumpSuffix) && path.parent_path().filename() == "passes_dump") {
+            auto nn = text::parse_uint(name.substr(0, name.size() - kDumpSuffix.size()));
+            if (!nn || *nn > 1000000) continue;
+            keyed.push_back({run_timestamp(path), 2 + (1000000 - *nn), std::move(path)});
+        }
     }
-    std::stable_sort(keyed.begin(), keyed.end(), [](const auto& a, const auto& b) {
-        if (a.first != b.first) return a.first > b.first;
-        return (a.second.filename() == kReportName) > (b.second.filename() == kReportName);
+    std::stable_sort(keyed.begin(), keyed.end(), [](const Keyed& a, const Keyed& b) {
+        if (a.run != b.run) return a.run > b.run;
+        return a.rank < b.rank;
     });
     std::vector<fs::path> found;
-    for (auto& entry : keyed) found.push_back(std::move(entry.second));
+    for (auto& entry : keyed) found.push_back(std::move(entry.path));
     return found;
 }
 
 Source choose_report(const std::vector<fs::path>& reports, const fs::path& searched,
                      Diagnostics& diagnostics) {
-    Source source{"", searched.string()};
+    Source source{"", searched.string(), ""};
     if (reports.empty()) return source;
-    source.file = reports.front().string();
-    for (std::size_t i = 1; i < reports.size(); ++i) {
-        diagnostics.note(reports[i].string(), 0,
+    // The newest run's text report, else its dump; the dump of that run cross-checks the report.
+    std::string run = run_timestamp(reports.front());
+    for (const auto& path : reports) {
+        if (run_timestamp(path) != run) break;
+        if (!is_pass_dump_path(path) && source.file.empty()) source.file = path.string();
+        if (is_pass_dump_path(path) && source.cross_check.empty())
+            source.cross_check = path.string();
+    }
+    if (source.file.empty()) std::swap(source.file, source.cross_check);
+    for (const auto& path : reports) {
+        if (path.string() == source.file || path.string() == source.cross_check) continue;
+        diagnostics.note(path.string(), 0,
                          fmt::format("not read (reading {}); name it to read it", source.file));
     }
     return source;
@@ -54,7 +89,7 @@ Source choose_report(const std::vector<fs::path>& reports, const fs::path& searc
 
 Result<Source> locate_report(const std::string& input, Diagnostics& diagnostics) {
     std::error_code error;
-    if (input == io::kStdinName || !fs::is_directory(input, error)) return Source{input, ""};
+    if (input == io::kStdinName || !fs::is_directory(input, error)) return Source{input, "", ""};
     fs::path base = discover::runs_root(input);
     std::string note;
     auto run_dir = discover::resolve_run(base, "", 1, &note);
@@ -71,12 +106,201 @@ Result<Source> locate_report(const std::string& input, Diagnostics& diagnostics)
     return source;
 }
 
+std::pair<Backend, std::string> resolve_dump_backend(const std::string& dump,
+                                                     std::optional<Backend> forced,
+                                                     Diagnostics& diagnostics) {
+    if (forced) return {*forced, "option"};
+    if (dump == io::kStdinName) return {Backend::A2A3, "assumed"};
+    fs::path run = fs::path(dump).parent_path();
+    if (run.filename() == "passes_dump") run = run.parent_path();
+    std::error_code error;
+    // ptoas/*.pto: `pto.target_arch = "a2a3"` (upstream memory_map's source).
+    std::vector<fs::path> ptos;
+    for (fs::directory_iterator it(run / "ptoas", error), end; !error && it != end;
+         it.increment(error)) {
+        if (it->path().extension() == ".pto") ptos.push_back(it->path());
+    }
+    std::sort(ptos.begin(), ptos.end());
+    for (const auto& pto : ptos) {
+        std::ifstream in(pto, std::ios::binary);
+        io::LineReader reader(in);
+        std::string_view line;
+        while (reader.next(line)) {
+            auto at = line.find("target_arch");
+            if (at == std::string_view::npos) continue;
+            auto open = line.find('"', at);
+            auto close = open == std::string_view::npos ? open : line.find('"', open + 1);
+            if (close == std::string_view::npos) continue;
+            std::string_view arch = line.substr(open + 1, close - open - 1);
+            if (auto backend = parse_backend_name(arch)) return {*backend, "ptoas"};
+            diagnostics.warn(pto.string(), reader.line_number(),
+                             fmt::format("unknown target_arch '{}' (a2a3, a5); ignored", arch));
+        }
+    }
+    // compiled_meta.json (pypto >= 2026-08-14): "backend_type": "Ascend910B" | "Ascend950".
+    fs::path meta = run / "compiled_meta.json";
+    if (fs::is_regular_file(meta, error)) {
+        std::ifstream in(meta, std::ios::binary);
+        auto document = nlohmann::json::parse(in, nullptr, false);
+        if (document.is_object() && document.contains("backend_type") &&
+            document["backend_type"].is_string()) {
+            std::string type = document["backend_type"].get<std::string>();
+            if (type.find("950") != std::string::npos) return {Backend::A5, "compiled_meta"};
+            if (type.find("910") != std::string::npos) return {Backend::A2A3, "compiled_meta"};
+            diagnostics.warn(meta.string(), 0,
+                             fmt::format("unknown backend_type '{}'; a2a3 is assumed", type));
+        }
+    }
+    return {Backend::A2A3, "assumed"};
+}
+
+std::vector<std::string> compare_tables(const Report& text, const Report& dump) {
+    std::vector<std::string> out;
+    std::map<std::string, const Function*, std::less<>> in_dump;
+    for (const auto& function : dump.functions) in_dump.emplace(function.name, &function);
+    std::set<std::string, std::less<>> in_text;
+    for (const auto& function : text.functions) {
+        in_text.insert(function.name);
+        auto it = in_dump.find(function.name);
+        if (it == in_dump.end()) {
+            out.push_back(fmt::format("'{}' is in the text report only", function.name));
+            continue;
+        }
+        const Function& other = *it->second;
+        for (std::string_view space : {"Vec", "Mat", "Left", "Right", "Acc"}) {
+            const SpaceUsage* a = function.find(space);
+            const SpaceUsage* b = other.find(space);
+            if (!a && !b) continue;
+            if (!a || !b) {
+                out.push_back(fmt::format("'{}' {}: only in the {}", function.name, space,
+                                          a ? "text report" : "pass dump"));
+                continue;
+            }
+            // A printed KB/MB size is exact only to ±0.05 of its unit: compare it as printed.
+            bool used_equal = a->used_exact
+                                  ? a->used_bytes == b->used_bytes
+                                  : format_size(a->used_bytes) == format_size(b->used_bytes);
+            if (!used_equal) {
+                out.push_back(fmt::format("'{}' {}: Used {} in the text report, {} in the dump",
+                                          function.name, space, format_size(a->used_bytes),
+                                          format_size(b->used_bytes)));
+            }
+            if (a->limit_bytes != b->limit_bytes) {
+                auto shown = [](const std::optional<std::uint64_t>& v) {
+                    return v ? format_size(*v) : std::string("N/A");
+                };
+                out.push_back(fmt::format("'{}' {}: Limit {} in the text report, {} in the dump",
+                                          function.name, space, shown(a->limit_bytes),
+                                          shown(b->limit_bytes)));
+            }
+            if (a->memrefs != b->memrefs) {
+                out.push_back(fmt::format("'{}' {}: MemRefs {} in the text report, {} in the dump",
+                                          function.name, space, a->memrefs, b->memrefs));
+            }
+            if (a->buffers.empty()) continue;  // v1/v2: no Buffers block to compare
+            auto layout = [](const SpaceUsage& usage) {
+                std::set<std::tuple<std::string, std::uint64_t, std::uint64_t>> rows;
+                for (const auto& buffer : usage.buffers)
+                    rows.emplace(buffer.name, buffer.addr_begin, buffer.addr_end);
+                return rows;
+            };
+            auto la = layout(*a);
+            auto lb = layout(*b);
+            for (const auto& [name, begin, end] : la) {
+                if (!lb.count({name, begin, end}))
+                    out.push_back(fmt::format("'{}' {}: buffer {} [{}, {}) is not in the dump",
+                                              function.name, space, name, begin, end));
+            }
+            for (const auto& [name, begin, end] : lb) {
+                if (!la.count({name, begin, end}))
+                    out.push_back(fmt::format(
+                        "'{}' {}: the dump's buffer {} [{}, {}) is not in the text report",
+                        function.name, space, name, begin, end));
+            }
+        }
+    }
+    for (const auto& function : dump.functions) {
+        if (!in_text.count(function.name))
+            out.push_back(fmt::format("'{}' is in the pass dump only", function.name));
+    }
+    return out;
+}
+
+namespace {
+
+// A pass dump read, refused when written before address assignment, limits from its backend.
+Result<Report> read_dump(const std::string& file, std::istream& in, const Options& options,
+                         Diagnostics& diagnostics) {
+    Report report = parse_pass_dump(in, file, diagnostics);
+    if (!report.refusal.empty())
+        return Error{report.refusal, file, report.refusal_line, ExitCode::InputError};
+    if (report.functions.empty() && report.program.empty() &&
+        report.dump_syntax == DumpSyntax::Unknown) {
+        return Error{
+            "no memory-report table found (expected '--- function ---' blocks with Space | Used "
+            "| Limit | Usage | MemRefs rows, or a pass dump NN_after_AllocateMemoryAddr.py)",
+            file, 0, ExitCode::InputError};
+    }
+    if (report.functions.empty()) {
+        return Error{
+            "no compute function (@pl.function(type=pl.FunctionType.InCore|AIC|AIV)) with "
+            "on-chip MemRefs in the pass dump",
+            file, 0, ExitCode::InputError};
+    }
+    auto [backend, how] = resolve_dump_backend(file, options.backend, diagnostics);
+    apply_dump_backend(report, backend, how, diagnostics);
+    return report;
+}
+
+// A dump on stdin is told from a text report by its first byte: `# pypto.program:`,
+// `@pl.program` or `import pypto...`; a text report starts with `===`, `---` or blanks.
+bool stream_is_dump(const std::string& file, std::istream& in) {
+    if (is_pass_dump_path(file)) return true;
+    if (file != io::kStdinName) return false;
+    int first = in.peek();
+    return first == '#' || first == '@' || first == 'i' || first == 'f';
+}
+
+// The text report against its run's pass dump: differences become warnings and notes.
+void cross_check(Analysis& analysis, const Options& options, Diagnostics& diagnostics) {
+    const std::string& file = analysis.source.cross_check;
+    auto input = io::open_input(file);
+    if (!input) {
+        diagnostics.warn(file, 0, "not cross-checked: " + input.error().message);
+        return;
+    }
+    Diagnostics dump_diagnostics;
+    auto dump = read_dump(file, input->stream(), options, dump_diagnostics);
+    diagnostics.append(dump_diagnostics);
+    if (!dump) {
+        diagnostics.warn(file, dump.error().line, "not cross-checked: " + dump.error().message);
+        return;
+    }
+    Diagnostics quiet;  // the dump's own findings are not this report's
+    analyze(*dump, analysis.choice.backend, quiet);
+    analysis.differences = compare_tables(analysis.report, *dump);
+    for (const auto& difference : analysis.differences) diagnostics.warn(file, 0, difference);
+    if (analysis.differences.empty()) {
+        diagnostics.note(
+            file, 0, fmt::format("the pass dump gives the same table as {}", analysis.source.file));
+    }
+}
+
+}  // namespace
+
 Result<Analysis> load_and_analyze(const Source& source, const Options& options,
                                   Diagnostics& diagnostics) {
-    Analysis analysis{source, {}, {}};
+    Analysis analysis{source, {}, {}, {}};
     if (!source.found()) return analysis;
     auto input = io::open_input(source.file);
     if (!input) return input.error();
+    if (stream_is_dump(source.file, input->stream())) {
+        auto dump = read_dump(source.file, input->stream(), options, diagnostics);
+        if (!dump) return dump.error();
+        analysis.report = std::move(*dump);
+        analysis.choice = analyze(analysis.report, options.backend, diagnostics);
+        return analysis;
+    }
     Diagnostics parse_diagnostics;
     analysis.report = parse_report(input->stream(), source.file, parse_diagnostics);
     const Report& report = analysis.report;
@@ -91,6 +315,7 @@ Result<Analysis> load_and_analyze(const Source& source, const Options& options,
     }
     diagnostics.append(parse_diagnostics);
     analysis.choice = analyze(analysis.report, options.backend, diagnostics);
+    if (!source.cross_check.empty()) cross_check(analysis, options, diagnostics);
     return analysis;
 }
 

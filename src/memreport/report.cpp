@@ -1,6 +1,7 @@
 #include "ptune/memreport/report.hpp"
 
 #include <algorithm>
+#include <optional>
 #include <sstream>
 #include <tuple>
 #include <utility>
@@ -107,6 +108,39 @@ render::Table function_table(const Function& function) {
     return table;
 }
 
+// The buffers live at each space's peak: what has to fit together, to plan fusion and
+// re-tiling. Nothing for a function whose report has no live ranges (v1, v2).
+std::optional<render::Table> peak_table(const Report& report, const Function& function) {
+    render::Table table;
+    const char* unit = report.origin == Origin::PassDump ? "line" : "statement";
+    table.title = fmt::format(
+        "{}: buffers live at each space's peak ({} numbers)",
+        text::is_valid_utf8(function.name) ? function.name : text::sanitize_utf8(function.name),
+        unit);
+    table.columns = {"space", "peak", "buffer", "size", "address", "live range"};
+    table.align = {render::Align::Left,  render::Align::Left, render::Align::Left,
+                   render::Align::Right, render::Align::Left, render::Align::Left};
+    for (const auto& usage : function.spaces) {
+        if (!usage.peak) continue;
+        bool first = true;
+        for (std::size_t index : usage.peak->live) {
+            const Buffer& buffer = usage.buffers[index];
+            table.rows.push_back(
+                {first ? usage.space : "",
+                 first ? fmt::format("{} at {} {}", format_size(usage.peak->bytes), unit,
+                                     usage.peak->at)
+                       : "",
+                 text::is_valid_utf8(buffer.name) ? buffer.name : text::sanitize_utf8(buffer.name),
+                 format_size(buffer.size_bytes),
+                 fmt::format("[{}, {})", buffer.addr_begin, buffer.addr_end),
+                 fmt::format("[{}, {}]", buffer.live_begin, buffer.live_end)});
+            first = false;
+        }
+    }
+    if (table.rows.empty()) return std::nullopt;
+    return table;
+}
+
 render::Table csv_table(const Report& report) {
     render::Table table;
     table.columns = {"function",    "space",     "used_bytes", "used_exact",
@@ -123,14 +157,73 @@ render::Table csv_table(const Report& report) {
     return table;
 }
 
-std::string summary_line(const Report& report, const BackendChoice& choice) {
+}  // namespace
+
+std::string format_text_report(const Report& report, std::string_view backend_token,
+                               FormatVersion version) {
+    std::string out = fmt::format(
+        "=== Memory Usage Report ===\nPass: AllocateMemoryAddr\nBackend: {}\nFunctions: {} {}\n",
+        backend_token, report.functions.size(),
+        version == FormatVersion::V1 ? "InCore" : "compute functions");
+    for (const auto& function : report.functions) {
+        out += fmt::format(
+            "\n--- {} ---\n\n  Space  |  Used       |  Limit      |  Usage   |  MemRefs\n"
+            "  -------+-------------+-------------+----------+---------\n",
+            function.name);
+        for (const auto& usage : function.spaces) {
+            out += fmt::format("  {:<7}|  {:>9}  |  {:>9}  |  {:>6}  |  {}\n", usage.space,
+                               format_size(usage.used_bytes),
+                               usage.limit_bytes ? format_size(*usage.limit_bytes) : "N/A",
+                               usage.usage_pct ? format_percent(*usage.usage_pct) : "N/A",
+                               usage.memrefs);
+        }
+        if (version != FormatVersion::V3) continue;
+        for (const auto& usage : function.spaces) {
+            out += fmt::format(
+                "\n  Buffers ({})  -- base allocations making up Used (gaps between ranges = "
+                "alignment)\n    Name              |  Size       |  Address range            |  "
+                "Live range\n    ------------------+-------------+-------------------------+----"
+                "--------\n",
+                usage.space);
+            for (const auto& buffer : usage.buffers) {
+                std::string range =
+                    buffer.allocated ? fmt::format("[{}, {})", buffer.addr_begin, buffer.addr_end)
+                                     : "(unallocated)";
+                out += fmt::format("    {:<18}|  {:>9}  |  {:<25}|  [{}, {}]\n", buffer.name,
+                                   format_size(buffer.size_bytes), range, buffer.live_begin,
+                                   buffer.live_end);
+            }
+        }
+    }
+    return out;
+}
+
+std::string backend_text(const Report& report, const BackendChoice& choice) {
     std::string backend = choice.backend ? std::string(to_string(*choice.backend)) : "unknown";
-    if (choice.source == "header")
+    if (choice.source == "assumed")
+        backend += " (assumed: no --backend, ptoas/*.pto target_arch or compiled_meta.json)";
+    else if (choice.source == "ptoas")
+        backend += " (ptoas/*.pto target_arch)";
+    else if (choice.source == "compiled_meta")
+        backend += " (compiled_meta.json backend_type)";
+    else if (choice.source == "header")
         backend += fmt::format(" (Backend: {})", report.backend_token);
     else if (choice.source == "limits")
         backend += " (inferred from the limits)";
     else if (choice.source == "option")
         backend += " (--backend)";
+    return backend;
+}
+
+namespace {
+
+std::string summary_line(const Report& report, const BackendChoice& choice) {
+    std::string backend = backend_text(report, choice);
+    if (report.origin == Origin::PassDump) {
+        return fmt::format("{}: rebuilt from a pass dump ({} syntax), backend {}, {} function(s)",
+                           report.source, to_string(report.dump_syntax), backend,
+                           report.functions.size());
+    }
     return fmt::format("{}: format {}, backend {}, {} function(s)", report.source,
                        to_string(report.version), backend, report.functions.size());
 }
@@ -188,10 +281,28 @@ render::Report build_report(const Analysis& analysis, std::vector<rules::Finding
         report.data = empty_json();
         return report;
     }
-    if (with_json) report.data = to_json(analysis.report, analysis.choice);
-    for (const auto& function : analysis.report.functions)
+    if (with_json) {
+        report.data = to_json(analysis.report, analysis.choice);
+        if (!analysis.source.cross_check.empty()) {
+            report.data["cross_check"] = {{"pass_dump", analysis.source.cross_check},
+                                          {"differences", analysis.differences}};
+        }
+    }
+    for (const auto& function : analysis.report.functions) {
         report.tables.push_back(function_table(function));
+        if (auto peaks = peak_table(analysis.report, function))
+            report.tables.push_back(std::move(*peaks));
+    }
     report.notes.push_back(summary_line(analysis.report, analysis.choice));
+    if (!analysis.source.cross_check.empty()) {
+        report.notes.push_back(
+            analysis.differences.empty()
+                ? fmt::format("cross-checked with {}: the same table", analysis.source.cross_check)
+                : fmt::format("cross-checked with {}: {} difference(s)",
+                              analysis.source.cross_check, analysis.differences.size()));
+        for (const auto& difference : analysis.differences)
+            report.notes.push_back("  " + difference);
+    }
     if (uses_backend_limits(analysis.report))
         report.notes.push_back(
             "* limit printed as N/A in the report; the capacity of --backend is used");

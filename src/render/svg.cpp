@@ -66,6 +66,22 @@ std::string escape(std::string_view text) {
     return out;
 }
 
+std::string html_table(const Table& table) {
+    std::string out = "<table><thead><tr>";
+    for (const auto& column : table.columns) out += "<th>" + escape(column) + "</th>";
+    out += "</tr></thead><tbody>";
+    for (const auto& row : table.rows) {
+        out += "<tr>";
+        for (std::size_t c = 0; c < row.size(); ++c) {
+            bool right = c < table.align.size() && table.align[c] == Align::Right;
+            out += right ? "<td class=\"num\">" : "<td>";
+            out += escape(row[c]) + "</td>";
+        }
+        out += "</tr>";
+    }
+    return out + "</tbody></table>";
+}
+
 std::string horizontal_bars(const std::string& id, const std::string& title,
                             const std::vector<Bar>& bars, double scale_max,
                             std::optional<double> reference, const std::string& reference_label) {

@@ -129,7 +129,8 @@ TEST_CASE("without a report the run publishes mem.report_found = 0 and M10 fires
 
 TEST_CASE("a file that is not a memory report fails without line-by-line noise", "[memreport]") {
     Diagnostics diagnostics;
-    auto analysis = load_and_analyze({data_path("../hints/not_a_log.txt"), ""}, {}, diagnostics);
+    auto analysis =
+        load_and_analyze({data_path("../hints/not_a_log.txt"), "", ""}, {}, diagnostics);
     REQUIRE_FALSE(analysis.ok());
     CHECK(analysis.error().code == ExitCode::InputError);
     CHECK(analysis.error().message.find("no memory-report table") != std::string::npos);

@@ -26,6 +26,7 @@ struct ChartData {
     std::vector<render::svg::Bar> memory_fill;   ///< usage % per function and space, mem report
     std::vector<render::svg::StackedBar> pipes;  ///< busy ratio per pipe per kernel, PMU
     std::vector<render::svg::Bar> rank_effective_us;  ///< mean eff_us per rank (or case), bench
+    std::vector<std::string> memory_maps;  ///< inline SVG per function and space, mem report
 };
 
 /// What one analyzer contributed: a short table for the text and HTML reports and its JSON.
@@ -74,5 +75,9 @@ render::Report to_report(const Advice& advice);
 
 /// A self-contained HTML page (inline CSS and SVG; nothing is loaded from the network).
 std::shared_ptr<render::Renderer> make_html_renderer(const Advice& advice);
+
+/// The HTML report's memory-map section (src/advise/memory_map_section.cpp): the memory
+/// report's per-function, per-space maps; empty without them.
+std::string memory_map_section(const ChartData& charts);
 
 }  // namespace ptune::advise

@@ -10,6 +10,8 @@
 #include <string_view>
 #include <vector>
 
+#include "ptune/memreport/backend.hpp"
+
 namespace ptune::memreport {
 
 /// The report's format generations (mem-report.md §1): v1 `Functions: N InCore`, v2
@@ -38,9 +40,25 @@ struct Buffer {
     bool allocated = false;        ///< false for `(unallocated)`
     std::uint64_t addr_begin = 0;  ///< byte offset, when allocated
     std::uint64_t addr_end = 0;    ///< exclusive
-    std::uint64_t live_begin = 0;  ///< statement counter (lexical, not dataflow)
-    std::uint64_t live_end = 0;
-    std::size_t line = 0;  ///< 1-based line in the report
+    std::uint64_t live_begin = 0;  ///< statement counter (lexical, not dataflow); dump line
+    std::uint64_t live_end = 0;    ///< for a pass dump (first and last use, mem-report.md §11)
+    std::size_t line = 0;          ///< 1-based line in the report or dump (the allocation)
+};
+
+/// The peak of a space's live bytes in program order: at each program point (a dump line, or
+/// the text report's statement counter) the buffers whose live range covers it are live.
+struct SpacePeak {
+    std::uint64_t bytes = 0;        ///< Σ size of the buffers live at the peak
+    std::uint64_t at = 0;           ///< the first program point where the peak is reached
+    std::uint64_t top = 0;          ///< the highest address end among them
+    std::vector<std::size_t> live;  ///< indices into SpaceUsage::buffers, by address
+};
+
+/// Two different base allocations whose address ranges overlap while both are live: two
+/// tiles share bytes at the same time, an allocator bug.
+struct Overlap {
+    std::size_t first = 0, second = 0;  ///< indices into SpaceUsage::buffers
+    std::uint64_t at = 0;               ///< the first program point where both are live
 };
 
 /// One row of a function's table, plus what the analyzer derives from it.
@@ -53,12 +71,17 @@ struct SpaceUsage {
     std::size_t line = 0;
     std::vector<Buffer> buffers;  ///< the v3 block of this space, in file order
 
+    /// Used as exact bytes when the source gives them (a pass dump: max(offset + size)).
+    std::optional<std::uint64_t> exact_used;
+
     // Derived by the analyzer (analyzer.hpp).
     std::uint64_t used_bytes = 0;
     bool used_exact = false;  ///< from B units or the buffer address ranges
     std::optional<std::uint64_t> limit_bytes;
     bool limit_from_backend = false;  ///< the report said N/A; the limit is the backend's capacity
     std::optional<double> usage_pct;
+    std::optional<SpacePeak> peak;  ///< when the space has allocated buffers with live ranges
+    std::vector<Overlap> overlaps;
 };
 
 /// One `--- name ---` block: an InCore, AIC or AIV function.
@@ -71,9 +94,28 @@ struct Function {
     const SpaceUsage* find(std::string_view space) const;
 };
 
+/// Where a Report's table came from: the text report, or rebuilt from a pass dump
+/// (`passes_dump/NN_after_AllocateMemoryAddr.py`, mem-report.md §11, upstream-2026-09.md §5).
+enum class Origin { TextReport, PassDump };
+
+/// The two pass-dump syntaxes: `pl.MemRef(<base>, <offset>, <size>), pl.Mem.<Space>` (newer)
+/// and `pl.MemRef(pl.MemorySpace.<Space>, <addr>, <size>, <id>)` (March 2026).
+enum class DumpSyntax { Unknown, New, Old };
+std::string_view to_string(DumpSyntax syntax);
+
 /// A parsed report.
 struct Report {
     std::string source;  ///< file name for messages
+    Origin origin = Origin::TextReport;
+    DumpSyntax dump_syntax = DumpSyntax::Unknown;  ///< for a pass dump
+    std::string program;                           ///< `# pypto.program: NAME` of a pass dump
+    /// For a pass dump: the backend the limits were taken from and how it was chosen
+    /// ("option", "ptoas", "compiled_meta", "assumed"); set by the pipeline, read by analyze().
+    std::optional<Backend> dump_backend;
+    std::string dump_backend_source;
+    /// Why a pass dump cannot be read (written before address assignment); empty when it can.
+    std::string refusal;
+    std::size_t refusal_line = 0;
     FormatVersion version = FormatVersion::Unknown;
     std::string pass;
     std::string backend_token;  ///< as printed: 910B, 950, 910B_PTO, 910B_CCE, N/A; empty if absent

@@ -29,7 +29,19 @@ struct UsageBand {
 /// running them near 100 % is normal (M4).
 std::map<std::string, UsageBand, std::less<>> usage_bands(const rules::Catalogue& catalogue);
 
-/// Builds the report: a table per function, the summary note, findings, and when `with_json`
+/// The table as pypto's text report prints it (mem-report.md §2, byte for byte): the header
+/// with `backend_token`, `Functions: N InCore` (v1) or `N compute functions` (v2, v3), the
+/// function tables in `report` order, and for v3 the Buffers blocks. A table rebuilt from a
+/// pass dump thereby reads like the report its build would have written (upstream-2026-09.md
+/// §5.2).
+std::string format_text_report(const Report& report, std::string_view backend_token,
+                               FormatVersion version);
+
+/// The backend as the outputs show it: `a2a3 (Backend: 910B)`, `a2a3 (assumed: ...)`.
+std::string backend_text(const Report& report, const BackendChoice& choice);
+
+/// Builds the report: a table per function (followed by the buffers live at each space's
+/// peak when the source has live ranges), the summary note, findings, and when `with_json`
 /// the JSON view (large for a large report; see analyzer.hpp to_json, nulls without a report).
 render::Report build_report(const Analysis& analysis, std::vector<rules::Finding> findings,
                             bool with_json);

@@ -9,10 +9,16 @@
 #include <utility>
 #include <vector>
 
+#include "ptune/render/report.hpp"
+
 namespace ptune::render::svg {
 
 /// Escapes text for HTML/SVG content and attribute values.
 std::string escape(std::string_view text);
+
+/// A render::Table as an HTML `<table>` (cells escaped; right-aligned columns get
+/// `td class="num"`), for the self-contained HTML reports.
+std::string html_table(const Table& table);
 
 /// One bar of a horizontal bar chart.
 struct Bar {

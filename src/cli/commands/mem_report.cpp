@@ -1,7 +1,9 @@
-// ptune mem-report REPORT|DIR: reads memory_after_AllocateMemoryAddr.txt (v1–v3), tells how
-// full each on-chip space runs per function, and which space to re-tile (rules mem.*).
+// ptune mem-report REPORT|DUMP|DIR: reads memory_after_AllocateMemoryAddr.txt (v1–v3) or
+// rebuilds it from passes_dump/NN_after_AllocateMemoryAddr.py, tells how full each on-chip
+// space runs per function, what is live at each space's peak, and which space to re-tile.
 
 #include "cli/commands/commands.hpp"
+#include "ptune/memreport/memory_map.hpp"
 #include "ptune/memreport/pipeline.hpp"
 #include "ptune/memreport/report.hpp"
 
@@ -14,12 +16,14 @@ class MemReportCommand : public Command {
     void configure(CLI::App& app) override {
         app.add_option(
                "report", path_,
-               "memory_after_AllocateMemoryAddr.txt, a build directory (build_output/ or one run), "
-               "or - for stdin")
+               "memory_after_AllocateMemoryAddr.txt, a pass dump NN_after_AllocateMemoryAddr.py, "
+               "a build directory (build_output/ or one run), or - for stdin")
             ->required();
         app.add_option(
                "--backend", backend_name_,
-               "a2a3 or a5: overrides the report's backend and supplies limits printed as N/A")
+               "a2a3 or a5: overrides the report's backend and supplies limits printed as N/A; "
+               "for a pass dump, before ptoas/*.pto target_arch, compiled_meta.json "
+               "backend_type and the assumed a2a3")
             ->check(CLI::IsMember({"a2a3", "a5"}));
     }
 
@@ -42,7 +46,8 @@ class MemReportCommand : public Command {
                                     context.options.format == "json");
         int code = context.emit(
             report, {{"text", memreport::make_text_renderer(memreport::usage_bands(**catalogue))},
-                     {"csv", memreport::make_csv_renderer(analysis->report)}});
+                     {"csv", memreport::make_csv_renderer(analysis->report)},
+                     {"html", memreport::make_html_renderer(*analysis)}});
         return code != 0 ? code : context.findings_exit(report.findings);
     }
 

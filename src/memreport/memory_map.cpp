@@ -1,0 +1,240 @@
+// Memory map pictures (inline SVG) and the self-contained `mem-report --format html` page.
+
+#include "ptune/memreport/memory_map.hpp"
+
+#include <algorithm>
+#include <set>
+
+#include <fmt/format.h>
+
+#include "ptune/core/text.hpp"
+#include "ptune/core/version.hpp"
+#include "ptune/memreport/report.hpp"
+#include "ptune/render/svg.hpp"
+
+namespace ptune::memreport {
+
+namespace {
+
+using render::svg::escape;
+using render::svg::html_table;
+
+constexpr double kWidth = 760, kHeight = 300;
+constexpr double kLeft = 78, kRight = 24, kTop = 30, kBottom = 34;
+
+std::string safe(std::string_view name) {
+    return text::is_valid_utf8(name) ? std::string(name) : text::sanitize_utf8(name);
+}
+
+std::string num(double value) {
+    return fmt::format("{:.1f}", value);
+}
+
+}  // namespace
+
+std::string memory_map_svg(const Report& report, const Function& function, const SpaceUsage& usage,
+                           int index) {
+    std::uint64_t first = 0, last = 0, top = 0;
+    bool any = false;
+    for (const auto& buffer : usage.buffers) {
+        if (!buffer.allocated) continue;
+        first = any ? std::min(first, buffer.live_begin) : buffer.live_begin;
+        last = any ? std::max(last, buffer.live_end) : buffer.live_end;
+        top = std::max(top, buffer.addr_end);
+        any = true;
+    }
+    if (!any) return "";
+    const char* unit = report.origin == Origin::PassDump ? "line" : "statement";
+    // The address axis reaches the limit (or the highest buffer past it).
+    double y_max = static_cast<double>(
+        std::max<std::uint64_t>({top, usage.limit_bytes.value_or(0), std::uint64_t{1}}));
+    double x_span = static_cast<double>(last + 1 - first);
+    double plot_w = kWidth - kLeft - kRight, plot_h = kHeight - kTop - kBottom;
+    auto x_of = [&](std::uint64_t point) {
+        return kLeft + plot_w * static_cast<double>(point - first) / x_span;
+    };
+    auto y_of = [&](double address) { return kTop + plot_h * (1.0 - address / y_max); };
+
+    std::set<std::size_t> at_peak, overlapping;
+    if (usage.peak) at_peak.insert(usage.peak->live.begin(), usage.peak->live.end());
+    for (const auto& overlap : usage.overlaps) {
+        overlapping.insert(overlap.first);
+        overlapping.insert(overlap.second);
+    }
+
+    std::string title = fmt::format("Memory map of {} {}: {} of {}", safe(function.name),
+                                    usage.space, format_size(usage.used_bytes),
+                                    usage.limit_bytes ? format_size(*usage.limit_bytes) : "N/A");
+    std::string out = fmt::format(
+        "<svg class=\"chart memory-map\" data-chart=\"memory-map-{}\" data-function=\"{}\" "
+        "data-space=\"{}\" xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 {} {}\" "
+        "width=\"{}\" height=\"{}\" role=\"img\"><title>{}</title>",
+        index, escape(safe(function.name)), escape(usage.space), kWidth, kHeight, kWidth, kHeight,
+        escape(title));
+    out += fmt::format(
+        "<text class=\"chart-title\" x=\"{}\" y=\"18\" font-size=\"12\" "
+        "font-weight=\"600\">{}</text>",
+        kLeft, escape(title));
+    // Axes: address up (0, half, top), program order across (first and last point).
+    out += fmt::format(
+        "<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"#fafafa\" stroke=\"#bbb\"/>",
+        kLeft, kTop, num(plot_w), num(plot_h));
+    for (double share : {0.0, 0.5, 1.0}) {
+        double address = y_max * share;
+        out += fmt::format(
+            "<text class=\"label\" x=\"{}\" y=\"{}\" font-size=\"10\" text-anchor=\"end\">{}"
+            "</text>",
+            kLeft - 4, num(y_of(address) + 3),
+            escape(format_size(static_cast<std::uint64_t>(address))));
+    }
+    out += fmt::format(
+        "<text class=\"label\" x=\"{}\" y=\"{}\" font-size=\"10\">{} {}</text>"
+        "<text class=\"label\" x=\"{}\" y=\"{}\" font-size=\"10\" text-anchor=\"end\">{} {}"
+        "</text>",
+        kLeft, kHeight - 18, unit, first, kLeft + plot_w, kHeight - 18, unit, last);
+    out += fmt::format(
+        "<text class=\"label\" x=\"{}\" y=\"{}\" font-size=\"10\" text-anchor=\"middle\">program "
+        "order ({}) →</text>",
+        num(kLeft + plot_w / 2), kHeight - 4, unit);
+
+    for (std::size_t i = 0; i < usage.buffers.size(); ++i) {
+        const Buffer& buffer = usage.buffers[i];
+        if (!buffer.allocated) continue;
+        double x = x_of(buffer.live_begin);
+        double w = std::max(1.0, x_of(buffer.live_end + 1) - x);
+        double y = y_of(static_cast<double>(buffer.addr_end));
+        double h = std::max(1.5, y_of(static_cast<double>(buffer.addr_begin)) - y);
+        bool peak = at_peak.count(i) > 0;
+        bool clash = overlapping.count(i) > 0;
+        const char* fill = clash ? "#e15759" : peak ? "#f28e2b" : "#4e79a7";
+        out += fmt::format(
+            "<rect class=\"buffer{}{}\" data-buffer=\"{}\"{}{} x=\"{}\" y=\"{}\" width=\"{}\" "
+            "height=\"{}\" fill=\"{}\" fill-opacity=\"{}\" stroke=\"#333\" stroke-width=\"0.5\">"
+            "<title>{}</title></rect>",
+            peak ? " live-at-peak" : "", clash ? " overlap" : "", escape(safe(buffer.name)),
+            peak ? " data-live-at-peak=\"1\"" : "", clash ? " data-overlap=\"1\"" : "", num(x),
+            num(y), num(w), num(h), fill, clash ? "0.6" : "0.85",
+            escape(fmt::format("{}: {} at [{}, {}), live {} {}..{}", safe(buffer.name),
+                               format_size(buffer.size_bytes), buffer.addr_begin, buffer.addr_end,
+                               unit, buffer.live_begin, buffer.live_end)));
+        if (w > 40 && h > 12) {
+            out += fmt::format(
+                "<text class=\"small\" x=\"{}\" y=\"{}\" font-size=\"9\" fill=\"#fff\">{}</text>",
+                num(x + 3), num(y + 11), escape(safe(buffer.name)));
+        }
+    }
+    if (usage.limit_bytes) {
+        double y = y_of(static_cast<double>(*usage.limit_bytes));
+        out += fmt::format(
+            "<line class=\"limit reference\" x1=\"{}\" x2=\"{}\" y1=\"{}\" y2=\"{}\" "
+            "stroke=\"#d62728\" stroke-dasharray=\"4 3\"/><text class=\"label\" x=\"{}\" "
+            "y=\"{}\" font-size=\"10\" fill=\"#d62728\" text-anchor=\"end\">limit {}</text>",
+            kLeft, num(kLeft + plot_w), num(y), num(y), num(kLeft + plot_w - 2), num(y - 3),
+            escape(format_size(*usage.limit_bytes)));
+    }
+    if (usage.peak) {
+        double x = x_of(usage.peak->at) + 0.5 * (x_of(usage.peak->at + 1) - x_of(usage.peak->at));
+        out += fmt::format(
+            "<line class=\"peak\" data-peak-at=\"{}\" data-peak-bytes=\"{}\" x1=\"{}\" x2=\"{}\" "
+            "y1=\"{}\" y2=\"{}\" stroke=\"#222\" stroke-width=\"1.5\"/><text class=\"label\" "
+            "x=\"{}\" y=\"{}\" font-size=\"10\">peak {} at {} {}</text>",
+            usage.peak->at, usage.peak->bytes, num(x), num(x), kTop, num(kTop + plot_h),
+            num(std::min(x + 3, kLeft + plot_w - 150)), kTop + 10,
+            escape(format_size(usage.peak->bytes)), unit, usage.peak->at);
+    }
+    return out + "</svg>";
+}
+
+std::vector<std::string> memory_maps(const Report& report, std::size_t limit) {
+    std::vector<std::string> maps;
+    int index = 0;
+    for (const auto& function : report.functions) {
+        for (const auto& usage : function.spaces) {
+            if (maps.size() >= limit) return maps;
+            std::string svg = memory_map_svg(report, function, usage, index);
+            if (svg.empty()) continue;
+            ++index;
+            maps.push_back(std::move(svg));
+        }
+    }
+    return maps;
+}
+
+namespace {
+
+constexpr const char* kStyle = R"css(
+body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",sans-serif;margin:24px auto;max-width:1100px;color:#222;padding:0 16px}
+h1{font-size:22px;margin-bottom:4px}h2{font-size:18px;margin-top:28px;border-bottom:1px solid #ddd;padding-bottom:4px}
+.meta{color:#666}table{border-collapse:collapse;margin:8px 0;font-size:13px}
+th,td{border:1px solid #ddd;padding:3px 8px;text-align:left}th{background:#f4f4f4}td.num{text-align:right}
+.finding{border-left:4px solid #999;padding:6px 12px;margin:10px 0;background:#fafafa}
+.finding.error{border-color:#d62728}.finding.warning{border-color:#f28e2b}.finding.info{border-color:#4e79a7}
+.chart{display:block;margin:8px 0;max-width:100%;height:auto}.legend span{margin-right:14px}
+)css";
+
+// Counts what the browser laid out, for headless tests: charts with a non-empty box, and the
+// buffer rectangles live at a peak.
+constexpr const char* kScript = R"js(
+window.addEventListener('load',function(){var n=0,p=0;document.querySelectorAll('svg.chart').forEach(function(s){var b=s.getBBox();if(b.width>0&&b.height>0)n++;});document.querySelectorAll('svg.chart rect.live-at-peak').forEach(function(r){var b=r.getBBox();if(b.width>0&&b.height>0)p++;});document.body.setAttribute('data-charts-rendered',String(n));document.body.setAttribute('data-peak-rects-rendered',String(p));});
+)js";
+
+class HtmlRenderer : public render::Renderer {
+  public:
+    explicit HtmlRenderer(const Analysis& analysis) : analysis_(analysis) {}
+
+    void render(const render::Report& report, std::ostream& out,
+                const render::RenderOptions&) const override {
+        const Report& model = analysis_.report;
+        out << "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+            << "<meta name=\"viewport\" content=\"width=device-width,initial-scale=1\">"
+            << "<title>ptune mem-report: " << escape(safe(model.source)) << "</title><style>"
+            << kStyle << "</style></head><body>\n<h1>On-chip memory</h1>";
+        out << "<p class=\"meta\">ptune " << escape(std::string(version())) << "</p>";
+        for (const auto& note : report.notes) out << "<p>" << escape(safe(note)) << "</p>";
+        if (!report.findings.empty()) out << "<h2>Findings</h2>";
+        for (const auto& finding : report.findings) {
+            std::string severity(rules::to_string(finding.severity));
+            out << "<div class=\"finding " << severity << "\"><b>" << escape(severity) << "</b> "
+                << escape(finding.rule) << " · " << escape(safe(finding.subject.name)) << ": "
+                << escape(safe(finding.message)) << "<div>" << escape(finding.advice)
+                << "</div></div>\n";
+        }
+        out << "<p class=\"legend\"><span style=\"color:#4e79a7\">■ buffer</span><span "
+               "style=\"color:#f28e2b\">■ live at the peak</span><span style=\"color:#e15759\">"
+               "■ overlapping while live (allocator bug)</span><span>- - limit</span><span>| "
+               "peak</span></p>";
+        int index = 0;
+        std::size_t table = 0;
+        for (const auto& function : model.functions) {
+            out << "<h2>" << escape(safe(function.name)) << "</h2>";
+            // The tables of build_report come per function: its usage table, then (when there
+            // are live ranges) the buffers live at the peaks.
+            for (; table < report.tables.size(); ++table) {
+                const auto& t = report.tables[table];
+                if (t.title != safe(function.name) &&
+                    !t.title.starts_with(safe(function.name) + ":"))
+                    break;
+                if (t.title != safe(function.name)) out << "<h3>" << escape(t.title) << "</h3>";
+                out << html_table(t) << '\n';
+            }
+            for (const auto& usage : function.spaces) {
+                std::string svg = memory_map_svg(model, function, usage, index);
+                if (svg.empty()) continue;
+                ++index;
+                out << svg << '\n';
+            }
+        }
+        out << "<script>" << kScript << "</script>\n</body></html>\n";
+    }
+
+  private:
+    const Analysis& analysis_;
+};
+
+}  // namespace
+
+std::shared_ptr<render::Renderer> make_html_renderer(const Analysis& analysis) {
+    return std::make_shared<HtmlRenderer>(analysis);
+}
+
+}  // namespace ptune::memreport

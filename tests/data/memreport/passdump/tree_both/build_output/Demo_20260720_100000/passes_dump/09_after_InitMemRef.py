@@ -1,0 +1,1 @@
+# an earlier pass, before addresses: never read

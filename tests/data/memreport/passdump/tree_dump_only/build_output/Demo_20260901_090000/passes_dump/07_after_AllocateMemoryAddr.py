@@ -1,0 +1,1 @@
+# an older dump of the same run: never read
