@@ -60,9 +60,11 @@ std::string arch_of(std::uint64_t freq_hz, std::size_t cores) {
     return fmt::format("{}, {} cores", family, cores);
 }
 
-/// The kernel name of a converter label, e.g. `QK(r1t1)` → `QK`.
+/// The kernel name of a converter label, e.g. `QK(r1t1)` → `QK`, `QK_spmd(r1t2)` → `QK`.
 std::string kernel_of_label(const std::string& label) {
-    return label.substr(0, label.find('('));
+    std::string name = label.substr(0, label.find('('));
+    if (name.ends_with("_spmd")) name.resize(name.size() - 5);
+    return name;
 }
 
 RankResult start_result(const RankCapture& capture, const std::filesystem::path& file) {

@@ -55,6 +55,20 @@ std::vector<fs::path> sorted_children(const fs::path& dir) {
     return out;
 }
 
+/// Children in the order a duplicate id is resolved: the canonical name (`rank1`) before a
+/// padded one (`rank01`), else by name.
+std::vector<fs::path> canonical_first(const fs::path& dir, std::string_view prefix) {
+    std::vector<fs::path> children = sorted_children(dir);
+    auto padded = [&](const fs::path& p) {
+        std::string name = p.filename().string();
+        return name.size() > prefix.size() + 1 && name.starts_with(prefix) &&
+               name[prefix.size()] == '0';
+    };
+    std::stable_partition(children.begin(), children.end(),
+                          [&](const fs::path& p) { return !padded(p); });
+    return children;
+}
+
 bool has_rank_dirs(const fs::path& dir) {
     for (const fs::path& child : sorted_children(dir))
         if (numbered(child.filename().string(), "rank")) return true;
@@ -188,7 +202,7 @@ std::vector<RankCapture> enumerate(const fs::path& root, std::vector<std::string
                                    std::set<int>& empty_ranks) {
     std::vector<RankCapture> captures;
     std::map<int, std::string> rank_dir_of;
-    for (const fs::path& rank_dir : sorted_children(root)) {
+    for (const fs::path& rank_dir : canonical_first(root, "rank")) {
         std::string name = rank_dir.filename().string();
         if (!name.starts_with("rank")) continue;
         auto rank = numbered(name, "rank");
@@ -208,7 +222,7 @@ std::vector<RankCapture> enumerate(const fs::path& root, std::vector<std::string
         all_ranks.insert(*rank);
         std::map<int, std::string> d_of;
         std::size_t found = 0;
-        for (const fs::path& d_dir : sorted_children(rank_dir)) {
+        for (const fs::path& d_dir : canonical_first(rank_dir, "d")) {
             std::string d_name = d_dir.filename().string();
             auto dispatch = numbered(d_name, "d");
             if (!dispatch) {
