@@ -15,6 +15,7 @@ _ptune() {
         --color) COMPREPLY=($(compgen -W "auto always never" -- "$cur")); return ;;
         --backend) COMPREPLY=($(compgen -W "a2a3 a5" -- "$cur")); return ;;
         --metric) COMPREPLY=($(compgen -W "mean median min" -- "$cur")); return ;;
+        --flows) COMPREPLY=($(compgen -W "instance block none" -- "$cur")); return ;;
     esac
     if [ "${COMP_WORDS[1]}" = rules ] && [ "$COMP_CWORD" -eq 2 ]; then
         COMPREPLY=($(compgen -W "list explain" -- "$cur"))
