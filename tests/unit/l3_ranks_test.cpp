@@ -251,3 +251,36 @@ TEST_CASE("swimlane-merge --flows: block draws one arrow per deps.json edge", "[
     CHECK(none[3] == 0);
     fs::remove_all(dir);
 }
+
+TEST_CASE("ranks of different architectures are compared and said once", "[l3][ranks]") {
+    fs::path root = scratch("mixed");
+    synth::TreeOptions options;
+    options.ranks = 3;
+    options.tasks = 30;
+    options.pmu = false;
+    synth::TreeSummary summary;
+    std::string error;
+    REQUIRE(synth::write_rank_tree(root, options, summary, error));
+    fs::path records = root / "rank2/d0/chip_swimlane_records.json";
+    std::string text;
+    {
+        std::ifstream in(records);
+        text.assign(std::istreambuf_iterator<char>(in), {});
+    }
+    auto at = text.find("\"clock_freq_hz\": 50000000");
+    REQUIRE(at != std::string::npos);
+    text.replace(at, 25, "\"clock_freq_hz\": 1000000000");
+    std::ofstream(records) << text;
+    auto tree = read_tree(root);
+    REQUIRE(tree.ok());
+    Comparison c = analyze_swimlane_tree(*tree, catalogue(), {2, std::nullopt});
+    std::size_t said = 0;
+    for (const auto& gap : c.gaps)
+        if (gap.find("ranks differ in architecture (a2a3, 72 cores on rank0/d0 and 1 more; a5, 72 "
+                     "cores on rank2/d0)") != std::string::npos)
+            ++said;
+    CHECK(said == 1);
+    REQUIRE(c.dispatches.size() == 1);
+    CHECK(c.dispatches.front().members.size() == 3);
+    fs::remove_all(root);
+}

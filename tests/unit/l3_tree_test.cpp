@@ -179,7 +179,7 @@ TEST_CASE("sidecars on some ranks only, or a broken one: paired by dN, said once
     fs::remove_all(root);
 }
 
-TEST_CASE("--dispatch and --dispatch-id values", "[l3][tree]") {
+TEST_CASE("dispatch selection values: dN and RUN_ID:TASK_SLOT", "[l3][tree]") {
     CHECK(*parse_dispatch("d3") == 3);
     CHECK(*parse_dispatch("3") == 3);
     CHECK_FALSE(parse_dispatch("dx").ok());
