@@ -201,6 +201,8 @@ std::vector<RankCapture> enumerate(const fs::path& root, std::vector<std::string
                                    std::set<std::pair<int, int>>& left_out,
                                    std::set<int>& empty_ranks) {
     std::vector<RankCapture> captures;
+    // Gaps name paths below the root; the diagnostic that carries them names the root.
+    auto rel = [&](const fs::path& p) { return p.lexically_relative(root).string(); };
     std::map<int, std::string> rank_dir_of;
     for (const fs::path& rank_dir : canonical_first(root, "rank")) {
         std::string name = rank_dir.filename().string();
@@ -208,7 +210,7 @@ std::vector<RankCapture> enumerate(const fs::path& root, std::vector<std::string
         auto rank = numbered(name, "rank");
         if (!rank) {
             gaps.push_back(
-                fmt::format("{}: odd directory name, not rank<N>; skipped", rank_dir.string()));
+                fmt::format("{}: odd directory name, not rank<N>; skipped", rel(rank_dir)));
             continue;
         }
         auto [it, inserted] = rank_dir_of.try_emplace(*rank, name);
@@ -216,7 +218,7 @@ std::vector<RankCapture> enumerate(const fs::path& root, std::vector<std::string
             gaps.push_back(
                 fmt::format("{}: names rank {} again (as {} does); duplicate rank id "
                             "left out",
-                            rank_dir.string(), *rank, it->second));
+                            rel(rank_dir), *rank, it->second));
             continue;
         }
         all_ranks.insert(*rank);
@@ -227,12 +229,12 @@ std::vector<RankCapture> enumerate(const fs::path& root, std::vector<std::string
             auto dispatch = numbered(d_name, "d");
             if (!dispatch) {
                 gaps.push_back(
-                    fmt::format("{}: odd directory name, not d<K>; skipped", d_dir.string()));
+                    fmt::format("{}: odd directory name, not d<K>; skipped", rel(d_dir)));
                 continue;
             }
             if (auto [d_it, d_new] = d_of.try_emplace(*dispatch, d_name); !d_new) {
-                gaps.push_back(fmt::format("{}: names d{} again (as {} does); left out",
-                                           d_dir.string(), *dispatch, d_it->second));
+                gaps.push_back(fmt::format("{}: names d{} again (as {} does); left out", rel(d_dir),
+                                           *dispatch, d_it->second));
                 continue;
             }
             ++found;
@@ -250,7 +252,7 @@ std::vector<RankCapture> enumerate(const fs::path& root, std::vector<std::string
                 gaps.push_back(
                     fmt::format("{}: no chip_swimlane_records.json or pmu.csv; rank{} "
                                 "is left out of d{}",
-                                d_dir.string(), *rank, *dispatch));
+                                rel(d_dir), *rank, *dispatch));
                 left_out.emplace(*rank, *dispatch);
                 continue;
             }
@@ -271,7 +273,7 @@ std::vector<RankCapture> enumerate(const fs::path& root, std::vector<std::string
         if (found == 0) empty_ranks.insert(*rank);
         if (found == 0)
             gaps.push_back(fmt::format("{}: no d<K> capture directory; rank{} has no data",
-                                       rank_dir.string(), *rank));
+                                       rel(rank_dir), *rank));
     }
     return captures;
 }
@@ -401,7 +403,12 @@ Result<Tree> read_tree(const fs::path& input, const Selection& selection) {
         for (int r : tree.ranks) {
             if (empty_ranks.count(r)) continue;
             ++considered;
-            if (!present.count(r) && !(by_index && left_out.count({r, d}))) missing.push_back(r);
+            // A left-out capture was said already: by dN it is that dispatch's; by parent
+            // identity it cannot be placed, so its rank is not listed as missing either.
+            bool said = by_index ? left_out.count({r, d}) > 0
+                                 : std::any_of(left_out.begin(), left_out.end(),
+                                               [&](const auto& lo) { return lo.first == r; });
+            if (!present.count(r) && !said) missing.push_back(r);
         }
         if (!missing.empty()) {
             if (selection.dispatch)
