@@ -405,8 +405,13 @@ void publish(const Comparison& c, rules::MetricStore& store, bool only_if_absent
                 subject.metrics["L3.kernel.rank_median"] = k->median;
                 subject.metrics["L3.kernel.others_median"] = others_median;
                 subject.metrics["L3.kernel.excess"] = k->total - others_total;
+                // Kernel time summed over blocks, so against the rank's kernel time, not its
+                // makespan (for pmu.csv the two are the same Σ cycles).
+                double rank_kernels = 0;
+                for (const auto& any : r.kernels) rank_kernels += any.total;
                 subject.metrics["L3.kernel.share_pct"] =
-                    r.value > 0 ? std::max(0.0, k->total - others_total) / r.value * 100.0 : 0;
+                    rank_kernels > 0 ? std::max(0.0, k->total - others_total) / rank_kernels * 100.0
+                                     : 0;
                 subject.labels["L3.unit"] = c.unit;
                 subject.labels["L3.rank"] = r.label;
                 subject.labels["L3.kernel"] = name;
