@@ -265,6 +265,8 @@ std::vector<RankCapture> enumerate(const fs::path& root, std::vector<std::string
                 if (identity)
                     capture.identity = *identity;
                 else
+                    capture.sidecar_unusable = true;
+                if (!identity)
                     gaps.push_back(fmt::format("{}; paired by d{} instead",
                                                identity.error().to_string(), *dispatch));
             }
@@ -327,7 +329,8 @@ Result<Tree> read_tree(const fs::path& input, const Selection& selection) {
     // Pairing: by parent identity when every capture has a group sidecar, else by dN.
     std::size_t with_sidecar = 0, grouped = 0;
     for (const RankCapture& c : captures) {
-        with_sidecar += c.identity.has_value();
+        // A broken sidecar was said already: it counts as present here.
+        with_sidecar += c.identity.has_value() || c.sidecar_unusable;
         grouped += c.identity && c.identity->group_size > 1;
     }
     bool by_identity = !captures.empty() && grouped == captures.size();

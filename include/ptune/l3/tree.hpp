@@ -49,6 +49,7 @@ struct RankCapture {
     std::filesystem::path records;  ///< chip_swimlane_records.json (or an older name); or empty
     std::filesystem::path pmu;      ///< pmu.csv; or empty
     std::optional<DispatchIdentity> identity;
+    bool sidecar_unusable = false;  ///< a dispatch_identity.json is there but breaks a rule
     std::string key;  ///< the dispatch it belongs to across ranks: "d0", or "run1:0" when paired
                       ///< by parent dispatch identity
 };
