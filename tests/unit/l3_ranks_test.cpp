@@ -55,6 +55,19 @@ const fs::path& sixteen_ranks() {
     return dir;
 }
 
+/// A small tree of three equal ranks, records only, in a fresh scratch directory.
+fs::path three_ranks(const std::string& name) {
+    fs::path root = scratch(name);
+    synth::TreeOptions options;
+    options.ranks = 3;
+    options.tasks = 30;
+    options.pmu = false;
+    synth::TreeSummary summary;
+    std::string error;
+    REQUIRE(synth::write_rank_tree(root, options, summary, error));
+    return root;
+}
+
 std::vector<rules::Finding> l3_findings(const Comparison& c) {
     rules::MetricStore store;
     publish(c, store);
@@ -168,14 +181,7 @@ TEST_CASE("compare: straggler ties, the median rank and a rank waiting on others
 }
 
 TEST_CASE("a rank that cannot be read is left out and said, the others compared", "[l3][ranks]") {
-    fs::path root = scratch("unreadable");
-    synth::TreeOptions options;
-    options.ranks = 3;
-    options.tasks = 30;
-    options.pmu = false;
-    synth::TreeSummary summary;
-    std::string error;
-    REQUIRE(synth::write_rank_tree(root, options, summary, error));
+    fs::path root = three_ranks("unreadable");
     std::ofstream(root / "rank1/d0/chip_swimlane_records.json") << "[1, 2";
     auto tree = read_tree(root);
     REQUIRE(tree.ok());
@@ -253,14 +259,7 @@ TEST_CASE("swimlane-merge --flows: block draws one arrow per deps.json edge", "[
 }
 
 TEST_CASE("ranks of different architectures are compared and said once", "[l3][ranks]") {
-    fs::path root = scratch("mixed");
-    synth::TreeOptions options;
-    options.ranks = 3;
-    options.tasks = 30;
-    options.pmu = false;
-    synth::TreeSummary summary;
-    std::string error;
-    REQUIRE(synth::write_rank_tree(root, options, summary, error));
+    fs::path root = three_ranks("mixed");
     fs::path records = root / "rank2/d0/chip_swimlane_records.json";
     std::string text;
     {
