@@ -3,6 +3,8 @@
 
 #include "ptune/advise/advisor.hpp"
 
+#include "l3_section.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <fstream>
@@ -106,6 +108,7 @@ void add_bench(Advice& advice, const AdviseOptions& options, rules::MetricStore&
 void add_swimlane(Advice& advice, const rules::Catalogue& catalogue, rules::MetricStore& store,
                   Diagnostics& diagnostics) {
     if (advice.inventory.of(ArtifactKind::SwimlaneRecords).empty()) return;
+    if (add_l3(advice, l3::Source::Swimlane, catalogue, store, diagnostics)) return;
     swimlane::LoadRequest request;
     request.input = advice.inventory.run_dir;
     auto discovery = swimlane::find_captures(request);
@@ -229,7 +232,11 @@ void add_hints(Advice& advice, const rules::Catalogue& catalogue, rules::MetricS
 // ---------------------------------------------------------------------------------------------
 // pmu.csv (Part 2 item 4: the bottleneck pipe of each kernel).
 
-void add_pmu(Advice& advice, rules::MetricStore& store, Diagnostics& diagnostics) {
+void add_pmu(Advice& advice, const rules::Catalogue& catalogue, rules::MetricStore& store,
+             Diagnostics& diagnostics) {
+    if (!advice.inventory.of(ArtifactKind::Pmu).empty() &&
+        add_l3(advice, l3::Source::Pmu, catalogue, store, diagnostics))
+        return;
     pmu::Overview overview = pmu::make_overview();
     bool first = true;
     for (const Artifact* artifact : advice.inventory.of(ArtifactKind::Pmu)) {
@@ -311,7 +318,7 @@ Advice advise(Inventory inventory, const AdviseOptions& options, const rules::Ca
     add_bench(advice, options, store, diagnostics);
     add_swimlane(advice, catalogue, store, diagnostics);
     add_memory(advice, store, diagnostics);
-    add_pmu(advice, store, diagnostics);
+    add_pmu(advice, catalogue, store, diagnostics);
     add_hints(advice, catalogue, store, diagnostics);
     add_host_and_scope(advice, options, store, diagnostics);
     // Each analyzer pins the run subject to its own file; merged, those places say nothing about

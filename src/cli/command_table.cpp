@@ -37,6 +37,7 @@ const std::vector<CommandSpec>& command_table() {
          "  ptune swimlane-merge dfx_outputs/ --overhead -o trace.json   (idle/ready counters, pid 2)\n"
          "  ptune swimlane-merge build_output/case/dfx_outputs/ --align start -o l3.json.gz   (rank*/d*/)\n"
          "  ptune swimlane-merge records.json --format json        (statistics only, as JSON)\n"
+         "  ptune swimlane-merge dfx_outputs/ --dispatch-id 1:0 --flows block -o l3.json\n"
          "Formats: perfetto = JSON trace to -o (.gz compresses) + the converter's summary on stdout;\n"
          "proto = Perfetto protobuf trace to -o; json = statistics as JSON (trace too with -o);\n"
          "text = summary (trace too with -o).\n",
@@ -46,6 +47,7 @@ const std::vector<CommandSpec>& command_table() {
          "  ptune swimlane-analyze build_output/Qwen3_20260701_120000/dfx_outputs/\n"
          "  ptune swimlane-analyze chip_swimlane_records.json --deps deps.json --names name_map.json\n"
          "  ptune swimlane-analyze dfx_outputs/ --format json -o schedule.json\n"
+         "  ptune swimlane-analyze dfx_outputs/ --dispatch d0   (L3 rank*/d*/: the straggler, docs/L3.md)\n"
          "Exit 1 when an L2 rule fires (kernels-too-small, kernel-too-big, cube-vector-split,\n"
          "dispatch-trail, serial-chain).\n",
          {"text", "json", "markdown"}, true, true, Severity::Warning, &make_swimlane_analyze},

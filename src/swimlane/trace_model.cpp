@@ -808,6 +808,7 @@ class Builder {
 
     void dependency_flows(std::int64_t view) {
         if (!has_graph() || (view == kSchedViewPid && !has_aicpu_)) return;
+        if (model_.flow_mode == FlowMode::None) return;
         for (std::size_t p = 0; p < succ_.owner.size(); ++p) {
             std::uint64_t pred = succ_.owner[p];
             std::uint32_t pred_single = kNone;
@@ -820,6 +821,24 @@ class Builder {
                     continue;
                 }
                 std::int32_t out_count = fan_count(pred), in_count = fan_count(succ);
+                if (model_.flow_mode == FlowMode::Block) {
+                    // One arrow per edge: from the block that ends last (the one the successor
+                    // waited for) to the block that starts first.
+                    auto gate = std::max_element(pb, pe, [&](std::uint32_t x, std::uint32_t y) {
+                        const Slice& a = model_.slices[x];
+                        const Slice& b = model_.slices[y];
+                        return a.ts + a.dur < b.ts + b.dur;
+                    });
+                    auto first = std::min_element(sb, se, [&](std::uint32_t x, std::uint32_t y) {
+                        return model_.slices[x].ts < model_.slices[y].ts;
+                    });
+                    const Slice& from = model_.slices[*gate];
+                    const Slice& to = model_.slices[*first];
+                    add_flow(
+                        from.ts + from.dur > to.ts ? FlowName::HbViolation : FlowName::Dependency,
+                        *gate, from.ts - offset_, *first, to.ts - offset_, in_count, out_count);
+                    continue;
+                }
                 for (auto a = pb; a != pe; ++a)
                     for (auto b = sb; b != se; ++b) {
                         const Slice& from = model_.slices[*a];
@@ -1008,13 +1027,15 @@ std::string graph_label(const GraphInstance& graph) {
                        graph.node_count);
 }
 
-Result<TraceModel> build_trace_model(std::span<const TraceSource> sources, TimeAlign align) {
+Result<TraceModel> build_trace_model(std::span<const TraceSource> sources, TimeAlign align,
+                                     FlowMode flows) {
     if (sources.size() > kMaxSources)
         return Error{
             fmt::format("{} captures in one trace; at most {}", sources.size(), kMaxSources), "", 0,
             ExitCode::InputError};
     TraceModel model;
     model.sources = sources;
+    model.flow_mode = flows;
     model.offsets_ns.assign(sources.size(), 0);
     model.pid_base.assign(sources.size(), 0);
     model.extras.resize(sources.size());

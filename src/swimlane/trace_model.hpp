@@ -183,6 +183,7 @@ struct TraceModel {
     std::vector<SourceExtras> extras;  ///< per source
     std::uint32_t next_slice_id = 0;   ///< X event ids, upstream order, unique across sources
     TraceCounts counts;
+    FlowMode flow_mode = FlowMode::Instance;  ///< dependency arrows per anchor pair, edge or none
 };
 
 /// No tie-break: equal keys keep their order.
@@ -301,7 +302,8 @@ inline auto longer_first(const std::vector<Slice>& slices) {
 }
 
 /// Builds the layout. Fails only for an impossible alignment request.
-Result<TraceModel> build_trace_model(std::span<const TraceSource> sources, TimeAlign align);
+Result<TraceModel> build_trace_model(std::span<const TraceSource> sources, TimeAlign align,
+                                     FlowMode flows = FlowMode::Instance);
 
 /// The renderers.
 void write_json(const TraceModel& model, std::ostream& out);

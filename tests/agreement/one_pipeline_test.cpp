@@ -96,6 +96,8 @@ const std::vector<std::string> kTrees = {
     "data/swimlane",
     "data/swimlane-analyze/composed",
     "data/swimlane-analyze/dispatch-trail",
+    "data/l3/l3_two_rank",  // L3 trees: each rank's own findings, rank in the subject
+    "data/pmu/l3_ranks",
 };
 
 void check_tree(const std::string& tree, const std::string& rules) {

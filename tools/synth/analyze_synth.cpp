@@ -29,10 +29,10 @@ constexpr double kPropagationUs = 0.6;  // dispatch → AICore receive
 constexpr double kLocalSetupUs = 0.2;   // receive → start
 constexpr double kFinUs = 0.4;          // end → AICPU observes FIN
 
-enum class Kind { Aic, Aiv };
+enum class Kind { Aic, Aiv, Mix };  // Mix: per block one AIC row (func_id) and one AIV row
 
 struct Task {
-    int func_id = 0;
+    int func_id = 0;  // Mix: the AIC kernel; the AIV kernel is func_id + 1
     Kind kind = Kind::Aiv;
     int blocks = 1;
     double exec_us = 0;  // nominal kernel time per block (jittered by ±5 %)
@@ -81,6 +81,7 @@ class Calendar {
 
 struct Row {
     int core = 0;
+    int func_id = 0;
     std::size_t task = 0;
     double dispatch = 0, start = 0, end = 0, finish = 0;
 };
@@ -98,7 +99,7 @@ struct Schedule {
 int core_thread(int core) {
     return core % kThreads;
 }
-int first_core(Kind kind) {
+int first_core(Kind kind) {  // Mix never reaches here: its parts are Aic and Aiv
     return kind == Kind::Aic ? 0 : kAicCores;
 }
 int core_count(Kind kind) {
@@ -118,29 +119,34 @@ Schedule simulate(const Workload& work, std::uint64_t seed) {
         for (std::size_t p : task.preds) ready = std::max(ready, resolved[p]);
         double last_finish = 0;
         int last_core = 0;
-        for (int b = 0; b < task.blocks; ++b) {
-            int base = first_core(task.kind);
-            auto begin = core_free.begin() + base;
-            int core = base + static_cast<int>(
-                                  std::min_element(begin, begin + core_count(task.kind)) - begin);
-            int thread = core_thread(core);
-            double phase_start =
-                threads[thread].reserve(std::max(ready, core_free[core]), work.dispatch_cost_us);
-            Row row;
-            row.core = core;
-            row.task = t;
-            row.dispatch = phase_start + work.dispatch_cost_us;
-            row.start = row.dispatch + kPropagationUs + kLocalSetupUs;
-            row.end = row.start + task.exec_us * jitter();
-            row.finish = row.end + kFinUs;
-            core_free[core] = row.finish;
-            schedule.phases[thread].push_back({true, phase_start, row.dispatch});
-            schedule.rows.push_back(row);
-            if (row.finish >= last_finish) {
-                last_finish = row.finish;
-                last_core = core;
+        std::vector<std::pair<Kind, int>> parts = {{task.kind, task.func_id}};
+        if (task.kind == Kind::Mix)
+            parts = {{Kind::Aic, task.func_id}, {Kind::Aiv, task.func_id + 1}};
+        for (int b = 0; b < task.blocks; ++b)
+            for (auto [kind, func] : parts) {
+                int base = first_core(kind);
+                auto begin = core_free.begin() + base;
+                int core = base + static_cast<int>(
+                                      std::min_element(begin, begin + core_count(kind)) - begin);
+                int thread = core_thread(core);
+                double phase_start = threads[thread].reserve(std::max(ready, core_free[core]),
+                                                             work.dispatch_cost_us);
+                Row row;
+                row.core = core;
+                row.func_id = func;
+                row.task = t;
+                row.dispatch = phase_start + work.dispatch_cost_us;
+                row.start = row.dispatch + kPropagationUs + kLocalSetupUs;
+                row.end = row.start + task.exec_us * jitter();
+                row.finish = row.end + kFinUs;
+                core_free[core] = row.finish;
+                schedule.phases[thread].push_back({true, phase_start, row.dispatch});
+                schedule.rows.push_back(row);
+                if (row.finish >= last_finish) {
+                    last_finish = row.finish;
+                    last_core = core;
+                }
             }
-        }
         int thread = core_thread(last_core);
         double complete_start = threads[thread].reserve(last_finish, work.complete_cost_us);
         schedule.phases[thread].push_back(
@@ -155,7 +161,8 @@ Task make(int func, Kind kind, double exec_us, int blocks = 1,
     return Task{func, kind, blocks, exec_us, std::move(preds)};
 }
 
-Workload build(Scenario scenario, std::size_t scale) {
+Workload build(Scenario scenario, std::size_t scale, std::size_t tasks_wanted = 0,
+               double slow_factor = 1.0) {
     Workload w;
     w.name = fmt::format("Synth_{}", to_string(scenario));
     auto& tasks = w.tasks;
@@ -217,6 +224,38 @@ Workload build(Scenario scenario, std::size_t scale) {
                 tasks.push_back(make(1, Kind::Aiv, 80.0, kAivCores, previous));
                 previous = current;
             }
+            break;
+        }
+        case Scenario::Moe: {
+            // gate (cube) → SPMD expert matmul → SPMD combine of both, stage after stage; no
+            // one-to-one cube→vector hand-off, so a healthy rank has no finding of its own.
+            w.functions = {{0, "gate_topk"}, {1, "expert_gemm"}, {2, "combine"}};
+            std::size_t stages = std::max<std::size_t>(1, (tasks_wanted ? tasks_wanted : 300) / 3);
+            std::vector<std::size_t> previous;
+            for (std::size_t stage = 0; stage < stages; ++stage) {
+                std::size_t gate = tasks.size();
+                tasks.push_back(make(0, Kind::Aic, 20.0, 1, previous));
+                std::size_t gemm = tasks.size();
+                tasks.push_back(make(1, Kind::Aic, 60.0 * slow_factor, 8, {gate}));
+                tasks.push_back(make(2, Kind::Aiv, 30.0, 8, {gate, gemm}));
+                previous = {gemm, tasks.size() - 1};
+            }
+            break;
+        }
+        case Scenario::SpmdMix: {
+            // Mixed attention blocks: two independent chains of SPMD mix tasks, joined at the end.
+            w.functions = {{0, "qk_matmul"}, {1, "qk_softmax"}, {2, "pv_matmul"}, {3, "pv_scale"}};
+            std::vector<std::size_t> heads;
+            for (std::size_t chain = 0; chain < 2; ++chain) {
+                std::vector<std::size_t> previous;
+                for (std::size_t i = 0; i < 6 * scale; ++i) {
+                    tasks.push_back(
+                        make(static_cast<int>(2 * (i % 2)), Kind::Mix, 40.0, 16, previous));
+                    previous = {tasks.size() - 1};
+                }
+                heads.push_back(previous.front());
+            }
+            tasks.push_back(make(0, Kind::Mix, 20.0, 4, heads));
             break;
         }
     }
@@ -298,8 +337,10 @@ void write_deps(const Workload& work, std::ostream& out) {
     out << "{\"tasks\":[";
     for (std::size_t t = 0; t < work.tasks.size(); ++t) {
         const Task& task = work.tasks[t];
-        int aic = task.kind == Kind::Aic ? task.func_id : -1;
-        int aiv = task.kind == Kind::Aiv ? task.func_id : -1;
+        int aic = task.kind != Kind::Aiv ? task.func_id : -1;
+        int aiv = task.kind == Kind::Aiv   ? task.func_id
+                  : task.kind == Kind::Mix ? task.func_id + 1
+                                           : -1;
         out << (t ? "," : "")
             << fmt::format(
                    "{{\"task_id\":\"{}\",\"scope\":\"auto\",\"early_dispatch\":false,\"kernel_"
@@ -322,6 +363,29 @@ void write_deps(const Workload& work, std::ostream& out) {
     out << "]}\n";
 }
 
+// pmu.csv rows in the collector's per-core order, cycles at 1800 MHz; the main pipe busy 85 %
+// (compute-bound, so a healthy rank has no warning of its own).
+void write_pmu(const Schedule& schedule, std::ostream& out) {
+    out << "thread_id,core_id,task_id,func_id,core_type,pmu_total_cycles,vec_busy_cycles,"
+           "cube_busy_cycles,scalar_busy_cycles,mte1_busy_cycles,mte2_busy_cycles,"
+           "mte3_busy_cycles,icache_miss,icache_req,event_type\n";
+    std::vector<std::size_t> by_core(schedule.rows.size());
+    for (std::size_t i = 0; i < by_core.size(); ++i) by_core[i] = i;
+    std::stable_sort(by_core.begin(), by_core.end(), [&](std::size_t a, std::size_t b) {
+        return schedule.rows[a].core < schedule.rows[b].core;
+    });
+    for (std::size_t i : by_core) {
+        const Row& r = schedule.rows[i];
+        bool aic = r.core < kAicCores;
+        auto total = static_cast<std::uint64_t>(std::llround((r.end - r.start) * 1800.0));
+        std::uint64_t main = total * 85 / 100, mte2 = total * 4 / 10;
+        out << fmt::format("{},{},0x{:016x},{},{},{},{},{},{},{},{},{},{},{},2\n",
+                           core_thread(r.core), r.core, task_id(r.task), r.func_id, aic ? 0 : 1,
+                           total, aic ? 0 : main, aic ? main : 0, total / 10, aic ? total / 5 : 0,
+                           mte2, aic ? 0 : total / 5, 2, 400);
+    }
+}
+
 void write_name_map(const Workload& work, std::ostream& out) {
     out << "{\n  \"level\": 2,\n  \"orchestrator_name\": \"" << work.name
         << "\",\n  \"callable_id_to_name\": {";
@@ -336,9 +400,10 @@ void write_name_map(const Workload& work, std::ostream& out) {
 }  // namespace
 
 const std::vector<Scenario>& all_scenarios() {
-    static const std::vector<Scenario> kAll = {Scenario::SmallKernels,    Scenario::LongTail,
-                                               Scenario::SerialChain,     Scenario::DispatchTrail,
-                                               Scenario::CubeVectorSplit, Scenario::Healthy};
+    static const std::vector<Scenario> kAll = {
+        Scenario::SmallKernels,  Scenario::LongTail,        Scenario::SerialChain,
+        Scenario::DispatchTrail, Scenario::CubeVectorSplit, Scenario::Healthy,
+        Scenario::Moe,           Scenario::SpmdMix};
     return kAll;
 }
 
@@ -356,6 +421,10 @@ std::string_view to_string(Scenario scenario) {
             return "cube-vector-split";
         case Scenario::Healthy:
             return "healthy";
+        case Scenario::Moe:
+            return "moe";
+        case Scenario::SpmdMix:
+            return "spmd-mix";
     }
     return "healthy";
 }
@@ -369,9 +438,11 @@ std::optional<Scenario> parse_scenario(std::string_view name) {
 
 Summary write_capture(const Options& options, std::ostream& records, std::ostream& deps,
                       std::ostream& name_map) {
-    Workload work = build(options.scenario, std::max<std::size_t>(options.scale, 1));
+    Workload work = build(options.scenario, std::max<std::size_t>(options.scale, 1), options.tasks,
+                          options.slow_factor);
     Schedule schedule = simulate(work, options.seed);
     write_records(schedule, records);
+    if (options.pmu) write_pmu(schedule, *options.pmu);
     write_deps(work, deps);
     write_name_map(work, name_map);
     Summary summary;

@@ -23,6 +23,12 @@ enum class Scenario {
     DispatchTrail,    ///< 48 same-function single-block tasks dispatched in a staircase
     CubeVectorSplit,  ///< 120 cube kernels, each followed by a one-to-one vector epilogue
     Healthy,          ///< ~80 µs SPMD kernels filling every core, stage after stage
+    /// One rank of a MoE layer (L3 trees): gate_topk → expert_gemm (SPMD cube) → combine (SPMD
+    /// vector) per stage, each stage after the one before; Options::tasks and slow_factor apply.
+    Moe,
+    /// Mixed SPMD kernels (one cube and one vector kernel per block, block_num 16) chained by
+    /// deps.json edges between blocks, for the arrows of `swimlane-merge --flows`.
+    SpmdMix,
 };
 
 /// All scenarios, in the order above.
@@ -37,6 +43,13 @@ struct Options {
     std::uint64_t seed = 1;  ///< kernel-duration jitter (mt19937_64, identical on every platform)
     /// Multiplies the number of tasks (1 = the sizes above); the benchmark uses large values.
     std::size_t scale = 1;
+    /// Moe: the number of tasks (rounded down to whole stages of three; 0 = 300).
+    std::size_t tasks = 0;
+    /// Moe: multiplies expert_gemm's kernel time (the slow rank of an L3 tree).
+    double slow_factor = 1.0;
+    /// When set, also writes an a2a3 PIPE_UTILIZATION pmu.csv of the same rows (pmu.md §2),
+    /// cycles at 1800 MHz.
+    std::ostream* pmu = nullptr;
 };
 
 /// Counts of what was written.

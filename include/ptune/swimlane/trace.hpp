@@ -41,6 +41,15 @@ enum class TimeAlign {
 /// Output encoding.
 enum class TraceFormat { Json, JsonGzip, Proto };
 
+/// How deps.json edges become dependency arrows (`--flows`).
+enum class FlowMode {
+    Instance,  ///< upstream's: one arrow per pair of anchor slices (an SPMD task anchors once
+               ///< per function, any other task on every row) — the default
+    Block,     ///< one arrow per edge and view: from the predecessor's last-ending anchor to
+               ///< the successor's first-starting one (issue #1049: block-level dependencies)
+    None,      ///< no dependency arrows (the other arrow kinds stay)
+};
+
 /// Options of write_trace.
 struct TraceOptions {
     TraceFormat format = TraceFormat::Json;
@@ -49,6 +58,7 @@ struct TraceOptions {
     /// but undispatched tasks and their overlap, on pid 2. Only for sources with a task graph
     /// (has_task_graph); the others get none.
     bool overhead = false;
+    FlowMode flows = FlowMode::Instance;
 };
 
 /// Whether a source has dependency edges (deps.json, or the `fanout` lists of a µs-era file):

@@ -3,6 +3,7 @@
 // the pmu domain's pipeline (pmu/pipeline.hpp).
 
 #include "cli/commands/commands.hpp"
+#include "cli/commands/l3_tree.hpp"
 #include "ptune/pmu/analyzer.hpp"
 #include "ptune/pmu/pipeline.hpp"
 #include "ptune/pmu/report.hpp"
@@ -28,9 +29,22 @@ class PmuAnalyzeCommand : public Command {
                "AICore clock in MHz (pmu.csv has none): adds microseconds per task and rule P9")
             ->check(CLI::PositiveNumber);
         app.add_flag("--rows", rows_, "Also list every row (CSV: the rows instead of the kernels)");
+        l3_.add_to(app);
     }
 
     int run(Context& context) override {
+        // An L3 tree (rank*/d*/pmu.csv): every rank, then across ranks (docs/L3.md).
+        if (l3_.selected() || (input_ != "-" && is_l3_tree(input_))) {
+            if (!names_file_.empty() || !kernel_config_.empty() || rows_)
+                return context.fail(
+                    Error{"--names, -k and --rows apply to one pmu.csv; an L3 "
+                          "tree uses the names next to each rank*/d*/pmu.csv",
+                          input_, 0, ExitCode::InputError});
+            std::optional<double> mhz;
+            if (aicore_mhz_ > 0) mhz = aicore_mhz_;
+            return run_l3_analysis(context, input_, l3_, l3::Source::Pmu,
+                                   {l3::thread_count(), mhz});
+        }
         auto csv_path = pmu::resolve_csv(input_, context.diagnostics);
         if (!csv_path) return context.fail(csv_path.error());
         auto loaded = pmu::load_pmu(*csv_path, !names_file_.empty() ? names_file_ : kernel_config_,
@@ -69,6 +83,7 @@ class PmuAnalyzeCommand : public Command {
     std::string kernel_config_;
     double aicore_mhz_ = 0;
     bool rows_ = false;
+    L3Options l3_;
 };
 
 }  // namespace

@@ -4,6 +4,7 @@
 
 #include "cli/commands/commands.hpp"
 #include "ptune/swimlane/cpm.hpp"
+#include "cli/commands/l3_tree.hpp"
 #include "ptune/swimlane/pipeline.hpp"
 #include "ptune/swimlane/report.hpp"
 
@@ -20,9 +21,20 @@ class SwimlaneAnalyzeCommand : public Command {
         app.add_option("--deps", deps_, "deps.json (default: the records file's sibling)");
         app.add_option("--names", names_,
                        "name_map_*.json or kernel_config.py (default: the sibling name map)");
+        l3_.add_to(app);
     }
 
     int run(Context& context) override {
+        // An L3 tree (rank*/d*/): every rank, then across ranks (docs/L3.md).
+        if (l3_.selected() || is_l3_tree(input_)) {
+            if (!deps_.empty() || !names_.empty())
+                return context.fail(
+                    Error{"--deps and --names apply to a single capture; an L3 "
+                          "tree uses the files next to each rank*/d*/ records",
+                          input_, 0, ExitCode::InputError});
+            return run_l3_analysis(context, input_, l3_, l3::Source::Swimlane,
+                                   {l3::thread_count(), std::nullopt});
+        }
         swimlane::LoadRequest request;
         request.input = input_;
         request.deps = deps_;
@@ -59,6 +71,7 @@ class SwimlaneAnalyzeCommand : public Command {
     std::string input_;
     std::string deps_;
     std::string names_;
+    L3Options l3_;
 };
 
 }  // namespace

@@ -6,6 +6,7 @@
 
 #include "cli/commands/commands.hpp"
 #include "ptune/swimlane/host_phase_lanes.hpp"
+#include "cli/commands/l3_tree.hpp"
 #include "ptune/swimlane/pipeline.hpp"
 #include "ptune/swimlane/report.hpp"
 #include "ptune/swimlane/trace.hpp"
@@ -42,6 +43,11 @@ class SwimlaneMergeCommand : public Command {
         app.add_flag("--overhead", overhead_,
                      "Add the upstream overhead counters on pid 2 (oh_aic_idle … oh_has_overhead: "
                      "idle cores, ready but undispatched tasks); needs deps.json");
+        app.add_option("--flows", flows_,
+                       "Dependency arrows: instance = one per anchor pair, as upstream (default); "
+                       "block = one per deps.json edge (SPMD blocks, not their instances); none")
+            ->check(CLI::IsMember({"instance", "block", "none"}));
+        l3_.add_to(app);
     }
 
     int run(Context& context) override {
@@ -64,6 +70,16 @@ class SwimlaneMergeCommand : public Command {
         auto found = find_captures(request);
         if (!found) return context.fail(found.error());
         for (const auto& note : found->notes) context.diagnostics.note(input_, 0, note);
+        if (l3_.selected()) {  // one dispatch of an L3 tree (upstream-2026-09.md §1.14)
+            if (!deps_path_.empty() || !request.names.empty())
+                return context.fail(
+                    Error{"--deps, --names and -k are refused with --dispatch / "
+                          "--dispatch-id (per-rank files are used)",
+                          input_, 0, ExitCode::InputError});
+            auto selected = l3_merge_captures(context, input_, l3_);
+            if (!selected) return context.fail(selected.error());
+            found->captures = std::move(*selected);
+        }
 
         std::vector<LoadedCapture> loaded;
         loaded.reserve(found->captures.size());
@@ -117,6 +133,9 @@ class SwimlaneMergeCommand : public Command {
             options.format = TraceFormat::JsonGzip;
         options.align = align_ == "absolute" ? TimeAlign::Absolute : TimeAlign::Start;
         options.overhead = overhead_;
+        options.flows = flows_ == "block"  ? FlowMode::Block
+                        : flows_ == "none" ? FlowMode::None
+                                           : FlowMode::Instance;
         if (overhead_)
             for (const TraceSource& source : sources)
                 if (!has_task_graph(source))
@@ -173,6 +192,8 @@ class SwimlaneMergeCommand : public Command {
     std::uint64_t freq_hz_ = 0;
     std::string align_ = "start";
     bool overhead_ = false;
+    std::string flows_ = "instance";
+    L3Options l3_;
 };
 
 }  // namespace

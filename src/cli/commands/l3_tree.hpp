@@ -1,0 +1,41 @@
+#pragma once
+// The multi-card (L3) mode shared by swimlane-analyze, pmu-analyze and swimlane-merge: the
+// --dispatch / --dispatch-id options and the run over a rank<N>/d<K>/ tree (ptune/l3/).
+
+#include <string>
+
+#include "cli/command.hpp"
+#include "ptune/l3/ranks.hpp"
+#include "ptune/swimlane/discover.hpp"
+
+namespace ptune::cli {
+
+/// The selection options of an L3 tree.
+struct L3Options {
+    std::string dispatch;     ///< --dispatch dN
+    std::string dispatch_id;  ///< --dispatch-id RUN_ID:TASK_SLOT
+
+    /// Adds --dispatch and --dispatch-id (mutually exclusive) to `app`.
+    void add_to(CLI::App& app);
+    /// True when the user selected a dispatch (so a non-tree input is an error).
+    bool selected() const { return !dispatch.empty() || !dispatch_id.empty(); }
+    /// The parsed selection.
+    Result<l3::Selection> selection() const;
+};
+
+/// Whether `input` is an L3 tree (a directory holding rank*/, itself, in dfx_outputs/ or in the
+/// newest run).
+bool is_l3_tree(const std::string& input);
+
+/// The captures of the selected dispatch of an L3 tree, for swimlane-merge (the trace needs
+/// every model at once); the tree's gaps go to the context's diagnostics.
+Result<std::vector<swimlane::CaptureFiles>> l3_merge_captures(Context& context,
+                                                              const std::string& input,
+                                                              const L3Options& options);
+
+/// Analyses the tree with `source`'s per-capture pipeline, evaluates the L3.* rules and emits
+/// the report; returns the exit code by the command's fail-on policy.
+int run_l3_analysis(Context& context, const std::string& input, const L3Options& options,
+                    l3::Source source, const l3::TreeOptions& tree_options);
+
+}  // namespace ptune::cli
