@@ -19,6 +19,10 @@ class SwimlaneAnalyzeCommand : public Command {
         app.add_option("--deps", deps_, "deps.json (default: the records file's sibling)");
         app.add_option("--names", names_,
                        "name_map_*.json or kernel_config.py (default: the sibling name map)");
+        app.add_option("--host-log", host_logs_,
+                       "Host log(s) placing a host_build_graph level-3/4 capture on the host clock "
+                       "(default: the sibling host_clock_alignment.*.log, else host.*.log); forces "
+                       "a fresh alignment. ptune never writes the result into the records file");
     }
 
     int run(Context& context) override {
@@ -26,6 +30,7 @@ class SwimlaneAnalyzeCommand : public Command {
         request.input = input_;
         request.deps = deps_;
         request.names = names_;
+        request.host_logs.assign(host_logs_.begin(), host_logs_.end());
         auto found = swimlane::find_captures(request);
         if (!found) return context.fail(found.error());
         for (const auto& note : found->notes) context.diagnostics.note(input_, 0, note);
@@ -41,11 +46,19 @@ class SwimlaneAnalyzeCommand : public Command {
 
         auto catalogue = context.catalogue();
         if (!catalogue) return context.fail(catalogue.error());
-        auto result = swimlane::analyze_capture(*loaded, swimlane::analyze_options(**catalogue));
-        rules::MetricStore store;
-        swimlane::publish(result, store);
-        render::Report report = swimlane::build_report(
-            *loaded, result, store, rules::evaluate(**catalogue, store, {"L2."}));
+        auto runs = swimlane::analyze_runs(*loaded, swimlane::analyze_options(**catalogue));
+        std::vector<rules::MetricStore> stores(runs.size());
+        std::vector<std::vector<rules::Finding>> findings;
+        for (std::size_t k = 0; k < runs.size(); ++k) {
+            swimlane::publish(runs[k], stores[k]);
+            findings.push_back(rules::evaluate(**catalogue, stores[k], {"L2."}));
+        }
+        // A records file holding several runs: each analysed on its own (never one task
+        // spanning them, upstream-2026-09.md §1.10).
+        render::Report report =
+            runs.size() == 1
+                ? swimlane::build_report(*loaded, runs[0], stores[0], std::move(findings[0]))
+                : swimlane::build_runs_report(*loaded, runs, stores, std::move(findings));
 
         int code = context.emit(report);
         return code != 0 ? code : context.findings_exit(report.findings);
@@ -55,6 +68,7 @@ class SwimlaneAnalyzeCommand : public Command {
     std::string input_;
     std::string deps_;
     std::string names_;
+    std::vector<std::string> host_logs_;
 };
 
 }  // namespace

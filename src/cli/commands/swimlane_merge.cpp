@@ -38,6 +38,11 @@ class SwimlaneMergeCommand : public Command {
                        "captures sharing one counter; host-orchestration captures align on the "
                        "host clock)")
             ->check(CLI::IsMember({"start", "absolute"}));
+        app.add_option("--host-log", host_logs_,
+                       "Host log(s) placing a host_build_graph level-3/4 capture on the host clock "
+                       "by span containment (default: the sibling host_clock_alignment.*.log, else "
+                       "host.*.log); forces a fresh alignment. Upstream writes the result back "
+                       "into the records file; ptune reports it and never writes its input");
         app.add_flag("--overhead", overhead_,
                      "Add the upstream overhead counters on pid 2 (oh_aic_idle … oh_has_overhead: "
                      "idle cores, ready but undispatched tasks); needs deps.json");
@@ -60,6 +65,7 @@ class SwimlaneMergeCommand : public Command {
         request.names = !names_path_.empty() ? names_path_ : kernel_config_path_;
         if (freq_hz_ > 0) request.fallback_freq_hz = freq_hz_;
         request.named_files_required = false;  // as the converter: they only decorate the trace
+        request.host_logs.assign(host_logs_.begin(), host_logs_.end());
         auto found = find_captures(request);
         if (!found) return context.fail(found.error());
         for (const auto& note : found->notes) context.diagnostics.note(input_, 0, note);
@@ -162,6 +168,7 @@ class SwimlaneMergeCommand : public Command {
     std::uint64_t freq_hz_ = 0;
     std::string align_ = "start";
     bool overhead_ = false;
+    std::vector<std::string> host_logs_;
 };
 
 }  // namespace
