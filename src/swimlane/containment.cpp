@@ -13,29 +13,13 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "ptune/host/log.hpp"
+
 namespace ptune::swimlane {
 
 namespace {
 
-constexpr std::string_view kTag = "[STRACE]";
-constexpr std::string_view kRoot = "chip.run";
 constexpr std::string_view kRunner = "chip.run.runner_run";
-constexpr std::string_view kDeviceWall = "chip.run.runner_run.device_wall";
-constexpr std::string_view kLaunch = "chip.run.runner_run.aicpu_launch";
-
-/// Cuts the next whitespace-separated token off `rest`.
-std::string_view next_token(std::string_view& rest) {
-    std::size_t begin = rest.find_first_not_of(" \t\r");
-    if (begin == std::string_view::npos) {
-        rest = {};
-        return {};
-    }
-    std::size_t end = rest.find_first_of(" \t\r", begin);
-    std::string_view token =
-        rest.substr(begin, end == std::string_view::npos ? rest.npos : end - begin);
-    rest = end == std::string_view::npos ? std::string_view() : rest.substr(end);
-    return token;
-}
 
 template <class T>
 bool parse_number(std::string_view text, T& out) {
@@ -44,48 +28,33 @@ bool parse_number(std::string_view text, T& out) {
     return ec == std::errc() && ptr == text.data() + text.size();
 }
 
-/// `key=value` with the expected key; the value, or nullopt.
-std::optional<std::string_view> field(std::string_view token, std::string_view key) {
-    if (token.size() <= key.size() || token.substr(0, key.size()) != key ||
-        token[key.size()] != '=')
-        return std::nullopt;
-    return token.substr(key.size() + 1);
-}
-
-/// The text after `[STRACE]` up to the next record; the span, or nullopt when torn.
-std::optional<HostSpan> parse_span(std::string_view body) {
-    HostSpan span;
-    std::string_view rest = body;
-    auto take = [&](std::string_view key) { return field(next_token(rest), key); };
-    auto v = take("v");
-    std::uint64_t version = 0;
-    if (!v || !parse_number(*v, version)) return std::nullopt;
-    auto pid = take("pid");
-    auto tid = take("tid");
-    auto inv = take("inv");
-    auto hid = take("hid");
-    auto depth = take("depth");
-    auto name = take("name");
-    auto ts = take("ts");
-    auto dur = take("dur");
-    if (!pid || !tid || !inv || !hid || !depth || !name || !ts || !dur) return std::nullopt;
-    if (!parse_number(*pid, span.pid) || !parse_number(*tid, span.tid) ||
-        !parse_number(*inv, span.inv) || !parse_number(*depth, span.depth) ||
-        !parse_number(*ts, span.ts) || !parse_number(*dur, span.dur) || span.ts < 0 ||
-        span.dur < 0 || name->empty())
-        return std::nullopt;
-    span.name = *name;
-    // Attributes: `k=v` tokens up to a host-log envelope of a following record (a mashed line).
-    for (std::string_view token = next_token(rest); !token.empty(); token = next_token(rest)) {
-        if (token.starts_with("[mono_ns=") || token.starts_with("[20")) break;
-        std::size_t eq = token.find('=');
-        if (eq == std::string_view::npos || eq == 0) continue;
-        span.attrs.emplace_back(std::string(token.substr(0, eq)),
-                                std::string(token.substr(eq + 1)));
-        if (token.substr(0, eq) == "clk" && token.substr(eq + 1) == "dev") span.device = true;
+/// Keeps the spans clock alignment uses from the host-log reader's events.
+class AlignmentSpans final : public host::HostLogVisitor {
+  public:
+    explicit AlignmentSpans(HostSpanLog& log) : log_(log) {}
+    void on_span(const host::Span& s) override {
+        switch (host::classify_span(s.name)) {
+            case host::SpanFamily::Root:
+            case host::SpanFamily::RunnerRun:
+            case host::SpanFamily::DeviceWall:
+            case host::SpanFamily::DevicePhase:
+            case host::SpanFamily::AicpuLaunch:
+                break;
+            default:
+                return;
+        }
+        HostSpan span;
+        span.pid = s.pid, span.tid = s.tid, span.inv = s.inv, span.depth = s.depth;
+        span.name = s.name;
+        span.ts = s.ts, span.dur = s.dur;
+        span.device = s.clock == host::ClockDomain::Device;
+        for (const auto& [k, v] : s.attrs) span.attrs.emplace_back(k, v);
+        log_.spans.push_back(std::move(span));
     }
-    return span;
-}
+
+  private:
+    HostSpanLog& log_;
+};
 
 }  // namespace
 
@@ -99,27 +68,21 @@ std::optional<std::int64_t> HostSpan::int_attr(std::string_view key) const {
 }
 
 void read_host_spans(std::string_view text, HostSpanLog& log) {
-    std::size_t at = text.find(kTag);
-    while (at != std::string_view::npos) {
-        std::size_t body = at + kTag.size();
-        std::size_t next = text.find(kTag, body);
-        std::size_t line_end = text.find('\n', body);
-        std::size_t end = std::min(next, line_end);
-        std::string_view piece =
-            text.substr(body, end == std::string_view::npos ? text.npos : end - body);
-        // Only record heads count as records (`[STRACE] v=N`): a torn one is counted, not used.
-        std::string_view head =
-            piece.substr(std::min(piece.find_first_not_of(" \t"), piece.size()));
-        if (head.starts_with("v=")) {
-            if (auto span = parse_span(piece)) {
-                if (span->name == kRoot || span->name.starts_with("chip.run."))
-                    log.spans.push_back(std::move(*span));
-            } else {
-                ++log.torn;
-            }
-        }
-        at = next;
+    AlignmentSpans visitor(log);
+    host::HostLogReader reader(visitor);
+    std::size_t line = 0;
+    for (std::size_t begin = 0; begin <= text.size();) {
+        std::size_t end = text.find('\n', begin);
+        if (end == std::string_view::npos) end = text.size();
+        if (end > begin) reader.feed(text.substr(begin, end - begin), ++line);
+        begin = end + 1;
     }
+    log.torn += reader.stats().torn_spans;
+}
+
+void read_host_spans(std::istream& in, HostSpanLog& log) {
+    AlignmentSpans visitor(log);
+    log.torn += host::read_host_log(in, visitor).torn_spans;
 }
 
 std::vector<HostWindow> host_windows(const std::vector<HostSpan>& spans) {
@@ -133,22 +96,23 @@ std::vector<HostWindow> host_windows(const std::vector<HostSpan>& spans) {
             windows.back().inv = s.inv;
         }
         HostWindow& w = windows[it->second];
-        if (s.name == kRunner && !s.device && !w.has_runner) {
+        std::string_view suffix;
+        const host::SpanFamily family = host::classify_span(s.name, &suffix);
+        if (family == host::SpanFamily::RunnerRun && !s.device && !w.has_runner) {
             w.has_runner = true, w.runner_start = s.ts, w.runner_dur = s.dur;
-        } else if (s.name == kDeviceWall && s.device && !w.has_device_wall) {
+        } else if (family == host::SpanFamily::DeviceWall && s.device && !w.has_device_wall) {
             w.has_device_wall = true, w.device_wall_ts = s.ts, w.device_wall_dur = s.dur;
-        } else if (s.name == kLaunch && !w.has_launch) {
+        } else if (family == host::SpanFamily::AicpuLaunch && !w.has_launch) {
             w.has_launch = true, w.launch_device = s.device, w.launch_ts = s.ts,
             w.launch_dur = s.dur;
-        } else if (s.name == kRoot && s.depth == 0 && !w.has_root) {
+        } else if (family == host::SpanFamily::Root && s.depth == 0 && !w.has_root) {
             w.has_root = true, w.root_start = s.ts, w.root_dur = s.dur;
             auto run = s.int_attr("run_id"), dispatch = s.int_attr("dispatch_id"),
                  slot = s.int_attr("slot_id"), generation = s.int_attr("generation");
             if (run && dispatch && slot && generation && !(*run == 0 && *dispatch == 0))
                 w.identity = std::array<std::int64_t, 4>{*run, *dispatch, *slot, *generation};
-        } else if (s.device && s.name.size() > kDeviceWall.size() + 1 &&
-                   s.name.starts_with(kDeviceWall) && s.name[kDeviceWall.size()] == '.') {
-            std::string sub = s.name.substr(kDeviceWall.size() + 1);
+        } else if (family == host::SpanFamily::DevicePhase && s.device) {
+            std::string sub(suffix);
             bool seen = std::any_of(w.sub_phases.begin(), w.sub_phases.end(),
                                     [&](const auto& p) { return p.first == sub; });
             if (!seen) w.sub_phases.push_back({std::move(sub), {s.ts, s.dur}});

@@ -72,8 +72,7 @@ Result<HostAlignmentInput> load_host_alignment(const std::filesystem::path& reco
             diagnostics.warn(path.string(), 0, "host log not readable: " + log.error().message);
             continue;
         }
-        io::LineReader lines(log->stream());
-        for (std::string_view line; lines.next(line);) read_host_spans(line, spans);
+        read_host_spans(log->stream(), spans);
         input.logs.push_back(path.string());
     }
     torn = spans.torn;

@@ -315,6 +315,7 @@ class RecordsWalker final : public detail::JsonWalker {
                     scheduler_producer = v.type == Scalar::Type::String ? std::string(v.text) : "?";
                 break;
             case Section::Lifecycle:
+                if (d == 2) ++lifecycle_malformed;  // a scalar where an object belongs
                 if (d == 3 && !lifecycle.empty()) lifecycle_field(key_at(3), v);
                 break;
             case Section::SchedulerPhases:

@@ -2,6 +2,10 @@
 
 #include "report_capture.hpp"
 
+#include <limits>
+#include <map>
+#include <set>
+
 #include <fmt/format.h>
 
 #include "ptune/core/stats.hpp"
@@ -130,6 +134,47 @@ render::Table lifecycle_table(const Capture& c) {
     return t;
 }
 
+/// Graph replay (§1.11, §1.17): per outer task its prepare time (Σ `graph_prepare`) against the
+/// execution span of its SUB_TASK rows (first dispatch … last finish).
+render::Table graph_replay_table(const Capture& c) {
+    render::Table t;
+    t.title = "Graph replay (prepare vs execution)";
+    t.columns = {"outer task", "run_epoch", "prepare records",
+                 "prepare µs", "sub-tasks", "execution µs"};
+    t.align = {render::Align::Left};
+    t.align.resize(t.columns.size(), render::Align::Right);
+    struct Graph {
+        std::size_t prepares = 0;
+        std::int64_t prepare_ns = 0;
+        std::set<std::uint32_t> sub_tasks;
+        std::int64_t first = std::numeric_limits<std::int64_t>::max();
+        std::int64_t last = std::numeric_limits<std::int64_t>::min();
+    };
+    std::map<std::pair<std::int64_t, std::uint64_t>, Graph> graphs;
+    for (const SchedulerPhase& p : c.scheduler_phases) {
+        if (p.kind != PhaseKind::GraphPrepare || p.task_id < 0 || (p.task_id >> 32) != 0) continue;
+        Graph& g = graphs[{p.run_epoch, static_cast<std::uint64_t>(p.task_id)}];
+        ++g.prepares;
+        g.prepare_ns += p.end_ns - p.start_ns;
+    }
+    for (const TaskRow& row : c.tasks) {
+        if (hbg_space(row.task_id) != 1) continue;
+        auto it = graphs.find({row.run_epoch, hbg_parent(row.task_id)});
+        if (it == graphs.end()) continue;
+        it->second.sub_tasks.insert(task_local(row.task_id));
+        it->second.first =
+            std::min(it->second.first, row.dispatch_ns != kNoTime ? row.dispatch_ns : row.start_ns);
+        it->second.last =
+            std::max(it->second.last, row.finish_ns != kNoTime ? row.finish_ns : row.end_ns);
+    }
+    for (const auto& [key, g] : graphs)
+        t.rows.push_back({task_display(key.second, c.labels), epoch_text(key.first),
+                          std::to_string(g.prepares), ns_as_us(g.prepare_ns),
+                          std::to_string(g.sub_tasks.size()),
+                          g.sub_tasks.empty() ? std::string("-") : ns_as_us(g.last - g.first)});
+    return t;
+}
+
 }  // namespace
 
 bool has_capture_facts(const Capture& c) {
@@ -142,6 +187,9 @@ void add_capture_facts(render::Report& report, const Capture& c, const Analysis&
     report.tables.push_back(facts_table(c));
     if (!analysis.aicore_schedulers.empty()) report.tables.push_back(aicore_table(analysis));
     if (!c.lifecycle.empty()) report.tables.push_back(lifecycle_table(c));
+    if (c.labels == TaskLabels::HostBuildGraph)
+        if (render::Table graphs = graph_replay_table(c); !graphs.rows.empty())
+            report.tables.push_back(std::move(graphs));
     nlohmann::json streams = nlohmann::json::array();
     for (const SchedulerStream& s : c.streams)
         if (s.present)

@@ -125,12 +125,15 @@ Summary summarize(const Capture& capture, const KernelNames* names) {
     if (capture.clock_alignment.bounded())
         summary.clock_alignment_bound_ns = capture.clock_alignment.bound_ns();
     if (capture.runs.size() > 1)
-        for (const RunInfo& run : capture.runs)
-            summary.runs.push_back(fmt::format("{}: {} task(s), {} row(s)",
-                                               run.epoch == kNoEpoch
-                                                   ? std::string("detected run")
-                                                   : fmt::format("run_epoch {}", run.epoch),
-                                               run.tasks, run.rows));
+        for (std::size_t k = 0; k < capture.runs.size(); ++k) {
+            const RunInfo& run = capture.runs[k];
+            summary.runs.push_back(fmt::format(
+                "{}: {} task(s), {} row(s)",
+                run.epoch == kNoEpoch
+                    ? fmt::format("run {} of {} (detected)", k + 1, capture.runs.size())
+                    : fmt::format("run_epoch {}", run.epoch),
+                run.tasks, run.rows));
+        }
     return summary;
 }
 
@@ -184,7 +187,8 @@ std::string format_summary(const Summary& s) {
     auto trailer = [&] {
         if (!s.clock_alignment_line.empty()) line(s.clock_alignment_line);
         if (!s.runs.empty()) {
-            line(fmt::format("Runs: {} in this records file, each analysed on its own",
+            line(fmt::format("Runs: {} in this records file (the statistics above pool them, as "
+                             "upstream does; swimlane-analyze analyses each run on its own)",
                              s.runs.size()));
             for (const auto& run : s.runs) line("  " + run);
         }

@@ -170,12 +170,17 @@ TEST_CASE("span containment: the worked example of §1.12.3", "[swimlane][upstre
               "capture does not uniquely identify a Host invocation");
     }
     SECTION("device work wider than the runner window") {
-        extent.last = 1'006'000;  // 5.7 us of work in a 5 us window
-        extent.sched.reset();
-        ContainmentAlignment a = align_by_containment(input, extent);
-        CHECK_FALSE(a.bounded());
-        CHECK(a.reason.find("chip.run.runner_run window is only 5.000 us wide") !=
-              std::string::npos);
+        HostWindow narrow = input.windows[0];
+        narrow.device_wall_dur = 6000;  // 6 us of device wall in a 5 us runner window
+        auto placed = place_in_window(narrow, extent);
+        REQUIRE_FALSE(placed.ok());
+        CHECK(placed.error().message ==
+              "pid 7 inv 1 draws 6.000 us of device work but its chip.run.runner_run window is "
+              "only 5.000 us wide");
+        extent.last = 1'006'000;  // records reaching past what device_wall allows
+        CHECK(align_by_containment(input, extent).reason ==
+              "pid 7 inv 1 and this capture cannot describe one run: the device windows they "
+              "report do not overlap");
     }
     SECTION("a launch marker on the device clock is invalid") {
         input = windows_of(worked_example_log(false) +
@@ -504,9 +509,11 @@ std::vector<std::string> slices(const nlohmann::json& trace, std::int64_t pid) {
     return out;
 }
 
-const nlohmann::json* slice(const nlohmann::json& trace, const std::string& name) {
+/// The first slice named `name` (on process `pid` when given).
+const nlohmann::json* slice(const nlohmann::json& trace, const std::string& name,
+                            std::int64_t pid = -1) {
     for (const auto& e : trace["traceEvents"])
-        if (e["ph"] == "X" && e["name"] == name) return &e;
+        if (e["ph"] == "X" && e["name"] == name && (pid < 0 || e["pid"] == pid)) return &e;
     return nullptr;
 }
 
@@ -524,7 +531,9 @@ TEST_CASE("hbg level 4 Graph replay: labels, lanes, envelope, alignment from the
     CHECK(capture.clock_alignment.host_anchor_ns == 7230954940077910);
     CHECK(capture.clock_alignment.host_anchor_min_ns == 7230954940077600);
     CHECK(capture.clock_alignment.host_anchor_max_ns == 7230954940094220);
-    CHECK(t.loaded.inputs.back().ends_with("host_clock_alignment.3810442.log"));
+    CHECK(std::any_of(t.loaded.inputs.begin(), t.loaded.inputs.end(), [](const std::string& in) {
+        return in.ends_with("host_clock_alignment.3810442.log");
+    }));
 
     CHECK(processes(t.trace) == std::map<std::int64_t, std::string>{{1, "Host Orchestrator"},
                                                                     {2, "AICPU Scheduler"},
@@ -548,7 +557,7 @@ TEST_CASE("hbg level 4 Graph replay: labels, lanes, envelope, alignment from the
     CHECK((*graph)["args"]["synthetic_id_layout"] ==
           "space1:(outer_task_id << 32) | sub_task_local_id");
     CHECK((*graph)["args"]["run_epoch"] == 5);
-    const nlohmann::json* qk = slice(t.trace, "qk_matmul(g2t0)");
+    const nlohmann::json* qk = slice(t.trace, "qk_matmul(g2t0)", 4);
     REQUIRE(qk);
     CHECK((*qk)["args"]["run_epoch"] == 5);
     // On the host axis: receive cycle 4862 → 7230954940077000 + 4862 − 90 − origin 30000 µs-ns.
@@ -615,4 +624,38 @@ TEST_CASE("two runs with run_epoch: r0t labels, arrows per run", "[swimlane][ups
             epochs.insert(e["args"]["run_epoch"].get<std::int64_t>());
     CHECK(epochs == std::set<std::int64_t>{1, 2});
     REQUIRE(t.trace["otherData"]["sources"][0]["runs"].size() == 2);
+}
+
+TEST_CASE("September host_capture validation (§1.7)", "[swimlane][upstream]") {
+    auto capture_with = [](const std::string& host_capture) {
+        return R"({"chip_swimlane_level": 3, "metadata": {"runtime": "host_build_graph",
+            "clock_freq_hz": 1000000000, "core_types": ["aic"], "orchestrator_source": "host",
+            "host_capture": )" +
+               host_capture + R"(},
+          "aicore_tasks": [[0, 0, 1, 500, 600, 0]],
+          "host_orchestrator_phases": [[{"submit_idx": 0, "task_id": 0, "start_host_ns": 100,
+            "end_host_ns": 200}]]})";
+    };
+    Diagnostics diagnostics;
+    Capture complete = read_ok(
+        capture_with(
+            R"({"status": "complete", "expected_records": 1, "recorded_records": 1, "dropped_records": 0, "error": null})"),
+        diagnostics);
+    CHECK(complete.host.records_complete);
+    CHECK(complete.host.validation_errors.empty());
+    Capture missing = read_ok(
+        capture_with(R"({"status": "complete", "recorded_records": 1, "dropped_records": 0})"),
+        diagnostics);
+    CHECK_FALSE(missing.host.records_complete);
+    CHECK(missing.host.validation_errors ==
+          std::vector<std::string>{"expected_record_count_missing"});
+    Capture mismatch = read_ok(
+        capture_with(
+            R"({"status": "complete", "expected_records": 2, "recorded_records": 3, "dropped_records": 0})"),
+        diagnostics);
+    CHECK(mismatch.host.validation_errors ==
+          std::vector<std::string>{"expected_record_count_mismatch",
+                                   "recorded_record_count_mismatch"});
+    CHECK(nlohmann::json::parse(mismatch.host.capture_json)["converter_validation_errors"].size() ==
+          2);
 }

@@ -7,11 +7,12 @@
 /// writes back into the records file. ptune never writes it into its input: it computes the
 /// same record and reports it (console, trace metadata).
 ///
-/// The span reading here is the minimal subset clock alignment needs (bench-log.md §1.13 span
-/// grammar, with attributes); the host-log domain has the full reader.
+/// The spans come from the host-log domain's reader (ptune/host/log.hpp): envelopes, records
+/// sharing a line, torn and cut records are handled there; this keeps the spans alignment uses.
 
 #include <array>
 #include <cstdint>
+#include <istream>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -36,17 +37,19 @@ struct HostSpan {
     std::optional<std::int64_t> int_attr(std::string_view key) const;
 };
 
-/// Spans read from host log text: `host.<pid>.log` (enveloped records), the bare lines of
-/// `host_clock_alignment.<pid>.log` and `host-strace.<pid>.log`. A line may hold several records
-/// (split on `[STRACE]`); a record that does not match the grammar is counted as torn.
+/// The spans of host logs clock alignment uses: `host.<pid>.log` (enveloped records), the bare
+/// lines of `host_clock_alignment.<pid>.log` and `host-strace.<pid>.log`, read by the host-log
+/// reader (a line may hold several records; a torn `[STRACE]` record is counted, never used).
 struct HostSpanLog {
     std::vector<HostSpan> spans;
     std::size_t torn = 0;  ///< `[STRACE] v=N` heads that did not parse
 };
 
-/// Appends the spans of `text` to `log`. Only `chip.run` spans are kept (the rest of a host log
-/// carries nothing clock alignment uses).
+/// Appends the spans of `text` to `log`. Only the invocation root, `runner_run`, `device_wall`,
+/// its device phases and the AICPU launch marker are kept (nothing else is used here).
 void read_host_spans(std::string_view text, HostSpanLog& log);
+/// The same, streaming a log file of any size.
+void read_host_spans(std::istream& in, HostSpanLog& log);
 
 /// One invocation `(pid, inv)` with what containment needs (first span of each name kept).
 struct HostWindow {
