@@ -74,6 +74,8 @@ struct RawPhase {
     std::int64_t submit_idx = -1;
     std::int64_t record_index = -1;
     std::int64_t run_epoch = kNoEpoch;
+    bool from_stream = false;  ///< read from scheduler_records (thread = stream's file index)
+    bool fixed_key = false;    ///< a metric naming a fixed record field (start, kind, …)
     /// Ready-queue depths; a count above 3 marks a malformed array (fixed storage keeps the
     /// per-record footprint flat: captures hold ~100K of these).
     struct Depths {
@@ -123,8 +125,9 @@ class RecordsWalker final : public detail::JsonWalker {
     nlohmann::json clock_alignment;
     int alignment_kind = 0;
     std::string scheduler_producer;  ///< scheduler_tasks.producer
-    /// Stream facts by stream (file order), parallel to the streams read.
+    /// Stream facts, by file order while reading, by thread after place_streams().
     std::vector<SchedulerStream> streams;
+    std::size_t bad_metrics = 0;  ///< metrics without / beyond record_index, or on fixed fields
     /// aicpu_lifecycle_records: thread and the 14 cycle fields (0 = absent) per entry.
     struct Lifecycle {
         std::int64_t thread = 0;
@@ -453,9 +456,6 @@ class RecordsWalker final : public detail::JsonWalker {
         bool text = v.type == Scalar::Type::String;
         if (k == "scheduler_id" && v.is_int()) {
             stream_.scheduler_id = v.integer;
-            // Streams sit at their scheduler id (a bad id keeps the file order, §1.5).
-            if (v.integer >= 0 && v.integer < 256)
-                stream_thread_ = static_cast<std::uint32_t>(v.integer);
         } else if (k == "worker_id" && v.is_int()) {
             stream_.worker_id = v.integer;
         } else if (k == "physical_core_id" && v.is_int()) {
@@ -597,6 +597,9 @@ class RecordsWalker final : public detail::JsonWalker {
 
     void phase_field(std::string_view k, const Scalar& v) {
         PhaseKey key = phase_key(k);
+        if (key == PhaseKey::Kind || key == PhaseKey::Start || key == PhaseKey::End ||
+            key == PhaseKey::LoopIter || key == PhaseKey::TaskId || key == PhaseKey::RunEpoch)
+            phase_.fixed_key = true;
         if (key == PhaseKey::Kind) {
             if (v.type == Scalar::Type::String) phase_.kind = intern_kind(v.text);
             return;
@@ -652,8 +655,11 @@ class RecordsWalker final : public detail::JsonWalker {
     void finish_stream() {
         for (auto& metric : stream_metrics_) {
             if (metric.record_index < 0 ||
-                static_cast<std::size_t>(metric.record_index) >= stream_records_.size())
+                static_cast<std::size_t>(metric.record_index) >= stream_records_.size() ||
+                metric.fixed_key) {
+                ++bad_metrics;
                 continue;
+            }
             RawPhase& target = stream_records_[static_cast<std::size_t>(metric.record_index)];
             if (metric.pop_hit >= 0) target.pop_hit = metric.pop_hit;
             if (metric.pop_miss >= 0) target.pop_miss = metric.pop_miss;
@@ -667,10 +673,42 @@ class RecordsWalker final : public detail::JsonWalker {
         streams[stream_thread_] = stream_;
         for (auto& record : stream_records_) {
             record.thread = stream_thread_;
+            record.from_stream = true;
             scheduler.push_back(std::move(record));
         }
     }
 
+  public:
+    /// Streams sit at their `scheduler_id` (§1.5) unless an id is missing, repeated, negative or
+    /// ≥ 256: then the file order is kept. Gaps become empty streams that inherit the producer
+    /// when every stream has the same one.
+    void place_streams() {
+        if (streams.empty()) return;
+        std::vector<std::int64_t> ids;
+        bool usable = true;
+        for (const SchedulerStream& st : streams) {
+            usable = usable && st.present && st.scheduler_id >= 0 && st.scheduler_id < 256 &&
+                     std::find(ids.begin(), ids.end(), st.scheduler_id) == ids.end();
+            ids.push_back(st.scheduler_id);
+        }
+        if (!usable) return;
+        std::vector<SchedulerStream> placed(
+            static_cast<std::size_t>(*std::max_element(ids.begin(), ids.end())) + 1);
+        for (std::size_t i = 0; i < streams.size(); ++i)
+            placed[static_cast<std::size_t>(ids[i])] = streams[i];
+        bool one_producer = std::all_of(streams.begin(), streams.end(), [&](const auto& st) {
+            return st.producer == streams.front().producer;
+        });
+        for (SchedulerStream& st : placed)
+            if (!st.present && one_producer) st.producer = streams.front().producer;
+        for (RawPhase& p : scheduler)
+            if (p.from_stream && p.thread < ids.size())
+                p.thread = static_cast<std::uint32_t>(ids[p.thread]);
+        scheduler_arrays = std::max(scheduler_arrays, placed.size());
+        streams = std::move(placed);
+    }
+
+  private:
     void legacy_field(std::string_view k, const Scalar& v) {
         if (k == "task_id")
             legacy_.has_id = v.as_id(legacy_.task_id);
@@ -1154,6 +1192,11 @@ void take_scheduler_facts(const RecordsWalker& w, Capture& capture, Diagnostics&
                         w.saw_scheduler_tasks ? "scheduler_tasks.records" : "aicpu_tasks",
                         list(w.aicpu_widths)));
     capture.streams = w.streams;
+    if (w.bad_metrics)
+        diagnostics.warn(capture.source, 0,
+                         fmt::format("{} scheduler metric(s) without a usable record_index, or "
+                                     "naming a fixed record field, ignored",
+                                     w.bad_metrics));
     for (const SchedulerStream& s : capture.streams)
         if (s.present && (s.dropped > 0 || s.truncated))
             diagnostics.warn(
@@ -1512,6 +1555,7 @@ Result<Capture> build_capture(RecordsWalker& w, bool complete, const ReadOptions
     capture.aicore_columns = w.aicore_columns;
     if (Status s = decide_runtime(w, capture, options); !s) return s.error();
     capture.host_clock_domain_id = w.host_clock_domain_id;
+    w.place_streams();
     take_scheduler_facts(w, capture, diagnostics);
     if (Status s = choose_clock_frequency(w, options, capture.clock); !s) return s.error();
     RawTimeSpan span = find_time_base(w);

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <numeric>
+#include <unordered_map>
 #include <unordered_set>
 
 #include <fmt/format.h>
@@ -13,8 +14,9 @@ namespace ptune::swimlane::detail {
 namespace {
 
 /// Epoch-less rows: cut at every moment no core runs anything, and start a new run at a cut
-/// when a task id of what follows already ran in the current run (task ids restart per run;
-/// within one run a task's rows never straddle an all-idle gap). Linear after one sort.
+/// when what follows repeats a task id of the current run and some core's reg_task_id starts
+/// over (both restart per run, §1.10; within one run a core's dispatch token only grows).
+/// Linear after one sort.
 std::vector<std::uint32_t> detect_runs(const std::vector<TaskRow>& rows, std::size_t& count) {
     std::vector<std::uint32_t> order(rows.size());
     std::iota(order.begin(), order.end(), 0u);
@@ -22,7 +24,8 @@ std::vector<std::uint32_t> detect_runs(const std::vector<TaskRow>& rows, std::si
         return rows[a].receive_ns < rows[b].receive_ns;
     });
     std::vector<std::uint32_t> run_of(rows.size(), 0);
-    std::unordered_set<std::uint64_t> seen;  // task ids of the current run
+    std::unordered_set<std::uint64_t> seen;                     // task ids of the current run
+    std::unordered_map<std::uint32_t, std::uint32_t> last_reg;  // core → last token this run
     std::uint32_t run = 0;
     std::size_t begin = 0;
     while (begin < order.size()) {
@@ -31,12 +34,21 @@ std::vector<std::uint32_t> detect_runs(const std::vector<TaskRow>& rows, std::si
         std::size_t end = begin + 1;
         while (end < order.size() && rows[order[end]].receive_ns <= busy_until)
             busy_until = std::max(busy_until, rows[order[end]].end_ns), ++end;
-        bool repeats = std::any_of(order.begin() + static_cast<std::ptrdiff_t>(begin),
-                                   order.begin() + static_cast<std::ptrdiff_t>(end),
-                                   [&](std::uint32_t r) { return seen.contains(rows[r].task_id); });
-        if (repeats) ++run, seen.clear();
+        auto segment = [&](auto test) {
+            return std::any_of(order.begin() + static_cast<std::ptrdiff_t>(begin),
+                               order.begin() + static_cast<std::ptrdiff_t>(end), test);
+        };
+        bool repeats = segment([&](std::uint32_t r) { return seen.contains(rows[r].task_id); });
+        bool restarts = segment([&](std::uint32_t r) {
+            auto it = last_reg.find(rows[r].core_id);
+            return it != last_reg.end() && rows[r].reg_task_id <= it->second;
+        });
+        if (repeats && restarts) ++run, seen.clear(), last_reg.clear();
         for (std::size_t k = begin; k < end; ++k) {
-            seen.insert(rows[order[k]].task_id);
+            const TaskRow& row = rows[order[k]];
+            seen.insert(row.task_id);
+            auto [it, fresh] = last_reg.try_emplace(row.core_id, row.reg_task_id);
+            if (!fresh) it->second = std::max(it->second, row.reg_task_id);
             run_of[order[k]] = run;
         }
         begin = end;

@@ -360,7 +360,7 @@ TEST_CASE("runs: by run_epoch, or detected when task ids repeat", "[swimlane][up
             read_ok(R"({"chip_swimlane_level": 1, "metadata": {"clock_freq_hz": 1000000000,
             "core_types": ["aic", "aiv"]},
             "aicore_tasks": [[0, 5, 1, 100, 200, 10], [1, 6, 1, 150, 250, 10],
-                             [0, 5, 2, 42000100, 42000200, 10], [1, 6, 2, 42000150, 42000250, 10]]})",
+                             [0, 5, 1, 42000100, 42000200, 10], [1, 6, 1, 42000150, 42000250, 10]]})",
                     diagnostics);
         REQUIRE(capture.runs.size() == 2);
         CHECK(capture.runs[0].epoch == kNoEpoch);
@@ -375,6 +375,14 @@ TEST_CASE("runs: by run_epoch, or detected when task ids repeat", "[swimlane][up
         CHECK(runs[1].analysis.tasks == 2);
         CHECK(runs[0].run_label == "run 1 of 2");
         CHECK(runs[1].analysis.window_us < 1.0);
+    }
+    SECTION("a task id after an idle gap without a token restart stays in its run") {
+        Capture capture =
+            read_ok(R"({"chip_swimlane_level": 1, "metadata": {"clock_freq_hz": 1000000000,
+            "core_types": ["aiv", "aiv"]},
+            "aicore_tasks": [[0, 5, 1, 100, 200, 10], [1, 5, 1, 5000, 5100, 10]]})",
+                    diagnostics);
+        CHECK(capture.runs.size() == 1);
     }
     SECTION("SPMD rows of one task side by side stay one run") {
         Capture capture =
