@@ -114,8 +114,9 @@ void find_runs(Capture& capture, Diagnostics& diagnostics) {
     if (!epochs && count > 1)
         diagnostics.warn(
             capture.source, 0,
-            fmt::format("{} runs in one records file without run_epoch: task ids repeat after "
-                        "every core fell idle; each run is analysed on its own, never joined",
+            fmt::format("{} runs in one records file without run_epoch: task ids and reg_task_id "
+                        "start over after every core fell idle; each run is analysed on its own, "
+                        "never joined",
                         count));
 }
 
