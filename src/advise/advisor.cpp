@@ -127,28 +127,31 @@ void add_swimlane(Advice& advice, const rules::Catalogue& catalogue, rules::Metr
             diagnostics.warn(loaded.error().file, loaded.error().line, loaded.error().message);
             continue;
         }
-        auto result = swimlane::analyze_capture(*loaded, options);
-        const swimlane::Analysis& analysis = result.analysis;
-        // L3 trees hold one capture per rank and dispatch; the first one feeds the run subject,
-        // the others are summarised in the table (their metrics would overwrite each other).
-        if (first_capture) swimlane::publish(result, store);
-        swimlane::add_to_overview(
-            overview, files.label.empty() ? files.records.filename().string() : files.label,
-            *loaded, analysis);
-        for (const auto& function : analysis.functions)
-            kernel_time_us[function.name] += function.exec_sum_us;
-        if (first_capture) {
-            advice.charts.window_begin_us = analysis.window_start_us;
-            advice.charts.window_end_us = analysis.window_end_us;
-            std::map<int, render::svg::Lane> lanes;
-            for (const auto& row : result.input.rows) {
-                auto& lane = lanes[row.core];
-                if (lane.name.empty()) lane.name = swimlane::lane_name(row.core, row.kind);
-                lane.busy.emplace_back(row.start, row.end);
+        // A records file holding several runs: one overview row per run, never one pooled run.
+        for (const auto& result : swimlane::analyze_runs(*loaded, options)) {
+            const swimlane::Analysis& analysis = result.analysis;
+            // L3 trees hold one capture per rank and dispatch; the first one feeds the run subject,
+            // the others are summarised in the table (their metrics would overwrite each other).
+            if (first_capture) swimlane::publish(result, store);
+            std::string label =
+                files.label.empty() ? files.records.filename().string() : files.label;
+            if (!result.run_label.empty()) label += " [" + result.run_label + "]";
+            swimlane::add_to_overview(overview, label, *loaded, analysis);
+            for (const auto& function : analysis.functions)
+                kernel_time_us[function.name] += function.exec_sum_us;
+            if (first_capture) {
+                advice.charts.window_begin_us = analysis.window_start_us;
+                advice.charts.window_end_us = analysis.window_end_us;
+                std::map<int, render::svg::Lane> lanes;
+                for (const auto& row : result.input.rows) {
+                    auto& lane = lanes[row.core];
+                    if (lane.name.empty()) lane.name = swimlane::lane_name(row.core, row.kind);
+                    lane.busy.emplace_back(row.start, row.end);
+                }
+                for (auto& [core, lane] : lanes) advice.charts.lanes.push_back(std::move(lane));
             }
-            for (auto& [core, lane] : lanes) advice.charts.lanes.push_back(std::move(lane));
+            first_capture = false;
         }
-        first_capture = false;
     }
     double total = 0;
     for (const auto& [name, time] : kernel_time_us) total += time;

@@ -25,9 +25,21 @@ constexpr double kUntimed = -std::numeric_limits<double>::infinity();
 // Slack below this (µs) counts as zero: times are whole nanoseconds converted to µs.
 constexpr double kZeroSlackUs = 1e-6;
 
-// Outer scheduler phases (swimlane.md §10.2): inner resolve/drain_* and markers are excluded.
-bool is_outer_phase(PhaseKind kind) {
-    switch (kind) {
+// Outer scheduler phases (swimlane.md §10.2): inner resolve/drain_* and markers are excluded;
+// measured `idle` is never busy. The AICore scheduler's lane is flat: every kind but idle works.
+bool is_outer_phase(const AnalyzePhase& phase) {
+    if (phase.kind == PhaseKind::Idle) return false;
+    if (phase.aicore) return phase.kind != PhaseKind::Other;
+    switch (phase.kind) {
+        case PhaseKind::ResolveStandalone:
+        case PhaseKind::Bootstrap:
+        case PhaseKind::StateProbe:
+        case PhaseKind::Worksteal:
+        case PhaseKind::Refill:
+        case PhaseKind::Fanin:
+        case PhaseKind::ReadyClaim:
+        case PhaseKind::ReadySteal:
+        case PhaseKind::DirectRefill:
         case PhaseKind::Complete:
         case PhaseKind::AsyncPoll:
         case PhaseKind::Dispatch:
@@ -48,13 +60,14 @@ std::string function_name(int func_id, const KernelNames& names) {
 }
 
 // The converter's slice label (§5.3): `SF_spmd(r1t3)`, `task(t0)`.
-std::string task_label(std::uint64_t task_id, int func_id, bool spmd, const KernelNames& names) {
+std::string task_label(std::uint64_t task_id, int func_id, bool spmd, const KernelNames& names,
+                       TaskLabels labels) {
     std::string base = kernel_base_name(func_id, &names);
     std::string lowered = base;
     std::transform(lowered.begin(), lowered.end(), lowered.begin(),
                    [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
     if (spmd && lowered.find("spmd") == std::string::npos) base += "_spmd";
-    return fmt::format("{}({})", base, task_display(task_id));
+    return fmt::format("{}({})", base, task_display(task_id, labels));
 }
 
 using Interval = std::pair<double, double>;
@@ -283,7 +296,8 @@ class Analyzer {
             (row.kind == CoreType::Aic ? task.has_aic : task.has_aiv) = true;
         }
         for (auto& task : tasks_)
-            task.label = task_label(task.task_id, task.func_id, is_spmd(task), in_.names);
+            task.label =
+                task_label(task.task_id, task.func_id, is_spmd(task), in_.names, in_.labels);
     }
 
     // deps.json's block_num is authoritative; otherwise several rows of one core type (§6.3).
@@ -317,7 +331,7 @@ class Analyzer {
         std::uint64_t dispatched = 0;
         std::map<int, SchedulerStats> stats;
         for (const auto& phase : in_.scheduler_phases) {
-            if (!is_outer_phase(phase.kind)) continue;
+            if (!is_outer_phase(phase)) continue;
             busy[phase.thread].emplace_back(phase.start, phase.end);
             SchedulerStats& s = stats[phase.thread];
             s.thread = phase.thread;
@@ -350,6 +364,45 @@ class Analyzer {
         scheduler_threads_ = static_cast<int>(busy.size());
         if (!busy.empty())
             out_.scheduler_saturation_mean = saturation_sum / static_cast<double>(busy.size());
+        aicore_schedulers();
+    }
+
+    // The AICore scheduler's own accounting (upstream-2026-09.md §1.17): idle from its measured
+    // `idle` records, busy time split by kind, bootstrap length.
+    void aicore_schedulers() {
+        std::map<int, AicoreSchedulerStats> stats;
+        std::map<int, std::pair<double, double>> span;
+        for (const auto& phase : in_.scheduler_phases) {
+            if (!phase.aicore) continue;
+            AicoreSchedulerStats& s = stats[phase.thread];
+            s.thread = phase.thread;
+            auto [it, fresh] = span.try_emplace(phase.thread, phase.start, phase.end);
+            if (!fresh)
+                it->second = {std::min(it->second.first, phase.start),
+                              std::max(it->second.second, phase.end)};
+            double length = phase.end - phase.start;
+            switch (phase.kind) {
+                case PhaseKind::Idle:
+                    s.idle_us += length;
+                    break;
+                case PhaseKind::Bootstrap:
+                    s.bootstrap_us += length;
+                    break;
+                default:
+                    s.kind_us[std::string(to_string(phase.kind))] += length;
+                    break;
+            }
+            if (phase.kind == PhaseKind::Dispatch) s.dispatched += phase.tasks_processed;
+            if (phase.kind == PhaseKind::Worksteal) s.stolen += phase.tasks_processed;
+            if (phase.kind == PhaseKind::Refill) s.refilled += phase.tasks_processed;
+        }
+        for (auto& [thread, s] : stats) {
+            auto it = in_.aicore_workers.find(thread);
+            s.worker_id = it != in_.aicore_workers.end() ? it->second : -1;
+            s.span_us = span[thread].second - span[thread].first;
+            s.idle_share = s.span_us > 0 ? s.idle_us / s.span_us : 0;
+            out_.aicore_schedulers.push_back(std::move(s));
+        }
     }
 
     // One pass over all interval ends in time order.
@@ -764,12 +817,17 @@ AnalyzeInput make_analyze_input(const Capture& capture, const Deps* deps,
         r.finish = clock.upstream_us(row.finish_ns);
         input.rows.push_back(r);
     }
+    input.labels = capture.labels;
+    for (std::size_t t = 0; t < capture.streams.size(); ++t)
+        if (capture.streams[t].present && capture.streams[t].aicore())
+            input.aicore_workers[static_cast<int>(t)] = capture.streams[t].worker_id;
     for (const SchedulerPhase& phase : capture.scheduler_phases) {
         if (phase.start_ns == kNoTime || phase.end_ns == kNoTime) continue;
+        const bool aicore = input.aicore_workers.contains(static_cast<int>(phase.thread));
         input.scheduler_phases.push_back(
             {static_cast<int>(phase.thread), phase.kind, clock.upstream_us(phase.start_ns),
              clock.upstream_us(phase.end_ns),
-             static_cast<std::uint64_t>(std::max<std::int64_t>(phase.tasks_processed, 0))});
+             static_cast<std::uint64_t>(std::max<std::int64_t>(phase.tasks_processed, 0)), aicore});
     }
     if (deps) {
         input.has_deps = true;

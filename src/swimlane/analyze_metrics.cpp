@@ -46,6 +46,17 @@ void publish_metrics(const Analysis& a, const AnalyzeInput& input, rules::Metric
         set(run, "L2.sched.saturation_max_pct", pct(max_saturation));
         set(run, "L2.sched.idle_while_busy_pct", pct(a.idle_while_scheduler_busy));
     }
+    if (!a.aicore_schedulers.empty()) {
+        // Measured idle of the a5 AICore scheduler (upstream-2026-09.md §1.17).
+        double idle_max = 0, idle_sum = 0;
+        for (const auto& s : a.aicore_schedulers) {
+            idle_max = std::max(idle_max, s.idle_share);
+            idle_sum += s.idle_share;
+        }
+        set(run, "L2.sched.aicore.idle_pct",
+            pct(idle_sum / static_cast<double>(a.aicore_schedulers.size())));
+        set(run, "L2.sched.aicore.idle_max_pct", pct(idle_max));
+    }
     if (a.dispatch_cost_us) {
         set(run, "L2.dispatch_cost_us", *a.dispatch_cost_us);
         if (*a.dispatch_cost_us > 0)

@@ -1,9 +1,11 @@
 // Small helpers of the swimlane model (names, the clock, thread counts).
 
 #include <algorithm>
+#include <charconv>
 #include <stdexcept>
 
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 #include "ptune/swimlane/model.hpp"
 
@@ -17,10 +19,55 @@ std::string_view to_string(RecordsShape shape) {
     return shape == RecordsShape::MicrosecondTasks ? "us-tasks" : "raw-cycles";
 }
 
-std::string task_display(std::uint64_t task_id) {
+std::string_view to_string(Runtime runtime) {
+    return runtime == Runtime::HostBuildGraph ? "host_build_graph" : "tensormap_and_ringbuffer";
+}
+
+void append_task_label(std::string& out, std::uint64_t task_id, TaskLabels labels) {
+    char digits[24];
+    auto number = [&](std::uint64_t v) {
+        out.append(digits, std::to_chars(digits, digits + sizeof digits, v).ptr);
+    };
+    if (labels == TaskLabels::HostBuildGraph) {
+        std::uint32_t space = hbg_space(task_id);
+        if (space == 1) {
+            out += 'g';
+            number(hbg_parent(task_id));
+        }
+        out += space == 2 ? 'p' : 't';
+        number(task_local(task_id));
+        return;
+    }
     std::uint32_t ring = task_ring(task_id);
-    return ring == 0 ? fmt::format("t{}", task_local(task_id))
-                     : fmt::format("r{}t{}", ring, task_local(task_id));
+    if (ring != 0 || labels == TaskLabels::Ring) {
+        out += 'r';
+        number(ring);
+    }
+    out += 't';
+    number(task_local(task_id));
+}
+
+std::string task_display(std::uint64_t task_id, TaskLabels labels) {
+    std::string out;
+    append_task_label(out, task_id, labels);
+    return out;
+}
+
+std::string ContainmentAlignment::record_json() const {
+    switch (status) {
+        case Status::Bounded:
+            return fmt::format(
+                R"({{"status":"bounded","device_anchor_cycles":{},"host_anchor_ns":{},)"
+                R"("host_anchor_min_ns":{},"host_anchor_max_ns":{}}})",
+                device_anchor_cycles, host_anchor_ns, host_anchor_min_ns, host_anchor_max_ns);
+        case Status::Unavailable: {
+            nlohmann::json j = {{"status", "unavailable"}, {"reason", reason}};
+            return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+        }
+        case Status::None:
+            break;
+    }
+    return {};
 }
 
 namespace {
@@ -40,6 +87,16 @@ constexpr std::pair<PhaseKind, std::string_view> kPhaseNames[] = {
     {PhaseKind::AsyncPoll, "async_poll"},
     {PhaseKind::PredicatedSkip, "predicated_skip"},
     {PhaseKind::GraphPrepare, "graph_prepare"},
+    {PhaseKind::ResolveStandalone, "resolve_standalone"},
+    {PhaseKind::Bootstrap, "bootstrap"},
+    {PhaseKind::StateProbe, "state_probe"},
+    {PhaseKind::Worksteal, "worksteal"},
+    {PhaseKind::Refill, "refill"},
+    {PhaseKind::Idle, "idle"},
+    {PhaseKind::Fanin, "fanin"},
+    {PhaseKind::ReadyClaim, "ready_claim"},
+    {PhaseKind::ReadySteal, "ready_steal"},
+    {PhaseKind::DirectRefill, "direct_refill"},
 };
 }  // namespace
 
@@ -81,7 +138,8 @@ std::int64_t Clock::ns_to_ticks(std::int64_t ns) const {
 
 double Clock::upstream_us(std::int64_t ns) const {
     if (ns == kNoTime) return 0.0;
-    if (freq_hz == 0 || axis == Axis::HostCalibrated) return static_cast<double>(ns) / 1000.0;
+    if (freq_hz == 0 || axis == Axis::HostCalibrated || axis == Axis::HostPlaced)
+        return static_cast<double>(ns) / 1000.0;
     // Upstream: (c - B) * (1e6 / f), an integer difference times a double constant; behind the
     // host timeline that is added to the host end in µs.
     double device_us = static_cast<double>(ns_to_ticks(ns - host_offset_ns)) *

@@ -4,6 +4,7 @@
 #include "ptune/swimlane/pipeline.hpp"
 
 #include <algorithm>
+#include <limits>
 
 #include <fmt/format.h>
 
@@ -35,6 +36,65 @@ Result<std::optional<Deps>> load_deps(const std::filesystem::path& path, bool re
                      deps.error().line,
                      fmt::format("no usable deps.json ({}); {}", deps.error().message, kNoGraph));
     return std::optional<Deps>();
+}
+
+/// The host logs of a capture (§1.12.1 step 2): the named ones, else the sorted sibling
+/// `host_clock_alignment.*.log`, else the sorted sibling `host.*.log`.
+std::vector<std::filesystem::path> host_logs_for(const std::filesystem::path& records,
+                                                 const LoadRequest& request) {
+    if (!request.host_logs.empty()) return request.host_logs;
+    std::vector<std::filesystem::path> alignment, host;
+    std::error_code ec;
+    std::filesystem::path dir = records.parent_path().empty() ? "." : records.parent_path();
+    for (std::filesystem::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+        std::string name = it->path().filename().string();
+        if (!name.ends_with(".log") || !it->is_regular_file(ec)) continue;
+        if (name.starts_with("host_clock_alignment.")) alignment.push_back(it->path());
+        if (name.starts_with("host.")) host.push_back(it->path());
+    }
+    std::sort(alignment.begin(), alignment.end());
+    std::sort(host.begin(), host.end());
+    return alignment.empty() ? host : alignment;
+}
+
+/// The host windows and sidecar clock alignment needs; a named log that cannot be read is an
+/// error, a sibling one a warning.
+Result<HostAlignmentInput> load_host_alignment(const std::filesystem::path& records,
+                                               const LoadRequest& request, std::size_t& torn,
+                                               Diagnostics& diagnostics) {
+    HostAlignmentInput input;
+    input.forced = !request.host_logs.empty();
+    HostSpanLog spans;
+    for (const auto& path : host_logs_for(records, request)) {
+        auto log = io::open_input(path.string());
+        if (!log) {
+            if (input.forced) return log.error();
+            diagnostics.warn(path.string(), 0, "host log not readable: " + log.error().message);
+            continue;
+        }
+        read_host_spans(log->stream(), spans);
+        input.logs.push_back(path.string());
+    }
+    torn = spans.torn;
+    if (spans.torn)
+        diagnostics.warn(fmt::format("{}", fmt::join(input.logs, ", ")), 0,
+                         fmt::format("{} [STRACE] record(s) are incomplete and are excluded from "
+                                     "clock alignment",
+                                     spans.torn));
+    input.windows = host_windows(spans.spans);
+    std::filesystem::path sidecar = records.parent_path() / "dispatch_identity.json";
+    std::error_code ec;
+    if (std::filesystem::is_regular_file(sidecar, ec)) {
+        auto text = io::read_file(sidecar.string(), 1u << 20);
+        auto identity = text ? read_dispatch_identity(*text, sidecar.string())
+                             : Result<DispatchIdentity>(text.error());
+        if (identity)
+            input.sidecar = *identity;
+        else
+            diagnostics.warn(sidecar.string(), 0,
+                             "dispatch identity not usable: " + identity.error().message);
+    }
+    return input;
 }
 
 double rule_param(const rules::Catalogue& catalogue, std::string_view rule,
@@ -73,13 +133,20 @@ Result<LoadedCapture> load_capture(const CaptureFiles& files, const LoadRequest&
     const std::string records_path = files.records.string();
     auto records = io::open_input(records_path);
     if (!records) return records.error();
+    auto alignment =
+        load_host_alignment(files.records, request, loaded.host_spans_torn, diagnostics);
+    if (!alignment) return alignment.error();
     ReadOptions read_options;
     read_options.source_name = records_path;
     read_options.fallback_freq_hz = request.fallback_freq_hz;
+    read_options.host_alignment = &*alignment;
     auto capture = read_capture(records->stream(), read_options, diagnostics);
     if (!capture) return capture.error();
     loaded.capture = std::move(*capture);
     loaded.inputs.push_back(records_path);
+    // The logs count as inputs only when a placement came from them.
+    if (loaded.capture.clock_alignment.source == "host logs")
+        for (const auto& log : alignment->logs) loaded.inputs.push_back(log);
 
     bool deps_named = !request.deps.empty();
     loaded.files.deps = deps_named ? request.deps : files.deps;
@@ -131,12 +198,62 @@ AnalyzeOptions analyze_options(const rules::Catalogue& catalogue) {
     return options;
 }
 
+Capture run_capture(const Capture& capture, std::size_t run) {
+    Capture out = capture;
+    const RunInfo& info = capture.runs.at(run);
+    const bool by_epoch = info.epoch != kNoEpoch;
+    // A detected run owns [its first row, the next run's first row).
+    const std::int64_t from = run == 0 ? std::numeric_limits<std::int64_t>::min() : info.start_ns;
+    const std::int64_t until = run + 1 < capture.runs.size()
+                                   ? capture.runs[run + 1].start_ns
+                                   : std::numeric_limits<std::int64_t>::max();
+    auto in_range = [&](std::int64_t t) { return t >= from && t < until; };
+    out.tasks.clear();
+    out.row_run.clear();
+    for (std::size_t i = 0; i < capture.tasks.size(); ++i)
+        if (capture.row_run[i] == run)
+            out.tasks.push_back(capture.tasks[i]), out.row_run.push_back(0);
+    out.scheduler_phases.clear();
+    for (const SchedulerPhase& p : capture.scheduler_phases)
+        if (by_epoch && p.run_epoch != kNoEpoch ? p.run_epoch == info.epoch : in_range(p.start_ns))
+            out.scheduler_phases.push_back(p);
+    // Orchestrator records carry no epoch here; a device one belongs to the run it precedes.
+    out.orchestrator_phases.clear();
+    if (capture.runs.size() == 1 || !capture.host_orchestration)
+        for (const OrchestratorPhase& p : capture.orchestrator_phases)
+            if (capture.runs.size() == 1 || in_range(p.start_ns))
+                out.orchestrator_phases.push_back(p);
+    out.runs = {info};
+    return out;
+}
+
+std::vector<CaptureAnalysis> analyze_runs(const LoadedCapture& loaded,
+                                          const AnalyzeOptions& options) {
+    std::vector<CaptureAnalysis> results;
+    const Capture& capture = loaded.capture;
+    auto analyze = [&](const Capture& one, std::string label) {
+        CaptureAnalysis result;
+        result.input = make_analyze_input(one, loaded.deps_or_null(), loaded.names_or_null());
+        result.analysis = analyze_swimlane(result.input, options);
+        result.run_label = std::move(label);
+        results.push_back(std::move(result));
+    };
+    if (capture.runs.size() <= 1) {
+        analyze(capture, "");
+        return results;
+    }
+    for (std::size_t k = 0; k < capture.runs.size(); ++k) {
+        const RunInfo& run = capture.runs[k];
+        analyze(run_capture(capture, k),
+                run.epoch != kNoEpoch ? fmt::format("run_epoch {}", run.epoch)
+                                      : fmt::format("run {} of {}", k + 1, capture.runs.size()));
+    }
+    return results;
+}
+
 CaptureAnalysis analyze_capture(const LoadedCapture& loaded, const AnalyzeOptions& options) {
-    CaptureAnalysis result;
-    result.input =
-        make_analyze_input(loaded.capture, loaded.deps_or_null(), loaded.names_or_null());
-    result.analysis = analyze_swimlane(result.input, options);
-    return result;
+    // Several runs: the last one (analyze_runs analyses each once; a few runs per file at most).
+    return std::move(analyze_runs(loaded, options).back());
 }
 
 void publish(const CaptureAnalysis& result, rules::MetricStore& store) {

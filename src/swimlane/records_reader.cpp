@@ -15,6 +15,7 @@
 #include "host_clock.hpp"
 #include "json_walk.hpp"
 #include "ptune/swimlane/reader.hpp"
+#include "runs.hpp"
 
 namespace ptune::swimlane {
 
@@ -36,6 +37,7 @@ enum class Section {
     HostOrchestratorPhases,
     HostDeviceUploads,
     LegacyTasks,
+    Lifecycle,
 };
 
 Section section_of(std::string_view key) {
@@ -53,6 +55,7 @@ Section section_of(std::string_view key) {
     if (key == "host_orchestrator_phases") return Section::HostOrchestratorPhases;
     if (key == "host_device_uploads") return Section::HostDeviceUploads;
     if (key == "tasks") return Section::LegacyTasks;
+    if (key == "aicpu_lifecycle_records") return Section::Lifecycle;
     return Section::Ignored;
 }
 
@@ -70,6 +73,9 @@ struct RawPhase {
     std::int64_t task_id = -1;
     std::int64_t submit_idx = -1;
     std::int64_t record_index = -1;
+    std::int64_t run_epoch = kNoEpoch;
+    bool from_stream = false;  ///< read from scheduler_records (thread = stream's file index)
+    bool fixed_key = false;    ///< a metric naming a fixed record field (start, kind, …)
     /// Ready-queue depths; a count above 3 marks a malformed array (fixed storage keeps the
     /// per-record footprint flat: captures hold ~100K of these).
     struct Depths {
@@ -110,6 +116,27 @@ class RecordsWalker final : public detail::JsonWalker {
     nlohmann::json host_capture;  ///< metadata.host_capture (a handful of members)
     detail::ClockAnchors anchors;
     std::vector<HostUpload> uploads;
+    std::string runtime;  ///< metadata.runtime as written
+    bool runtime_present = false;
+    std::string host_clock_domain_id;
+    std::int64_t host_timeline_origin_ns = -1;
+    /// metadata.clock_alignment as read (kept as JSON, validated later); `alignment_kind`
+    /// says what the value was: 0 absent, 1 object, 2 something else.
+    nlohmann::json clock_alignment;
+    int alignment_kind = 0;
+    std::string scheduler_producer;  ///< scheduler_tasks.producer
+    /// Stream facts, by file order while reading, by thread after place_streams().
+    std::vector<SchedulerStream> streams;
+    std::size_t bad_metrics = 0;  ///< metrics without / beyond record_index, or on fixed fields
+    /// aicpu_lifecycle_records: thread and the 14 cycle fields (0 = absent) per entry.
+    struct Lifecycle {
+        std::int64_t thread = 0;
+        std::array<std::int64_t, 14> cycles{};
+    };
+    std::vector<Lifecycle> lifecycle;
+    std::size_t lifecycle_malformed = 0;
+    /// Row widths seen per table (bit w set for width w): mixed widths are reported.
+    unsigned aicore_widths = 0, aicpu_widths = 0;
     // Raw rows, flattened: aicore 7 values per row (core, token, reg, start, end, r2s, epoch).
     std::vector<std::int64_t> aicore;
     std::vector<std::int64_t> aicpu;  // 5 values per row (core, reg, dispatch, finish, epoch)
@@ -169,6 +196,8 @@ class RecordsWalker final : public detail::JsonWalker {
                 if (level == 3 && is_object) {
                     stream_records_.clear();
                     stream_metrics_.clear();
+                    stream_ = SchedulerStream{};
+                    stream_.present = true;
                     stream_thread_ = static_cast<std::uint32_t>(index_at(3));
                 } else if (level == 5 && is_object) {
                     phase_ = RawPhase{};
@@ -177,6 +206,14 @@ class RecordsWalker final : public detail::JsonWalker {
                 break;
             case Section::LegacyTasks:
                 if (level == 2 && is_object) legacy_ = LegacyTask{};
+                break;
+            case Section::Lifecycle:
+                if (level == 2) {
+                    if (is_object)
+                        lifecycle.emplace_back();
+                    else
+                        ++lifecycle_malformed;
+                }
                 break;
             default:
                 break;
@@ -250,6 +287,15 @@ class RecordsWalker final : public detail::JsonWalker {
                         host_source = v.text == "host";
                     else if (k == "host_orchestration_origin_ns" && v.is_int() && v.integer >= 0)
                         host_origin_ns = v.integer;
+                    else if (k == "host_timeline_origin_ns" && v.is_int() && v.integer >= 0)
+                        host_timeline_origin_ns = v.integer;
+                    else if (k == "runtime")
+                        runtime_present = true,
+                        runtime = v.type == Scalar::Type::String ? std::string(v.text) : "";
+                    else if (k == "host_clock_domain_id" && v.type == Scalar::Type::String)
+                        host_clock_domain_id = v.text;
+                    else if (k == "clock_alignment")
+                        alignment_kind = 2;
                 } else if (d == 3 && key_at(2) == "core_types" && v.type == Scalar::Type::String) {
                     core_type_names.emplace_back(v.text);
                 } else if (d == 3 && key_at(2) == "core_to_thread" && v.is_int()) {
@@ -268,6 +314,12 @@ class RecordsWalker final : public detail::JsonWalker {
                 break;
             case Section::SchedulerTasks:
                 if (d == 4 && key_at(2) == "records") push_cell(v);
+                if (d == 2 && key_at(2) == "producer")
+                    scheduler_producer = v.type == Scalar::Type::String ? std::string(v.text) : "?";
+                break;
+            case Section::Lifecycle:
+                if (d == 2) ++lifecycle_malformed;  // a scalar where an object belongs
+                if (d == 3 && !lifecycle.empty()) lifecycle_field(key_at(3), v);
                 break;
             case Section::SchedulerPhases:
             case Section::OrchestratorPhases:
@@ -283,10 +335,15 @@ class RecordsWalker final : public detail::JsonWalker {
                         else if (k == "shared_at_end")
                             phase_.shared_end.push(v.integer);
                     }
-                } else if (section_ == Section::SchedulerRecords && d == 4 && v.is_int() &&
-                           key_at(4) == "scheduler_id") {
-                    stream_thread_ =
-                        static_cast<std::uint32_t>(std::max<std::int64_t>(0, v.integer));
+                } else if (section_ == Section::SchedulerRecords && d == 4) {
+                    stream_field(key_at(4), v);
+                } else if (section_ == Section::SchedulerRecords && d == 5 &&
+                           key_at(4) == "capture") {
+                    std::string_view k = key_at(5);
+                    if (k == "committed" && v.is_int()) stream_.committed = v.integer;
+                    if (k == "dropped" && v.is_int()) stream_.dropped = v.integer;
+                    if (k == "truncated")
+                        stream_.truncated = v.type == Scalar::Type::Bool && v.integer;
                 }
                 break;
             case Section::LegacyTasks:
@@ -310,6 +367,12 @@ class RecordsWalker final : public detail::JsonWalker {
             host_capture_object = true;
             host_capture = nlohmann::json::object();
             capture_stack_.assign(1, &host_capture);
+            return;
+        }
+        if (level == 2 && key_at(2) == "clock_alignment") {
+            alignment_kind = is_object ? 1 : 2;
+            clock_alignment = is_object ? nlohmann::json::object() : nlohmann::json::array();
+            capture_stack_.assign(1, &clock_alignment);
             return;
         }
         if (!capture_stack_.empty()) {
@@ -389,6 +452,43 @@ class RecordsWalker final : public detail::JsonWalker {
         return true;
     }
 
+    void stream_field(std::string_view k, const Scalar& v) {
+        bool text = v.type == Scalar::Type::String;
+        if (k == "scheduler_id" && v.is_int()) {
+            stream_.scheduler_id = v.integer;
+        } else if (k == "worker_id" && v.is_int()) {
+            stream_.worker_id = v.integer;
+        } else if (k == "physical_core_id" && v.is_int()) {
+            stream_.physical_core_id = v.integer;
+        } else if (k == "producer" && text) {
+            stream_.producer = v.text;
+        } else if (k == "platform" && text) {
+            stream_.platform = v.text;
+        } else if (k == "core_type" && text) {
+            stream_.core_type = v.text;
+        }
+    }
+
+    /// The fields of one lifecycle entry, in kLifecycleIntervals order (start, end).
+    static constexpr std::array<std::string_view, 14> kLifecycleFields = {
+        "handshake_start_cycles",        "handshake_complete_cycles",
+        "config_start_cycles",           "topology_complete_cycles",
+        "context_publish_start_cycles",  "context_publish_complete_cycles",
+        "bootstrap_wait_start_cycles",   "bootstrap_complete_cycles",
+        "register_release_start_cycles", "register_release_end_cycles",
+        "exit_signal_start_cycles",      "exit_signal_end_cycles",
+        "exit_wait_start_cycles",        "exit_wait_end_cycles"};
+
+    void lifecycle_field(std::string_view k, const Scalar& v) {
+        if (!v.is_int()) return;
+        if (k == "aicpu_thread_id") {
+            lifecycle.back().thread = v.integer;
+            return;
+        }
+        for (std::size_t i = 0; i < kLifecycleFields.size(); ++i)
+            if (k == kLifecycleFields[i]) lifecycle.back().cycles[i] = v.integer;
+    }
+
     static void upload_field(HostUpload& upload, std::string_view k, const Scalar& v) {
         if (k == "phase" && v.type == Scalar::Type::String) upload.phase = v.text;
         if (!v.is_int()) return;
@@ -411,9 +511,10 @@ class RecordsWalker final : public detail::JsonWalker {
         }
         int columns = static_cast<int>(row_.size());
         aicore_columns = std::max(aicore_columns, columns);
+        aicore_widths |= 1u << columns;
         aicore.insert(aicore.end(), row_.begin(), row_.begin() + 5);
         aicore.push_back(columns >= 6 ? row_[5] : 0);
-        aicore.push_back(columns >= 7 ? row_[6] : 0);
+        aicore.push_back(columns >= 7 ? row_[6] : kNoEpoch);
     }
 
     void finish_aicpu_row() {
@@ -421,8 +522,9 @@ class RecordsWalker final : public detail::JsonWalker {
             ++malformed_rows;
             return;
         }
+        aicpu_widths |= 1u << row_.size();
         aicpu.insert(aicpu.end(), row_.begin(), row_.begin() + 4);
-        aicpu.push_back(row_.size() == 5 ? row_[4] : 0);
+        aicpu.push_back(row_.size() == 5 ? row_[4] : kNoEpoch);
     }
 
     std::uint16_t intern_kind(std::string_view name) {
@@ -447,6 +549,7 @@ class RecordsWalker final : public detail::JsonWalker {
         SubmitIdx,
         RecordIndex,
         Thread,
+        RunEpoch,
         Other
     };
     /// The member a phase key names; dispatched on the length first, since every phase object
@@ -466,6 +569,7 @@ class RecordsWalker final : public detail::JsonWalker {
             case 9:
                 return k == "loop_iter"   ? PhaseKey::LoopIter
                        : k == "thread_id" ? PhaseKey::Thread
+                       : k == "run_epoch" ? PhaseKey::RunEpoch
                                           : PhaseKey::Other;
             case 10:
                 return k == "end_cycles"   ? PhaseKey::End
@@ -493,6 +597,9 @@ class RecordsWalker final : public detail::JsonWalker {
 
     void phase_field(std::string_view k, const Scalar& v) {
         PhaseKey key = phase_key(k);
+        if (key == PhaseKey::Kind || key == PhaseKey::Start || key == PhaseKey::End ||
+            key == PhaseKey::LoopIter || key == PhaseKey::TaskId || key == PhaseKey::RunEpoch)
+            phase_.fixed_key = true;
         if (key == PhaseKey::Kind) {
             if (v.type == Scalar::Type::String) phase_.kind = intern_kind(v.text);
             return;
@@ -534,6 +641,9 @@ class RecordsWalker final : public detail::JsonWalker {
             case PhaseKey::RecordIndex:
                 phase_.record_index = v.integer;
                 break;
+            case PhaseKey::RunEpoch:
+                phase_.run_epoch = v.integer;
+                break;
             case PhaseKey::Thread:
                 phase_.thread = static_cast<std::uint32_t>(std::max<std::int64_t>(0, v.integer));
                 break;
@@ -545,8 +655,11 @@ class RecordsWalker final : public detail::JsonWalker {
     void finish_stream() {
         for (auto& metric : stream_metrics_) {
             if (metric.record_index < 0 ||
-                static_cast<std::size_t>(metric.record_index) >= stream_records_.size())
+                static_cast<std::size_t>(metric.record_index) >= stream_records_.size() ||
+                metric.fixed_key) {
+                ++bad_metrics;
                 continue;
+            }
             RawPhase& target = stream_records_[static_cast<std::size_t>(metric.record_index)];
             if (metric.pop_hit >= 0) target.pop_hit = metric.pop_hit;
             if (metric.pop_miss >= 0) target.pop_miss = metric.pop_miss;
@@ -555,12 +668,47 @@ class RecordsWalker final : public detail::JsonWalker {
             if (metric.tasks_processed >= 0) target.tasks_processed = metric.tasks_processed;
         }
         scheduler_arrays = std::max<std::size_t>(scheduler_arrays, stream_thread_ + 1);
+        stream_.records = stream_records_.size();
+        if (streams.size() <= stream_thread_) streams.resize(stream_thread_ + 1);
+        streams[stream_thread_] = stream_;
         for (auto& record : stream_records_) {
             record.thread = stream_thread_;
+            record.from_stream = true;
             scheduler.push_back(std::move(record));
         }
     }
 
+  public:
+    /// Streams sit at their `scheduler_id` (§1.5) unless an id is missing, repeated, negative or
+    /// ≥ 256: then the file order is kept. Gaps become empty streams that inherit the producer
+    /// when every stream has the same one.
+    void place_streams() {
+        if (streams.empty()) return;
+        std::vector<std::int64_t> ids;
+        bool usable = true;
+        for (const SchedulerStream& st : streams) {
+            usable = usable && st.present && st.scheduler_id >= 0 && st.scheduler_id < 256 &&
+                     std::find(ids.begin(), ids.end(), st.scheduler_id) == ids.end();
+            ids.push_back(st.scheduler_id);
+        }
+        if (!usable) return;
+        std::vector<SchedulerStream> placed(
+            static_cast<std::size_t>(*std::max_element(ids.begin(), ids.end())) + 1);
+        for (std::size_t i = 0; i < streams.size(); ++i)
+            placed[static_cast<std::size_t>(ids[i])] = streams[i];
+        bool one_producer = std::all_of(streams.begin(), streams.end(), [&](const auto& st) {
+            return st.producer == streams.front().producer;
+        });
+        for (SchedulerStream& st : placed)
+            if (!st.present && one_producer) st.producer = streams.front().producer;
+        for (RawPhase& p : scheduler)
+            if (p.from_stream && p.thread < ids.size())
+                p.thread = static_cast<std::uint32_t>(ids[p.thread]);
+        scheduler_arrays = std::max(scheduler_arrays, placed.size());
+        streams = std::move(placed);
+    }
+
+  private:
     void legacy_field(std::string_view k, const Scalar& v) {
         if (k == "task_id")
             legacy_.has_id = v.as_id(legacy_.task_id);
@@ -592,6 +740,7 @@ class RecordsWalker final : public detail::JsonWalker {
     std::size_t phase_depth_ = 0;
     std::vector<RawPhase> stream_records_, stream_metrics_;
     std::uint32_t stream_thread_ = 0;
+    SchedulerStream stream_;
     LegacyTask legacy_;
     static constexpr std::size_t kMaxCaptureDepth = 8;
     /// Open containers inside host_capture; nullptr for one nested too deep to keep.
@@ -632,6 +781,9 @@ SchedulerPhase make_scheduler_phase(const RawPhase& raw, const RecordsWalker& w,
     phase.pop_hit = counter_value(raw.pop_hit);
     phase.pop_miss = counter_value(raw.pop_miss);
     phase.task_id = raw.task_id;
+    if (raw.run_epoch >= 0)
+        phase.run_epoch =
+            static_cast<std::int32_t>(std::min<std::int64_t>(raw.run_epoch, INT32_MAX));
     if (raw.shared_start.complete() && raw.shared_end.complete()) {
         phase.has_depths = true;
         for (std::size_t i = 0; i < 3; ++i) {
@@ -751,6 +903,7 @@ Result<Capture> build_legacy(RecordsWalker& w, Capture capture, Diagnostics& dia
     capture.scheduler_arrays = w.scheduler_arrays;
     std::stable_sort(capture.tasks.begin(), capture.tasks.end(),
                      [](const TaskRow& a, const TaskRow& b) { return a.task_id < b.task_id; });
+    detail::find_runs(capture, diagnostics);
     summarise_drops(capture, {}, diagnostics);
     return capture;
 }
@@ -847,15 +1000,31 @@ void validate_host_capture(const RecordsWalker& w, Capture& capture, Diagnostics
     };
     std::vector<std::string> errors;
     std::int64_t recorded = count("recorded_records");
-    if (recorded >= 0 && static_cast<std::size_t>(recorded) != w.host_orchestrator.size())
-        errors.push_back(
-            fmt::format("recorded_records is {} but the file holds {} host "
-                        "orchestrator record(s)",
-                        recorded, w.host_orchestrator.size()));
     auto status = claim.find("status");
-    bool says_complete = status != claim.end() && *status == "complete" &&
-                         count("dropped_records") <= 0 && recorded >= count("expected_records") &&
-                         (!claim.contains("error") || claim["error"].is_null());
+    bool says_complete = false;
+    if (capture.september()) {
+        // The September converter (upstream-2026-09.md §1.7): expected_records is required and
+        // both counts must equal the host orchestrator records; its error codes, as written.
+        const auto held = static_cast<std::int64_t>(w.host_orchestrator.size());
+        std::int64_t expected = count("expected_records");
+        if (w.host_capture_object && expected < 0)
+            errors.emplace_back("expected_record_count_missing");
+        else if (w.host_capture_object && expected != held)
+            errors.emplace_back("expected_record_count_mismatch");
+        if (w.host_capture_object && recorded != held)
+            errors.emplace_back("recorded_record_count_mismatch");
+        says_complete =
+            status != claim.end() && *status == "complete" && count("dropped_records") == 0;
+    } else {
+        if (recorded >= 0 && static_cast<std::size_t>(recorded) != w.host_orchestrator.size())
+            errors.push_back(
+                fmt::format("recorded_records is {} but the file holds {} host "
+                            "orchestrator record(s)",
+                            recorded, w.host_orchestrator.size()));
+        says_complete = status != claim.end() && *status == "complete" &&
+                        count("dropped_records") <= 0 && recorded >= count("expected_records") &&
+                        (!claim.contains("error") || claim["error"].is_null());
+    }
     host.records_complete = !host.records_missing && errors.empty() && !capture.truncated &&
                             (!w.host_capture_object || says_complete);
     if (w.host_capture_object) {
@@ -867,18 +1036,195 @@ void validate_host_capture(const RecordsWalker& w, Capture& capture, Diagnostics
     host.validation_errors = std::move(errors);
 }
 
+CaptureExtent capture_extent(const RecordsWalker& w, const Capture& capture);
+
+/// §1.12.1: a host_build_graph level-3/4 capture with host data is placed on the host clock by
+/// span containment (a file that names its runtime: the older ones use the clock anchors).
+bool wants_containment(const RecordsWalker& w, const Capture& capture) {
+    return capture.runtime_given && capture.runtime == Runtime::HostBuildGraph &&
+           (capture.level == 3 || capture.level == 4) &&
+           (w.host_source || !w.host_orchestrator.empty() || !w.uploads.empty() ||
+            w.host_capture_object);
+}
+
+/// `metadata.clock_alignment` honoured or computed (§1.12.1–§1.12.2): a valid saved `bounded`
+/// record is used unless `--host-log` forces a fresh one; otherwise the host logs place the
+/// capture. ptune never writes the record back: it is reported (trace metadata, console).
+void decide_clock_alignment(const RecordsWalker& w, Capture& capture, const ReadOptions& options,
+                            Diagnostics& diagnostics) {
+    bool saved_valid = false;
+    ContainmentAlignment saved;
+    if (w.alignment_kind != 0) {
+        saved = validate_saved_alignment(w.alignment_kind == 1 ? w.clock_alignment.dump() : "[]",
+                                         capture.clock.freq_hz, saved_valid);
+        if (!saved_valid)
+            diagnostics.warn(capture.source, 0, "ignoring saved clock alignment: " + saved.reason);
+    }
+    if (!wants_containment(w, capture)) {
+        if (w.alignment_kind != 0) capture.clock_alignment = saved;
+        return;
+    }
+    const bool forced = options.host_alignment && options.host_alignment->forced;
+    if (saved_valid && saved.bounded() && !forced) {
+        capture.clock_alignment = saved;
+        return;
+    }
+    static const HostAlignmentInput kNoLogs;
+    capture.clock_alignment = align_by_containment(
+        options.host_alignment ? *options.host_alignment : kNoLogs, capture_extent(w, capture));
+    if (!capture.clock_alignment.bounded())
+        diagnostics.warn(capture.source, 0,
+                         "clock alignment skipped: " + capture.clock_alignment.reason);
+}
+
+/// September files (§1.12.4): the host origin is the file's, else the earliest host record, else
+/// the placement's own (place_lo of a fresh one, host_anchor_min_ns of a saved one).
+void choose_placed_origin(const RecordsWalker& w, Capture& capture) {
+    HostTimeline& host = capture.host;
+    std::int64_t earliest = std::numeric_limits<std::int64_t>::max();
+    for (const auto& p : w.host_orchestrator)
+        if (p.has_start && p.start > 0) earliest = std::min(earliest, p.start);
+    const ContainmentAlignment& a = capture.clock_alignment;
+    if (w.host_origin_ns >= 0) {
+        host.origin_ns = w.host_origin_ns, host.origin_source = "metadata";
+    } else if (w.host_timeline_origin_ns >= 0) {
+        host.origin_ns = w.host_timeline_origin_ns, host.origin_source = "metadata";
+    } else if (earliest != std::numeric_limits<std::int64_t>::max()) {
+        host.origin_ns = earliest, host.origin_source = "host records";
+    } else if (a.bounded()) {
+        std::int64_t origin = a.host_anchor_min_ns;
+        if (!a.placement_json.empty()) {
+            auto placement = nlohmann::json::parse(a.placement_json, nullptr, false);
+            if (placement.is_object() && placement.contains("place_lo_ns"))
+                origin = placement["place_lo_ns"].get<std::int64_t>();
+        }
+        host.origin_ns = origin, host.origin_source = "clock alignment";
+    }
+}
+
 /// Host orchestration (§2.6–§2.7, §6.2 steps 5 and 9): puts the host records on the host axis
-/// (ns since the host origin) and decides how device times join it: through the clock anchors
-/// when they calibrate the device clock, otherwise after the host timeline ends.
+/// (ns since the host origin) and decides how device times join it: a September file through
+/// its containment placement (upstream-2026-09.md §1.12.4), an older one through the clock
+/// anchors; without either the device timeline starts after the host timeline ends.
 void place_host_timeline(const RecordsWalker& w, Capture& capture, std::int64_t first_cycles,
                          std::int64_t last_cycles, detail::AnchorFit& fit,
                          Diagnostics& diagnostics) {
+    if (capture.september()) {
+        // The new converter ignores metadata.clock_anchors (§1.2).
+        const ContainmentAlignment& a = capture.clock_alignment;
+        capture.host.alignment.reason = a.bounded()        ? ""
+                                        : a.reason.empty() ? "no clock alignment"
+                                                           : a.reason;
+        choose_placed_origin(w, capture);
+        std::int64_t host_end = place_host_records(w, capture);
+        if (a.bounded()) {
+            capture.clock.axis = Clock::Axis::HostPlaced;
+        } else {
+            capture.clock.axis = Clock::Axis::HostComposite;
+            capture.clock.host_offset_ns = capture.host.seam_ns = host_end;
+        }
+        validate_host_capture(w, capture, diagnostics);
+        return;
+    }
     capture.host.alignment = detail::align_clock(
         w.anchors, capture.clock.freq_hz, first_cycles > 0 ? first_cycles : 1, last_cycles, fit);
     choose_host_origin(w, fit, capture.host);
     std::int64_t host_end = place_host_records(w, capture);
     choose_device_axis(capture, host_end, diagnostics);
     validate_host_capture(w, capture, diagnostics);
+}
+
+/// `metadata.runtime` (§1.2), or for a file that predates it the runtime its ids suggest: any
+/// id in host_build_graph space 1/2 → host_build_graph (its labels), host orchestration →
+/// host_build_graph (older labels), else tensormap_and_ringbuffer (older labels).
+Status decide_runtime(const RecordsWalker& w, Capture& capture, const ReadOptions& options) {
+    if (w.runtime_present && !w.runtime.empty()) {
+        if (w.runtime == "host_build_graph") {
+            capture.runtime = Runtime::HostBuildGraph, capture.labels = TaskLabels::HostBuildGraph;
+        } else if (w.runtime == "tensormap_and_ringbuffer") {
+            capture.runtime = Runtime::TensormapAndRingbuffer, capture.labels = TaskLabels::Ring;
+        } else {
+            return Error{fmt::format("metadata.runtime is '{}', which this tool does not decode; "
+                                     "expected 'host_build_graph' or 'tensormap_and_ringbuffer'",
+                                     w.runtime),
+                         options.source_name, 0};
+        }
+        capture.runtime_given = true;
+        return ok_status();
+    }
+    const std::size_t aicore_rows = w.aicore.size() / 7;
+    for (std::size_t i = 0; i < aicore_rows; ++i) {
+        auto space = hbg_space(static_cast<std::uint64_t>(w.aicore[i * 7 + 1]));
+        if (space == 1 || space == 2) {
+            capture.runtime = Runtime::HostBuildGraph, capture.labels = TaskLabels::HostBuildGraph;
+            return ok_status();
+        }
+    }
+    if (capture.host_orchestration) capture.runtime = Runtime::HostBuildGraph;
+    return ok_status();
+}
+
+/// Scheduler producer, streams and lifecycle records as read (§1.4, §1.5, §1.8), with the
+/// shape problems upstream refuses reported as warnings (ptune keeps what is usable).
+void take_scheduler_facts(const RecordsWalker& w, Capture& capture, Diagnostics& diagnostics) {
+    capture.scheduler_producer = w.saw_scheduler_tasks ? w.scheduler_producer
+                                 : w.saw_aicpu         ? "aicpu"
+                                                       : "";
+    if (w.saw_scheduler_tasks && w.scheduler_producer != "aicpu" &&
+        w.scheduler_producer != "aicore")
+        diagnostics.warn(capture.source, 0,
+                         fmt::format("scheduler_tasks.producer is '{}', not 'aicpu' or 'aicore'",
+                                     w.scheduler_producer));
+    auto mixed = [](unsigned widths) { return (widths & (widths - 1)) != 0; };
+    auto list = [](unsigned widths) {
+        std::vector<int> out;
+        for (int i = 0; i < 32; ++i)
+            if (widths & (1u << i)) out.push_back(i);
+        return fmt::format("[{}]", fmt::join(out, ", "));
+    };
+    if (mixed(w.aicore_widths))
+        diagnostics.warn(capture.source, 0,
+                         fmt::format("aicore_tasks mixes row widths {}", list(w.aicore_widths)));
+    if (mixed(w.aicpu_widths))
+        diagnostics.warn(
+            capture.source, 0,
+            fmt::format("{} mixes row widths {}",
+                        w.saw_scheduler_tasks ? "scheduler_tasks.records" : "aicpu_tasks",
+                        list(w.aicpu_widths)));
+    capture.streams = w.streams;
+    if (w.bad_metrics)
+        diagnostics.warn(capture.source, 0,
+                         fmt::format("{} scheduler metric(s) without a usable record_index, or "
+                                     "naming a fixed record field, ignored",
+                                     w.bad_metrics));
+    for (const SchedulerStream& s : capture.streams)
+        if (s.present && (s.dropped > 0 || s.truncated))
+            diagnostics.warn(
+                capture.source, 0,
+                fmt::format("scheduler stream {} lost records (committed {}, dropped {}{}); "
+                            "phase-derived figures are lower bounds",
+                            s.scheduler_id, s.committed, s.dropped,
+                            s.truncated ? ", truncated" : ""));
+    if (w.lifecycle_malformed)
+        diagnostics.warn(capture.source, 0,
+                         "aicpu_lifecycle_records must be an array of objects; " +
+                             std::to_string(w.lifecycle_malformed) + " entry(ies) ignored");
+}
+
+/// The lifecycle intervals on the capture's axis (§1.8): skipped when end ≤ 0 or end < start.
+template <class ToNs>
+void take_lifecycle(const RecordsWalker& w, Capture& capture, const ToNs& to_ns) {
+    for (const auto& l : w.lifecycle) {
+        LifecycleRecord record;
+        record.thread = l.thread;
+        for (std::size_t i = 0; i < record.intervals.size(); ++i) {
+            std::int64_t start = l.cycles[2 * i], end = l.cycles[2 * i + 1];
+            bool usable = start > 0 && end > 0 && end >= start;
+            record.intervals[i] =
+                usable ? std::pair(to_ns(start), to_ns(end)) : std::pair(kNoTime, kNoTime);
+        }
+        capture.lifecycle.push_back(record);
+    }
 }
 
 /// A text cut short (a capture killed mid-write) still converts what parsed before the damage,
@@ -970,8 +1316,55 @@ RawTimeSpan find_time_base(const RecordsWalker& w) {
         consider(w.aicpu[i * 5 + 2]), consider(w.aicpu[i * 5 + 3]);
     for (const auto& p : w.scheduler) consider(p.start), consider(p.end);
     for (const auto& p : w.orchestrator) consider(p.start), consider(p.end);
+    // Lifecycle cycles count for the time base (upstream-2026-09.md §1.8).
+    for (const auto& l : w.lifecycle)
+        for (std::int64_t c : l.cycles) consider(c);
     span.base = base == std::numeric_limits<std::int64_t>::max() ? 0 : base;
     return span;
+}
+
+/// The capture side of span containment (§1.12.3), in raw cycles: every positive device
+/// timestamp, the aicpu-producer scheduler records' bounds, the AICPU orchestrator records'
+/// bounds and the host records' [min, max].
+CaptureExtent capture_extent(const RecordsWalker& w, const Capture& capture) {
+    CaptureExtent extent;
+    extent.freq_hz = capture.clock.freq_hz;
+    auto widen = [](std::optional<std::pair<std::int64_t, std::int64_t>>& bounds, std::int64_t c) {
+        if (c <= 0) return;
+        if (!bounds)
+            bounds.emplace(c, c);
+        else
+            bounds->first = std::min(bounds->first, c),
+            bounds->second = std::max(bounds->second, c);
+    };
+    std::optional<std::pair<std::int64_t, std::int64_t>> all;
+    const std::size_t aicore_rows = w.aicore.size() / 7;
+    for (std::size_t i = 0; i < aicore_rows; ++i) {
+        const std::int64_t* r = &w.aicore[i * 7];
+        if (r[3] <= 0) continue;
+        widen(all, r[3] - r[5]), widen(all, r[3]), widen(all, r[4]);
+    }
+    const std::size_t aicpu_rows = w.aicpu.size() / 5;
+    for (std::size_t i = 0; i < aicpu_rows; ++i)
+        widen(all, w.aicpu[i * 5 + 2]), widen(all, w.aicpu[i * 5 + 3]);
+    for (const auto& p : w.scheduler) {
+        widen(all, p.start), widen(all, p.end);
+        const bool aicore_stream =
+            p.thread < w.streams.size() && w.streams[p.thread].producer == "aicore";
+        if (!aicore_stream) widen(extent.sched, p.start), widen(extent.sched, p.end);
+    }
+    for (const auto& p : w.orchestrator)
+        widen(all, p.start), widen(all, p.end), widen(extent.orch, p.start),
+            widen(extent.orch, p.end);
+    for (const auto& l : w.lifecycle)
+        for (std::int64_t c : l.cycles) widen(all, c);
+    if (all) extent.has_extent = true, extent.first = all->first, extent.last = all->second;
+    std::optional<std::pair<std::int64_t, std::int64_t>> host;
+    for (const auto& p : w.host_orchestrator)
+        widen(host, p.has_start ? p.start : 0), widen(host, p.has_end ? p.end : 0);
+    for (const auto& u : w.uploads) widen(host, u.start_ns), widen(host, u.end_ns);
+    extent.host_records = host;
+    return extent;
 }
 
 /// Raw device timestamps → model ns on the capture's axis, once the clock, the time base and
@@ -984,12 +1377,21 @@ class DeviceTimeMap {
           base_(capture.clock.origin_ticks),
           host_origin_(capture.host.origin_ns),
           calibrated_(capture.clock.axis == Clock::Axis::HostCalibrated),
-          composite_(capture.clock.axis == Clock::Axis::HostComposite) {}
+          composite_(capture.clock.axis == Clock::Axis::HostComposite),
+          placed_(capture.clock.axis == Clock::Axis::HostPlaced),
+          anchor_cycles_(capture.clock_alignment.device_anchor_cycles),
+          anchor_ns_(capture.clock_alignment.host_anchor_ns) {}
 
     std::int64_t operator()(std::int64_t c) const {
         if (c <= 0) return kNoTime;
         if (calibrated_)
             return std::clamp(fit_.map(c) - host_origin_, -kMaxHostSpanNs, kMaxHostSpanNs);
+        if (placed_) {
+            // §1.12.2: host = host_anchor_ns + (c − device_anchor_cycles)·1e9/f.
+            std::int64_t delta =
+                std::clamp(clock_.ticks_to_ns(c - anchor_cycles_), -kMaxHostSpanNs, kMaxHostSpanNs);
+            return std::clamp(anchor_ns_ - host_origin_ + delta, -kMaxHostSpanNs, kMaxHostSpanNs);
+        }
         std::int64_t ns = clock_.ticks_to_ns(c - base_);
         if (!composite_) return ns;
         // Behind the host timeline (offset ≤ 2^62): a damaged file's huge time saturates.
@@ -1000,7 +1402,8 @@ class DeviceTimeMap {
     const Clock& clock_;
     const detail::AnchorFit& fit_;
     std::int64_t base_, host_origin_;
-    bool calibrated_, composite_;
+    bool calibrated_, composite_, placed_;
+    std::int64_t anchor_cycles_, anchor_ns_;
 };
 
 /// The row of AICore record `r` (core, token, reg, start, end, r2s, epoch) with its AICore times;
@@ -1020,7 +1423,8 @@ std::optional<TaskRow> aicore_row(const std::int64_t* r, Capture& capture,
     row.core_id = static_cast<std::uint32_t>(r[0]);
     row.core_type = capture.core_type_of(row.core_id);
     row.reg_task_id = static_cast<std::uint32_t>(r[2]);
-    row.run_epoch = static_cast<std::uint32_t>(r[6]);
+    row.run_epoch =
+        r[6] < 0 ? kNoEpoch : static_cast<std::int32_t>(std::min<std::int64_t>(r[6], INT32_MAX));
     row.start_ns = to_ns(r[3]);
     row.end_ns = to_ns(r[4]);
     row.receive_ns = r[5] > 0 && r[5] < r[3] ? to_ns(r[3] - r[5]) : row.start_ns;
@@ -1042,19 +1446,41 @@ void take_aicore_rows_alone(const RecordsWalker& w, Capture& capture, const Devi
 }
 
 /// The row join (§6.2 step 6): each AICPU row (core, reg, dispatch, finish, epoch) with the
-/// AICore row of the same (epoch, core, reg), later duplicates winning as upstream. AICPU rows
-/// without a partner are counted per core in `unmatched_cores`; AICore rows without one are
-/// left out.
+/// AICore row of the same (epoch, core, reg). A key that repeats (a file holding several runs
+/// without run_epoch: reg_task_id restarts per run) pairs its rows in file order, the k-th AICPU
+/// row with the k-th AICore row, never one AICore row twice; surplus AICPU rows fall back to the
+/// last AICore row, as upstream's later-wins lookup. AICPU rows without a partner are counted
+/// per core in `unmatched_cores`; AICore rows without one are left out.
 void join_aicpu_to_aicore(const RecordsWalker& w, Capture& capture, const DeviceTimeMap& to_ns,
-                          std::vector<std::int64_t>& unmatched_cores) {
+                          std::vector<std::int64_t>& unmatched_cores, Diagnostics& diagnostics) {
     const std::size_t aicore_rows = w.aicore.size() / 7;
     const std::size_t aicpu_rows = w.aicpu.size() / 5;
-    std::unordered_map<std::uint64_t, std::uint32_t> lookup;
+    // key → (next AICore row of that key to hand out, last row of the key); rows of one key are
+    // chained in file order through next_same.
+    struct Cursor {
+        std::uint32_t next, last;
+    };
+    std::unordered_map<std::uint64_t, Cursor> lookup;
     lookup.reserve(aicore_rows * 2);
+    constexpr std::uint32_t kEnd = std::numeric_limits<std::uint32_t>::max();
+    std::vector<std::uint32_t> next_same(aicore_rows, kEnd);
+    std::size_t repeated = 0;
     for (std::size_t i = 0; i < aicore_rows; ++i) {
         const std::int64_t* r = &w.aicore[i * 7];
-        lookup[join_key(r[6], r[0], r[2])] = static_cast<std::uint32_t>(i);
+        auto index = static_cast<std::uint32_t>(i);
+        auto [it, fresh] = lookup.try_emplace(join_key(r[6], r[0], r[2]), Cursor{index, index});
+        if (!fresh) {
+            next_same[it->second.last] = index;
+            it->second.last = index;
+            ++repeated;
+        }
     }
+    if (repeated)
+        diagnostics.warn(capture.source, 0,
+                         fmt::format("{} AICore row(s) repeat a (run_epoch, core_id, reg_task_id) "
+                                     "join key (several runs in one file without run_epoch?); "
+                                     "rows of one key are joined in file order",
+                                     repeated));
     capture.tasks.reserve(aicpu_rows);
     std::vector<bool> joined(aicore_rows, false);
     for (std::size_t i = 0; i < aicpu_rows; ++i) {
@@ -1065,8 +1491,10 @@ void join_aicpu_to_aicore(const RecordsWalker& w, Capture& capture, const Device
             unmatched_cores.push_back(a[0]);
             continue;
         }
-        joined[it->second] = true;
-        auto row = aicore_row(&w.aicore[it->second * 7], capture, to_ns);
+        std::uint32_t partner = it->second.next;
+        if (next_same[partner] != kEnd) it->second.next = next_same[partner];
+        joined[partner] = true;
+        auto row = aicore_row(&w.aicore[std::size_t{partner} * 7], capture, to_ns);
         if (!row) continue;
         if (a[2] > 0 && a[3] > 0 && a[3] < a[2]) {
             ++capture.dropped.reversed;
@@ -1125,10 +1553,20 @@ Result<Capture> build_capture(RecordsWalker& w, bool complete, const ReadOptions
 
     capture.shape = RecordsShape::RawCycles;
     capture.aicore_columns = w.aicore_columns;
+    if (Status s = decide_runtime(w, capture, options); !s) return s.error();
+    capture.host_clock_domain_id = w.host_clock_domain_id;
+    w.place_streams();
+    take_scheduler_facts(w, capture, diagnostics);
     if (Status s = choose_clock_frequency(w, options, capture.clock); !s) return s.error();
     RawTimeSpan span = find_time_base(w);
     capture.clock.origin_ticks = span.base;
+    decide_clock_alignment(w, capture, options, diagnostics);
     detail::AnchorFit fit;
+    if (!capture.host_orchestration && capture.clock_alignment.bounded()) {
+        // Device orchestration with a saved placement (§1.12.5 "containment_spliced").
+        choose_placed_origin(w, capture);
+        capture.clock.axis = Clock::Axis::HostPlaced;
+    }
     if (capture.host_orchestration) {
         if (!w.orchestrator.empty())
             return Error{
@@ -1142,10 +1580,12 @@ Result<Capture> build_capture(RecordsWalker& w, bool complete, const ReadOptions
     if (w.aicpu.empty())
         take_aicore_rows_alone(w, capture, to_ns, diagnostics);
     else
-        join_aicpu_to_aicore(w, capture, to_ns, unmatched_cores);
+        join_aicpu_to_aicore(w, capture, to_ns, unmatched_cores, diagnostics);
     std::stable_sort(capture.tasks.begin(), capture.tasks.end(),
                      [](const TaskRow& a, const TaskRow& b) { return a.task_id < b.task_id; });
     take_device_phases(w, capture, to_ns);
+    take_lifecycle(w, capture, to_ns);
+    detail::find_runs(capture, diagnostics);
     summarise_drops(capture, unmatched_cores, diagnostics);
     if (capture.tasks.empty() && capture.scheduler_phases.empty() &&
         capture.orchestrator_phases.empty())

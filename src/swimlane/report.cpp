@@ -7,6 +7,7 @@
 
 #include "ptune/core/stats.hpp"
 #include "ptune/swimlane/summary.hpp"
+#include "report_capture.hpp"
 
 namespace ptune::swimlane {
 
@@ -321,6 +322,46 @@ render::Report build_report(const LoadedCapture& loaded, const CaptureAnalysis& 
                                        : nlohmann::json();
     report.data.update(analysis_json(analysis));
     build_tables(report, analysis, result.input);
+    detail::add_capture_facts(report, loaded.capture, analysis);
+    return report;
+}
+
+render::Report build_runs_report(const LoadedCapture& loaded,
+                                 const std::vector<CaptureAnalysis>& runs,
+                                 const std::vector<rules::MetricStore>& stores,
+                                 std::vector<std::vector<rules::Finding>> findings) {
+    render::Report report;
+    report.command = "swimlane-analyze";
+    report.data["source"] = loaded.files.records.string();
+    report.data["deps"] =
+        loaded.deps ? nlohmann::json(loaded.files.deps.string()) : nlohmann::json();
+    report.data["level"] = loaded.capture.level;
+    report.data["runs"] = nlohmann::json::array();
+    for (std::size_t k = 0; k < runs.size(); ++k) {
+        render::Report one;
+        build_tables(one, runs[k].analysis, runs[k].input);
+        for (auto& table : one.tables) {
+            table.title = fmt::format("{}: {}", runs[k].run_label, table.title);
+            report.tables.push_back(std::move(table));
+        }
+        for (auto& finding : findings[k]) {
+            finding.message = fmt::format("[{}] {}", runs[k].run_label, finding.message);
+            report.findings.push_back(std::move(finding));
+        }
+        nlohmann::json data = analysis_json(runs[k].analysis);
+        data["run"] = runs[k].run_label;
+        data["metrics"] = metrics_json(stores[k]);
+        data["critical_path"] = runs[k].analysis.critical_path.available
+                                    ? critical_path_json(runs[k].analysis.critical_path)
+                                    : nlohmann::json();
+        report.data["runs"].push_back(std::move(data));
+    }
+    report.notes.push_back(fmt::format(
+        "{} runs in one records file: each is analysed on its own, never joined (task ids "
+        "restart per run).",
+        runs.size()));
+    detail::add_capture_facts(report, loaded.capture,
+                              runs.empty() ? Analysis{} : runs.back().analysis);
     return report;
 }
 

@@ -5,6 +5,7 @@
 #include "ptune/swimlane/summary.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
 #include <map>
 
@@ -17,14 +18,15 @@ namespace ptune::swimlane {
 
 namespace {
 
-std::string_view level_description(int level) {
+std::string_view level_description(int level, bool september) {
     switch (level) {
         case 1:
             return "AICore timing only";
         case 2:
-            return "AICore + AICPU timing";
+            return september ? "AICore + Scheduler task timing" : "AICore + AICPU timing";
         case 3:
-            return "AICore + AICPU timing + scheduler phases";
+            return september ? "AICore + Scheduler task timing + scheduler phases"
+                             : "AICore + AICPU timing + scheduler phases";
         case 4:
             return "full collection with orchestrator phases";
         default:
@@ -41,6 +43,34 @@ double round3(double value) {
 }
 
 }  // namespace
+
+std::string clock_alignment_line(const Capture& capture) {
+    const ContainmentAlignment& a = capture.clock_alignment;
+    switch (a.status) {
+        case ContainmentAlignment::Status::None:
+            return {};
+        case ContainmentAlignment::Status::Unavailable:
+            return fmt::format(
+                "Clock alignment: unavailable ({}); device times stay on their own "
+                "axis",
+                a.reason);
+        case ContainmentAlignment::Status::Bounded:
+            break;
+    }
+    std::string from =
+        a.source == "saved" ? "saved in the records" : "span containment of the host logs";
+    std::string line = fmt::format(
+        "Clock alignment: bounded ({}), bound {} us (host_anchor {} ns within [{}, {}])", from,
+        stats::format_fixed(static_cast<double>(a.bound_ns()) / 1000.0, 3), a.host_anchor_ns,
+        a.host_anchor_min_ns, a.host_anchor_max_ns);
+    if (a.source == "host logs")
+        line +=
+            "\n  (upstream writes this record back into the records file as "
+            "metadata.clock_alignment; ptune leaves its input unchanged)";
+    return line;
+}
+
+namespace {}  // namespace
 
 Summary summarize(const Capture& capture, const KernelNames* names) {
     Summary summary;
@@ -68,6 +98,8 @@ Summary summarize(const Capture& capture, const KernelNames* names) {
         if (summary.has_aicpu) {
             group.sum_latency_us += finish - dispatch;
             group.sum_head_us += start - dispatch;
+            summary.head_total_us += start - dispatch;
+            summary.head_max_us = std::max(summary.head_max_us, start - dispatch);
             group.sum_tail_us += finish - end;
             group.sum_prop_us += receive - dispatch;
             min_dispatch = std::min(min_dispatch, dispatch);
@@ -86,6 +118,22 @@ Summary summarize(const Capture& capture, const KernelNames* names) {
         summary.functions.push_back(group);
     }
     if (!capture.tasks.empty()) summary.total_test_time_us = max_finish - min_dispatch;
+    summary.september = capture.september();
+    summary.clock_alignment_line = clock_alignment_line(capture);
+    summary.clock_alignment_record = capture.clock_alignment.record_json();
+    summary.clock_alignment_source = capture.clock_alignment.source;
+    if (capture.clock_alignment.bounded())
+        summary.clock_alignment_bound_ns = capture.clock_alignment.bound_ns();
+    if (capture.runs.size() > 1)
+        for (std::size_t k = 0; k < capture.runs.size(); ++k) {
+            const RunInfo& run = capture.runs[k];
+            summary.runs.push_back(fmt::format(
+                "{}: {} task(s), {} row(s)",
+                run.epoch == kNoEpoch
+                    ? fmt::format("run {} of {} (detected)", k + 1, capture.runs.size())
+                    : fmt::format("run_epoch {}", run.epoch),
+                run.tasks, run.rows));
+        }
     return summary;
 }
 
@@ -100,7 +148,7 @@ std::string format_summary(const Summary& s) {
     line(rule);
     line("Task Statistics by Function");
     line(fmt::format("  Source {}: {} ({}; recorded in {})", s.level_key, s.level,
-                     level_description(s.level), s.records_name));
+                     level_description(s.level, s.september), s.records_name));
     line(
         "  Exec = kernel time on AICore; Latency = dispatch->finish (incl. head OH + Exec + tail "
         "OH)");
@@ -136,10 +184,20 @@ std::string format_summary(const Summary& s) {
                      fixed2(s.total_exec_us),
                      s.has_aicpu ? fixed2(s.total_latency_us) : std::string("-")));
     line("");
+    auto trailer = [&] {
+        if (!s.clock_alignment_line.empty()) line(s.clock_alignment_line);
+        if (!s.runs.empty()) {
+            line(fmt::format("Runs: {} in this records file (the statistics above pool them, as "
+                             "upstream does; swimlane-analyze analyses each run on its own)",
+                             s.runs.size()));
+            for (const auto& run : s.runs) line("  " + run);
+        }
+    };
     if (!s.has_aicpu) {
         line(fmt::format(
             "AICore Observed Span: {} us (from earliest AICore receive to latest AICore end)",
             fixed2(s.total_test_time_us)));
+        trailer();
         return out;
     }
     line(fmt::format("Total Test Time: {} us (from earliest dispatch to latest finish)",
@@ -155,7 +213,11 @@ std::string format_summary(const Summary& s) {
                     fixed2(s.total_count ? s.total_exec_us / n : 0.0),
                     fixed2(s.total_count ? s.total_latency_us / n : 0.0), fixed2(ratio)));
     line("  (Latency = dispatch\u2192finish; Exec = AICore kernel time per task)");
+    if (s.september && s.total_count > 0 && s.head_total_us > 0)
+        line(fmt::format("  Dispatch\u2192kernel start (Host-computed): Total = {} us, Max = {} us",
+                         fixed2(s.head_total_us), fixed2(s.head_max_us)));
     line(std::string(110, '='));
+    trailer();
     return out;
 }
 
@@ -189,6 +251,17 @@ nlohmann::json summary_to_json(const Summary& s) {
         out["total_test_time_us"] = round3(s.total_test_time_us);
     } else {
         out["aicore_observed_span_us"] = round3(s.total_test_time_us);
+    }
+    if (s.september && s.has_aicpu)
+        out["dispatch_to_kernel_start"] = {{"total_us", round3(s.head_total_us)},
+                                           {"max_us", round3(s.head_max_us)}};
+    if (!s.runs.empty()) out["runs"] = s.runs;
+    if (!s.clock_alignment_record.empty()) {
+        nlohmann::json alignment = nlohmann::json::parse(s.clock_alignment_record);
+        alignment["source"] = s.clock_alignment_source;
+        alignment["written_to_input"] = false;
+        if (s.clock_alignment_bound_ns >= 0) alignment["bound_ns"] = s.clock_alignment_bound_ns;
+        out["clock_alignment"] = std::move(alignment);
     }
     return out;
 }

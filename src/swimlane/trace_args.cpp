@@ -14,7 +14,8 @@ namespace {
 /// active kernel in deps.json).
 std::string marker_label(const TraceSource& src, const SchedulerPhase& p) {
     auto id = static_cast<std::uint64_t>(std::max<std::int64_t>(p.task_id, 0));
-    if (p.kind == PhaseKind::DummyTask) return "dummy(" + task_display(id) + ")";
+    const TaskLabels labels = src.capture->labels;
+    if (p.kind == PhaseKind::DummyTask) return "dummy(" + task_display(id, labels) + ")";
     std::int32_t func_id = -1;
     if (src.deps)
         if (const DepsTask* task = src.deps->tasks.find(id))
@@ -23,7 +24,18 @@ std::string marker_label(const TraceSource& src, const SchedulerPhase& p) {
                     func_id = k;
                     break;
                 }
-    return kernel_base_name(func_id, src.names) + "(" + task_display(id) + ")";
+    return kernel_base_name(func_id, src.names) + "(" + task_display(id, labels) + ")";
+}
+
+/// The AICore scheduler's display name of a phase kind.
+std::string_view aicore_display(std::string_view kind) {
+    if (kind == "complete") return "Completion";
+    if (kind == "resolve") return "Resolve";
+    if (kind == "state_probe") return "StateProbe";
+    if (kind == "dispatch") return "Dispatch";
+    if (kind == "worksteal") return "Worksteal";
+    if (kind == "refill") return "Refill";
+    return kind;
 }
 
 }  // namespace
@@ -40,6 +52,8 @@ std::string_view slice_category(SliceKind kind) {
             return "graph_execution";
         case SliceKind::HostPhase:
             return "host_phase";
+        case SliceKind::Lifecycle:
+            return "aicpu_lifecycle";
         default:
             return "event";
     }
@@ -53,12 +67,26 @@ std::string_view composed_slice_name(const TraceModel& model, const Slice& s,
         case SliceKind::WorkerTask:
         case SliceKind::SchedTask:
             return model.extras[s.source].labels[s.ref];
-        case SliceKind::Phase:
-            scratch = cap.phase_name(cap.scheduler_phases[s.ref]);
+        case SliceKind::Phase: {
+            const SchedulerPhase& p = cap.scheduler_phases[s.ref];
+            if (p.thread < cap.streams.size() && cap.streams[p.thread].aicore()) {
+                // AICore scheduler: `<Display>(<task label>)`, or `<Display>` (§1.6).
+                scratch = aicore_display(cap.phase_name(p));
+                if (p.task_id >= 0) {
+                    scratch += '(';
+                    append_task_label(scratch, static_cast<std::uint64_t>(p.task_id), cap.labels);
+                    scratch += ')';
+                }
+                return scratch;
+            }
+            scratch = p.kind == PhaseKind::ResolveStandalone ? "resolve" : cap.phase_name(p);
             scratch += '(';
             scratch += std::to_string(phase_tasks_processed(model, s));
             scratch += ')';
             return scratch;
+        }
+        case SliceKind::Lifecycle:
+            return kLifecycleIntervals[s.ref % 8];
         case SliceKind::Marker:
             scratch = marker_label(src, cap.scheduler_phases[s.ref]);
             return scratch;
@@ -70,8 +98,9 @@ std::string_view composed_slice_name(const TraceModel& model, const Slice& s,
             if (short_name.starts_with("orch_")) short_name.remove_prefix(5);
             scratch = short_name;
             scratch += '(';
-            scratch += p.task_id >= 0 ? task_display(static_cast<std::uint64_t>(p.task_id))
-                                      : std::to_string(p.submit_idx);
+            scratch += p.task_id >= 0
+                           ? task_display(static_cast<std::uint64_t>(p.task_id), cap.labels)
+                           : std::to_string(p.submit_idx);
             scratch += ')';
             return scratch;
         }
@@ -84,8 +113,8 @@ std::string_view composed_slice_name(const TraceModel& model, const Slice& s,
             return scratch;
         case SliceKind::Alloc:
             scratch = "alloc(";
-            scratch +=
-                task_display(static_cast<std::uint64_t>(cap.orchestrator_phases[s.ref].task_id));
+            scratch += task_display(
+                static_cast<std::uint64_t>(cap.orchestrator_phases[s.ref].task_id), cap.labels);
             scratch += ')';
             return scratch;
     }

@@ -49,10 +49,18 @@ enum class ArgKey : std::uint8_t {
     ExecutionStartUs,
     ExecutionDurationUs,
     SyntheticIdLayout,
+    // September 2026 (upstream-2026-09.md §1.6–§1.13), appended: the protobuf interning ids of
+    // the keys above stay as they were.
+    RunEpoch,
+    SchedulerDurationUs,
+    VisibleSubTaskCount,
+    VisibleSubTaskLocalIdMin,
+    VisibleSubTaskLocalIdMax,
+    AicpuThreadId,
 };
 
 /// The name of each ArgKey (the JSON key as upstream spells it).
-inline constexpr std::array<std::string_view, 30> kArgKeyName = {
+inline constexpr std::array<std::string_view, 36> kArgKeyName = {
     "event-hint",
     "fanout-hint",
     "fanin-hint",
@@ -83,6 +91,12 @@ inline constexpr std::array<std::string_view, 30> kArgKeyName = {
     "execution_start_us",
     "execution_duration_us",
     "synthetic_id_layout",
+    "run_epoch",
+    "scheduler-duration-us",
+    "visible_sub_task_count",
+    "visible_sub_task_local_id_min",
+    "visible_sub_task_local_id_max",
+    "aicpu_thread_id",
 };
 
 inline constexpr std::string_view arg_name(ArgKey key) {
@@ -126,6 +140,7 @@ struct Depths {
 /// streams it without building the string).
 struct TaskHint {
     const TaskRow& row;
+    TaskLabels labels;
 };
 }  // namespace arg
 
@@ -164,7 +179,7 @@ void visit_slice_args(const TraceModel& model, const Slice& s, std::string_view 
         case SliceKind::WorkerTask: {
             const TaskRow& row = cap.tasks[s.ref];
             std::uint32_t task = extras.row_task[s.ref];
-            sink(ArgKey::EventHint, arg::TaskHint{row});
+            sink(ArgKey::EventHint, arg::TaskHint{row, cap.labels});
             sink(ArgKey::FanoutHint, arg::PlainText{extras.fanout_hints[task]});
             sink(ArgKey::FaninHint, arg::PlainText{extras.fanin_hints[task]});
             // duration-us counts from the receive (the local setup included), as upstream.
@@ -172,15 +187,18 @@ void visit_slice_args(const TraceModel& model, const Slice& s, std::string_view 
             sink(ArgKey::KernelDurationUs, arg::Micros{row.end_ns - row.start_ns});
             sink(ArgKey::LocalSetupUs, arg::Micros{row.start_ns - row.receive_ns});
             sink(ArgKey::RowTaskId, arg::Uint{row.task_id});
+            if (row.run_epoch != kNoEpoch) sink(ArgKey::RunEpoch, arg::Int{row.run_epoch});
             return;
         }
         case SliceKind::SchedTask: {
             const TaskRow& row = cap.tasks[s.ref];
-            sink(ArgKey::EventHint, arg::TaskHint{row});
+            sink(ArgKey::EventHint, arg::TaskHint{row, cap.labels});
             sink(ArgKey::DispatchTimeUs, arg::Micros{s.ts});
             sink(ArgKey::FinishTimeUs, arg::Micros{s.ts + s.dur});
-            sink(ArgKey::AicpuDurationUs, arg::Micros{row.finish_ns - row.dispatch_ns});
+            sink(cap.september() ? ArgKey::SchedulerDurationUs : ArgKey::AicpuDurationUs,
+                 arg::Micros{row.finish_ns - row.dispatch_ns});
             sink(ArgKey::RowTaskId, arg::Uint{row.task_id});
+            if (row.run_epoch != kNoEpoch) sink(ArgKey::RunEpoch, arg::Int{row.run_epoch});
             return;
         }
         case SliceKind::Phase: {
@@ -197,6 +215,10 @@ void visit_slice_args(const TraceModel& model, const Slice& s, std::string_view 
                 sink(ArgKey::FinishesProcessed, arg::Int{count});
                 sink(ArgKey::FinishRowsAttributed, arg::Int{extras.finish_rows[s.ref]});
             }
+            // AICore scheduler slices name their task (§1.6).
+            if (p.task_id >= 0 && p.thread < cap.streams.size() && cap.streams[p.thread].aicore())
+                sink(ArgKey::TaskId, arg::Int{p.task_id});
+            if (p.run_epoch != kNoEpoch) sink(ArgKey::RunEpoch, arg::Int{p.run_epoch});
             return;
         }
         case SliceKind::Marker: {
@@ -208,6 +230,7 @@ void visit_slice_args(const TraceModel& model, const Slice& s, std::string_view 
                 sink(ArgKey::Phase, arg::Text{"dummy_task"});
             else
                 sink(ArgKey::PredicatedPass, arg::Bool{false});
+            if (p.run_epoch != kNoEpoch) sink(ArgKey::RunEpoch, arg::Int{p.run_epoch});
             return;
         }
         case SliceKind::Orch: {
@@ -227,18 +250,27 @@ void visit_slice_args(const TraceModel& model, const Slice& s, std::string_view 
         case SliceKind::Graph: {
             const GraphInstance& g = extras.graphs[s.ref];
             sink(ArgKey::OuterTaskId, arg::Uint{g.outer_task_id});
-            sink(ArgKey::VisibleNodeCount, arg::Int{g.node_count});
-            sink(ArgKey::VisibleNodeIndexMin, arg::Int{g.node_min});
-            sink(ArgKey::VisibleNodeIndexMax, arg::Int{g.node_max});
+            sink(g.sub_tasks ? ArgKey::VisibleSubTaskCount : ArgKey::VisibleNodeCount,
+                 arg::Int{g.node_count});
+            sink(g.sub_tasks ? ArgKey::VisibleSubTaskLocalIdMin : ArgKey::VisibleNodeIndexMin,
+                 arg::Int{g.node_min});
+            sink(g.sub_tasks ? ArgKey::VisibleSubTaskLocalIdMax : ArgKey::VisibleNodeIndexMax,
+                 arg::Int{g.node_max});
             sink(ArgKey::PrepareSliceCount, arg::Int{g.prepare_count});
             sink(ArgKey::PrepareDurationUs, arg::Micros{g.prepare_total_ns});
             // On the trace axis, like the slice itself (the graph's times are the capture's).
             sink(ArgKey::ExecutionStartUs,
                  arg::Micros{g.exec_start_ns + model.offsets_ns[s.source]});
             sink(ArgKey::ExecutionDurationUs, arg::Micros{g.exec_end_ns - g.exec_start_ns});
-            sink(ArgKey::SyntheticIdLayout, arg::Text{"ring1:(outer_task_id << 10) | node_index"});
+            sink(ArgKey::SyntheticIdLayout,
+                 arg::Text{g.sub_tasks ? "space1:(outer_task_id << 32) | sub_task_local_id"
+                                       : "ring1:(outer_task_id << 10) | node_index"});
+            if (g.run_epoch != kNoEpoch) sink(ArgKey::RunEpoch, arg::Int{g.run_epoch});
             return;
         }
+        case SliceKind::Lifecycle:
+            sink(ArgKey::AicpuThreadId, arg::Int{cap.lifecycle[s.ref / 8].thread});
+            return;
         case SliceKind::Alloc: {
             const OrchestratorPhase& p = cap.orchestrator_phases[s.ref];
             sink(ArgKey::Phase, arg::Text{"alloc"});

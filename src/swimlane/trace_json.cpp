@@ -47,7 +47,24 @@ std::string_view phase_colour(PhaseKind kind) {
         case PhaseKind::GraphPrepare:
             return "rail_animation";
         case PhaseKind::Resolve:
+        case PhaseKind::ResolveStandalone:
             return "vsync_highlight_color";
+        // September kinds (upstream-2026-09.md §1.6).
+        case PhaseKind::Bootstrap:
+            return "rail_animation";
+        case PhaseKind::Fanin:
+        case PhaseKind::StateProbe:
+            return "cq_build_running";
+        case PhaseKind::ReadyClaim:
+            return "cq_build_attempt_runnable";
+        case PhaseKind::ReadySteal:
+        case PhaseKind::Worksteal:
+            return "cq_build_attempt_failed";
+        case PhaseKind::DirectRefill:
+        case PhaseKind::Refill:
+            return "cq_build_attempt_passed";
+        case PhaseKind::Idle:
+            return "grey";
         default:
             return "generic_work";
     }
@@ -187,7 +204,13 @@ class Sink {
         len_ = static_cast<std::size_t>(p + 4 - buf_);
     }
     /// The converter's short task label: `t<local>` on ring 0, else `r<ring>t<local>`.
-    void task(std::uint64_t task_id) {
+    void task(std::uint64_t task_id, TaskLabels labels) {
+        if (labels != TaskLabels::Legacy) {
+            scratch_.clear();
+            append_task_label(scratch_, task_id, labels);
+            text(scratch_);
+            return;
+        }
         if (std::uint32_t ring = task_ring(task_id)) {
             ch('r');
             integer(ring);
@@ -304,7 +327,7 @@ class JsonArgs {
     void operator()(ArgKey k, arg::TaskHint v) {
         key(k);
         out_.lit("\"Task:");
-        out_.task(v.row.task_id);
+        out_.task(v.row.task_id, v.labels);
         out_.lit(", FuncId:");
         out_.integer(v.row.func_id);
         out_.lit(", CoreId:");
@@ -374,7 +397,10 @@ class JsonWriter {
         out_.text(provenance().dump());
         // Upstream's top-level "metadata" of a host-orchestration trace (§5.7), for tools that
         // read it; with several captures each one's is in otherData.
-        if (m_.sources.size() == 1 && m_.sources[0].capture->host_orchestration) {
+        if (m_.sources.size() == 1 && m_.sources[0].capture->september()) {
+            out_.lit(",\n\"metadata\":");
+            out_.text(september_metadata(*m_.sources[0].capture).dump());
+        } else if (m_.sources.size() == 1 && m_.sources[0].capture->host_orchestration) {
             out_.lit(",\n\"metadata\":");
             out_.text(host_metadata(*m_.sources[0].capture).dump());
         }
@@ -624,7 +650,24 @@ class JsonWriter {
                                       {"reversed", d.reversed},
                                       {"malformed_rows", d.malformed_rows},
                                       {"malformed_phases", d.malformed_phases}}}};
-            if (cap.host_orchestration) entry["host_orchestration"] = host_metadata(cap);
+            if (cap.september()) {
+                entry["runtime"] = std::string(to_string(cap.runtime));
+                entry["host_orchestration"] = september_metadata(cap);
+            } else if (cap.host_orchestration) {
+                entry["host_orchestration"] = host_metadata(cap);
+            }
+            if (cap.clock_alignment.status != ContainmentAlignment::Status::None)
+                entry["clock_alignment"] = alignment_provenance(cap.clock_alignment);
+            if (cap.runs.size() > 1) {
+                nlohmann::json runs = nlohmann::json::array();
+                for (const RunInfo& run : cap.runs)
+                    runs.push_back(
+                        {{"run_epoch",
+                          run.epoch == kNoEpoch ? nlohmann::json() : nlohmann::json(run.epoch)},
+                         {"task_rows", run.rows},
+                         {"tasks", run.tasks}});
+                entry["runs"] = std::move(runs);
+            }
             sources.push_back(std::move(entry));
         }
         return {
@@ -637,6 +680,56 @@ class JsonWriter {
             {"sources", std::move(sources)},
             {"flows", {{"written", m_.counts.flows}, {"unbound_dropped", m_.counts.flows_unbound}}},
             {"overflow_lanes", m_.counts.overflow_lanes}};
+    }
+
+    /// Where a clock alignment came from, and that ptune did not write it into the input.
+    static nlohmann::json alignment_provenance(const ContainmentAlignment& a) {
+        nlohmann::json out = {{"record", nlohmann::json::parse(a.record_json())},
+                              {"source", a.source},
+                              {"written_to_input", false}};
+        if (a.bounded()) out["bound_ns"] = a.bound_ns();
+        if (!a.logs.empty()) out["host_logs"] = a.logs;
+        if (a.source == "host logs")
+            out["note"] =
+                "upstream's converter writes this record back into the records file as "
+                "metadata.clock_alignment; ptune never writes into its input";
+        return out;
+    }
+
+    /// The September converter's top-level `metadata` (upstream-2026-09.md §1.12.5).
+    static nlohmann::json september_metadata(const Capture& cap) {
+        const HostTimeline& host = cap.host;
+        const ContainmentAlignment& a = cap.clock_alignment;
+        auto record = [&] { return nlohmann::json::parse(a.record_json()); };
+        nlohmann::json out = nlohmann::json::object();
+        if (cap.host_orchestration) {
+            const bool placed = a.bounded();
+            out["layout"] = placed ? "containment_spliced" : "causal_composite";
+            out["trace_status"] = host.records_complete ? "complete" : "partial";
+            out["relation"] = "host_orchestration_precedes_device";
+            if (!host.capture_json.empty())
+                out["host_capture"] = nlohmann::json::parse(host.capture_json);
+            out["host_records_complete"] = host.records_complete;
+            out["cross_domain_latency_available"] = placed && host.records_complete;
+            out["source_timeline_origin_ns"] = host.origin_ns;
+            out["timeline_origin_ns"] = host.origin_ns;
+            if (a.status != ContainmentAlignment::Status::None) out["clock_alignment"] = record();
+            if (!a.placement_json.empty())
+                out["placement"] = nlohmann::json::parse(a.placement_json);
+            if (!placed) {
+                out["cross_domain_gap_unknown"] = true;
+                out["logical_seam_us"] = static_cast<double>(host.seam_ns) / 1000.0;
+            }
+            if (host.records_missing) out["host_records_missing"] = true;
+            if (!cap.host_clock_domain_id.empty())
+                out["host_clock_domain_id"] = cap.host_clock_domain_id;
+        } else if (a.status != ContainmentAlignment::Status::None) {
+            out["layout"] = a.bounded() ? "containment_spliced" : "device_relative";
+            out["cross_domain_latency_available"] = false;
+            out["clock_alignment"] = record();
+        }
+        out["runtime"] = std::string(to_string(cap.runtime));
+        return out;
     }
 
     /// How the host and device timelines were joined (swimlane.md §5.7).

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cctype>
 #include <charconv>
+#include <map>
 #include <optional>
 #include <queue>
 #include <set>
@@ -22,8 +23,8 @@ namespace ptune::swimlane::detail {
 
 namespace {
 
-constexpr std::int64_t kGraphPid = 5, kWorkerPid = 4, kSchedViewPid = 3, kSchedulerPid = 2,
-                       kOrchPid = 1;
+constexpr std::int64_t kLifecyclePid = 6, kGraphPid = 5, kWorkerPid = 4, kSchedViewPid = 3,
+                       kSchedulerPid = 2, kOrchPid = 1;
 /// Upstream shifts arrow sources 0.01 µs before a slice end so they land inside it.
 constexpr std::int64_t kEndInsetNs = 10;
 
@@ -40,6 +41,16 @@ bool is_rendered(PhaseKind kind) {
         case PhaseKind::DrainPrepare:
         case PhaseKind::DrainPublish:
         case PhaseKind::GraphPrepare:
+        case PhaseKind::ResolveStandalone:
+        case PhaseKind::Bootstrap:
+        case PhaseKind::Fanin:
+        case PhaseKind::StateProbe:
+        case PhaseKind::ReadyClaim:
+        case PhaseKind::ReadySteal:
+        case PhaseKind::DirectRefill:
+        case PhaseKind::Worksteal:
+        case PhaseKind::Refill:
+        case PhaseKind::Idle:
             return true;
         default:
             return false;
@@ -58,17 +69,6 @@ bool contains_spmd(std::string_view name) {
         return std::tolower(static_cast<unsigned char>(a)) == b;
     });
     return it != name.end();
-}
-
-/// Appends the converter's short task label (`t<local>`, `r<ring>t<local>`).
-void append_task(std::string& out, std::uint64_t task_id) {
-    char digits[24];
-    if (std::uint32_t ring = task_ring(task_id)) {
-        out += 'r';
-        out.append(digits, std::to_chars(digits, digits + sizeof digits, ring).ptr);
-    }
-    out += 't';
-    out.append(digits, std::to_chars(digits, digits + sizeof digits, task_local(task_id)).ptr);
 }
 
 /// A time strictly inside a slice (so the enclosing-slice lookup cannot pick a neighbour that
@@ -162,6 +162,7 @@ struct PhasesByStart {
 
 struct TaskInfo {
     std::uint64_t id = 0;
+    std::uint32_t run = 0;  ///< index into Capture::runs
     std::uint32_t first_row = 0, row_count = 0;
     bool spmd = false;
     std::uint32_t worker_anchor_begin = 0, worker_anchor_end = 0;  // into worker_anchors
@@ -186,6 +187,7 @@ class Builder {
         make_worker_view();
         make_scheduler_view();
         make_scheduler_phases();
+        make_lifecycle();
         make_orchestrator();
         attribute_finishes();
         dependency_flows(kWorkerPid);
@@ -256,13 +258,19 @@ class Builder {
 
     void index_tasks() {
         const auto& rows = cap_.tasks;
+        // Rows are ordered by (run, task id): a task is one id within one run (§1.10).
+        auto run_of = [&](std::uint32_t r) {
+            return r < cap_.row_run.size() ? cap_.row_run[r] : 0u;
+        };
+        task_of_id_.resize(std::max<std::size_t>(cap_.runs.size(), 1));
         for (std::uint32_t i = 0; i < rows.size();) {
             TaskInfo info;
             info.id = rows[i].task_id;
+            info.run = run_of(i);
             info.first_row = i;
-            while (i < rows.size() && rows[i].task_id == info.id) ++i;
+            while (i < rows.size() && rows[i].task_id == info.id && run_of(i) == info.run) ++i;
             info.row_count = i - info.first_row;
-            task_of_id_.try_emplace(info.id, static_cast<std::uint32_t>(tasks_.size()));
+            task_of_id_[info.run].try_emplace(info.id, static_cast<std::uint32_t>(tasks_.size()));
             tasks_.push_back(info);
         }
         row_task_.resize(rows.size());
@@ -334,13 +342,14 @@ class Builder {
     bool has_graph() const { return src_.deps != nullptr || !cap_.embedded_edges.empty(); }
 
     /// Appends a fan-in/fan-out hint ("2: [r1t4, r1t5]") as the next string of `table`.
-    static void add_hint(StringTable& table, std::span<const std::uint64_t> ids) {
+    static void add_hint(StringTable& table, std::span<const std::uint64_t> ids,
+                         TaskLabels labels) {
         std::string& out = table.text();
         out += std::to_string(ids.size());
         out += ": [";
         for (std::size_t i = 0; i < ids.size(); ++i) {
             if (i) out += ", ";
-            append_task(out, ids[i]);
+            append_task_label(out, ids[i], labels);
         }
         out += ']';
         table.close();
@@ -359,14 +368,14 @@ class Builder {
             label += base;
             if (spmd) label += "_spmd";
             label += '(';
-            append_task(label, row.task_id);
+            append_task_label(label, row.task_id, cap_.labels);
             label += ')';
             extras.labels.close();
         }
         extras.row_task = row_task_;
         for (const TaskInfo& info : tasks_) {
-            add_hint(extras.fanout_hints, successors(info.id));
-            add_hint(extras.fanin_hints, predecessors(info.id));
+            add_hint(extras.fanout_hints, successors(info.id), cap_.labels);
+            add_hint(extras.fanin_hints, predecessors(info.id), cap_.labels);
         }
     }
 
@@ -376,19 +385,25 @@ class Builder {
     /// record to its last node's finish, on first-fit lanes by prepare start.
     void make_graph_execution() {
         auto& graphs = model_.extras[k_].graphs;
-        std::unordered_map<std::uint64_t, std::uint32_t> index;  // outer task id → instance
-        std::vector<std::uint32_t> nodes_seen;                   // bitmap words, 1024 per instance
+        // host_build_graph files naming their runtime: SUB_TASK ids `(1<<62)|(outer<<32)|n`,
+        // instances per (run_epoch, outer id) (upstream-2026-09.md §1.11); older files: ring-1
+        // node ids `(outer << 10) | node` (swimlane.md §5.4).
+        const bool sub_tasks = cap_.labels == TaskLabels::HostBuildGraph;
+        std::map<std::pair<std::int64_t, std::uint64_t>, std::uint32_t> index;
         for (const SchedulerPhase& p : cap_.scheduler_phases) {
             if (p.kind != PhaseKind::GraphPrepare || p.task_id < 0 || (p.task_id >> 32) != 0)
                 continue;
-            auto [it, fresh] = index.try_emplace(static_cast<std::uint64_t>(p.task_id),
+            std::int64_t epoch = sub_tasks ? p.run_epoch : kNoEpoch;
+            auto [it, fresh] = index.try_emplace({epoch, static_cast<std::uint64_t>(p.task_id)},
                                                  static_cast<std::uint32_t>(graphs.size()));
             if (fresh) {
                 graphs.push_back({static_cast<std::uint64_t>(p.task_id)});
+                graphs.back().sub_tasks = sub_tasks;
+                graphs.back().labels = cap_.labels;
+                graphs.back().run_epoch = static_cast<std::int32_t>(epoch);
                 graphs.back().prepare_start_ns = p.start_ns;
                 graphs.back().exec_start_ns = std::numeric_limits<std::int64_t>::max();
                 graphs.back().exec_end_ns = std::numeric_limits<std::int64_t>::min();
-                nodes_seen.resize(nodes_seen.size() + 32, 0);
             }
             GraphInstance& g = graphs[it->second];
             g.prepare_start_ns = std::min(g.prepare_start_ns, p.start_ns);
@@ -396,29 +411,41 @@ class Builder {
             ++g.prepare_count;
         }
         if (graphs.empty()) return;
-        auto visit = [&](std::uint64_t task_id, std::int64_t start, std::int64_t end) {
-            if (((task_id >> 32) & 0xFFFFFFFFu) != 1) return;  // graph nodes live on ring 1
-            std::uint32_t local = task_local(task_id);
-            auto it = index.find(local >> 10);
+        std::vector<std::pair<std::uint32_t, std::uint32_t>> seen;  // (instance, node / local)
+        auto visit = [&](std::uint64_t task_id, std::int32_t epoch, std::int64_t start,
+                         std::int64_t end) {
+            std::uint64_t outer = 0;
+            std::uint32_t node = 0;
+            if (sub_tasks) {
+                if (hbg_space(task_id) != 1) return;
+                outer = hbg_parent(task_id), node = task_local(task_id);
+            } else {
+                if (((task_id >> 32) & 0xFFFFFFFFu) != 1) return;  // graph nodes on ring 1
+                outer = task_local(task_id) >> 10, node = task_local(task_id) & 0x3FF;
+                epoch = kNoEpoch;
+            }
+            auto it = index.find({epoch, outer});
             if (it == index.end()) return;
             GraphInstance& g = graphs[it->second];
-            std::uint32_t node = local & 0x3FF;
-            std::uint32_t& word = nodes_seen[it->second * 32 + node / 32];
-            if (!(word & (1u << (node % 32)))) {
-                word |= 1u << (node % 32);
-                g.node_min = g.node_count ? std::min(g.node_min, node) : node;
-                g.node_max = g.node_count ? std::max(g.node_max, node) : node;
-                ++g.node_count;
-            }
+            seen.emplace_back(it->second, node);
             g.exec_start_ns = std::min(g.exec_start_ns, start);
             g.exec_end_ns = std::max(g.exec_end_ns, end);
         };
         for (const TaskRow& row : cap_.tasks)
-            visit(row.task_id, row.dispatch_ns != kNoTime ? row.dispatch_ns : row.receive_ns,
+            visit(row.task_id, row.run_epoch,
+                  row.dispatch_ns != kNoTime ? row.dispatch_ns : row.receive_ns,
                   row.finish_ns != kNoTime ? row.finish_ns : row.end_ns);
         for (const SchedulerPhase& p : cap_.scheduler_phases)
             if (p.kind == PhaseKind::DummyTask && p.task_id >= 0)
-                visit(static_cast<std::uint64_t>(p.task_id), p.start_ns, p.end_ns);
+                visit(static_cast<std::uint64_t>(p.task_id), p.run_epoch, p.start_ns, p.end_ns);
+        std::sort(seen.begin(), seen.end());
+        seen.erase(std::unique(seen.begin(), seen.end()), seen.end());
+        for (auto [instance, node] : seen) {
+            GraphInstance& g = graphs[instance];
+            g.node_min = g.node_count ? std::min(g.node_min, node) : node;
+            g.node_max = g.node_count ? std::max(g.node_max, node) : node;
+            ++g.node_count;
+        }
         std::erase_if(graphs, [](const GraphInstance& g) { return g.node_count == 0; });
         if (graphs.empty()) return;
         std::stable_sort(graphs.begin(), graphs.end(), [](const auto& a, const auto& b) {
@@ -552,15 +579,32 @@ class Builder {
         }
     }
 
+    /// A stream written by the a5 AICore scheduler (upstream-2026-09.md §1.6).
+    bool aicore_stream(std::uint32_t thread) const {
+        return thread < cap_.streams.size() && cap_.streams[thread].aicore();
+    }
+
+    /// Nested on the second lane: TMR's inner phases; AICore streams are one flat lane.
+    bool inner_phase(const SchedulerPhase& p) const {
+        return is_inner(p.kind) && !aicore_stream(p.thread);
+    }
+
     void make_scheduler_phases() {
         const auto& phases = cap_.scheduler_phases;
         if (phases.empty()) return;
+        bool all_aicore =
+            !cap_.streams.empty() &&
+            std::all_of(cap_.streams.begin(), cap_.streams.end(),
+                        [](const SchedulerStream& s) { return !s.present || s.aicore(); }) &&
+            std::any_of(cap_.streams.begin(), cap_.streams.end(),
+                        [](const SchedulerStream& s) { return s.present; });
         model_.processes.push_back(
-            {pid_base_ + kSchedulerPid, process_label("AICPU Scheduler"), 2});
+            {pid_base_ + kSchedulerPid,
+             process_label(all_aicore ? "AICore Scheduler" : "AICPU Scheduler"), 2});
         std::size_t arrays = std::max(cap_.scheduler_arrays, threads_);
         std::vector<bool> has_inner(arrays, false);
         for (const auto& p : phases)
-            if (p.thread < arrays && is_inner(p.kind)) has_inner[p.thread] = true;
+            if (p.thread < arrays && inner_phase(p)) has_inner[p.thread] = true;
         phase_slice_.assign(phases.size(), kNone);
         thread_completes_.assign(arrays, {});
         thread_dispatches_.assign(arrays, {});
@@ -571,9 +615,14 @@ class Builder {
         std::size_t next = 0;
         for (std::uint32_t t = 0; t < arrays; ++t) {
             std::int64_t base = 30000 + 10 * static_cast<std::int64_t>(t);
-            std::uint32_t main = group(kSchedulerPid, base, fmt::format("Sched_{}", t));
-            std::uint32_t inner =
-                has_inner[t] ? group(kSchedulerPid, base + 1, fmt::format("Sched_{}", t)) : kNone;
+            // AICore scheduler lanes are named after their worker (§1.6).
+            std::string lane_name =
+                aicore_stream(t) ? fmt::format("Scheduler_{}", cap_.streams[t].worker_id >= 0
+                                                                   ? cap_.streams[t].worker_id
+                                                                   : static_cast<std::int64_t>(t))
+                                 : fmt::format("Sched_{}", t);
+            std::uint32_t main = group(kSchedulerPid, base, lane_name);
+            std::uint32_t inner = has_inner[t] ? group(kSchedulerPid, base + 1, lane_name) : kNone;
             for (; next < by_thread.size() && phases[by_thread[next]].thread == t; ++next) {
                 std::uint32_t i = by_thread[next];
                 const SchedulerPhase& p = phases[i];
@@ -597,11 +646,17 @@ class Builder {
                 }
                 if (!is_rendered(p.kind)) continue;
                 std::uint32_t s = add_slice(SliceKind::Phase, i, p.start_ns, p.end_ns - p.start_ns,
-                                            is_inner(p.kind) ? inner : main, false);
+                                            inner_phase(p) ? inner : main, false);
                 phase_slice_[i] = s;
                 if (p.kind == PhaseKind::Complete) thread_completes_[t].add(p, i);
                 if (p.kind == PhaseKind::Dispatch) thread_dispatches_[t].add(p, i);
-                if ((p.kind == PhaseKind::Complete || p.kind == PhaseKind::Dispatch) &&
+                // Queue counters: complete/dispatch, and resolve/async_poll/dummy on a
+                // resolution thread.
+                bool resolution = p.kind == PhaseKind::ResolveStandalone ||
+                                  ((p.kind == PhaseKind::AsyncPoll || p.kind == PhaseKind::Dummy) &&
+                                   resolution_thread(t));
+                if ((p.kind == PhaseKind::Complete || p.kind == PhaseKind::Dispatch ||
+                     resolution) &&
                     p.has_depths) {
                     if (queue_track == kNone) queue_track = counter_track();
                     model_.counters.push_back({p.end_ns + offset_, k_, i, queue_track});
@@ -610,6 +665,35 @@ class Builder {
         }
         for (auto* lists : {&thread_completes_, &thread_dispatches_})
             for (auto& list : *lists) list.sort();
+    }
+
+    /// A host_build_graph resolution thread: it writes `resolve_standalone` records.
+    bool resolution_thread(std::uint32_t thread) {
+        if (resolution_threads_.empty()) {
+            resolution_threads_.assign(cap_.scheduler_arrays + 1, 0);
+            for (const auto& p : cap_.scheduler_phases)
+                if (p.kind == PhaseKind::ResolveStandalone && p.thread < resolution_threads_.size())
+                    resolution_threads_[p.thread] = 1;
+        }
+        return thread < resolution_threads_.size() && resolution_threads_[thread];
+    }
+
+    /// pid 6 `AICPU Lifecycle` (§1.8): one lane per AICPU thread, one slice per interval.
+    void make_lifecycle() {
+        const auto& records = cap_.lifecycle;
+        if (records.empty()) return;
+        model_.processes.push_back(
+            {pid_base_ + kLifecyclePid, process_label("AICPU Lifecycle"), 2});
+        for (std::uint32_t i = 0; i < records.size(); ++i) {
+            const LifecycleRecord& r = records[i];
+            std::uint32_t grp =
+                group(kLifecyclePid, 60000 + r.thread, fmt::format("AICPU Thread {}", r.thread));
+            for (std::uint32_t k = 0; k < r.intervals.size(); ++k) {
+                auto [start, end] = r.intervals[k];
+                if (start == kNoTime || end == kNoTime || end < start) continue;
+                add_slice(SliceKind::Lifecycle, i * 8 + k, start, end - start, grp, false);
+            }
+        }
     }
 
     std::uint32_t counter_track() {
@@ -700,7 +784,9 @@ class Builder {
     bool is_alloc(std::uint64_t id) const {
         if (skip_records_.contains(id)) return false;
         if (src_.deps) return deps_task(id) == nullptr;
-        return !task_of_id_.contains(id) && !dummy_records_.contains(id);
+        bool has_rows = std::any_of(task_of_id_.begin(), task_of_id_.end(),
+                                    [&](const IdIndex& run) { return run.contains(id); });
+        return !has_rows && !dummy_records_.contains(id);
     }
 
     // ---- scheduler bookkeeping -------------------------------------------------------------
@@ -781,7 +867,7 @@ class Builder {
     std::pair<const std::uint32_t*, const std::uint32_t*> anchors(std::uint64_t id,
                                                                   std::int64_t view,
                                                                   std::uint32_t& single) const {
-        if (const std::uint32_t* t = task_of_id_.find(id)) {
+        if (const std::uint32_t* t = task_of_id_[run_].find(id)) {
             const TaskInfo& info = tasks_[*t];
             const auto& list = view == kWorkerPid ? worker_anchors_ : sched_anchors_;
             std::uint32_t b =
@@ -800,15 +886,21 @@ class Builder {
 
     /// SPMD fan count of a task on an arrow (deps block_num or its row count), else 1.
     std::int32_t fan_count(std::uint64_t id) const {
-        const std::uint32_t* t = task_of_id_.find(id);
+        const std::uint32_t* t = task_of_id_[run_].find(id);
         if (!t || !tasks_[*t].spmd) return 1;
         if (const DepsTask* dt = deps_task(id)) return static_cast<std::int32_t>(dt->block_num);
         return static_cast<std::int32_t>(tasks_[*t].row_count);
     }
 
+    /// Dependency arrows, once per run and never across runs (deps.json is run-independent).
     void dependency_flows(std::int64_t view) {
         if (!has_graph() || (view == kSchedViewPid && !has_aicpu_)) return;
         if (model_.flow_mode == FlowMode::None) return;
+        for (run_ = 0; run_ < task_of_id_.size(); ++run_) run_dependency_flows(view);
+        run_ = 0;
+    }
+
+    void run_dependency_flows(std::int64_t view) {
         for (std::size_t p = 0; p < succ_.owner.size(); ++p) {
             std::uint64_t pred = succ_.owner[p];
             std::uint32_t pred_single = kNone;
@@ -894,12 +986,14 @@ class Builder {
         std::stable_sort(completed.begin(), completed.end(), [](const auto& a, const auto& b) {
             return std::pair(a.end_ns, a.thread) < std::pair(b.end_ns, b.thread);
         });
-        IdIndex satisfied;  // consumer id → predecessors completed so far
+        // consumer id → predecessors completed so far, per run (fan-in never spans runs)
+        std::vector<IdIndex> satisfied(task_of_id_.size());
         for (const Completed& done : completed) {
+            const std::uint32_t run = tasks_[done.task].run;
             for (std::uint64_t succ : successors(tasks_[done.task].id)) {
                 std::size_t fan_in = predecessors(succ).size();
-                if (++*satisfied.try_emplace(succ, 0).first != fan_in) continue;
-                const std::uint32_t* consumer_task = task_of_id_.find(succ);
+                if (++*satisfied[run].try_emplace(succ, 0).first != fan_in) continue;
+                const std::uint32_t* consumer_task = task_of_id_[run].find(succ);
                 if (!consumer_task) continue;
                 const TaskInfo& consumer = tasks_[*consumer_task];
                 std::uint32_t first = kNone;
@@ -930,7 +1024,8 @@ class Builder {
 
     void submit_flows() {
         // Host records only point at device dispatches when the clocks are aligned.
-        bool cross_domain = !cap_.host_orchestration || cap_.host.alignment.calibrated;
+        bool cross_domain = !cap_.host_orchestration || cap_.host.alignment.calibrated ||
+                            cap_.clock.axis == Clock::Axis::HostPlaced;
         if (first_submit_.empty() || thread_dispatches_.empty() || !cross_domain) return;
         const auto& rows = cap_.tasks;
         for (std::uint32_t r = 0; r < rows.size(); ++r) {
@@ -953,7 +1048,8 @@ class Builder {
 
     std::unordered_map<std::uint64_t, std::uint32_t> group_index_;
     std::vector<TaskInfo> tasks_;
-    IdIndex task_of_id_;
+    std::vector<IdIndex> task_of_id_;  ///< per run: task id → task
+    std::size_t run_ = 0;              ///< the run anchors() and fan_count() look tasks up in
     std::vector<std::uint32_t> row_task_;
     IdLists succ_, pred_;  ///< successors per pred (first-seen order), predecessors per succ
     bool has_aicpu_ = false;
@@ -966,6 +1062,7 @@ class Builder {
     IdIndex first_submit_;
     std::vector<PhasesByStart> thread_completes_, thread_dispatches_;
     std::vector<int> core_thread_;
+    std::vector<std::uint8_t> resolution_threads_;  ///< per thread: writes resolve_standalone
 };
 
 /// First-fit lanes per group (lowest free lane, like the converter's Scheduler View), so no two
@@ -1023,8 +1120,9 @@ void assign_lanes(TraceModel& model) {
 }  // namespace
 
 std::string graph_label(const GraphInstance& graph) {
-    return fmt::format("GraphExecution({}, {} visible nodes)", task_display(graph.outer_task_id),
-                       graph.node_count);
+    return fmt::format("GraphExecution({}, {} visible {})",
+                       task_display(graph.outer_task_id, graph.labels), graph.node_count,
+                       graph.sub_tasks ? "sub-tasks" : "nodes");
 }
 
 Result<TraceModel> build_trace_model(std::span<const TraceSource> sources, TimeAlign align,

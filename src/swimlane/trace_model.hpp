@@ -31,6 +31,7 @@ enum class SliceKind : std::uint8_t {
     Upload,      ///< ref = Capture::host.uploads index; pid 1 H2D lane
     Graph,       ///< ref = SourceExtras::graphs index; pid 5
     HostPhase,   ///< ref = TraceSource::host_phases slice index; pid 1 host phase lanes
+    Lifecycle,   ///< ref = lifecycle record · 8 + interval; pid 6
 };
 
 enum class FlowName : std::uint8_t {
@@ -128,6 +129,10 @@ struct GraphInstance {
     std::uint32_t prepare_count = 0;                           ///< GraphPrepare records
     std::int64_t prepare_start_ns = 0, prepare_total_ns = 0;   ///< total = Σ record durations
     std::int64_t exec_start_ns = 0, exec_end_ns = 0;  ///< first dispatch … last finish of nodes
+    /// host_build_graph SUB_TASK layout (§1.11 of upstream-2026-09.md): node = sub-task local id.
+    bool sub_tasks = false;
+    TaskLabels labels = TaskLabels::Legacy;
+    std::int32_t run_epoch = kNoEpoch;
 };
 
 /// The envelope's slice name, "GraphExecution(t3, 12 visible nodes)".

@@ -142,7 +142,7 @@ class Annotations {
     void operator()(ArgKey key, arg::TaskHint v) {
         hint_.clear();
         fmt::format_to(std::back_inserter(hint_), "Task:{}, FuncId:{}, CoreId:{}",
-                       task_display(v.row.task_id), v.row.func_id, v.row.core_id);
+                       task_display(v.row.task_id, v.labels), v.row.func_id, v.row.core_id);
         text(key, hint_);
     }
 

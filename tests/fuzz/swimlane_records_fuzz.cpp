@@ -49,7 +49,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     if (!capture) return 0;
     (void)capture->scheduler_thread_count();
     for (const auto& row : capture->tasks) {
-        (void)ptune::swimlane::task_display(row.task_id);
+        (void)ptune::swimlane::task_display(row.task_id, capture->labels);
         (void)ptune::swimlane::kernel_base_name(row.func_id, nullptr);
         (void)capture->core_type_of(row.core_id);
         for (std::int64_t ns :

@@ -43,6 +43,9 @@ struct AnalyzePhase {
     double start = 0;
     double end = 0;
     std::uint64_t tasks_processed = 0;
+    /// Written by the a5 AICore scheduler (one flat lane: `resolve` is not nested there, and
+    /// `idle` records are measured idle, upstream-2026-09.md §1.6).
+    bool aicore = false;
 };
 
 /// What the analysis reads: one capture, already joined and converted to µs.
@@ -58,6 +61,9 @@ struct AnalyzeInput {
     std::vector<std::pair<std::uint64_t, std::uint64_t>> edges;
     std::map<std::uint64_t, int> block_num;  ///< deps.json block_num per task (absent = 1)
     KernelNames names;                       ///< func_id → kernel name
+    TaskLabels labels = TaskLabels::Legacy;  ///< how task ids are labelled
+    /// AICore scheduler streams by thread: worker id (−1 for a thread that is not one).
+    std::map<int, std::int64_t> aicore_workers;
 };
 
 /// Thresholds the metrics themselves depend on (the rules' other thresholds stay in
@@ -101,6 +107,20 @@ struct SchedulerStats {
     double saturation = 0;  ///< busy / window
     std::size_t dispatch_records = 0;
     std::size_t tasks_dispatched = 0;
+};
+
+/// One a5 AICore scheduler (upstream-2026-09.md §1.17): measured idle and where its time went.
+struct AicoreSchedulerStats {
+    int thread = 0;
+    std::int64_t worker_id = -1;
+    double span_us = 0;       ///< last record end − first record start
+    double idle_us = 0;       ///< Σ `idle` records (measured, not reconstructed from gaps)
+    double idle_share = 0;    ///< idle / span
+    double bootstrap_us = 0;  ///< Σ `bootstrap`
+    /// Task-processing time per kind: state_probe, dispatch, worksteal, refill, complete,
+    /// resolve (µs), and how many tasks each of dispatch / worksteal / refill took.
+    std::map<std::string, double> kind_us;
+    std::size_t dispatched = 0, stolen = 0, refilled = 0;
 };
 
 /// The converter's per-function statistics (swimlane.md §6.4) plus the exec distribution.
@@ -215,6 +235,7 @@ struct Analysis {
     double scheduler_saturation_mean = 0;
     double idle_while_scheduler_busy = 0;    ///< D of §10.2 (all scheduler threads busy)
     std::optional<double> dispatch_cost_us;  ///< Σ dispatch phase time / Σ tasks processed
+    std::vector<AicoreSchedulerStats> aicore_schedulers;  ///< AICore-scheduler streams
     double kernel_median_us = 0, kernel_p10_us = 0, kernel_p90_us = 0;
     double kernel_below_target_share = 0;
     double target_kernel_us = 0;

@@ -42,8 +42,40 @@ constexpr std::uint32_t task_ring(std::uint64_t task_id) {
 constexpr std::uint32_t task_local(std::uint64_t task_id) {
     return static_cast<std::uint32_t>(task_id & 0xFFFFFFFFu);
 }
-/// The converter's short task label: `t<local>` on ring 0, else `r<ring>t<local>`.
-std::string task_display(std::uint64_t task_id);
+/// The runtime whose task-id layout the capture uses (upstream-2026-09.md §1.2, §1.9).
+enum class Runtime : std::uint8_t {
+    TensormapAndRingbuffer,  ///< `(ring << 32) | local`
+    HostBuildGraph,          ///< `(space << 62) | (parent << 32) | local`
+};
+
+/// "tensormap_and_ringbuffer" / "host_build_graph" (the `metadata.runtime` spelling).
+std::string_view to_string(Runtime runtime);
+
+/// How task ids are labelled; decided by the runtime and the file generation.
+enum class TaskLabels : std::uint8_t {
+    Legacy,  ///< files without `metadata.runtime`: `t<local>` on ring 0, else `r<ring>t<local>`
+    Ring,    ///< tensormap_and_ringbuffer named in the file: `r<ring>t<local>` on every ring
+    HostBuildGraph,  ///< host_build_graph: `t<n>` GLOBAL, `g<parent>t<n>` SUB_TASK, `p<n>` PARAM
+};
+
+/// host_build_graph id space (bits 63..62): 0 GLOBAL, 1 SUB_TASK, 2 PARAM (3 is labelled GLOBAL).
+constexpr std::uint32_t hbg_space(std::uint64_t task_id) {
+    return static_cast<std::uint32_t>(task_id >> 62);
+}
+/// host_build_graph parent (bits 51..32) of a SUB_TASK id.
+constexpr std::uint32_t hbg_parent(std::uint64_t task_id) {
+    return static_cast<std::uint32_t>((task_id >> 32) & 0xFFFFFu);
+}
+
+/// The converter's short task label under `labels` (Legacy: `t<local>` on ring 0, else
+/// `r<ring>t<local>`; see TaskLabels).
+std::string task_display(std::uint64_t task_id, TaskLabels labels = TaskLabels::Legacy);
+/// Appends the same label to `out` (no temporary string: labels are made per row).
+void append_task_label(std::string& out, std::uint64_t task_id, TaskLabels labels);
+
+/// A row or record without `run_epoch` (5/6-column rows, 4-column scheduler rows): the epoch is
+/// absent, never 0 (0 is a legal epoch, upstream-2026-09.md §1.4).
+inline constexpr std::int32_t kNoEpoch = -1;
 
 /// Which file generation the records were read from (recognised by shape, never by a version
 /// field; swimlane.md §2.8–§2.9).
@@ -70,6 +102,7 @@ struct Clock {
         Device,          ///< ns = ticks − origin_ticks, scaled
         HostCalibrated,  ///< ns on the host axis through the clock anchors (not linear in ticks)
         HostComposite,   ///< ns = host_offset_ns + scaled (ticks − origin_ticks)
+        HostPlaced,  ///< ns on the host axis through Capture::clock_alignment (span containment)
     } axis = Axis::Device;
     /// HostComposite: where the device timeline starts on the host axis.
     std::int64_t host_offset_ns = 0;
@@ -90,7 +123,7 @@ struct TaskRow {
     std::uint32_t core_id = 0;  ///< physical core index
     CoreType core_type = CoreType::Aiv;
     std::uint32_t reg_task_id = 0;      ///< per-core dispatch token (join key)
-    std::uint32_t run_epoch = 0;        ///< 7-column captures only (join key); 0 otherwise
+    std::int32_t run_epoch = kNoEpoch;  ///< 7-column captures only (join key); else kNoEpoch
     std::int32_t func_id = -1;          ///< kernel func_id; -1 until resolved from deps/legacy file
     std::uint32_t block_num = 0;        ///< SPMD block count from deps (0 = unknown)
     std::int64_t receive_ns = kNoTime;  ///< AICore read the dispatch register (start − r2s)
@@ -119,7 +152,18 @@ enum class PhaseKind : std::uint8_t {
     AsyncPoll,
     PredicatedSkip,
     GraphPrepare,
-    Other,  ///< legacy (`scan`, `poll`, `idle`, …) or newer kinds; name kept in `kind_name`
+    // September 2026 (upstream-2026-09.md §1.6): host_build_graph and the a5 AICore scheduler.
+    ResolveStandalone,  ///< hbg resolution thread; drawn as `resolve`
+    Bootstrap,
+    StateProbe,
+    Worksteal,
+    Refill,
+    Idle,  ///< measured idle of the AICore scheduler (coalesced taskless iterations)
+    Fanin,
+    ReadyClaim,
+    ReadySteal,
+    DirectRefill,
+    Other,  ///< legacy (`scan`, `poll`, …) or newer kinds; name kept in `kind_name`
 };
 
 /// The wire name of a kind ("complete", "dummy_task", …); "unknown" for Other.
@@ -140,9 +184,68 @@ struct SchedulerPhase {
     std::int32_t pop_miss = -1;                     ///< dispatch records only, else -1
     std::array<std::int32_t, 3> shared_at_start{};  ///< ready-queue depths [AIC, AIV, MIX]
     std::array<std::int32_t, 3> shared_at_end{};
+    std::int32_t run_epoch = kNoEpoch;  ///< `run_epoch` of the record, when the stream has them
     PhaseKind kind = PhaseKind::Other;
     bool has_depths = false;       ///< both shared_at_* arrays had 3 entries
     std::uint16_t other_name = 0;  ///< PhaseKind::Other: index into Capture::other_phase_names
+};
+
+/// One `scheduler_records.streams[]` entry (upstream-2026-09.md §1.5), placed at its thread.
+struct SchedulerStream {
+    bool present = false;   ///< false for a gap between scheduler ids
+    std::string platform;   ///< "a2a3" / "a5" ("" when absent)
+    std::string producer;   ///< "aicpu" / "aicore" ("" when absent)
+    std::string core_type;  ///< "aicpu" / "aic" / "aiv"
+    std::int64_t scheduler_id = -1;
+    std::int64_t worker_id = -1;
+    std::int64_t physical_core_id = -1;         ///< -1 when null or absent
+    std::int64_t committed = -1, dropped = -1;  ///< `capture`; -1 when absent
+    bool truncated = false;
+    std::size_t records = 0;  ///< records in the file
+    bool aicore() const { return producer == "aicore"; }
+};
+
+/// One AICPU thread's start-up / tear-down intervals (`aicpu_lifecycle_records`, §1.8), model ns.
+struct LifecycleRecord {
+    std::int64_t thread = 0;
+    /// handshake_partition, topology_config, context_publish, bootstrap_wait, register_release,
+    /// exit_signal, exit_wait: (start, end), kNoTime when a field is absent or not positive.
+    std::array<std::pair<std::int64_t, std::int64_t>, 7> intervals{};
+};
+
+/// The slice names of LifecycleRecord::intervals.
+inline constexpr std::array<std::string_view, 7> kLifecycleIntervals = {
+    "handshake_partition", "topology_config", "context_publish", "bootstrap_wait",
+    "register_release",    "exit_signal",     "exit_wait"};
+
+/// `metadata.clock_alignment` (upstream-2026-09.md §1.12.2): the device→host mapping, saved in
+/// the file or computed from the host logs by span containment.
+struct ContainmentAlignment {
+    enum class Status : std::uint8_t { None, Bounded, Unavailable } status = Status::None;
+    std::int64_t device_anchor_cycles = 0;
+    std::int64_t host_anchor_ns = 0, host_anchor_min_ns = 0, host_anchor_max_ns = 0;
+    std::string reason;  ///< Unavailable: why
+    /// "saved" (metadata.clock_alignment), "host logs" (computed now) or "" (none).
+    std::string source;
+    /// The placement metadata of a fresh computation (§1.12.3), as JSON text; "" otherwise.
+    std::string placement_json;
+    /// The host logs the placement was computed from.
+    std::vector<std::string> logs;
+    /// Bound width `host_anchor_max_ns − host_anchor_min_ns` (Bounded only).
+    std::int64_t bound_ns() const { return host_anchor_max_ns - host_anchor_min_ns; }
+    bool bounded() const { return status == Status::Bounded; }
+    /// The record as upstream serialises it (`{"status":"bounded",…}` / `{"status":
+    /// "unavailable","reason":…}`), compact; "" for None.
+    std::string record_json() const;
+};
+
+/// The runs of one capture (upstream-2026-09.md §1.10): distinct `run_epoch` values, or for a
+/// file without them the runs ptune detected (a task id repeating after an all-idle gap).
+struct RunInfo {
+    std::int64_t epoch = kNoEpoch;  ///< kNoEpoch for a detected run
+    std::size_t rows = 0;
+    std::size_t tasks = 0;
+    std::int64_t start_ns = 0, end_ns = 0;  ///< first receive … last end of its rows
 };
 
 /// One orchestrator record (`orch_submit` envelope, or a legacy `orch_*` phase).
@@ -217,6 +320,20 @@ struct Capture {
                              ///< "version" or "" when absent
     int level = 0;           ///< capture level 1..4 (0 = unknown)
     int aicore_columns = 0;  ///< 5, 6 or 7 for raw captures; 0 otherwise
+    Runtime runtime = Runtime::TensormapAndRingbuffer;
+    bool runtime_given = false;  ///< `metadata.runtime` named it; else inferred (§1.2)
+    TaskLabels labels = TaskLabels::Legacy;
+    std::string host_clock_domain_id;  ///< `metadata.host_clock_domain_id`, "" when absent
+    /// `scheduler_tasks.producer` ("aicpu" for a legacy `aicpu_tasks`), "" without either.
+    std::string scheduler_producer;
+    std::vector<SchedulerStream> streams;    ///< `scheduler_records`, indexed by thread
+    std::vector<LifecycleRecord> lifecycle;  ///< `aicpu_lifecycle_records`
+    ContainmentAlignment clock_alignment;    ///< saved or computed (§1.12)
+    /// Runs: one per run_epoch (sorted), or the runs detected in an epoch-less file. One entry
+    /// for an ordinary single-run capture; empty without task rows.
+    std::vector<RunInfo> runs;
+    /// Per row (parallel to `tasks`): index into `runs`.
+    std::vector<std::uint32_t> row_run;
     Clock clock;
     std::vector<CoreType> core_types;  ///< indexed by core_id
     std::vector<int> core_to_thread;  ///< core_id → scheduler thread (−1 unassigned); may be empty
@@ -230,8 +347,11 @@ struct Capture {
     std::size_t orchestrator_arrays = 0;
     bool host_orchestration = false;  ///< host_build_graph capture (host-ns orchestrator)
     HostTimeline host;                ///< host_orchestration only
-    bool truncated = false;           ///< the file ended early; what parsed before is kept
-    std::string truncation_message;   ///< the parser's message, with file and line
+    /// The file is the September shape (`metadata.runtime` present): the new converter's
+    /// console wording, labels and trace metadata apply.
+    bool september() const { return runtime_given; }
+    bool truncated = false;          ///< the file ended early; what parsed before is kept
+    std::string truncation_message;  ///< the parser's message, with file and line
     DropCounts dropped;
     /// Edges embedded in µs-generation files (`fanout` lists), in file order; empty otherwise.
     std::vector<std::pair<std::uint64_t, std::uint64_t>> embedded_edges;

@@ -36,6 +36,10 @@ struct LoadRequest {
     std::optional<std::uint64_t> fallback_freq_hz;
     /// False: an unusable named deps/names file is only a warning (swimlane-merge).
     bool named_files_required = true;
+    /// --host-log: host logs for clock alignment by span containment (upstream-2026-09.md
+    /// §1.12.1); they replace the sibling `host_clock_alignment.*.log` / `host.*.log` and force a
+    /// fresh alignment even when the records hold a saved one.
+    std::vector<std::filesystem::path> host_logs;
 };
 
 /// One capture as read.
@@ -47,6 +51,8 @@ struct LoadedCapture {
     std::optional<Deps> deps;
     std::optional<KernelNames> names;
     std::vector<std::string> inputs;  ///< every file read, records first
+    /// Torn `[STRACE]` records in the host logs read for clock alignment.
+    std::size_t host_spans_torn = 0;
 
     const Deps* deps_or_null() const { return deps ? &*deps : nullptr; }
     const KernelNames* names_or_null() const { return names ? &*names : nullptr; }
@@ -61,8 +67,11 @@ Result<Discovery> find_captures(const LoadRequest& request);
 Result<CaptureFiles> only_capture(const Discovery& found, const std::string& input);
 
 /// Reads one capture: the records streamed from disk (never held whole), then deps.json and the
-/// kernel names under the file policy above. Problems go to `diagnostics`; fails when the
-/// records cannot be used, or a named file cannot be used while `named_files_required`.
+/// kernel names under the file policy above. Host logs for clock alignment are the named ones,
+/// else the sibling `host_clock_alignment.*.log` (sorted), else the sibling `host.*.log`; the
+/// sibling `dispatch_identity.json` filters their windows (§1.12.1). Nothing is written back.
+/// Problems go to `diagnostics`; fails when the records cannot be used, or a named file cannot be
+/// used while `named_files_required`.
 Result<LoadedCapture> load_capture(const CaptureFiles& files, const LoadRequest& request,
                                    Diagnostics& diagnostics);
 
@@ -71,14 +80,27 @@ Result<LoadedCapture> load_capture(const CaptureFiles& files, const LoadRequest&
 /// `--rules` override changes the metric and the rule's message alike.
 AnalyzeOptions analyze_options(const rules::Catalogue& catalogue);
 
-/// One capture analysed.
+/// One capture (or one run of it) analysed.
 struct CaptureAnalysis {
     AnalyzeInput input;
     Analysis analysis;
+    /// Which run of a records file holding several ("run_epoch 5", "run 2 of 3"); "" for a file
+    /// with one run (upstream-2026-09.md §1.10).
+    std::string run_label;
 };
 
-/// Runs the analysis of a loaded capture.
+/// Runs the analysis of a loaded capture. A file holding several runs is analysed as its last
+/// run (the one a re-run left behind), run_label saying so; analyze_runs gives them all.
 CaptureAnalysis analyze_capture(const LoadedCapture& loaded, const AnalyzeOptions& options);
+
+/// One analysis per run of the capture, in run order (one entry for a single-run file): runs are
+/// never joined, so a task id repeated by a later run is a task of that run.
+std::vector<CaptureAnalysis> analyze_runs(const LoadedCapture& loaded,
+                                          const AnalyzeOptions& options);
+
+/// The rows, phases and orchestrator records of run `run` of `capture` only: by run_epoch when
+/// the file has them, else by the run's time range (from its first row to the next run's).
+Capture run_capture(const Capture& capture, std::size_t run);
 
 /// Publishes the analysis for the rules engine (see publish_metrics).
 void publish(const CaptureAnalysis& result, rules::MetricStore& store);

@@ -14,6 +14,7 @@
 #include "ptune/core/diagnostics.hpp"
 #include "ptune/core/error.hpp"
 #include "ptune/core/kernel_names.hpp"
+#include "ptune/swimlane/containment.hpp"
 #include "ptune/swimlane/model.hpp"
 
 namespace ptune::swimlane {
@@ -23,6 +24,10 @@ struct ReadOptions {
     std::string source_name;  ///< file name used in messages and provenance
     /// Clock frequency for files that lack `metadata.clock_freq_hz` (never overrides the file).
     std::optional<std::uint64_t> fallback_freq_hz;
+    /// Host logs and sidecar for clock alignment by span containment (upstream-2026-09.md
+    /// §1.12); null when the caller found none: a capture that needs an alignment then gets
+    /// `unavailable` ("no Host log available") unless it has a valid saved record.
+    const HostAlignmentInput* host_alignment = nullptr;
 };
 
 /// Reads a records file of any generation (swimlane.md §2, §2.8, §2.9), recognised by shape:

@@ -21,6 +21,14 @@ namespace ptune::swimlane {
 render::Report build_report(const LoadedCapture& loaded, const CaptureAnalysis& result,
                             const rules::MetricStore& store, std::vector<rules::Finding> findings);
 
+/// The report of a records file holding several runs (upstream-2026-09.md §1.10): each run's
+/// tables titled with its label, its findings prefixed with it, `runs[]` in the JSON view;
+/// `stores` and `findings` are per run, parallel to `runs`.
+render::Report build_runs_report(const LoadedCapture& loaded,
+                                 const std::vector<CaptureAnalysis>& runs,
+                                 const std::vector<rules::MetricStore>& stores,
+                                 std::vector<std::vector<rules::Finding>> findings);
+
 /// The JSON view of swimlane-merge: the converter's console statistics of each capture with its
 /// label, inputs, dropped rows and truncation, and the trace written (`trace_path`, null when
 /// none).

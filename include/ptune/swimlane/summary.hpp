@@ -40,10 +40,26 @@ struct Summary {
     double total_latency_us = 0;
     /// max(finish) − min(dispatch); with AICore data only, max(end) − min(receive).
     double total_test_time_us = 0;
+    /// The September converter's wording (level descriptions, the Dispatch→kernel start line):
+    /// files that name their runtime (upstream-2026-09.md §1.13).
+    bool september = false;
+    double head_total_us = 0, head_max_us = 0;  ///< Σ / max (start − dispatch) over the rows
+    /// Clock alignment of the capture (§1.12): "" none, else a line for the console.
+    std::string clock_alignment_line;
+    /// The alignment record as upstream writes it (compact JSON), its source and bound; "" none.
+    std::string clock_alignment_record, clock_alignment_source;
+    std::int64_t clock_alignment_bound_ns = -1;
+    /// Runs of the file (§1.10) when there is more than one: "epoch 5: 12 tasks" …
+    std::vector<std::string> runs;
 };
 
 /// Computes the summary (rows must already carry deps-resolved func ids).
 Summary summarize(const Capture& capture, const KernelNames* names);
+
+/// The clock-alignment line of the console (upstream-2026-09.md §1.12, §1.17): status, reason
+/// or bound width, and, for a placement computed from the logs, that ptune did not write it back
+/// (upstream rewrites the records file). "" when the capture has no alignment record.
+std::string clock_alignment_line(const Capture& capture);
 
 /// The text block the converter prints after "To visualize: …" (from the 140×'=' rule to the
 /// end of the per-task block), byte-identical for the numbers and the perf_guard lines.

@@ -3,8 +3,8 @@
 // L2.* rules. The pipeline and the report are the swimlane domain's (swimlane/pipeline.hpp).
 
 #include "cli/commands/commands.hpp"
-#include "ptune/swimlane/cpm.hpp"
 #include "cli/commands/l3_tree.hpp"
+#include "ptune/swimlane/cpm.hpp"
 #include "ptune/swimlane/pipeline.hpp"
 #include "ptune/swimlane/report.hpp"
 
@@ -22,6 +22,10 @@ class SwimlaneAnalyzeCommand : public Command {
         app.add_option("--names", names_,
                        "name_map_*.json or kernel_config.py (default: the sibling name map)");
         l3_.add_to(app);
+        app.add_option("--host-log", host_logs_,
+                       "Host log(s) placing a host_build_graph level-3/4 capture on the host clock "
+                       "(default: the sibling host_clock_alignment.*.log, else host.*.log); forces "
+                       "a fresh alignment. ptune never writes the result into the records file");
     }
 
     int run(Context& context) override {
@@ -39,6 +43,7 @@ class SwimlaneAnalyzeCommand : public Command {
         request.input = input_;
         request.deps = deps_;
         request.names = names_;
+        request.host_logs.assign(host_logs_.begin(), host_logs_.end());
         auto found = swimlane::find_captures(request);
         if (!found) return context.fail(found.error());
         for (const auto& note : found->notes) context.diagnostics.note(input_, 0, note);
@@ -54,14 +59,24 @@ class SwimlaneAnalyzeCommand : public Command {
 
         auto catalogue = context.catalogue();
         if (!catalogue) return context.fail(catalogue.error());
-        auto result = swimlane::analyze_capture(*loaded, swimlane::analyze_options(**catalogue));
-        rules::MetricStore store;
-        swimlane::publish(result, store);
-        render::Report report = swimlane::build_report(
-            *loaded, result, store, rules::evaluate(**catalogue, store, {"L2."}));
-        // simpler's critical_path output beside the records: its paths against ours.
-        swimlane::add_cpm_comparison(report, loaded->files.records, result.analysis.critical_path,
-                                     &context.diagnostics);
+        auto runs = swimlane::analyze_runs(*loaded, swimlane::analyze_options(**catalogue));
+        std::vector<rules::MetricStore> stores(runs.size());
+        std::vector<std::vector<rules::Finding>> findings;
+        for (std::size_t k = 0; k < runs.size(); ++k) {
+            swimlane::publish(runs[k], stores[k]);
+            findings.push_back(rules::evaluate(**catalogue, stores[k], {"L2."}));
+        }
+        // A records file holding several runs: each analysed on its own (never one task
+        // spanning them, upstream-2026-09.md §1.10).
+        render::Report report =
+            runs.size() == 1
+                ? swimlane::build_report(*loaded, runs[0], stores[0], std::move(findings[0]))
+                : swimlane::build_runs_report(*loaded, runs, stores, std::move(findings));
+        // simpler's critical_path output beside the records describes one run: its paths
+        // against ours.
+        if (runs.size() == 1)
+            swimlane::add_cpm_comparison(report, loaded->files.records,
+                                         runs[0].analysis.critical_path, &context.diagnostics);
 
         int code = context.emit(report);
         return code != 0 ? code : context.findings_exit(report.findings);
@@ -72,6 +87,7 @@ class SwimlaneAnalyzeCommand : public Command {
     std::string deps_;
     std::string names_;
     L3Options l3_;
+    std::vector<std::string> host_logs_;
 };
 
 }  // namespace

@@ -5,8 +5,8 @@
 #include <fmt/format.h>
 
 #include "cli/commands/commands.hpp"
-#include "ptune/swimlane/host_phase_lanes.hpp"
 #include "cli/commands/l3_tree.hpp"
+#include "ptune/swimlane/host_phase_lanes.hpp"
 #include "ptune/swimlane/pipeline.hpp"
 #include "ptune/swimlane/report.hpp"
 #include "ptune/swimlane/trace.hpp"
@@ -40,6 +40,11 @@ class SwimlaneMergeCommand : public Command {
                        "captures sharing one counter; host-orchestration captures align on the "
                        "host clock)")
             ->check(CLI::IsMember({"start", "absolute"}));
+        app.add_option("--host-log", host_logs_,
+                       "Host log(s) placing a host_build_graph level-3/4 capture on the host clock "
+                       "by span containment (default: the sibling host_clock_alignment.*.log, else "
+                       "host.*.log); forces a fresh alignment. Upstream writes the result back "
+                       "into the records file; ptune reports it and never writes its input");
         app.add_flag("--overhead", overhead_,
                      "Add the upstream overhead counters on pid 2 (oh_aic_idle … oh_has_overhead: "
                      "idle cores, ready but undispatched tasks); needs deps.json");
@@ -67,6 +72,7 @@ class SwimlaneMergeCommand : public Command {
         request.names = !names_path_.empty() ? names_path_ : kernel_config_path_;
         if (freq_hz_ > 0) request.fallback_freq_hz = freq_hz_;
         request.named_files_required = false;  // as the converter: they only decorate the trace
+        request.host_logs.assign(host_logs_.begin(), host_logs_.end());
         auto found = find_captures(request);
         if (!found) return context.fail(found.error());
         for (const auto& note : found->notes) context.diagnostics.note(input_, 0, note);
@@ -194,6 +200,7 @@ class SwimlaneMergeCommand : public Command {
     bool overhead_ = false;
     std::string flows_ = "instance";
     L3Options l3_;
+    std::vector<std::string> host_logs_;
 };
 
 }  // namespace

@@ -1,0 +1,123 @@
+// Runs of one records file (runs.hpp): by run_epoch when the rows carry it, else detected.
+
+#include "runs.hpp"
+
+#include <algorithm>
+#include <numeric>
+#include <unordered_map>
+#include <unordered_set>
+
+#include <fmt/format.h>
+
+namespace ptune::swimlane::detail {
+
+namespace {
+
+/// Epoch-less rows: cut at every moment no core runs anything, and start a new run at a cut
+/// when what follows repeats a task id of the current run and some core's reg_task_id starts
+/// over (both restart per run, §1.10; within one run a core's dispatch token only grows).
+/// Linear after one sort.
+std::vector<std::uint32_t> detect_runs(const std::vector<TaskRow>& rows, std::size_t& count) {
+    std::vector<std::uint32_t> order(rows.size());
+    std::iota(order.begin(), order.end(), 0u);
+    std::stable_sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
+        return rows[a].receive_ns < rows[b].receive_ns;
+    });
+    std::vector<std::uint32_t> run_of(rows.size(), 0);
+    std::unordered_set<std::uint64_t> seen;                     // task ids of the current run
+    std::unordered_map<std::uint32_t, std::uint32_t> last_reg;  // core → last token this run
+    std::uint32_t run = 0;
+    std::size_t begin = 0;
+    while (begin < order.size()) {
+        // One segment: rows overlapping (transitively) the first one.
+        std::int64_t busy_until = rows[order[begin]].end_ns;
+        std::size_t end = begin + 1;
+        while (end < order.size() && rows[order[end]].receive_ns <= busy_until)
+            busy_until = std::max(busy_until, rows[order[end]].end_ns), ++end;
+        auto segment = [&](auto test) {
+            return std::any_of(order.begin() + static_cast<std::ptrdiff_t>(begin),
+                               order.begin() + static_cast<std::ptrdiff_t>(end), test);
+        };
+        bool repeats = segment([&](std::uint32_t r) { return seen.contains(rows[r].task_id); });
+        bool restarts = segment([&](std::uint32_t r) {
+            auto it = last_reg.find(rows[r].core_id);
+            return it != last_reg.end() && rows[r].reg_task_id <= it->second;
+        });
+        if (repeats && restarts) ++run, seen.clear(), last_reg.clear();
+        for (std::size_t k = begin; k < end; ++k) {
+            const TaskRow& row = rows[order[k]];
+            seen.insert(row.task_id);
+            auto [it, fresh] = last_reg.try_emplace(row.core_id, row.reg_task_id);
+            if (!fresh) it->second = std::max(it->second, row.reg_task_id);
+            run_of[order[k]] = run;
+        }
+        begin = end;
+    }
+    count = run + 1;
+    return run_of;
+}
+
+}  // namespace
+
+void find_runs(Capture& capture, Diagnostics& diagnostics) {
+    auto& rows = capture.tasks;
+    capture.runs.clear();
+    capture.row_run.assign(rows.size(), 0);
+    if (rows.empty()) return;
+    const bool epochs = std::any_of(rows.begin(), rows.end(),
+                                    [](const TaskRow& r) { return r.run_epoch != kNoEpoch; });
+    std::vector<std::uint32_t> run_of;
+    std::size_t count = 1;
+    std::vector<std::int32_t> values;
+    if (epochs) {
+        // Sorted by (epoch present, epoch): epoch-less rows first (§1.10).
+        for (const TaskRow& r : rows) values.push_back(r.run_epoch);
+        std::sort(values.begin(), values.end());
+        values.erase(std::unique(values.begin(), values.end()), values.end());
+        count = values.size();
+        run_of.resize(rows.size());
+        for (std::size_t i = 0; i < rows.size(); ++i)
+            run_of[i] = static_cast<std::uint32_t>(
+                std::lower_bound(values.begin(), values.end(), rows[i].run_epoch) - values.begin());
+    } else {
+        run_of = detect_runs(rows, count);
+    }
+    if (count > 1) {
+        // Rows by (run, task id): stable, so within a run the task-id order is kept.
+        std::vector<std::uint32_t> order(rows.size());
+        std::iota(order.begin(), order.end(), 0u);
+        std::stable_sort(order.begin(), order.end(),
+                         [&](std::uint32_t a, std::uint32_t b) { return run_of[a] < run_of[b]; });
+        std::vector<TaskRow> sorted;
+        sorted.reserve(rows.size());
+        for (std::uint32_t i : order) sorted.push_back(rows[i]);
+        rows.swap(sorted);
+        for (std::size_t i = 0; i < order.size(); ++i) capture.row_run[i] = run_of[order[i]];
+    } else {
+        std::fill(capture.row_run.begin(), capture.row_run.end(), 0u);
+    }
+    capture.runs.resize(count);
+    for (std::size_t k = 0; k < count; ++k) {
+        capture.runs[k].epoch = epochs ? values[k] : kNoEpoch;
+        capture.runs[k].start_ns = std::numeric_limits<std::int64_t>::max();
+        capture.runs[k].end_ns = std::numeric_limits<std::int64_t>::min();
+    }
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+        RunInfo& run = capture.runs[capture.row_run[i]];
+        ++run.rows;
+        if (i == 0 || capture.row_run[i - 1] != capture.row_run[i] ||
+            rows[i - 1].task_id != rows[i].task_id)
+            ++run.tasks;
+        run.start_ns = std::min(run.start_ns, rows[i].receive_ns);
+        run.end_ns = std::max(run.end_ns, rows[i].end_ns);
+    }
+    if (!epochs && count > 1)
+        diagnostics.warn(
+            capture.source, 0,
+            fmt::format("{} runs in one records file without run_epoch: task ids and reg_task_id "
+                        "start over after every core fell idle; each run is analysed on its own, "
+                        "never joined",
+                        count));
+}
+
+}  // namespace ptune::swimlane::detail
