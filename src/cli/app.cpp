@@ -10,6 +10,7 @@
 #include <spdlog/spdlog.h>
 
 #include "cli/command.hpp"
+#include "cli/safety.hpp"
 #include "ptune/core/io.hpp"
 #include "ptune/core/text.hpp"
 #include "ptune/core/version.hpp"
@@ -152,6 +153,7 @@ int run(int argc, char** argv) {
         }
         auto command = spec.make();
         command->configure(*sub);
+        add_number_checks(*sub);
         commands.emplace_back(sub, std::move(command));
     }
 
@@ -190,6 +192,8 @@ int run(int argc, char** argv) {
         int code = 0;
         {
             Context context(options);  // its scope ends first: it removes unfinished outputs
+            if (auto status = check_output_safety(*sub, options); !status)
+                return exit_without_teardown(context.fail(status.error()));
             try {
                 code = command->run(context);
                 context.flush_diagnostics();
