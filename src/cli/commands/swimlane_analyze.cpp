@@ -2,6 +2,8 @@
 // guide's Part 1, measured on one chip swimlane capture (swimlane.md §10) and judged by the
 // L2.* rules. The pipeline and the report are the swimlane domain's (swimlane/pipeline.hpp).
 
+#include <fmt/format.h>
+
 #include "cli/commands/commands.hpp"
 #include "ptune/swimlane/pipeline.hpp"
 #include "ptune/swimlane/report.hpp"
@@ -42,6 +44,12 @@ class SwimlaneAnalyzeCommand : public Command {
         auto catalogue = context.catalogue();
         if (!catalogue) return context.fail(catalogue.error());
         auto result = swimlane::analyze_capture(*loaded, swimlane::analyze_options(**catalogue));
+        if (const auto& cycle = result.analysis.critical_path.cycle; !cycle.empty()) {
+            context.diagnostics.warn(deps_.empty() ? loaded->files.deps.string() : deps_, 0,
+                                     fmt::format("dependency cycle {} -> {}; its tasks are left "
+                                                 "out of the critical path",
+                                                 fmt::join(cycle, " -> "), cycle.front()));
+        }
         rules::MetricStore store;
         swimlane::publish(result, store);
         render::Report report = swimlane::build_report(
