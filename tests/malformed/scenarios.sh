@@ -309,6 +309,19 @@ if [ "$sanitized" -eq 0 ]; then
   [ "$code" -le 1 ] || fail pmu-2m-bad-rows-512mb "exit $code: $(tail -c 300 "$work/err")"
   grep -q "more diagnostic(s) not shown" "$work/err" || fail pmu-2m-bad-rows-512mb "no count of hidden diagnostics"
   rm -f "$work/bad.pmu.csv"
+  # A sparse core id (2^31): per-core tables are keyed by the cores present (was bad_alloc).
+  mkdir -p "$work/sparse"
+  sed '0,/\[0, 4294967297/s//[2147483648, 4294967297/' "$data/swimlane/chip_swimlane_records.json" \
+    >"$work/sparse/chip_swimlane_records.json"
+  grep -q '\[2147483648, ' "$work/sparse/chip_swimlane_records.json" || fail sparse-core-id "input not made"
+  for command in swimlane-merge swimlane-analyze; do
+    checks=$((checks + 1))
+    timeout -s KILL 300 prlimit --as=$((512 << 20)) "$ptune" "$command" \
+      "$work/sparse/chip_swimlane_records.json" --deps "$data/swimlane/deps.json" \
+      -o "$work/sparse/out" >/dev/null 2>"$work/err"
+    code=$?
+    [ "$code" -le 1 ] || fail "sparse-core-id $command" "exit $code: $(tail -c 300 "$work/err")"
+  done
 fi
 
 echo "scenarios: $checks checks, $failures failed"
