@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <iostream>
+#include <new>
 
 #include <fmt/format.h>
 #include <spdlog/sinks/stdout_color_sinks.h>
@@ -197,6 +198,13 @@ int run(int argc, char** argv) {
             try {
                 code = command->run(context);
                 context.flush_diagnostics();
+            } catch (const std::bad_alloc&) {
+                // A valid input too large for the memory (or address-space limit) at hand: a
+                // clear error, not an internal one; unfinished outputs go with the context.
+                context.flush_diagnostics();
+                std::cerr << "ptune: out of memory: the input is too large to analyse in the "
+                             "memory available (docs/RELIABILITY.md, Limits)\n";
+                code = static_cast<int>(ExitCode::InputError);
             } catch (const std::exception& e) {
                 context.flush_diagnostics();
                 std::cerr << fmt::format("ptune: internal error: {}\n", e.what());

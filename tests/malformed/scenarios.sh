@@ -300,7 +300,15 @@ if [ "$sanitized" -eq 0 ]; then
     -c "$work/big.log" -o "$work/gate.json" 2>"$work/err"
   code=$?
   [ "$code" -eq 0 ] || fail gate-100k-cases-768mb "exit $code: $(tail -c 300 "$work/err")"
-  rm -f "$work/big.log" "$work/gate.json"
+  # Far too little memory for it: a clear error (exit 2), not an abort, and no leftovers.
+  checks=$((checks + 1))
+  timeout -s KILL 300 prlimit --as=$((120 << 20)) "$ptune" bench-gate -b "$work/big.log" \
+    -c "$work/big.log" -o "$work/gate.txt" 2>"$work/err"
+  code=$?
+  [ "$code" -eq 2 ] && grep -q "out of memory" "$work/err" ||
+    fail gate-out-of-memory "exit $code: $(tail -c 300 "$work/err")"
+  [ -z "$(leftovers)" ] || fail gate-out-of-memory "temporary file left: $(leftovers)"
+  rm -f "$work/big.log" "$work/gate.json" "$work/gate.txt"
   # 2,000,000 bad pmu rows: diagnostics are counted, only the first ones kept.
   { head -n 1 "$pmu_csv"; awk 'BEGIN { for (i = 0; i < 2000000; i++) print "x,y" }'; head -n 3 "$pmu_csv" | tail -n 2; } >"$work/bad.pmu.csv"
   checks=$((checks + 1))
