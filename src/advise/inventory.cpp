@@ -4,6 +4,7 @@
 #include <map>
 
 #include "ptune/core/discover.hpp"
+#include "ptune/core/io.hpp"
 #include "ptune/memreport/pipeline.hpp"
 
 namespace ptune::advise {
@@ -128,6 +129,9 @@ Result<Inventory> take_inventory(const fs::path& dir, const std::string& program
                                                         : discover::find_files(*run, names, 6);
         for (const auto& file : files) {
             if (kind == ArtifactKind::NameMap && file.extension() != ".json") continue;
+            // An artifact that is there but can never be read (a FIFO, a link to /dev/zero)
+            // is an error, not "missing".
+            if (auto status = io::check_regular_file(file.string()); !status) return status.error();
             inventory.found.push_back({kind, file, scope_of(file, *run)});
         }
     }

@@ -205,6 +205,9 @@ Result<Config> parse_config(std::string_view text, const std::string& source) {
 
 namespace {
 
+// More rounds than any benchmark runs (a billion launches of even 1 us is 17 minutes).
+constexpr std::size_t kMaxPlausibleRounds = 1'000'000'000;
+
 bool positive(std::optional<double> value) {
     return value && std::isfinite(*value) && *value > 0.0;
 }
@@ -227,6 +230,11 @@ std::string summary_problem(const Observation& run) {
                                    *run.max);
         }
         if (run.rounds == 0 && run.samples.empty()) return "a summary of 0 rounds";
+        // Rank statistics of absurd sizes lose all precision in doubles (2^64-1 rounds made
+        // even complete separation look like p = 1, and a +50 % case passed).
+        if (run.rounds > kMaxPlausibleRounds)
+            return fmt::format("{} rounds is not a plausible count (more than {})", run.rounds,
+                               kMaxPlausibleRounds);
     }
     return {};
 }

@@ -24,9 +24,13 @@ std::vector<double> headline_samples(const RawSamples& raw) {
     // L3: a rank runs its dispatches of a round serially; the round takes as long as the
     // slowest rank (bench-log.md §4).
     if (raw.rounds == 0) return {};
-    std::vector<double> per_round(raw.rounds, 0.0);
+    // The header's round count is checked against the samples before anything is sized by it:
+    // a declared 2^64-1 rounds must not become an allocation.
     for (const auto& [rank, values] : raw.per_rank) {
         if (values.empty() || values.size() % raw.rounds != 0) return {};
+    }
+    std::vector<double> per_round(raw.rounds, 0.0);
+    for (const auto& [rank, values] : raw.per_rank) {
         const std::size_t dispatches = values.size() / raw.rounds;
         for (std::size_t round = 0; round < raw.rounds; ++round) {
             double sum = 0.0;

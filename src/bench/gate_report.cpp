@@ -129,7 +129,7 @@ render::Report make_report(const GateResult& result, const ReportSettings& setti
     for (const auto& c : result.cases) {
         table.rows.push_back({c.name, number(c.baseline), number(c.current),
                               signed_percent(c.delta_pct), test_cell(c), verdict_cell(c.verdict)});
-        cases.push_back(case_json(c));
+        if (settings.cases_in_data) cases.push_back(case_json(c));
         if (!c.reason.empty())
             report.notes.push_back(
                 fmt::format("{}: {}: {}", c.name, to_string(c.verdict), c.reason));
@@ -170,7 +170,6 @@ render::Report make_report(const GateResult& result, const ReportSettings& setti
                      {"k", o.fence_k},
                      {"min_history", o.min_history}}},
                    {"counts", counts},
-                   {"cases", std::move(cases)},
                    {"geomean",
                     {{"cases", g.cases},
                      {"baseline", optional_json(g.baseline)},
@@ -179,6 +178,7 @@ render::Report make_report(const GateResult& result, const ReportSettings& setti
                      {"threshold_pct", optional_json(o.geomean_threshold_pct)},
                      {"regressed", g.regressed}}},
                    {"ignored", result.ignored}};
+    if (settings.cases_in_data) report.data["cases"] = std::move(cases);
     return report;
 }
 
@@ -255,6 +255,21 @@ class GithubRenderer : public render::Renderer {
     std::size_t cap_;
 };
 
+class JsonRenderer : public render::Renderer {
+  public:
+    explicit JsonRenderer(const GateResult& result) : result_(result) {}
+
+    void render(const render::Report& report, std::ostream& out,
+                const render::RenderOptions&) const override {
+        render::write_json_with_array(
+            render::to_json(report), "cases", result_.cases.size(),
+            [&](std::size_t i) { return case_json(result_.cases[i]); }, out);
+    }
+
+  private:
+    const GateResult& result_;
+};
+
 class GabJsonRenderer : public render::Renderer {
   public:
     explicit GabJsonRenderer(const GateResult& result) : result_(result) {}
@@ -285,6 +300,10 @@ std::unique_ptr<render::Renderer> make_github_renderer(const GateResult& result,
                                                        const ReportSettings& settings,
                                                        std::size_t cap) {
     return std::make_unique<GithubRenderer>(result, settings, cap);
+}
+
+std::unique_ptr<render::Renderer> make_json_renderer(const GateResult& result) {
+    return std::make_unique<JsonRenderer>(result);
 }
 
 std::unique_ptr<render::Renderer> make_gab_json_renderer(const GateResult& result) {

@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <iostream>
+#include <new>
 
 #include <fmt/format.h>
 #include <spdlog/sinks/stdout_color_sinks.h>
@@ -11,6 +12,7 @@
 
 #include "cli/command.hpp"
 #include "cli/introspect.hpp"
+#include "cli/safety.hpp"
 #include "ptune/core/io.hpp"
 #include "ptune/core/text.hpp"
 #include "ptune/core/version.hpp"
@@ -153,6 +155,7 @@ int run(int argc, char** argv) {
         }
         auto command = spec.make();
         command->configure(*sub);
+        add_number_checks(*sub);
         commands.emplace_back(sub, std::move(command));
     }
 
@@ -194,9 +197,18 @@ int run(int argc, char** argv) {
         int code = 0;
         {
             Context context(options);  // its scope ends first: it removes unfinished outputs
+            if (auto status = check_output_safety(*sub, options); !status)
+                return exit_without_teardown(context.fail(status.error()));
             try {
                 code = command->run(context);
                 context.flush_diagnostics();
+            } catch (const std::bad_alloc&) {
+                // A valid input too large for the memory (or address-space limit) at hand: a
+                // clear error, not an internal one; unfinished outputs go with the context.
+                context.flush_diagnostics();
+                std::cerr << "ptune: out of memory: the input is too large to analyse in the "
+                             "memory available (docs/RELIABILITY.md, Limits)\n";
+                code = static_cast<int>(ExitCode::InputError);
             } catch (const std::exception& e) {
                 context.flush_diagnostics();
                 std::cerr << fmt::format("ptune: internal error: {}\n", e.what());

@@ -51,6 +51,10 @@ void Context::flush_diagnostics() {
         }
         std::cerr << "ptune: " << diagnostic.to_string() << '\n';
     }
+    // Past Diagnostics::kKeptPerKind a file's diagnostics were only counted.
+    for (const auto& [key, count] : diagnostics.dropped()) {
+        if (!options.quiet || key.second == Severity::Error) hidden[key.first] += count;
+    }
     for (const auto& [file, count] : hidden) {
         std::cerr << fmt::format("ptune: {}: note: {} more diagnostic(s) not shown (use -v)\n",
                                  file.empty() ? "<input>" : file, count);

@@ -100,7 +100,10 @@ std::vector<fs::path> find_files(const fs::path& dir, const std::vector<std::str
         if (it.depth() >= max_depth) {
             it.disable_recursion_pending();
         }
-        if (!it->is_regular_file(ec)) continue;
+        // Special files with a wanted name (a FIFO, a link to /dev/zero) are found too: reading
+        // them fails with a message saying what they are, instead of a silent "missing".
+        std::error_code type_error;
+        if (it->is_directory(type_error)) continue;
         std::string name = it->path().filename().string();
         for (const auto& wanted : names) {
             bool match = !wanted.empty() && wanted.back() == '*'

@@ -12,6 +12,8 @@
 #include <cstring>
 #include <fstream>
 #include <iostream>
+#include <map>
+#include <mutex>
 
 #include <fmt/format.h>
 
@@ -29,20 +31,117 @@ Error input_error(const std::string& path, std::string message) {
     return Error{std::move(message), path, 0, ExitCode::InputError};
 }
 
-// Checks that `path` names something we can read as a file and explains why not otherwise.
-Status check_readable(const std::string& path) {
+// What a file is, for messages about inputs that are not regular files.
+std::string_view file_kind(mode_t mode) {
+    if (S_ISDIR(mode)) return "a directory";
+    if (S_ISFIFO(mode)) return "a FIFO (named pipe)";
+    if (S_ISCHR(mode)) return "a character device";
+    if (S_ISBLK(mode)) return "a block device";
+    if (S_ISSOCK(mode)) return "a socket";
+    return "not a regular file";
+}
+
+// Identity of a file: device and inode (hard links and symlinks resolve to the same one).
+struct FileId {
+    dev_t device = 0;
+    ino_t inode = 0;
+    bool operator<(const FileId& other) const {
+        return device != other.device ? device < other.device : inode < other.inode;
+    }
+    bool operator==(const FileId& other) const {
+        return device == other.device && inode == other.inode;
+    }
+};
+
+// The output-safety ledger (docs/RELIABILITY.md "Output safety"): the outputs the command will
+// write, and every file it opened for reading. A read of a protected output is refused, and an
+// output that resolves to a file read (or refused) is refused in turn, so a command never writes
+// over an input, even one it found by itself in a directory.
+struct Ledger {
+    std::mutex mutex;
+    bool armed = false;  // set by protect_outputs(): library users (tests) are not tracked
+    std::vector<std::pair<FileId, std::string>> outputs;  // existing regular files only
+    std::map<FileId, std::string> read;  // files opened for reading, or refused as an output
+};
+
+Ledger& ledger() {
+    static Ledger instance;
+    return instance;
+}
+
+Error collision_error(const std::string& output, const std::string& input) {
+    return Error{fmt::format("refusing to write the output over the input '{}'", input), output, 0,
+                 ExitCode::InputError};
+}
+
+// Records a file about to be read; refuses it when it is one of the command's outputs.
+Status note_read(const std::string& path, const struct stat& info) {
+    FileId id{info.st_dev, info.st_ino};
+    auto& book = ledger();
+    std::lock_guard<std::mutex> lock(book.mutex);
+    if (!book.armed) return ok_status();
+    book.read.emplace(id, path);  // also when refused: that output may not be opened later
+    for (const auto& [output_id, output] : book.outputs) {
+        if (output_id == id) return collision_error(output, path);
+    }
+    return ok_status();
+}
+
+// Checks that `path` names a regular file we may read (not a FIFO that would block, nor a
+// device that never ends), within `max_bytes`, and not one of the command's outputs.
+Status check_readable(const std::string& path, std::size_t max_bytes) {
     struct stat info {};
     if (::stat(path.c_str(), &info) != 0) {
         return input_error(path, errno == ENOENT ? "no such file or directory" : errno_text(errno));
     }
     if (S_ISDIR(info.st_mode)) return input_error(path, "is a directory, expected a file");
+    if (auto status = check_regular_file(path); !status) return status;
+    if (static_cast<std::uintmax_t>(info.st_size) > max_bytes) {
+        return input_error(path, fmt::format("file larger than {} bytes", max_bytes));
+    }
+    return note_read(path, info);
+}
+
+// Standard input must be something that ends: a file, a pipe, a terminal or /dev/null. A
+// directory, a closed descriptor or an endless device is an error, not an empty input.
+Status check_stdin() {
+    struct stat info {};
+    if (::fstat(STDIN_FILENO, &info) != 0) {
+        return input_error(std::string(kStdinName),
+                           errno == EBADF ? "standard input is closed" : errno_text(errno));
+    }
+    if (S_ISDIR(info.st_mode)) {
+        return input_error(std::string(kStdinName), "standard input is a directory");
+    }
+    if (S_ISCHR(info.st_mode) && !::isatty(STDIN_FILENO)) {
+        struct stat null_info {};
+        bool is_null = ::stat("/dev/null", &null_info) == 0 && null_info.st_rdev == info.st_rdev;
+        if (!is_null) {
+            return input_error(std::string(kStdinName),
+                               "standard input is a character device, expected a file or a pipe");
+        }
+    }
+    if (S_ISREG(info.st_mode)) return note_read(std::string(kStdinName), info);
     return ok_status();
 }
 
 }  // namespace
 
+Status check_regular_file(const std::string& path) {
+    struct stat info {};
+    if (::stat(path.c_str(), &info) != 0) {
+        return input_error(path, errno == ENOENT ? "no such file or directory" : errno_text(errno));
+    }
+    if (!S_ISREG(info.st_mode)) {
+        return input_error(path,
+                           fmt::format("is {}, expected a regular file", file_kind(info.st_mode)));
+    }
+    return ok_status();
+}
+
 Result<std::string> read_file(const std::string& path, std::size_t max_bytes) {
     if (path == kStdinName) {
+        if (auto status = check_stdin(); !status) return status.error();
         std::string data;
         std::array<char, 1 << 16> chunk{};
         while (std::cin.read(chunk.data(), chunk.size()) || std::cin.gcount() > 0) {
@@ -51,9 +150,11 @@ Result<std::string> read_file(const std::string& path, std::size_t max_bytes) {
                 return input_error(path, fmt::format("input larger than {} bytes", max_bytes));
             }
         }
+        if (std::cin.bad()) return input_error(path, "read error on standard input");
+        if (data.starts_with(kUtf8Bom)) data.erase(0, kUtf8Bom.size());
         return data;
     }
-    if (auto status = check_readable(path); !status) return status.error();
+    if (auto status = check_readable(path, max_bytes); !status) return status.error();
     std::ifstream in(path, std::ios::binary);
     if (!in) return input_error(path, fmt::format("cannot open: {}", errno_text(errno)));
     std::string data;
@@ -65,6 +166,7 @@ Result<std::string> read_file(const std::string& path, std::size_t max_bytes) {
         }
     }
     if (in.bad()) return input_error(path, fmt::format("read error: {}", errno_text(errno)));
+    if (data.starts_with(kUtf8Bom)) data.erase(0, kUtf8Bom.size());
     return data;
 }
 
@@ -80,10 +182,11 @@ Result<InputStream> open_input(const std::string& path) {
     InputStream input;
     input.path_ = path;
     if (path == kStdinName) {
+        if (auto status = check_stdin(); !status) return status.error();
         input.stream_ = &std::cin;
         return input;
     }
-    if (auto status = check_readable(path); !status) return status.error();
+    if (auto status = check_readable(path, kMaxStreamedBytes); !status) return status.error();
     auto file = std::make_unique<std::ifstream>(path, std::ios::binary);
     if (!*file) return input_error(path, fmt::format("cannot open: {}", errno_text(errno)));
     input.stream_ = file.get();
@@ -130,12 +233,14 @@ bool LineReader::fill() {
 
 bool LineReader::next(std::string_view& line) {
     truncated_ = false;
+    unterminated_ = false;
     interest_offset_ = 0;
     if (in_ == nullptr) {
         if (begin_ >= text_.size()) return false;
         std::size_t end = text_.find('\n', begin_);
         std::size_t stop = end == std::string_view::npos ? text_.size() : end;
         line = text_.substr(begin_, stop - begin_);
+        unterminated_ = end == std::string_view::npos;
         line_offset_ = begin_;
         consumed_ = begin_ = end == std::string_view::npos ? text_.size() : end + 1;
     } else {
@@ -180,6 +285,7 @@ bool LineReader::next(std::string_view& line) {
             if (!fill()) {
                 if (skipping_ || begin_ >= size_) return false;
                 line = buffered().substr(begin_);
+                unterminated_ = true;
                 line_offset_ = consumed_;
                 consumed_ += size_ - begin_;
                 begin_ = size_;
@@ -188,6 +294,14 @@ bool LineReader::next(std::string_view& line) {
         }
     }
     if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+    bom_ = 0;
+    if (line_number_ == 0 && line.starts_with(kUtf8Bom)) {
+        // Editors on Windows start files with a byte order mark; no parser should see it (it
+        // renamed a bench case and dropped the first perf hint).
+        line.remove_prefix(kUtf8Bom.size());
+        line_offset_ += kUtf8Bom.size();
+        bom_ = kUtf8Bom.size();
+    }
     ++line_number_;
     return true;
 }
@@ -238,7 +352,7 @@ bool LineReader::next_interesting(std::string_view& line, InterestFinder finder)
 
 bool LineReader::next_with_interest_at(std::string_view& line, std::size_t offset) {
     bool got = next(line);
-    interest_offset_ = std::min(offset, line.size());
+    interest_offset_ = std::min(offset >= bom_ ? offset - bom_ : 0, line.size());
     return got;
 }
 
@@ -274,6 +388,80 @@ bool same_file(const fs::path& a, const fs::path& b) {
     return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
 }
 
+namespace {
+
+// Where writing `path` lands: symlinks followed to their final target, also when that target
+// does not exist yet (a dangling link is written through, not replaced). Paths under /dev and
+// /proc (/dev/stdout, /proc/self/fd/N) are kept as given: they are written directly.
+std::string resolve_output(const std::string& path) {
+    if (path.starts_with("/dev/") || path.starts_with("/proc/")) return path;
+    fs::path current(path);
+    for (int hop = 0; hop < 40; ++hop) {
+        struct stat info {};
+        if (::lstat(current.c_str(), &info) != 0 || !S_ISLNK(info.st_mode)) break;
+        std::error_code error;
+        fs::path target = fs::read_symlink(current, error);
+        if (error) break;
+        current = target.is_absolute() ? target : current.parent_path() / target;
+    }
+    return current.string();
+}
+
+// The same file for two outputs: the same inode when both exist, else the same normalised path.
+// Devices and pipes (/dev/null twice) take any number of writers.
+bool same_output(const std::string& a, const std::string& b) {
+    struct stat info {};
+    if (::stat(a.c_str(), &info) == 0 && !S_ISREG(info.st_mode)) return false;
+    std::string ra = resolve_output(a), rb = resolve_output(b);
+    if (same_file(ra, rb)) return true;
+    std::error_code ea, eb;
+    fs::path ca = fs::weakly_canonical(fs::absolute(ra, ea), ea);
+    fs::path cb = fs::weakly_canonical(fs::absolute(rb, eb), eb);
+    return !ea && !eb && ca == cb;
+}
+
+}  // namespace
+
+Status check_outputs(const std::vector<std::string>& outputs,
+                     const std::vector<std::string>& inputs) {
+    for (std::size_t i = 0; i < outputs.size(); ++i) {
+        if (outputs[i] == kStdinName) continue;
+        for (std::size_t j = 0; j < i; ++j) {
+            if (outputs[j] != kStdinName && same_output(outputs[i], outputs[j])) {
+                return Error{
+                    fmt::format("two outputs of one command name the same file ('{}')", outputs[j]),
+                    outputs[i], 0, ExitCode::InputError};
+            }
+        }
+        for (const auto& input : inputs) {
+            if (input != kStdinName && same_file(outputs[i], input)) {
+                return collision_error(outputs[i], input);
+            }
+        }
+    }
+    return ok_status();
+}
+
+void reset_output_safety() {
+    auto& book = ledger();
+    std::lock_guard<std::mutex> lock(book.mutex);
+    book.armed = false;
+    book.outputs.clear();
+    book.read.clear();
+}
+
+void protect_outputs(const std::vector<std::string>& outputs) {
+    auto& book = ledger();
+    std::lock_guard<std::mutex> lock(book.mutex);
+    book.armed = true;
+    for (const auto& output : outputs) {
+        struct stat info {};
+        if (output == kStdinName || ::stat(output.c_str(), &info) != 0 || !S_ISREG(info.st_mode))
+            continue;
+        book.outputs.emplace_back(FileId{info.st_dev, info.st_ino}, output);
+    }
+}
+
 // ---------------------------------------------------------------------------------------------
 // Pending temporary files, removed by the signal handler. Fixed storage: the handler may only
 // use async-signal-safe calls.
@@ -282,6 +470,7 @@ constexpr std::size_t kMaxPending = 16;
 constexpr std::size_t kMaxPath = 4096;
 std::array<std::array<char, kMaxPath>, kMaxPending> g_pending{};
 std::array<std::atomic<bool>, kMaxPending> g_pending_used{};
+volatile std::sig_atomic_t g_file_too_large = 0;
 
 int register_pending(const std::string& path) {
     if (path.size() >= kMaxPath) return -1;
@@ -306,20 +495,115 @@ extern "C" void remove_pending_and_exit(int signal_number) {
     std::signal(signal_number, SIG_DFL);
     std::raise(signal_number);
 }
+
+// SIGXFSZ (RLIMIT_FSIZE reached): the write that caused it fails with EFBIG once the handler
+// returns, and the normal error path names the output and removes the temporary file.
+extern "C" void note_file_too_large(int) {
+    g_file_too_large = 1;
+}
+
+// Why a write failed, for the message: errno when the failing call left one.
+std::string write_failure(int error) {
+    if (g_file_too_large || error == EFBIG) return "write failed: file size limit exceeded";
+    if (error == ENOSPC) return "write failed: no space left on device";
+    if (error != 0) return fmt::format("write failed: {}", errno_text(error));
+    return "write failed (disk full?)";
+}
+
+// The name of the temporary file next to `target`: `.<name>.ptune-tmp-XXXXXX`, with the name
+// cut so that the whole stays within the directory's NAME_MAX (a 250-byte output name is fine).
+std::string temp_pattern(const fs::path& directory, const std::string& name) {
+    constexpr std::string_view kSuffix = ".ptune-tmp-XXXXXX";
+    long name_max = ::pathconf(directory.c_str(), _PC_NAME_MAX);
+    std::size_t limit = name_max > 0 ? static_cast<std::size_t>(name_max) : 255;
+    std::size_t room = limit - 1 - kSuffix.size();
+    std::string stem = name.size() > room ? name.substr(0, room) : name;
+    return (directory / ("." + stem + std::string(kSuffix))).string();
+}
 }  // namespace
 
 void install_cleanup_handlers() {
-    struct sigaction action {};
-    action.sa_handler = remove_pending_and_exit;
-    sigemptyset(&action.sa_mask);
-    sigaction(SIGINT, &action, nullptr);
-    sigaction(SIGTERM, &action, nullptr);
-    sigaction(SIGHUP, &action, nullptr);
+    // Every signal whose default action ends the process (signal(7)), so that no temporary file
+    // outlives an interrupted run. A signal the parent set to be ignored (nohup, SIGPIPE in some
+    // shells) stays ignored.
+    static constexpr int kTerminating[] = {SIGINT,
+                                           SIGTERM,
+                                           SIGHUP,
+                                           SIGQUIT,
+                                           SIGUSR1,
+                                           SIGUSR2,
+                                           SIGPIPE,
+                                           SIGALRM,
+                                           SIGXCPU,
+                                           SIGVTALRM,
+                                           SIGPROF,
+                                           SIGSYS,
+                                           SIGABRT
+#ifdef SIGIO
+                                           ,
+                                           SIGIO
+#endif
+#ifdef SIGPWR
+                                           ,
+                                           SIGPWR
+#endif
+#ifdef SIGSTKFLT
+                                           ,
+                                           SIGSTKFLT
+#endif
+    };
+    auto install = [](int signal_number, void (*handler)(int)) {
+        struct sigaction previous {};
+        if (sigaction(signal_number, nullptr, &previous) == 0 && previous.sa_handler == SIG_IGN)
+            return;
+        struct sigaction action {};
+        action.sa_handler = handler;
+        sigemptyset(&action.sa_mask);
+        sigaction(signal_number, &action, nullptr);
+    };
+    for (int signal_number : kTerminating) install(signal_number, remove_pending_and_exit);
+    install(SIGXFSZ, note_file_too_large);
 }
 
+namespace {
+// A file buffer that remembers why its first write failed: by the time commit() sees the
+// stream's failbit, errno has long been overwritten (and ENOSPC must be named as such).
+class ErrnoFilebuf : public std::filebuf {
+  public:
+    int error = 0;
+
+  protected:
+    int_type overflow(int_type ch) override {
+        errno = 0;
+        int_type result = std::filebuf::overflow(ch);
+        if (traits_type::eq_int_type(result, traits_type::eof())) remember();
+        return result;
+    }
+    std::streamsize xsputn(const char* data, std::streamsize count) override {
+        errno = 0;
+        std::streamsize written = std::filebuf::xsputn(data, count);
+        if (written < count) remember();
+        return written;
+    }
+    int sync() override {
+        errno = 0;
+        int result = std::filebuf::sync();
+        if (result != 0) remember();
+        return result;
+    }
+
+  private:
+    void remember() {
+        if (error == 0) error = errno;
+    }
+};
+}  // namespace
+
 struct AtomicOutput::Impl {
-    std::ofstream file;
+    ErrnoFilebuf buffer;
+    std::ostream file{&buffer};
     std::string temp_path;  // empty when writing directly
+    std::string target;     // where the rename lands: symlinks resolved
     int pending_slot = -1;
     bool committed = false;
 };
@@ -333,31 +617,41 @@ Result<std::unique_ptr<AtomicOutput>> AtomicOutput::open(const std::string& path
     if (path == kStdinName) return out;
 
     for (const auto& input : inputs) {
-        if (input != kStdinName && same_file(path, input)) {
-            return Error{fmt::format("refusing to write the output over the input '{}'", input),
-                         path, 0, ExitCode::InputError};
-        }
+        if (input != kStdinName && same_file(path, input)) return collision_error(path, input);
     }
     auto mode = std::ios::out | std::ios::trunc;
     if (binary) mode |= std::ios::binary;
     struct stat info {};
     bool exists = ::stat(path.c_str(), &info) == 0;
+    {
+        // Files this command read, found by itself (a build directory's artifacts) or refused
+        // to read because they are this output.
+        auto& book = ledger();
+        std::lock_guard<std::mutex> lock(book.mutex);
+        if (exists) {
+            if (auto it = book.read.find(FileId{info.st_dev, info.st_ino}); it != book.read.end())
+                return collision_error(path, it->second);
+        }
+    }
     if (exists && S_ISDIR(info.st_mode)) {
         return Error{"is a directory, expected an output file", path, 0, ExitCode::InputError};
     }
-    if (exists && !S_ISREG(info.st_mode)) {
-        // /dev/null, a pipe or a terminal: nothing to replace atomically.
-        out->impl_->file.open(path, mode);
-        if (!out->impl_->file) {
+    std::string target = resolve_output(path);
+    if ((exists && !S_ISREG(info.st_mode)) || target.starts_with("/dev/") ||
+        target.starts_with("/proc/")) {
+        // /dev/null, a pipe, a terminal, /dev/stdout: nothing to replace atomically (and a
+        // system link such as /dev/stdout must never be replaced by a file).
+        if (out->impl_->buffer.open(path, mode) == nullptr) {
             return Error{fmt::format("cannot open for writing: {}", errno_text(errno)), path, 0,
                          ExitCode::InputError};
         }
         return out;
     }
-    fs::path target(path);
-    fs::path directory = target.has_parent_path() ? target.parent_path() : fs::path(".");
-    std::string pattern =
-        (directory / ("." + target.filename().string() + ".ptune-tmp-XXXXXX")).string();
+    // A symlink is written through: the temporary file goes next to its target, which the
+    // rename replaces, and the link stays a link.
+    fs::path resolved(target);
+    fs::path directory = resolved.has_parent_path() ? resolved.parent_path() : fs::path(".");
+    std::string pattern = temp_pattern(directory, resolved.filename().string());
     int fd = ::mkstemp(pattern.data());
     if (fd < 0) {
         return Error{
@@ -370,9 +664,9 @@ Result<std::unique_ptr<AtomicOutput>> AtomicOutput::open(const std::string& path
     ::fchmod(fd, exists ? (info.st_mode & 07777) : (0666 & ~mask));
     ::close(fd);
     out->impl_->temp_path = pattern;
+    out->impl_->target = target;
     out->impl_->pending_slot = register_pending(pattern);
-    out->impl_->file.open(pattern, mode);
-    if (!out->impl_->file) {
+    if (out->impl_->buffer.open(pattern, mode) == nullptr) {
         ::unlink(pattern.c_str());
         return Error{fmt::format("cannot open for writing: {}", errno_text(errno)), path, 0,
                      ExitCode::InputError};
@@ -382,7 +676,7 @@ Result<std::unique_ptr<AtomicOutput>> AtomicOutput::open(const std::string& path
 
 AtomicOutput::~AtomicOutput() {
     if (impl_ && !impl_->committed && !impl_->temp_path.empty()) {
-        impl_->file.close();
+        impl_->buffer.close();
         ::unlink(impl_->temp_path.c_str());
     }
     if (impl_) unregister_pending(impl_->pending_slot);
@@ -395,19 +689,25 @@ std::ostream& AtomicOutput::stream() {
 
 Status AtomicOutput::commit() {
     if (path_ == kStdinName) {
+        errno = 0;
         std::cout.flush();
-        if (!std::cout)
-            return Error{"error writing to standard output", "", 0, ExitCode::InputError};
+        if (!std::cout) {
+            return Error{fmt::format("error writing to standard output: {}", write_failure(errno)),
+                         "", 0, ExitCode::InputError};
+        }
         return ok_status();
     }
-    impl_->file.flush();
     bool good = static_cast<bool>(impl_->file);
-    impl_->file.close();
-    if (!good || impl_->file.fail()) {
-        return Error{"write failed (disk full?)", path_, 0, ExitCode::InputError};
+    if (good) impl_->file.flush();
+    good = good && static_cast<bool>(impl_->file);
+    errno = 0;
+    bool closed = impl_->buffer.close() != nullptr;
+    if (!good || !closed) {
+        int error = impl_->buffer.error != 0 ? impl_->buffer.error : errno;
+        return Error{write_failure(error), path_, 0, ExitCode::InputError};
     }
     if (!impl_->temp_path.empty()) {
-        if (::rename(impl_->temp_path.c_str(), path_.c_str()) != 0) {
+        if (::rename(impl_->temp_path.c_str(), impl_->target.c_str()) != 0) {
             return Error{fmt::format("cannot move the result into place: {}", errno_text(errno)),
                          path_, 0, ExitCode::InputError};
         }

@@ -177,8 +177,10 @@ KernelNameFiles find_kernel_names_near(const fs::path& artifact) {
          !error && it != end; it.increment(error)) {
         std::string name = it->path().filename().string();
         std::error_code type_error;
+        // Any non-directory: a FIFO name map is reported when read (never opened: it would
+        // block), not skipped in silence.
         if (name.starts_with("name_map") && name.ends_with(".json") &&
-            it->is_regular_file(type_error))
+            !it->is_directory(type_error))
             name_maps.push_back(folder / it->path().filename());
     }
     std::sort(name_maps.begin(), name_maps.end());

@@ -120,6 +120,17 @@ class Parser {
         return std::move(report_);
     }
 
+    /// The input ended inside line `number` (no newline after it).
+    void cut_at(std::size_t number) {
+        std::string where = report_.functions.empty() ? std::string("before any function")
+                                                      : fmt::format("inside function '{}'",
+                                                                    report_.functions.back().name);
+        diagnostics_.warn(report_.source, number,
+                          fmt::format("the report ends without a newline: it was cut {}; the rows "
+                                      "after this line are missing",
+                                      where));
+    }
+
   private:
     enum class State { Outside, Table, Buffers };
 
@@ -290,7 +301,14 @@ class Parser {
 Report parse_lines(io::LineReader& reader, const std::string& source, Diagnostics& diagnostics) {
     Parser parser(source, diagnostics);
     std::string_view line;
-    while (reader.next(line)) parser.line(line, reader.line_number());
+    bool cut = false;
+    while (reader.next(line)) {
+        parser.line(line, reader.line_number());
+        cut = reader.unterminated();
+    }
+    // Every line of a report ends with a newline (mem-report.md §3): a last line without one
+    // is a file cut short, and the rest of the last function is missing.
+    if (cut) parser.cut_at(reader.line_number());
     return parser.finish();
 }
 

@@ -8,6 +8,7 @@
 
 #include <fmt/format.h>
 
+#include "ptune/core/checked.hpp"
 #include "ptune/core/stats.hpp"
 
 namespace ptune::pmu {
@@ -27,6 +28,7 @@ struct CycleSums {
     std::uint64_t icache_req = 0;
     bool has_icache = false;
     bool clamped = false;
+    bool overflow = false;  ///< a sum passed 2^64: the ratios are undefined
 };
 
 CycleSums row_cycles(const HeaderInfo& header, const Row& row,
@@ -52,12 +54,18 @@ CycleSums row_cycles(const HeaderInfo& header, const Row& row,
 }
 
 void accumulate(CycleSums& into, const CycleSums& row) {
+    bool fits = true;
     for (std::size_t i = 0; i < kPipeCount; ++i) {
-        if (row.busy[i]) into.busy[i] = into.busy[i].value_or(0) + *row.busy[i];
+        if (row.busy[i]) {
+            std::uint64_t busy = into.busy[i].value_or(0);
+            fits = checked::add(busy, *row.busy[i]) && fits;
+            into.busy[i] = busy;
+        }
     }
-    into.total += row.total;
-    into.icache_miss += row.icache_miss;
-    into.icache_req += row.icache_req;
+    fits = checked::add(into.total, row.total) && fits;
+    fits = checked::add(into.icache_miss, row.icache_miss) && fits;
+    fits = checked::add(into.icache_req, row.icache_req) && fits;
+    into.overflow = into.overflow || row.overflow || !fits;
     into.has_icache = into.has_icache || row.has_icache;
     into.clamped = into.clamped || row.clamped;
 }
@@ -79,7 +87,8 @@ PipeMetrics derive(const CycleSums& sums, std::optional<CoreType> core_type) {
         metrics.icache_miss_rate =
             static_cast<double>(sums.icache_miss) / static_cast<double>(sums.icache_req);
     }
-    if (sums.total == 0) return metrics;  // simulator files: no data, never 0 %
+    // Simulator files: no data, never 0 %. A wrapped sum: no honest ratio either.
+    if (sums.total == 0 || sums.overflow) return metrics;
     double total = static_cast<double>(sums.total);
     bool any_busy = false;
     for (Pipe pipe : kAllPipes) {
@@ -149,6 +158,7 @@ Analysis analyze(const PmuTable& table, const KernelNames& names, const AnalyzeO
     std::unordered_map<std::uint64_t, TaskFuncs> tasks;
     std::unordered_set<std::int64_t> cores;
     std::size_t width = header.counter_names.size();
+    bool analysis_overflow = false;
     for (std::size_t i = 0; i < table.rows.size(); ++i) {
         const Row& row = table.rows[i];
         auto counters = table.counters_of(i);
@@ -162,7 +172,7 @@ Analysis analyze(const PmuTable& table, const KernelNames& names, const AnalyzeO
         bool zero = row.total_cycles == 0 && std::all_of(counters.begin(), counters.end(),
                                                          [](std::uint64_t v) { return v == 0; });
         analysis.all_zero = analysis.all_zero && zero;
-        analysis.total_cycles += row.total_cycles;
+        if (!checked::add(analysis.total_cycles, row.total_cycles)) analysis_overflow = true;
         cores.insert(row.core_id);
 
         KernelAccumulator& kernel = kernels[row.func_id];
@@ -173,13 +183,20 @@ Analysis analyze(const PmuTable& table, const KernelNames& names, const AnalyzeO
         ++kernel.rows;
         (row.core_type == CoreType::Aic ? kernel.saw_aic : kernel.saw_aiv) = true;
         accumulate(kernel.sums, cycles);
-        for (std::size_t c = 0; c < width; ++c) kernel.counter_sums[c] += counters[c];
+        for (std::size_t c = 0; c < width; ++c) {
+            if (!checked::add(kernel.counter_sums[c], counters[c])) kernel.sums.overflow = true;
+        }
         kernel.totals.push_back(static_cast<double>(row.total_cycles));
         if (metrics.bound_ratio) kernel.bounds.push_back(*metrics.bound_ratio);
         kernel.tasks.insert(row.task_id);
         kernel.cores.insert(row.core_id);
         TaskFuncs& task = tasks[row.task_id];
         add_unique(row.core_type == CoreType::Aic ? task.aic : task.aiv, row.func_id);
+    }
+    if (analysis_overflow) {
+        diagnostics.warn(table.source, 0,
+                         "pmu_total_cycles add up past 2^64 (a wrapped or corrupt counter); the "
+                         "total saturates and cycle shares are not exact");
     }
     analysis.tasks = tasks.size();
     analysis.cores = cores.size();
@@ -221,6 +238,13 @@ Analysis analyze(const PmuTable& table, const KernelNames& names, const AnalyzeO
         kernel.p90_total_cycles = *stats::quantile(accumulator.totals, 0.9);
         kernel.counter_sums = std::move(accumulator.counter_sums);
         kernel.weighted = derive(accumulator.sums, kernel.core_type);
+        if (accumulator.sums.overflow) {
+            diagnostics.warn(table.source, kernel.first_line,
+                             fmt::format("func_id {}: its cycle counters add up past 2^64 (a "
+                                         "wrapped or corrupt counter); its pipe ratios are left "
+                                         "undefined and its sums saturate",
+                                         func_id));
+        }
         if (!accumulator.bounds.empty()) {
             auto [low, high] =
                 std::minmax_element(accumulator.bounds.begin(), accumulator.bounds.end());

@@ -192,6 +192,44 @@ nlohmann::json to_json(const Report& report) {
     return out;
 }
 
+void write_json_with_array(nlohmann::json value, const std::string& key, std::size_t count,
+                           const std::function<nlohmann::json(std::size_t)>& element,
+                           std::ostream& out) {
+    constexpr auto kReplace = nlohmann::json::error_handler_t::replace;
+    // A placeholder no input can produce (control characters are escaped in JSON strings),
+    // replaced by the array written element by element.
+    value[key] =
+        "\x01"
+        "array"
+        "\x01";  // split: "\x01a" would be one escape
+    const std::string text = value.dump(2, ' ', false, kReplace);
+    const std::string placeholder = "\"\\u0001array\\u0001\"";
+    const std::size_t at = text.find(placeholder);
+    if (at == std::string::npos || count == 0) {
+        if (at != std::string::npos) value[key] = nlohmann::json::array();
+        write_json(value, out, true);
+        return;
+    }
+    // The array's indentation: its key's line.
+    const std::size_t line_start = text.rfind('\n', at) + 1;
+    const std::string indent(text.find_first_not_of(' ', line_start) - line_start, ' ');
+    const std::string inner = indent + "  ";
+    out.write(text.data(), static_cast<std::streamsize>(at));
+    out << '[';
+    for (std::size_t i = 0; i < count; ++i) {
+        out << (i == 0 ? "\n" : ",\n") << inner;
+        const std::string item = element(i).dump(2, ' ', false, kReplace);
+        for (char ch : item) {
+            out.put(ch);
+            if (ch == '\n') out << inner;
+        }
+    }
+    out << '\n' << indent << ']';
+    out.write(text.data() + at + placeholder.size(),
+              static_cast<std::streamsize>(text.size() - at - placeholder.size()));
+    out << '\n';
+}
+
 void write_json(const nlohmann::json& value, std::ostream& out, bool pretty) {
     // Replace invalid UTF-8 from hostile inputs instead of throwing.
     out << value.dump(pretty ? 2 : -1, ' ', false, nlohmann::json::error_handler_t::replace)

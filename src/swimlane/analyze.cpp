@@ -254,17 +254,18 @@ class Analyzer {
     }
 
     void count_cores() {
-        std::vector<CoreType> types = in_.core_types;
-        // Without metadata, the cores that have rows are all we know.
-        if (types.empty()) {
-            for (const auto& row : in_.rows) {
-                if (row.core >= 0 && static_cast<std::size_t>(row.core) >= types.size()) {
-                    types.resize(static_cast<std::size_t>(row.core) + 1, CoreType::Aiv);
-                }
-                if (row.core >= 0) types[static_cast<std::size_t>(row.core)] = row.kind;
-            }
+        // Without metadata, the cores that have rows are all we know (keyed by id: a sparse
+        // core id such as 2^31 must not size an array).
+        if (!in_.core_types.empty()) {
+            for (auto kind : in_.core_types)
+                (kind == CoreType::Aic ? out_.cores_aic : out_.cores_aiv)++;
+            return;
         }
-        for (auto kind : types) (kind == CoreType::Aic ? out_.cores_aic : out_.cores_aiv)++;
+        std::unordered_map<std::int64_t, CoreType> types;
+        for (const auto& row : in_.rows)
+            if (row.core >= 0) types[row.core] = row.kind;
+        for (const auto& [core, kind] : types)
+            (kind == CoreType::Aic ? out_.cores_aic : out_.cores_aiv)++;
     }
 
     void build_tasks() {
@@ -696,6 +697,40 @@ class Analyzer {
         return trail;
     }
 
+    // One cycle of deps.json, named by its tasks, so that the report can say which. A node
+    // left out of Kahn's order has a predecessor left out too; walking back through those
+    // must come round to a node already seen.
+    std::vector<std::string> one_cycle(const std::vector<char>& in_dag) const {
+        std::size_t start = graph_.nodes;
+        for (std::size_t v = 0; v < graph_.nodes && start == graph_.nodes; ++v)
+            if (!in_dag[v]) start = v;
+        std::unordered_map<std::size_t, std::size_t> seen;  // node -> position in the walk
+        std::vector<std::size_t> walk;
+        for (std::size_t v = start; v < graph_.nodes && !seen.contains(v);) {
+            seen.emplace(v, walk.size());
+            walk.push_back(v);
+            auto [first, last] = graph_.preds_of(v);
+            const std::size_t* next =
+                std::find_if(first, last, [&](std::size_t p) { return !in_dag[p]; });
+            v = next == last ? graph_.nodes : *next;
+            if (v < graph_.nodes && seen.contains(v)) {
+                walk.erase(walk.begin(), walk.begin() + static_cast<long>(seen.at(v)));
+                std::reverse(walk.begin(), walk.end());  // in dependency order
+                std::vector<std::string> names;
+                for (std::size_t node : walk) names.push_back(node_label(node));
+                return names;
+            }
+        }
+        return {};
+    }
+
+    std::string node_label(std::size_t node) const {
+        if (node < tasks_.size()) return tasks_[node].label;
+        for (const auto& [id, index] : task_index_)
+            if (index == node) return task_display(id);
+        return fmt::format("node {}", node);
+    }
+
     // Observed critical path: from the task that ends last, step to the predecessor that ended
     // last, until a task without timed predecessors. Tasks only in deps.json (alloc, dummy) are
     // zero-length nodes ending when their last predecessor ended, so the walk passes through them.
@@ -706,6 +741,7 @@ class Analyzer {
         std::vector<char> in_dag(graph_.nodes, 0);
         for (std::size_t v : order) in_dag[v] = 1;
         for (std::size_t v = 0; v < row_tasks; ++v) cp.cycle_tasks += in_dag[v] ? 0 : 1;
+        if (order.size() < graph_.nodes) cp.cycle = one_cycle(in_dag);
         std::vector<double> end(graph_.nodes, kUntimed), gate(graph_.nodes, kUntimed);
         for (std::size_t v : order) {
             auto [first, last] = graph_.preds_of(v);

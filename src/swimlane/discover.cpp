@@ -6,11 +6,13 @@
 
 #include <algorithm>
 #include <cctype>
+#include <limits>
 #include <optional>
 
 #include <fmt/format.h>
 
 #include "ptune/core/discover.hpp"
+#include "ptune/core/io.hpp"
 #include "ptune/core/kernel_names.hpp"
 #include "ptune/core/text.hpp"
 
@@ -55,7 +57,8 @@ std::optional<fs::path> records_in(const fs::path& dir) {
 std::optional<int> numbered(const std::string& name, std::string_view prefix) {
     if (!name.starts_with(prefix) || name.size() == prefix.size()) return std::nullopt;
     auto n = text::parse_int(std::string_view(name).substr(prefix.size()));
-    if (!n || *n < 0 || name[prefix.size()] == '+' || name[prefix.size()] == '-')
+    if (!n || *n < 0 || *n > std::numeric_limits<int>::max() || name[prefix.size()] == '+' ||
+        name[prefix.size()] == '-')
         return std::nullopt;
     return static_cast<int>(*n);
 }
@@ -73,19 +76,38 @@ CaptureFiles siblings_of(const fs::path& records, std::vector<std::string>& note
     return files;
 }
 
+/// The number of a `prefix<N>` directory entry. A name that looks meant as one but is not
+/// (`rank-1`, `rank99999999999999999999`) gets a note rather than a silent skip.
+std::optional<int> numbered_dir(const fs::directory_entry& entry, std::string_view prefix,
+                                std::vector<std::string>& notes) {
+    std::error_code ec;
+    if (!entry.is_directory(ec)) return std::nullopt;
+    const std::string name = entry.path().filename().string();
+    auto number = numbered(name, prefix);
+    if (number || !name.starts_with(prefix) || name.size() == prefix.size()) return number;
+    char next = name[prefix.size()];
+    if ((next >= '0' && next <= '9') || next == '-' || next == '+') {
+        notes.push_back(
+            fmt::format("{}: not a {}<N> directory (N a whole number below 2^31), "
+                        "skipped",
+                        entry.path().string(), prefix));
+    }
+    return std::nullopt;
+}
+
 /// rank{r}/d{k}/ captures under `dir`, in (rank, dispatch) order.
 std::vector<CaptureFiles> l3_captures(const fs::path& dir, std::vector<std::string>& notes) {
     std::vector<CaptureFiles> captures;
     std::error_code ec;
     for (fs::directory_iterator rank_it(dir, ec), end; !ec && rank_it != end;
          rank_it.increment(ec)) {
-        auto rank = numbered(rank_it->path().filename().string(), "rank");
-        if (!rank || !rank_it->is_directory(ec)) continue;
+        auto rank = numbered_dir(*rank_it, "rank", notes);
+        if (!rank) continue;
         std::error_code ec2;
         for (fs::directory_iterator d_it(rank_it->path(), ec2); !ec2 && d_it != end;
              d_it.increment(ec2)) {
-            auto dispatch = numbered(d_it->path().filename().string(), "d");
-            if (!dispatch || !d_it->is_directory(ec2)) continue;
+            auto dispatch = numbered_dir(*d_it, "d", notes);
+            if (!dispatch) continue;
             auto records = records_in(d_it->path());
             if (!records) {
                 notes.push_back(fmt::format("{}: no records file, skipped", d_it->path().string()));
@@ -127,7 +149,11 @@ Result<Discovery> discover_captures(const fs::path& input) {
         found.captures.push_back(siblings_of(input, found.notes));
         return found;
     }
-    if (!is_dir(input)) return Error{"no such file or directory", input.string(), 0};
+    if (!is_dir(input)) {
+        // Missing, or there but no file to read (a FIFO, a device): say which.
+        if (auto status = io::check_regular_file(input.string()); !status) return status.error();
+        return Error{"no such file or directory", input.string(), 0};
+    }
     if (auto found = search(input)) return *found;
     // build_output/ (or any folder of <Program>_<ts>/ runs): the newest run by its name.
     std::string note;

@@ -108,6 +108,7 @@ class RecordsWalker final : public detail::JsonWalker {
     std::int64_t level = 0;
     // Metadata.
     std::int64_t clock_freq_hz = 0;
+    bool clock_freq_invalid = false;  ///< present but not a whole number
     std::vector<std::string> core_type_names;
     std::vector<std::int64_t> core_to_thread;
     bool host_source = false;
@@ -281,9 +282,16 @@ class RecordsWalker final : public detail::JsonWalker {
                 if (d >= 3 && metadata_scalar(d, v)) break;
                 if (d == 2) {
                     std::string_view k = key_at(2);
-                    if (k == "clock_freq_hz" && v.is_number())
-                        clock_freq_hz = v.is_int() ? v.integer : std::llround(v.number);
-                    else if (k == "orchestrator_source" && v.type == Scalar::Type::String)
+                    if (k == "clock_freq_hz" && v.is_number()) {
+                        // A whole number of Hz: 0.5 must not round to 1 Hz (nor 1e300 to UB).
+                        bool whole = v.is_int() ||
+                                     (std::isfinite(v.number) && v.number == std::floor(v.number) &&
+                                      std::fabs(v.number) < 9.0e18);
+                        clock_freq_hz = !whole       ? 0
+                                        : v.is_int() ? v.integer
+                                                     : std::llround(v.number);
+                        clock_freq_invalid = !whole;  // 0 or negative: as if absent
+                    } else if (k == "orchestrator_source" && v.type == Scalar::Type::String)
                         host_source = v.text == "host";
                     else if (k == "host_orchestration_origin_ns" && v.is_int() && v.integer >= 0)
                         host_origin_ns = v.integer;
@@ -1273,6 +1281,12 @@ Status check_raw_sections(const RecordsWalker& w, const ReadOptions& options) {
 
 /// The cycle counter's frequency: the file's, else the user's --freq (never overriding the file).
 Status choose_clock_frequency(const RecordsWalker& w, const ReadOptions& options, Clock& clock) {
+    if (w.clock_freq_invalid) {
+        return Error{
+            "`metadata.clock_freq_hz` is not a whole number of Hz; fix the "
+            "capture (--freq never overrides the file's value)",
+            options.source_name, 0};
+    }
     if (w.clock_freq_hz > 0) {
         clock.freq_hz = static_cast<std::uint64_t>(w.clock_freq_hz);
         clock.freq_source = "metadata";

@@ -44,16 +44,18 @@ nlohmann::json critical_path_json(const CriticalPath& cp) {
                          {"end_us", step.end},
                          {"wait_us", step.wait_us}});
     }
-    return {{"tasks", std::move(tasks)},
-            {"length_us", cp.length_us},
-            {"kernel_us", cp.kernel_us},
-            {"overhead_us", cp.overhead_us},
-            {"window_share", cp.window_share},
-            {"graph_tasks", cp.graph_tasks},
-            {"zero_slack_tasks", cp.zero_slack_tasks},
-            {"slack_p50_us", cp.slack_p50_us},
-            {"slack_max_us", cp.slack_max_us},
-            {"cycle_tasks", cp.cycle_tasks}};
+    nlohmann::json out = {{"tasks", std::move(tasks)},
+                          {"length_us", cp.length_us},
+                          {"kernel_us", cp.kernel_us},
+                          {"overhead_us", cp.overhead_us},
+                          {"window_share", cp.window_share},
+                          {"graph_tasks", cp.graph_tasks},
+                          {"zero_slack_tasks", cp.zero_slack_tasks},
+                          {"slack_p50_us", cp.slack_p50_us},
+                          {"slack_max_us", cp.slack_max_us},
+                          {"cycle_tasks", cp.cycle_tasks}};
+    if (!cp.cycle.empty()) out["cycle"] = cp.cycle;
+    return out;
 }
 
 render::Table run_table(const Analysis& a, const AnalyzeInput& input) {
@@ -99,6 +101,13 @@ render::Table run_table(const Analysis& a, const AnalyzeInput& input) {
     }
     add("dispatch trails", fmt::format("{}", a.trails.size()));
     const auto& cp = a.critical_path;
+    if (!cp.cycle.empty()) {
+        // Without this line a cycle read as "critical path 1 tasks".
+        add("dependency cycle",
+            fmt::format("{} -> {} (deps.json; {} task(s) on or behind a cycle are left out of "
+                        "the critical path)",
+                        fmt::join(cp.cycle, " -> "), cp.cycle.front(), cp.cycle_tasks));
+    }
     if (cp.available) {
         add("critical path",
             fmt::format("{} tasks, {} us ({} of the window): {} us kernel, {} us scheduling",

@@ -792,22 +792,22 @@ class Builder {
     // ---- scheduler bookkeeping -------------------------------------------------------------
 
     int thread_of_core(std::uint32_t core) const {
-        if (core < core_thread_.size()) return core_thread_[core];
-        return -1;
+        auto it = core_thread_.find(core);
+        return it == core_thread_.end() ? -1 : it->second;
     }
 
     /// core → scheduler thread from metadata, else a majority vote over which thread's dispatch
     /// record contains each row's dispatch time (binary search per thread, not a full scan).
     void resolve_core_threads() {
-        std::uint32_t max_core = 0;
-        for (const auto& row : cap_.tasks) max_core = std::max(max_core, row.core_id);
-        core_thread_.assign(cap_.tasks.empty() ? 0 : max_core + 1, -1);
+        // Keyed by the cores present: a sparse core id (2^31) must not size an array.
+        core_thread_.clear();
+        for (const auto& row : cap_.tasks) core_thread_.try_emplace(row.core_id, -1);
         if (!cap_.core_to_thread.empty()) {
-            for (std::size_t c = 0; c < core_thread_.size() && c < cap_.core_to_thread.size(); ++c)
-                core_thread_[c] = cap_.core_to_thread[c];
+            for (auto& [core, thread] : core_thread_)
+                if (core < cap_.core_to_thread.size()) thread = cap_.core_to_thread[core];
             return;
         }
-        std::vector<std::unordered_map<int, std::size_t>> votes(core_thread_.size());
+        std::unordered_map<std::uint32_t, std::unordered_map<int, std::size_t>> votes;
         for (const auto& row : cap_.tasks) {
             if (!row.has_aicpu()) continue;
             for (std::uint32_t t = 0; t < thread_dispatches_.size(); ++t)
@@ -816,10 +816,11 @@ class Builder {
                     break;
                 }
         }
-        for (std::size_t c = 0; c < votes.size(); ++c) {
+        for (const auto& [core, counts] : votes) {
+            int& chosen = core_thread_[core];
             std::size_t best = 0;
-            for (auto [t, n] : votes[c])
-                if (n > best || (n == best && t < core_thread_[c])) best = n, core_thread_[c] = t;
+            for (auto [t, n] : counts)
+                if (n > best || (n == best && t < chosen)) best = n, chosen = t;
         }
     }
 
@@ -1061,8 +1062,8 @@ class Builder {
     IdIndex dummy_records_, skip_records_;  ///< task ids (values unused)
     IdIndex first_submit_;
     std::vector<PhasesByStart> thread_completes_, thread_dispatches_;
-    std::vector<int> core_thread_;
-    std::vector<std::uint8_t> resolution_threads_;  ///< per thread: writes resolve_standalone
+    std::unordered_map<std::uint32_t, int> core_thread_;  ///< cores with rows only
+    std::vector<std::uint8_t> resolution_threads_;        ///< per thread: writes resolve_standalone
 };
 
 /// First-fit lanes per group (lowest free lane, like the converter's Scheduler View), so no two

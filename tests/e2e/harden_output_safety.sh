@@ -85,8 +85,12 @@ interrupt_while_writing() {  # SIGNAL
     echo "note: SIG$signal: arrived after the output was committed (whole new output)" >&2
   fi
 }
+# Job control on: without it a script starts background jobs with SIGINT ignored, and ptune
+# keeps an ignored signal ignored (nohup), so SIGINT would never land.
+set -m
 interrupt_while_writing TERM
 interrupt_while_writing INT
+set +m
 
 # An uninterrupted run replaces the previous output whole and leaves no temporary file.
 printf 'previous content\n' >"$work/summary.json"

@@ -16,6 +16,9 @@ namespace ptune::bench::gate {
 struct ReportSettings {
     Options options;
     bool warn_only = false;
+    /// Put the per-case JSON into Report::data["cases"]. Off for the CLI, whose JSON renderer
+    /// (make_json_renderer) streams the cases: a DOM of 200,000 cases did not fit in 1 GB.
+    bool cases_in_data = true;
 };
 
 /// The report: a benchstat-style table (case, baseline, current, delta, test, verdict; `~` for
@@ -34,6 +37,10 @@ void publish_metrics(const GateResult& result, const Options& options, rules::Me
 std::unique_ptr<render::Renderer> make_github_renderer(const GateResult& result,
                                                        const ReportSettings& settings,
                                                        std::size_t cap = 10);
+
+/// The JSON report with "cases" written one case at a time (same bytes as the DOM would give);
+/// for a report made with `cases_in_data = false`.
+std::unique_ptr<render::Renderer> make_json_renderer(const GateResult& result);
 
 /// The `customSmallerIsBetter` array github-action-benchmark reads: `{name, unit, value}` per
 /// case with a current number (value = the gated statistic, unit "us"), `extra` = verdict.

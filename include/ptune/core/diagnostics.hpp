@@ -4,7 +4,9 @@
 /// Parsers keep going after a bad line: they record it here and return what parsed.
 
 #include <cstddef>
+#include <map>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace ptune {
@@ -22,9 +24,14 @@ struct Diagnostic {
     std::string to_string() const;
 };
 
-/// An ordered collection of diagnostics.
+/// An ordered collection of diagnostics. Hostile input can cause one per line (20 M bad rows),
+/// so only the first kKeptPerKind of each file and severity are kept; the rest are counted
+/// (dropped()) and count() includes them.
 class Diagnostics {
-public:
+  public:
+    /// Diagnostics kept per file and severity; more are only counted.
+    static constexpr std::size_t kKeptPerKind = 1000;
+
     void add(Severity severity, std::string file, std::size_t line, std::string message);
     void warn(std::string file, std::size_t line, std::string message) {
         add(Severity::Warning, std::move(file), line, std::move(message));
@@ -40,10 +47,20 @@ public:
     std::size_t count(Severity severity) const;
     bool empty() const { return items_.empty(); }
     void append(const Diagnostics& other);
-    void clear() { items_.clear(); }
+    void clear() {
+        items_.clear();
+        kept_.clear();
+        dropped_.clear();
+    }
+    /// Diagnostics counted but not kept, per (file, severity).
+    const std::map<std::pair<std::string, Severity>, std::size_t>& dropped() const {
+        return dropped_;
+    }
 
-private:
+  private:
     std::vector<Diagnostic> items_;
+    std::map<std::pair<std::string, Severity>, std::size_t> kept_;
+    std::map<std::pair<std::string, Severity>, std::size_t> dropped_;
 };
 
 }  // namespace ptune

@@ -41,7 +41,9 @@ Result<std::filesystem::path> resolve_run(const std::filesystem::path& dir,
                                           std::string* chosen_note);
 
 /// Files under `dir` (recursively, at most `max_depth` levels) whose name matches one of the
-/// exact `names` or, for entries ending in `*`, starts with the prefix. Sorted by path.
+/// exact `names` or, for entries ending in `*`, starts with the prefix. Sorted by path. Every
+/// non-directory entry counts (FIFOs and devices too: reading them then fails with a clear
+/// message rather than the artifact looking absent).
 std::vector<std::filesystem::path> find_files(const std::filesystem::path& dir,
                                               const std::vector<std::string>& names,
                                               int max_depth = 6);

@@ -20,9 +20,23 @@ namespace ptune::io {
 /// Name used for standard input in messages and paths.
 inline constexpr std::string_view kStdinName = "-";
 
+/// The UTF-8 byte order mark: read_file() and LineReader drop it at the start of an input.
+inline constexpr std::string_view kUtf8Bom = "\xEF\xBB\xBF";
+
+/// Largest file open_input() streams (docs/RELIABILITY.md "Limits").
+inline constexpr std::size_t kMaxStreamedBytes = 1ull << 40;
+
 /// Reads a whole file (or stdin for "-") into memory. Intended for inputs known to be small;
 /// large inputs go through open_input() and a LineReader. Fails with a message naming the path.
+/// Only regular files are read (a FIFO would block, a device never end); standard input may
+/// be a file, a pipe or a terminal, and a closed or directory stdin is an error. A file larger
+/// than `max_bytes` is refused before it is read. Every file read is recorded: an output that
+/// resolves to it is refused later (AtomicOutput::open).
 Result<std::string> read_file(const std::string& path, std::size_t max_bytes = 1ull << 31);
+
+/// The check every read makes, without reading: `path` exists and is a regular file (symlinks
+/// followed). For discovery that wants to report an artifact it could never read.
+Status check_regular_file(const std::string& path);
 
 /// An opened input: a stream over a file or stdin. Move-only.
 class InputStream {
@@ -41,13 +55,15 @@ class InputStream {
     std::istream* stream_ = nullptr;
 };
 
-/// Opens a file (or "-" for stdin) for streaming. Fails for a missing path, a directory or an
-/// unreadable file, with the path in the message.
+/// Opens a file (or "-" for stdin) for streaming. Fails for a missing path, a directory, a
+/// FIFO or device, a file over kMaxStreamedBytes, an unreadable file or one of the command's
+/// protected outputs (protect_outputs()), with the path in the message.
 Result<InputStream> open_input(const std::string& path);
 
 /// Splits text into lines without copying. Lines never include the terminator; a trailing
-/// `\r` (CRLF files) is removed. Reads a stream in large chunks so memory stays flat whatever the
-/// input size; a line longer than `max_line_bytes` is cut there and flagged as truncated.
+/// `\r` (CRLF files) is removed, and so is a UTF-8 byte order mark at the start of line 1. Reads a
+/// stream in large chunks so memory stays flat whatever the input size; a line longer than
+/// `max_line_bytes` is cut there and flagged as truncated.
 class LineReader {
   public:
     /// Reads lines from text that stays alive while the reader is used.
@@ -72,6 +88,8 @@ class LineReader {
     std::size_t line_number() const { return line_number_; }
     /// True if the line last returned was longer than the limit and was cut.
     bool truncated() const { return truncated_; }
+    /// True if the line last returned ended the input without a newline (a file cut short).
+    bool unterminated() const { return unterminated_; }
     /// Bytes consumed so far (for progress reporting).
     std::size_t bytes_read() const { return consumed_; }
     /// Offset in the input of the first byte of the line last returned.
@@ -97,7 +115,9 @@ class LineReader {
     std::size_t consumed_ = 0;
     std::size_t line_offset_ = 0;
     std::size_t interest_offset_ = 0;
+    std::size_t bom_ = 0;  ///< bytes of byte order mark cut from the line last returned
     bool truncated_ = false;
+    bool unterminated_ = false;
     bool eof_ = false;
     bool skipping_ = false;
 };
@@ -108,10 +128,28 @@ std::size_t count_newlines(const char* begin, const char* end);
 /// True if the two paths name the same existing file (same device and inode).
 bool same_file(const std::filesystem::path& a, const std::filesystem::path& b);
 
+/// The output-safety rule checked before a command reads anything: two outputs never name the
+/// same file, and no output is the same file (inode: symlinks and hard links resolved) as one
+/// of `inputs`. Paths that do not exist are compared by their normalised spelling.
+Status check_outputs(const std::vector<std::string>& outputs,
+                     const std::vector<std::string>& inputs);
+
+/// Registers the command's outputs that exist as regular files: reading one of them (an input
+/// the command found by itself, such as an artifact in a build directory) is refused. From
+/// this call on every file read is recorded, and AtomicOutput::open refuses a target that
+/// resolves to one of them (read or refused). The CLI calls it once per command.
+void protect_outputs(const std::vector<std::string>& outputs);
+
+/// Forgets the outputs and the files read, and stops recording (for tests that run several
+/// commands in one process).
+void reset_output_safety();
+
 /// An output that appears whole or not at all: data goes to a temporary file in the target's
 /// directory and is renamed over the target on commit(). "-" writes to stdout; special files
-/// (/dev/null, pipes, terminals) are written directly. If the object is destroyed without
-/// commit(), or the process gets SIGINT/SIGTERM, the temporary file is removed.
+/// (/dev/null, pipes, terminals, anything under /dev or /proc) are written directly; a symlink
+/// is written through (its target is replaced, the link stays). If the object is destroyed
+/// without commit(), or the process gets a signal that ends it, the temporary file is removed.
+/// A target that resolves to a file the command read is refused.
 class AtomicOutput {
   public:
     /// Opens the output. `inputs` are the command's input paths: writing over one is refused.
@@ -135,7 +173,9 @@ class AtomicOutput {
     std::unique_ptr<Impl> impl_;
 };
 
-/// Installs SIGINT/SIGTERM handlers that remove pending temporary outputs before exiting.
+/// Installs handlers for every signal that ends the process by default (SIGINT, SIGTERM,
+/// SIGHUP, SIGQUIT, SIGUSR1/2, SIGPIPE, SIGALRM, …) that remove pending temporary outputs
+/// before dying of the signal; SIGXFSZ makes the write fail instead, reported with the path.
 void install_cleanup_handlers();
 
 }  // namespace ptune::io

@@ -3,6 +3,8 @@
 /// The format-neutral result every command produces, and the one Renderer interface that turns
 /// it into text, JSON, Markdown, CSV or a command's own formats (run, gcc, sarif, github...).
 
+#include <cstddef>
+#include <functional>
 #include <map>
 #include <memory>
 #include <ostream>
@@ -27,7 +29,7 @@ struct Table {
 
 /// What a command found, independent of the output format.
 struct Report {
-    std::string command;            ///< e.g. "mem-report"
+    std::string command;                             ///< e.g. "mem-report"
     nlohmann::json data = nlohmann::json::object();  ///< the JSON view (without the envelope)
     std::vector<Table> tables;
     std::vector<std::string> notes;  ///< short lines shown after the tables in text/markdown
@@ -42,7 +44,7 @@ struct RenderOptions {
 
 /// Turns a Report into bytes on a stream. One implementation per output format.
 class Renderer {
-public:
+  public:
     virtual ~Renderer() = default;
     virtual void render(const Report& report, std::ostream& out,
                         const RenderOptions& options) const = 0;
@@ -59,6 +61,12 @@ nlohmann::json to_json(const Report& report);
 nlohmann::json finding_to_json(const rules::Finding& finding);
 /// Writes JSON compactly (large outputs) or indented by 2 (the default for reports).
 void write_json(const nlohmann::json& value, std::ostream& out, bool pretty = true);
+
+/// Writes `value` as write_json(pretty) would with `value[key]` set to the array of `count`
+/// elements made by `element(i)`, one element at a time: a large array never exists as a DOM.
+void write_json_with_array(nlohmann::json value, const std::string& key, std::size_t count,
+                           const std::function<nlohmann::json(std::size_t)>& element,
+                           std::ostream& out);
 
 /// Aligned plain-text table (what the text renderer prints for each table).
 void write_text_table(const Table& table, std::ostream& out);

@@ -220,7 +220,8 @@ struct CriticalPath {
     std::size_t zero_slack_tasks = 0;
     double slack_p50_us = 0;
     double slack_max_us = 0;
-    std::size_t cycle_tasks = 0;  ///< tasks left out because deps.json has a cycle
+    std::size_t cycle_tasks = 0;     ///< tasks left out because deps.json has a cycle
+    std::vector<std::string> cycle;  ///< the tasks of one cycle, in dependency order
 };
 
 /// Everything the analysis found.

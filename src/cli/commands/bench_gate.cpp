@@ -85,14 +85,15 @@ class BenchGateCommand : public Command {
         if (!catalogue) return context.fail(catalogue.error());
         rules::MetricStore store;
         const auto result = bench::gate::compare(*runs, options_, store, context.diagnostics);
-        const bench::gate::ReportSettings settings{options_, warn_only_};
+        const bench::gate::ReportSettings settings{options_, warn_only_, false};
         auto report = bench::gate::make_report(result, settings);
         report.findings = rules::evaluate(**catalogue, store, {"bench.gate-"});
 
         context.flush_diagnostics();
         std::map<std::string, std::shared_ptr<render::Renderer>> custom = {
             {"github", bench::gate::make_github_renderer(result, settings)},
-            {"gab-json", bench::gate::make_gab_json_renderer(result)}};
+            {"gab-json", bench::gate::make_gab_json_renderer(result)},
+            {"json", bench::gate::make_json_renderer(result)}};
         if (int code = context.emit(report, custom); code != 0) return code;
         if (int code = context.append_step_summary("bench-gate", report); code != 0) return code;
         if (result.compared() == 0) {

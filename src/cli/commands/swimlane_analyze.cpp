@@ -2,6 +2,8 @@
 // guide's Part 1, measured on one chip swimlane capture (swimlane.md §10) and judged by the
 // L2.* rules. The pipeline and the report are the swimlane domain's (swimlane/pipeline.hpp).
 
+#include <fmt/format.h>
+
 #include "cli/commands/commands.hpp"
 #include "cli/commands/l3_tree.hpp"
 #include "ptune/swimlane/cpm.hpp"
@@ -65,6 +67,13 @@ class SwimlaneAnalyzeCommand : public Command {
         for (std::size_t k = 0; k < runs.size(); ++k) {
             swimlane::publish(runs[k], stores[k]);
             findings.push_back(rules::evaluate(**catalogue, stores[k], {"L2."}));
+        }
+        // deps.json is shared by every run of the file: a cycle is said once.
+        if (const auto& cycle = runs.front().analysis.critical_path.cycle; !cycle.empty()) {
+            context.diagnostics.warn(deps_.empty() ? loaded->files.deps.string() : deps_, 0,
+                                     fmt::format("dependency cycle {} -> {}; its tasks are left "
+                                                 "out of the critical path",
+                                                 fmt::join(cycle, " -> "), cycle.front()));
         }
         // A records file holding several runs: each analysed on its own (never one task
         // spanning them, upstream-2026-09.md §1.10).

@@ -153,8 +153,15 @@ class SwimlaneMergeCommand : public Command {
         auto out = context.open_output(output, binary);
         if (!out) return context.fail(out.error());
         TraceCounts counts;
-        if (auto status = write_trace(sources, options, (*out)->stream(), counts); !status)
+        if (auto status = write_trace(sources, options, (*out)->stream(), counts); !status) {
+            // A failed write (full disk, file-size limit) is reported with the output's path,
+            // not as a compression failure.
+            if (!(*out)->stream().good()) {
+                if (auto committed = (*out)->commit(); !committed)
+                    return context.fail(committed.error());
+            }
             return context.fail(status.error());
+        }
         if (auto status = (*out)->commit(); !status) return context.fail(status.error());
         if (counts.dependency_edges_missing)
             context.diagnostics.note(

@@ -1,0 +1,215 @@
+// Output safety, special files, byte order marks, counted diagnostics and checked sums: the
+// core machinery behind docs/RELIABILITY.md "Hostile situations".
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cstdint>
+#include <filesystem>
+#include <fstream>
+#include <limits>
+#include <sstream>
+#include <string>
+
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+
+#include "ptune/core/checked.hpp"
+#include "ptune/core/diagnostics.hpp"
+#include "ptune/core/io.hpp"
+#include "ptune/render/report.hpp"
+
+using namespace ptune;
+namespace fs = std::filesystem;
+
+namespace {
+
+fs::path scratch(const std::string& name) {
+    fs::path dir =
+        fs::temp_directory_path() / ("ptune-harden-" + std::to_string(::getpid()) + "-" + name);
+    fs::remove_all(dir);
+    fs::create_directories(dir);
+    return dir;
+}
+
+void write(const fs::path& path, const std::string& text) {
+    std::ofstream(path, std::ios::binary) << text;
+}
+
+}  // namespace
+
+TEST_CASE("two outputs on one file and an output over an input are refused", "[io][harden]") {
+    fs::path dir = scratch("outputs");
+    write(dir / "in.log", "x\n");
+    fs::create_hard_link(dir / "in.log", dir / "hard.log");
+    fs::create_symlink(dir / "in.log", dir / "soft.log");
+    const std::string in = (dir / "in.log").string();
+    CHECK(io::check_outputs({(dir / "out.json").string()}, {in}).ok());
+    for (const char* name : {"in.log", "hard.log", "soft.log"}) {
+        auto refused = io::check_outputs({(dir / name).string()}, {in});
+        REQUIRE_FALSE(refused.ok());
+        CHECK(refused.error().message.find("refusing to write the output over the input") !=
+              std::string::npos);
+    }
+    // Not existing yet: compared by spelling.
+    auto twice =
+        io::check_outputs({(dir / "a.json").string(), (dir / "." / "a.json").string()}, {});
+    REQUIRE_FALSE(twice.ok());
+    CHECK(twice.error().message.find("same file") != std::string::npos);
+    CHECK(io::check_outputs({"-", "-"}, {}).ok());
+    fs::remove_all(dir);
+}
+
+TEST_CASE("a protected output is never read, and a file read is never an output", "[io][harden]") {
+    fs::path dir = scratch("ledger");
+    write(dir / "artifact.log", "artifact\n");
+    write(dir / "other.log", "other\n");
+    const std::string artifact = (dir / "artifact.log").string();
+    io::protect_outputs({artifact});
+    auto refused = io::read_file(artifact);
+    REQUIRE_FALSE(refused.ok());
+    CHECK(refused.error().message.find("refusing") != std::string::npos);
+    CHECK_FALSE(io::open_input(artifact).ok());
+    // The refused read also blocks the output itself.
+    CHECK_FALSE(io::AtomicOutput::open(artifact).ok());
+    // A file read after arming cannot be written, whatever the spelling.
+    REQUIRE(io::read_file((dir / "other.log").string()).ok());
+    CHECK_FALSE(io::AtomicOutput::open((dir / "." / "other.log").string()).ok());
+    io::reset_output_safety();
+    CHECK(io::read_file(artifact).ok());
+    CHECK(io::AtomicOutput::open((dir / "other.log").string()).ok());
+    fs::remove_all(dir);
+}
+
+TEST_CASE("FIFOs and devices are refused without being opened", "[io][harden]") {
+    fs::path dir = scratch("special");
+    const std::string fifo = (dir / "fifo").string();
+    REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
+    // Opening the FIFO would block this test forever: the check comes first.
+    auto read = io::read_file(fifo);
+    REQUIRE_FALSE(read.ok());
+    CHECK(read.error().message.find("FIFO") != std::string::npos);
+    CHECK_FALSE(io::open_input(fifo).ok());
+    auto zero = io::open_input("/dev/zero");
+    REQUIRE_FALSE(zero.ok());
+    CHECK(zero.error().message.find("character device") != std::string::npos);
+    CHECK_FALSE(io::check_regular_file(fifo).ok());
+    fs::remove_all(dir);
+}
+
+TEST_CASE("a file over the limit is refused by its size", "[io][harden]") {
+    fs::path dir = scratch("size");
+    write(dir / "big.json", std::string(4096, ' '));
+    auto refused = io::read_file((dir / "big.json").string(), 1024);
+    REQUIRE_FALSE(refused.ok());
+    CHECK(refused.error().message.find("larger than 1024 bytes") != std::string::npos);
+    fs::remove_all(dir);
+}
+
+TEST_CASE("symlink outputs are written through, dangling ones too", "[io][harden]") {
+    fs::path dir = scratch("symlink");
+    write(dir / "target.txt", "old");
+    fs::create_symlink("target.txt", dir / "link.txt");
+    fs::create_symlink(dir / "later.txt", dir / "dangling.txt");
+    for (const char* name : {"link.txt", "dangling.txt"}) {
+        auto out = io::AtomicOutput::open((dir / name).string());
+        REQUIRE(out.ok());
+        (*out)->stream() << "new";
+        REQUIRE((*out)->commit().ok());
+        CHECK(fs::is_symlink(dir / name));
+    }
+    CHECK(*io::read_file((dir / "target.txt").string()) == "new");
+    CHECK(*io::read_file((dir / "later.txt").string()) == "new");
+    fs::remove_all(dir);
+}
+
+TEST_CASE("an output name of 255 bytes gets a temporary name that fits", "[io][harden]") {
+    fs::path dir = scratch("namemax");
+    const fs::path target = dir / std::string(255, 'n');
+    auto out = io::AtomicOutput::open(target.string());
+    REQUIRE(out.ok());
+    (*out)->stream() << "whole";
+    REQUIRE((*out)->commit().ok());
+    CHECK(*io::read_file(target.string()) == "whole");
+    fs::remove_all(dir);
+}
+
+TEST_CASE("a full device fails the commit with the path and the reason", "[io][harden]") {
+    auto out = io::AtomicOutput::open("/dev/full");
+    REQUIRE(out.ok());
+    (*out)->stream() << std::string(1 << 20, 'x');
+    auto status = (*out)->commit();
+    REQUIRE_FALSE(status.ok());
+    CHECK(status.error().file == "/dev/full");
+    CHECK(status.error().message.find("no space left on device") != std::string::npos);
+}
+
+TEST_CASE("a byte order mark never reaches a parser", "[io][harden]") {
+    const std::string text = "\xEF\xBB\xBF::group::a\nsecond\n";
+    io::LineReader from_text(text);
+    std::string_view line;
+    REQUIRE(from_text.next(line));
+    CHECK(line == "::group::a");
+    std::istringstream stream(text);
+    io::LineReader from_stream(stream);
+    REQUIRE(from_stream.next(line));
+    CHECK(line == "::group::a");
+    REQUIRE(from_stream.next(line));
+    CHECK(line == "second");  // only line 1 loses its mark
+
+    fs::path dir = scratch("bom");
+    write(dir / "a.json", "\xEF\xBB\xBF{}");
+    CHECK(*io::read_file((dir / "a.json").string()) == "{}");
+    fs::remove_all(dir);
+}
+
+TEST_CASE("LineReader says when the input ends without a newline", "[io][harden]") {
+    std::string_view line;
+    io::LineReader cut("a\nb");
+    REQUIRE(cut.next(line));
+    CHECK_FALSE(cut.unterminated());
+    REQUIRE(cut.next(line));
+    CHECK(cut.unterminated());
+    std::istringstream whole("a\nb\n");
+    io::LineReader reader(whole);
+    while (reader.next(line)) CHECK_FALSE(reader.unterminated());
+}
+
+TEST_CASE("diagnostics past the cap are counted, not kept", "[diagnostics][harden]") {
+    Diagnostics diagnostics;
+    const std::size_t total = Diagnostics::kKeptPerKind + 500;
+    for (std::size_t i = 0; i < total; ++i) diagnostics.warn("bad.csv", i + 1, "bad row");
+    diagnostics.warn("other.csv", 1, "bad row");
+    CHECK(diagnostics.items().size() == Diagnostics::kKeptPerKind + 1);
+    CHECK(diagnostics.count(Severity::Warning) == total + 1);
+    REQUIRE(diagnostics.dropped().size() == 1);
+    CHECK(diagnostics.dropped().begin()->second == 500);
+    Diagnostics merged;
+    merged.append(diagnostics);
+    CHECK(merged.count(Severity::Warning) == total + 1);
+    CHECK(merged.items().size() == Diagnostics::kKeptPerKind + 1);
+}
+
+TEST_CASE("checked sums saturate and say so", "[core][harden]") {
+    std::uint64_t sum = std::numeric_limits<std::uint64_t>::max() - 10;
+    CHECK(checked::add(sum, std::uint64_t{10}));
+    CHECK(sum == std::numeric_limits<std::uint64_t>::max());
+    CHECK_FALSE(checked::add(sum, std::uint64_t{1}));
+    CHECK(sum == std::numeric_limits<std::uint64_t>::max());
+}
+
+TEST_CASE("a streamed JSON array gives the bytes of the DOM", "[render][harden]") {
+    nlohmann::json envelope = {{"alpha", 1}, {"zeta", {{"k", "v"}}}, {"name", "x\x01y"}};
+    for (std::size_t count : {0u, 1u, 3u}) {
+        auto element = [](std::size_t i) {
+            return nlohmann::json{{"case", "c" + std::to_string(i)}, {"values", {1, 2}}};
+        };
+        nlohmann::json whole = envelope;
+        whole["cases"] = nlohmann::json::array();
+        for (std::size_t i = 0; i < count; ++i) whole["cases"].push_back(element(i));
+        std::ostringstream expected, streamed;
+        render::write_json(whole, expected);
+        render::write_json_with_array(envelope, "cases", count, element, streamed);
+        CHECK(streamed.str() == expected.str());
+    }
+}
