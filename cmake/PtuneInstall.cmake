@@ -41,6 +41,6 @@ set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
 set(CPACK_DEBIAN_PACKAGE_SECTION devel)
 # Exact bookworm sonames of what the binary links; the -dev package adds the headers the
 # exported CMake package needs to find its dependencies.
-set(CPACK_DEBIAN_PACKAGE_DEPENDS "libfmt9, libspdlog1.10, zlib1g, libstdc++6, libc6")
+set(CPACK_DEBIAN_PACKAGE_DEPENDS "libfmt9, libspdlog1.10, zlib1g, libsqlite3-0, libpq5, libstdc++6, libc6")
 set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "libfmt-dev, libspdlog-dev, nlohmann-json3-dev, zlib1g-dev")
 include(CPack)

@@ -16,5 +16,6 @@ std::unique_ptr<Command> make_hints_lint();
 std::unique_ptr<Command> make_pmu_analyze();
 std::unique_ptr<Command> make_advise();
 std::unique_ptr<Command> make_rules();
+std::unique_ptr<Command> make_history();
 
 }  // namespace ptune::cli
