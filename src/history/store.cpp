@@ -118,8 +118,14 @@ class SqlStore : public Store {
         }
         auto version = schema_version();
         if (!version) return version.error();
-        if (*version == kSchemaVersion) return ok_status();
         if (*version > kSchemaVersion) return newer_schema(*version);
+        if (db_->dialect() == Dialect::Sqlite && !db_->read_only() && (*version > 0 || create)) {
+            // WAL: readers never wait for a writer. Persistent, so usually already set; set
+            // only once the file is known to be ours, so a refused file is left as it was.
+            auto status = db_->exec("PRAGMA journal_mode = WAL");
+            if (!status && db_->last_failure() == Failure::Busy) return explain(status, "open it");
+        }
+        if (*version == kSchemaVersion) return ok_status();
         if (*version == 0 && !create) {
             return fail("holds no ptune history yet (record a run with `ptune history add`)");
         }
@@ -404,10 +410,6 @@ class SqlStore : public Store {
                                    "ptune history); nothing was written",
                                    tables));
         }
-        // WAL: readers never wait for a writer. Persistent, so set once; a read-only file
-        // keeps its mode.
-        (void)db_->exec("PRAGMA journal_mode = WAL");
-        if (db_->last_failure() == Failure::Busy) return explain(Status(fail("busy")), "open");
         (void)db_->exec("PRAGMA foreign_keys = ON");
         return ok_status();
     }

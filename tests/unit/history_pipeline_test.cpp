@@ -7,6 +7,7 @@
 #include <fstream>
 
 #include <catch2/catch.hpp>
+#include <fmt/format.h>
 
 #include "history_synth.hpp"
 #include "ptune/history/pipeline.hpp"
