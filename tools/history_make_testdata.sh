@@ -16,7 +16,7 @@ mkdir -p "$out"
 make_sixty "$tmp"
 cp "$tmp/stable10.log" "$tmp/noisy6.log" "$out/"
 rm -f "$out/sixty.db"
-add_sixty "$out/sixty.db" "$tmp"
+(cd "$tmp" && add_sixty "$out/sixty.db" .)   # relative input paths in the database
 "$ptune" history --db "$out/sixty.db" changes >/dev/null   # cache the change points
 sqlite3 "$out/sixty.db" 'PRAGMA journal_mode = DELETE; VACUUM;' >/dev/null
 # A newer schema than ptune knows, another program's database, a damaged file.

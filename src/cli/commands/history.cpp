@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "cli/commands/commands.hpp"
+#include "ptune/core/stats.hpp"
 #include "ptune/history/chart.hpp"
 #include "ptune/history/export.hpp"
 #include "ptune/history/pipeline.hpp"
@@ -248,23 +249,23 @@ class HistoryCommand : public Command {
             const auto& points = analysis.series.points;
             std::vector<double> values;
             nlohmann::json point_json = nlohmann::json::array();
-            std::size_t c = 0, begin = 0;
+            // The segment's median, what bench-gate --history compares with, once per segment.
+            std::size_t c = 0;
+            double median = 0;
             for (std::size_t i = 0; i < points.size(); ++i) {
-                if (c < analysis.change_points.size() && analysis.change_points[c].index == i) {
-                    begin = i;
-                    ++c;
+                const bool starts = i == 0 || (c < analysis.change_points.size() &&
+                                               analysis.change_points[c].index == i);
+                if (i > 0 && starts) ++c;
+                if (starts) {
+                    const std::size_t end = c < analysis.change_points.size()
+                                                ? analysis.change_points[c].index
+                                                : points.size();
+                    std::vector<double> segment;
+                    for (std::size_t j = i; j < end; ++j) segment.push_back(points[j].value_us);
+                    median = *stats::median(std::move(segment));
                 }
-                // The segment's median: what bench-gate --history would compare with.
-                const std::size_t end = c < analysis.change_points.size()
-                                            ? analysis.change_points[c].index
-                                            : points.size();
-                std::vector<double> segment;
-                for (std::size_t j = begin; j < end; ++j) segment.push_back(points[j].value_us);
-                std::nth_element(segment.begin(), segment.begin() + segment.size() / 2,
-                                 segment.end());
-                const double median = segment[segment.size() / 2];
                 const auto& p = points[i];
-                const bool at_change = c > 0 && begin == i;
+                const bool at_change = c > 0 && starts;
                 table.rows.push_back(
                     {std::to_string(p.run), p.time, p.commit, analysis.series.epoch.label(),
                      us(p.value_us), pct((p.value_us - median) / median * 100.0),
