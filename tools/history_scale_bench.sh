@@ -44,10 +44,10 @@ timed() {
   printf '%-52s %8.2f s  peak RSS %6d MiB\n' "$label" "$(seconds "$start" "$end")" \
     "$(($(tail -1 "$work/rss") / 1024))"
 }
-timed "changes, from scratch (--recompute)" "$ptune" history --db "$db" changes --recompute
-timed "changes, first run (analyses and caches)" "$ptune" history --db "$db" changes
-echo "change points: $(($(wc -l <"$work/out") - 4)) (about $((cases / 10)) steps planted)"
+timed "changes, first (analyses all, caches)" "$ptune" history --db "$db" changes --format json
+echo "change points: $(jq '.changes | length' "$work/out") ($((cases / 10)) steps planted)"
 timed "changes, cached" "$ptune" history --db "$db" changes
+timed "changes --recompute (from scratch)" "$ptune" history --db "$db" changes --recompute
 "${synth[@]}" --runs $((runs + 1)) --from $((runs + 1)) --out "$work/next"
 timed "add one more run" "$ptune" -q history --db "$db" add "$work/next"/*.log --commit next
 timed "changes after it (incremental)" "$ptune" history --db "$db" changes

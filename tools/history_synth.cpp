@@ -1,7 +1,8 @@
 // history_synth: writes a synthetic performance history as CI-style logs, one file per run
 // (DIR/run-00001.log ...), for `ptune history` tests and the scale benchmark.
 //
-//   history_synth --runs N [--from R] [--to T] [--out DIR] [--current FILE] [--rounds R] [--seed S] [--no-raw]
+//   history_synth --runs N [--from R] [--to T] [--out DIR] [--current FILE] [--rounds R] [--seed S]
+//   [--no-raw]
 //                 [--cases K] [--base US] [--noise PCT] [--step-fraction F]
 //                 [--case NAME]... [--noise-of NAME=PCT]... [--step NAME=RUN:PCT]...
 //                 [--extra NAME=PCT]...
@@ -30,7 +31,8 @@ namespace {
 
 int usage(const std::string& problem) {
     std::cerr << "history_synth: " << problem
-              << "\nusage: history_synth --runs N [--from R] [--to T] [--out DIR] [--current FILE] [--rounds R] "
+              << "\nusage: history_synth --runs N [--from R] [--to T] [--out DIR] [--current FILE] "
+                 "[--rounds R] "
                  "[--seed S] [--no-raw] [--cases K] [--base US] [--noise PCT] "
                  "[--step-fraction F] [--case NAME]... [--noise-of NAME=PCT]... "
                  "[--step NAME=RUN:PCT]... [--extra NAME=PCT]...\n";
@@ -119,8 +121,7 @@ int main(int argc, char** argv) {
         if (auto it = steps.find(c.name); it != steps.end()) {
             c.step_run = it->second.first;
             c.step_pct = it->second.second;
-        } else if (step_fraction > 0 &&
-                   static_cast<double>(k % 1000) < step_fraction * 1000.0) {
+        } else if (step_fraction > 0 && static_cast<double>(k % 1000) < step_fraction * 1000.0) {
             c.step_run = 1 + (k * 7919) % runs;
             c.step_pct = 5.0;
         }

@@ -40,8 +40,7 @@ class Fenwick {
 };
 
 // Sum of |value - x| over the x present, the total count and sum being known.
-double distance_sum(const Fenwick& tree, std::size_t rank, double value, double count,
-                    double sum) {
+double distance_sum(const Fenwick& tree, std::size_t rank, double value, double count, double sum) {
     const auto [below_count, below_sum] = tree.prefix(rank);
     const double above_count = count - below_count, above_sum = sum - below_sum;
     return value * below_count - below_sum + above_sum - value * above_count;

@@ -69,16 +69,16 @@ std::string svg_chart(const std::string& title, const std::vector<Analysis>& ana
         "text-anchor=\"end\">{11}</text><text x=\"{12:.0f}\" y=\"{13}\" "
         "text-anchor=\"middle\">run (oldest to newest)</text>",
         kLeft, kTop, kTop + plot_h, kLeft + plot_w, kLeft - 6, y_of(high - pad) + 4, high - pad,
-        y_of(low + pad) + 4, low + pad, kTop - 4, kTop + plot_h + 14, count,
-        kLeft + plot_w / 2, kTop + plot_h + 30);
+        y_of(low + pad) + 4, low + pad, kTop - 4, kTop + plot_h + 14, count, kLeft + plot_w / 2,
+        kTop + plot_h + 30);
     for (std::size_t e = 0; e < analyses.size(); ++e) {
         const auto& analysis = analyses[e];
         const char* colour = kColours[e % std::size(kColours)];
         std::string path;
         for (std::size_t i = 0; i < analysis.series.points.size(); ++i) {
             const auto& point = analysis.series.points[i];
-            path += fmt::format("{}{:.1f},{:.1f}", i == 0 ? "M" : " L", x_of(i),
-                                y_of(point.value_us));
+            path +=
+                fmt::format("{}{:.1f},{:.1f}", i == 0 ? "M" : " L", x_of(i), y_of(point.value_us));
         }
         out += fmt::format(
             "<path class=\"series\" data-epoch=\"{}\" d=\"{}\" fill=\"none\" stroke=\"{}\" "
@@ -89,8 +89,8 @@ std::string svg_chart(const std::string& title, const std::vector<Analysis>& ana
             out += fmt::format(
                 "<circle cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"2\" fill=\"{}\"><title>run {} ({}): "
                 "{:.1f} us</title></circle>",
-                x_of(i), y_of(point.value_us), colour, point.run,
-                render::svg::escape(point.commit), point.value_us);
+                x_of(i), y_of(point.value_us), colour, point.run, render::svg::escape(point.commit),
+                point.value_us);
         }
         for (const auto& change : describe(analysis)) {
             std::size_t index = 0;

@@ -24,14 +24,23 @@ nlohmann::json optional_json(const std::optional<double>& value) {
     return value ? nlohmann::json(*value) : nlohmann::json();
 }
 
-nlohmann::json run_json(const RunInfo& run) {
-    return {{"run", run.id},           {"run_key", run.run_key},
-            {"time", run.time},        {"added_at", run.added_at},
-            {"commit", run.commit},    {"branch", run.branch},
-            {"toolchain", run.toolchain}, {"device", run.device},
-            {"source_digest", run.source_digest}, {"labels", run.labels},
+}  // namespace
+
+nlohmann::json run_to_json(const RunInfo& run) {
+    return {{"run", run.id},
+            {"run_key", run.run_key},
+            {"time", run.time},
+            {"added_at", run.added_at},
+            {"commit", run.commit},
+            {"branch", run.branch},
+            {"toolchain", run.toolchain},
+            {"device", run.device},
+            {"source_digest", run.source_digest},
+            {"labels", run.labels},
             {"inputs", run.inputs}};
 }
+
+namespace {
 
 // Milliseconds since the epoch of a `YYYY-MM-DDTHH:MM:SSZ` time (github-action-benchmark's
 // `date`).
@@ -51,9 +60,9 @@ Status export_csv(Store& store, std::ostream& out) {
             out << run.id << ',' << run.time << ',' << text::csv_escape(run.commit) << ','
                 << text::csv_escape(run.branch) << ',' << text::csv_escape(run.toolchain) << ','
                 << text::csv_escape(run.device) << ',' << text::csv_escape(v.name) << ','
-                << fmt::format("{}", v.value_us) << ',' << v.rounds << ',' << cell(v.min_us)
-                << ',' << cell(v.median_us) << ',' << cell(v.max_us) << ','
-                << text::csv_escape(v.origin) << ',' << text::csv_escape(v.source) << '\n';
+                << fmt::format("{}", v.value_us) << ',' << v.rounds << ',' << cell(v.min_us) << ','
+                << cell(v.median_us) << ',' << cell(v.max_us) << ',' << text::csv_escape(v.origin)
+                << ',' << text::csv_escape(v.source) << '\n';
         }
         return ok_status();
     });
@@ -70,7 +79,7 @@ Status export_json(Store& store, std::ostream& out) {
     bool first = true;
     auto status =
         store.for_each_run([&](const RunInfo& run, std::vector<CaseValue>&& values) -> Status {
-            auto json = run_json(run);
+            auto json = run_to_json(run);
             auto& cases = json["cases"] = nlohmann::json::array();
             for (const auto& v : values) {
                 cases.push_back({{"case", v.name},
@@ -147,14 +156,12 @@ Status export_gab_json(Store& store, const AnalyseOptions& options, std::ostream
             bench::gate::make_gab_json_renderer(*result)->render({}, benches, {});
             const long long date = epoch_ms(run->time);
             last = std::max(last, date);
-            list.push_back({{"commit",
-                             {{"id", run->commit},
-                              {"message", ""},
-                              {"timestamp", run->time},
-                              {"url", ""}}},
-                            {"date", date},
-                            {"tool", "customSmallerIsBetter"},
-                            {"benches", nlohmann::json::parse(benches.str())}});
+            list.push_back(
+                {{"commit",
+                  {{"id", run->commit}, {"message", ""}, {"timestamp", run->time}, {"url", ""}}},
+                 {"date", date},
+                 {"tool", "customSmallerIsBetter"},
+                 {"benches", nlohmann::json::parse(benches.str())}});
         }
     }
     render::write_json({{"lastUpdate", last}, {"repoUrl", ""}, {"entries", entries}}, out);

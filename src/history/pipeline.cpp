@@ -18,8 +18,7 @@
 namespace ptune::history {
 
 std::string Epoch::label() const {
-    return fmt::format("{}/{}", toolchain.empty() ? "-" : toolchain,
-                       device.empty() ? "-" : device);
+    return fmt::format("{}/{}", toolchain.empty() ? "-" : toolchain, device.empty() ? "-" : device);
 }
 
 namespace {
@@ -154,11 +153,11 @@ Result<NewRun> build_run(const std::vector<std::string>& inputs, const RunMeta& 
         const auto observation = bench::gate::observe(bench_case, diagnostics);
         const auto mean = observation.value(bench::gate::Metric::Mean);
         if (!mean || !std::isfinite(*mean) || *mean <= 0.0) {
-            diagnostics.warn(bench_case.source.file, bench_case.source.line,
-                             fmt::format("{}: not recorded: {}", bench_case.name,
-                                         observation.unavailable.empty()
-                                             ? "no positive effective_us"
-                                             : observation.unavailable));
+            diagnostics.warn(
+                bench_case.source.file, bench_case.source.line,
+                fmt::format("{}: not recorded: {}", bench_case.name,
+                            observation.unavailable.empty() ? "no positive effective_us"
+                                                            : observation.unavailable));
             continue;
         }
         CaseValue value;
@@ -279,10 +278,10 @@ Result<std::vector<std::vector<bench::BenchCase>>> gate_baseline(
         [&](Analysis&& analysis) -> Status {
             auto& slot = newest[analysis.series.name];
             const auto& last = analysis.series.points.back();
-            const bool newer = slot.series.points.empty() ||
-                               std::tie(last.time, last.run) >
-                                   std::tie(slot.series.points.back().time,
-                                            slot.series.points.back().run);
+            const bool newer =
+                slot.series.points.empty() ||
+                std::tie(last.time, last.run) >
+                    std::tie(slot.series.points.back().time, slot.series.points.back().run);
             if (newer) slot = std::move(analysis);
             return ok_status();
         },

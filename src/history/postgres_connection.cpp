@@ -99,11 +99,16 @@ class PostgresConnection : public Connection {
                     switch (PQftype(result, c)) {
                         case kInt8:
                         case kInt2:
-                        case kInt4: cell = std::int64_t{std::strtoll(raw, nullptr, 10)}; break;
+                        case kInt4:
+                            cell = std::int64_t{std::strtoll(raw, nullptr, 10)};
+                            break;
                         case kFloat4:
                         case kFloat8:
-                        case kNumeric: cell = std::strtod(raw, nullptr); break;
-                        default: cell = std::string(raw);
+                        case kNumeric:
+                            cell = std::strtod(raw, nullptr);
+                            break;
+                        default:
+                            cell = std::string(raw);
                     }
                 }
                 on_row(row);
@@ -165,9 +170,9 @@ Result<std::unique_ptr<Connection>> open_postgres(const std::string& conninfo,
     auto connection = std::make_unique<PostgresConnection>(conn, location);
     // Waiting for another writer's lock is bounded as for SQLite; notices stay off stderr.
     // lock_timeout 0 would mean "wait forever" in PostgreSQL.
-    const auto timeout_ms = std::max(1LL, static_cast<long long>(std::llround(lock_timeout_s * 1000.0)));
-    if (auto status = connection->exec(fmt::format("SET lock_timeout = {}", timeout_ms));
-        !status) {
+    const auto timeout_ms =
+        std::max(1LL, static_cast<long long>(std::llround(lock_timeout_s * 1000.0)));
+    if (auto status = connection->exec(fmt::format("SET lock_timeout = {}", timeout_ms)); !status) {
         return status.error();
     }
     (void)connection->exec("SET client_min_messages = warning");

@@ -78,8 +78,10 @@ std::vector<std::string> version_1(sql::Dialect dialect) {
 
 std::vector<std::string> migration(int version, sql::Dialect dialect) {
     switch (version) {
-        case 1: return version_1(dialect);
-        default: return {};
+        case 1:
+            return version_1(dialect);
+        default:
+            return {};
     }
 }
 

@@ -40,14 +40,19 @@ namespace {
 Failure classify(int code) {
     switch (code & 0xff) {
         case SQLITE_BUSY:
-        case SQLITE_LOCKED: return Failure::Busy;
+        case SQLITE_LOCKED:
+            return Failure::Busy;
         case SQLITE_NOTADB:
-        case SQLITE_CORRUPT: return Failure::NotADatabase;
-        case SQLITE_CONSTRAINT: return Failure::Constraint;
+        case SQLITE_CORRUPT:
+            return Failure::NotADatabase;
+        case SQLITE_CONSTRAINT:
+            return Failure::Constraint;
         case SQLITE_READONLY:
         case SQLITE_CANTOPEN:
-        case SQLITE_PERM: return Failure::ReadOnly;
-        default: return Failure::Other;
+        case SQLITE_PERM:
+            return Failure::ReadOnly;
+        default:
+            return Failure::Other;
     }
 }
 
@@ -106,9 +111,15 @@ class SqliteConnection : public Connection {
             for (int c = 0; c < columns; ++c) {
                 auto& cell = row.values[static_cast<std::size_t>(c)];
                 switch (sqlite3_column_type(stmt, c)) {
-                    case SQLITE_INTEGER: cell = std::int64_t{sqlite3_column_int64(stmt, c)}; break;
-                    case SQLITE_FLOAT: cell = sqlite3_column_double(stmt, c); break;
-                    case SQLITE_NULL: cell = std::monostate{}; break;
+                    case SQLITE_INTEGER:
+                        cell = std::int64_t{sqlite3_column_int64(stmt, c)};
+                        break;
+                    case SQLITE_FLOAT:
+                        cell = sqlite3_column_double(stmt, c);
+                        break;
+                    case SQLITE_NULL:
+                        cell = std::monostate{};
+                        break;
                     default: {
                         const auto* text =
                             reinterpret_cast<const char*>(sqlite3_column_text(stmt, c));
@@ -135,8 +146,8 @@ class SqliteConnection : public Connection {
         const std::string text(statement);
         if (auto it = statements_.find(text); it != statements_.end()) return it->second;
         sqlite3_stmt* stmt = nullptr;
-        const int rc = sqlite3_prepare_v2(db_, text.c_str(), static_cast<int>(text.size()), &stmt,
-                                          nullptr);
+        const int rc =
+            sqlite3_prepare_v2(db_, text.c_str(), static_cast<int>(text.size()), &stmt, nullptr);
         if (rc != SQLITE_OK) {
             auto status = check(rc, sqlite3_errmsg(db_));
             return status.error();
@@ -168,8 +179,8 @@ Result<std::unique_ptr<Connection>> open_sqlite(const std::string& path, bool cr
     const bool uri = path.starts_with("file:");
     const bool exists = uri || std::filesystem::exists(path, ec);
     if (!exists && !create) {
-        return Error{"no history database here (record a run with `ptune history add` first)",
-                     path, 0, ExitCode::InputError};
+        return Error{"no history database here (record a run with `ptune history add` first)", path,
+                     0, ExitCode::InputError};
     }
     if (!uri && std::filesystem::is_directory(path, ec)) {
         return Error{"is a directory, not a history database", path, 0, ExitCode::InputError};
@@ -187,8 +198,7 @@ Result<std::unique_ptr<Connection>> open_sqlite(const std::string& path, bool cr
         sqlite3_close_v2(db);
         db = nullptr;
         rc = sqlite3_open_v2(path.c_str(), &db,
-                             SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_URI,
-                             nullptr);
+                             SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_URI, nullptr);
     }
     if (rc != SQLITE_OK) {
         std::string message = db ? sqlite3_errmsg(db) : sqlite3_errstr(rc);

@@ -99,8 +99,8 @@ std::vector<ChangePoint> parse_change_points(const std::string& text) {
     if (!array.is_array()) return points;
     for (const auto& item : array) {
         if (!item.is_array() || item.size() != 3 || !item[0].is_number_unsigned()) return {};
-        points.push_back({item[0].get<std::size_t>(), item[1].get<double>(),
-                          item[2].get<double>()});
+        points.push_back(
+            {item[0].get<std::size_t>(), item[1].get<double>(), item[2].get<double>()});
     }
     return points;
 }
@@ -183,9 +183,9 @@ class SqlStore : public Store {
             "INSERT INTO ptune_runs (run_key, content_digest, run_time, added_at, commit_sha, "
             "branch, toolchain, device, source_digest, labels, inputs) VALUES "
             "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (run_key) DO NOTHING RETURNING id",
-            {run.info.run_key, run.info.content_digest, run.info.time, now_utc(),
-             run.info.commit, run.info.branch, run.info.toolchain, run.info.device,
-             run.info.source_digest, labels.dump(), inputs.dump()},
+            {run.info.run_key, run.info.content_digest, run.info.time, now_utc(), run.info.commit,
+             run.info.branch, run.info.toolchain, run.info.device, run.info.source_digest,
+             labels.dump(), inputs.dump()},
             [&](const Row& row) { id = row.integer(0); });
         if (!status) return explain(status, "add the run");
         if (!id) return fail("another process recorded the same run key at the same time");
@@ -202,9 +202,9 @@ class SqlStore : public Store {
                  optional_value(value.max_us), value.origin, value.source});
             if (!status) return explain(status, "add the run");
             if (value.samples.empty()) continue;
-            status = db_->query(
-                "INSERT INTO ptune_samples (run_id, case_id, samples) VALUES (?, ?, ?)",
-                {*id, *case_id, samples_text(value.samples)});
+            status =
+                db_->query("INSERT INTO ptune_samples (run_id, case_id, samples) VALUES (?, ?, ?)",
+                           {*id, *case_id, samples_text(value.samples)});
             if (!status) return explain(status, "add the run");
         }
         if (auto committed = transaction.commit(); !committed)
@@ -269,8 +269,8 @@ class SqlStore : public Store {
         return result;
     }
 
-    Status for_each_run(const std::function<Status(const RunInfo&, std::vector<CaseValue>&&)>&
-                            visit) override {
+    Status for_each_run(
+        const std::function<Status(const RunInfo&, std::vector<CaseValue>&&)>& visit) override {
         RunInfo run;
         std::vector<CaseValue> values;
         Status result = ok_status();
@@ -373,8 +373,8 @@ class SqlStore : public Store {
                     "nothing was written",
                     error.message));
             case Failure::ReadOnly:
-                return fail(fmt::format("cannot {}: the database is read-only ({})", doing,
-                                        error.message));
+                return fail(
+                    fmt::format("cannot {}: the database is read-only ({})", doing, error.message));
             default:
                 return fail(fmt::format("cannot {}: {}", doing, error.message));
         }
@@ -446,19 +446,17 @@ class SqlStore : public Store {
 
     Result<std::optional<std::pair<std::int64_t, std::string>>> find_run(const std::string& key) {
         std::optional<std::pair<std::int64_t, std::string>> found;
-        auto status = db_->query("SELECT id, content_digest FROM ptune_runs WHERE run_key = ?",
-                                 {key}, [&](const Row& row) {
-                                     found.emplace(row.integer(0), row.text(1));
-                                 });
+        auto status =
+            db_->query("SELECT id, content_digest FROM ptune_runs WHERE run_key = ?", {key},
+                       [&](const Row& row) { found.emplace(row.integer(0), row.text(1)); });
         if (!status) return status.error();
         return found;
     }
 
     Result<std::int64_t> case_id_for(const std::string& name) {
         if (auto it = case_ids_.find(name); it != case_ids_.end()) return it->second;
-        auto status =
-            db_->query("INSERT INTO ptune_cases (name) VALUES (?) ON CONFLICT (name) DO NOTHING",
-                       {name});
+        auto status = db_->query(
+            "INSERT INTO ptune_cases (name) VALUES (?) ON CONFLICT (name) DO NOTHING", {name});
         if (!status) return status.error();
         std::optional<std::int64_t> id;
         status = db_->query("SELECT id FROM ptune_cases WHERE name = ?", {name},

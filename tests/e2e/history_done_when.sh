@@ -41,18 +41,7 @@ echo "bench-gate --history: +10 % stable fails, +6 % noisy passes"
 
 # Two writers at once, 100 runs each.
 history_synth --runs 1 --cases 20 --no-raw --rounds 5 --out "$tmp/one"
-writer() {
-  local i
-  for i in $(seq 1 100); do
-    "$ptune" -q history --db "$tmp/c.db" add "$tmp/one/run-00001.log" --commit "$1-$i" >/dev/null
-  done
-}
-writer p1 &
-first=$!
-writer p2 &
-second=$!
-wait "$first"
-wait "$second"
+two_writers "$tmp/c.db" "$tmp/one/run-00001.log" 100
 runs=$(sqlite3 "$tmp/c.db" 'SELECT count(*) FROM ptune_runs')
 results=$(sqlite3 "$tmp/c.db" 'SELECT count(*) FROM ptune_results')
 check=$(sqlite3 "$tmp/c.db" 'PRAGMA integrity_check')

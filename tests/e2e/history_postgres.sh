@@ -81,18 +81,7 @@ grep -q "immutable" "$tmp/err"
 if psql -c "DELETE FROM ptune_runs" 2>/dev/null; then echo "FAIL: DELETE succeeded"; exit 1; fi
 
 # Two writers at once.
-writer() {
-  local i
-  for i in $(seq 1 50); do
-    "$ptune" -q history --db "$url" add "$tmp/runs/run-00005.log" --commit "$1-$i" >/dev/null
-  done
-}
-writer p1 &
-first=$!
-writer p2 &
-second=$!
-wait "$first"
-wait "$second"
+two_writers "$url" "$tmp/runs/run-00005.log" 50
 [ "$(psql -c 'SELECT count(*) FROM ptune_runs')" = 161 ]
 echo "concurrent adds: 100 more runs"
 

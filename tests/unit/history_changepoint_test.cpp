@@ -94,7 +94,7 @@ TEST_CASE("change points are deterministic and need enough points", "[history][c
         CHECK(a[i].index == b[i].index);
         CHECK(a[i].p_value == b[i].p_value);
     }
-    CHECK(e_divisive(std::vector<double>(40, 1.0), {}).empty());  // flat
+    CHECK(e_divisive(std::vector<double>(40, 1.0), {}).empty());           // flat
     CHECK(e_divisive(std::vector<double>{1, 1, 1, 2, 2, 2}, {}).empty());  // < 2 segments of 5
     // One slow outlier is noise, not a change of level.
     auto outlier = logs(synth::series(noisy(), 2, 50, 3));

@@ -6,8 +6,8 @@
 #include <filesystem>
 #include <fstream>
 
-#include <catch2/catch.hpp>
 #include <fmt/format.h>
+#include <catch2/catch.hpp>
 
 #include "history_synth.hpp"
 #include "ptune/history/pipeline.hpp"
@@ -130,10 +130,13 @@ TEST_CASE("60 synthetic runs: the step is described, the gate baseline is its se
     auto store = Store::open(db, {});
     REQUIRE(store);
     std::vector<Change> changes;
-    REQUIRE(analyse(**store, {}, {}, [&](Analysis&& a) {
-        for (auto& c : describe(a)) changes.push_back(c);
-        return ok_status();
-    }, diagnostics));
+    REQUIRE(analyse(
+        **store, {}, {},
+        [&](Analysis&& a) {
+            for (auto& c : describe(a)) changes.push_back(c);
+            return ok_status();
+        },
+        diagnostics));
     REQUIRE(changes.size() == 1);
     CHECK(changes[0].name == "prefill_fwd");
     CHECK(changes[0].run == Approx(40).margin(1));

@@ -8,8 +8,8 @@
 #include <filesystem>
 #include <fstream>
 
-#include <catch2/catch.hpp>
 #include <fmt/format.h>
+#include <catch2/catch.hpp>
 
 #include "ptune/history/pipeline.hpp"
 #include "ptune/history/store.hpp"
@@ -246,10 +246,13 @@ TEST_CASE("cached change points are reused and extended", "[history][store]") {
         std::vector<std::size_t> indices;
         AnalyseOptions options;
         options.use_cache = cache;
-        REQUIRE(analyse(*store, {"prefill"}, options, [&](Analysis&& a) {
-            for (const auto& point : a.change_points) indices.push_back(point.index);
-            return ok_status();
-        }, diagnostics));
+        REQUIRE(analyse(
+            *store, {"prefill"}, options,
+            [&](Analysis&& a) {
+                for (const auto& point : a.change_points) indices.push_back(point.index);
+                return ok_status();
+            },
+            diagnostics));
         return indices;
     };
     CHECK(changes_of(true) == std::vector<std::size_t>{15});

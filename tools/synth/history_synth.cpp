@@ -27,8 +27,7 @@ double run_factor(const CaseSpec& c, std::size_t k, std::size_t run, std::uint64
     return step_factor(c, run) * (1.0 + c.noise_pct / 100.0 * (2.0 * uniform - 1.0));
 }
 
-std::vector<double> series(const CaseSpec& c, std::size_t k, std::size_t runs,
-                           std::uint64_t seed) {
+std::vector<double> series(const CaseSpec& c, std::size_t k, std::size_t runs, std::uint64_t seed) {
     std::vector<double> values;
     for (std::size_t run = 1; run <= runs; ++run)
         values.push_back(c.base_us * run_factor(c, k, run, seed));

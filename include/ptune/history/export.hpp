@@ -6,12 +6,18 @@
 
 #include <ostream>
 
+#include <nlohmann/json.hpp>
+
 #include "ptune/core/diagnostics.hpp"
 #include "ptune/core/error.hpp"
 #include "ptune/history/pipeline.hpp"
 #include "ptune/history/store.hpp"
 
 namespace ptune::history {
+
+/// A run's fields as JSON (run, run_key, time, added_at, commit, branch, toolchain, device,
+/// source_digest, labels, inputs): `export --format json` and `list --format json`.
+nlohmann::json run_to_json(const RunInfo& run);
 
 /// One row per run and case: run, time, commit, branch, toolchain, device, case, value_us,
 /// rounds, min_us, median_us, max_us, origin, source.

@@ -14,11 +14,11 @@ namespace ptune::history {
 
 /// What identifies a run beyond its numbers (the `runs` table).
 struct RunInfo {
-    std::int64_t id = 0;        ///< assigned by the database, increasing in commit order
-    std::string run_key;        ///< `--run-id`, else `digest:<content digest>`
-    std::string content_digest; ///< digest of everything below except the times
-    std::string time;           ///< when the run happened, `YYYY-MM-DDTHH:MM:SSZ`
-    std::string added_at;       ///< when it was recorded
+    std::int64_t id = 0;         ///< assigned by the database, increasing in commit order
+    std::string run_key;         ///< `--run-id`, else `digest:<content digest>`
+    std::string content_digest;  ///< digest of everything below except the times
+    std::string time;            ///< when the run happened, `YYYY-MM-DDTHH:MM:SSZ`
+    std::string added_at;        ///< when it was recorded
     std::string commit;
     std::string branch;
     std::string toolchain;      ///< e.g. "cann-8.1"; one half of the epoch
@@ -77,20 +77,20 @@ struct Series {
 /// A detected shift: `index` is the first point of the new segment.
 struct ChangePoint {
     std::size_t index = 0;
-    double p_value = 1.0;     ///< permutation p of the split when it was found
-    double statistic = 0.0;   ///< the E-Divisive q̂ of the split
+    double p_value = 1.0;    ///< permutation p of the split when it was found
+    double statistic = 0.0;  ///< the E-Divisive q̂ of the split
 };
 
 /// A change point in terms a user reads: the run, the commit range and the size.
 struct Change {
     std::string name;
     Epoch epoch;
-    std::int64_t run = 0;          ///< first run of the new segment
-    std::string commit_before;     ///< last commit of the old segment
-    std::string commit;            ///< first commit of the new segment
-    double before_us = 0.0;        ///< median of the old segment
-    double after_us = 0.0;         ///< median of the new segment
-    double change_pct = 0.0;       ///< (after − before) / before × 100
+    std::int64_t run = 0;       ///< first run of the new segment
+    std::string commit_before;  ///< last commit of the old segment
+    std::string commit;         ///< first commit of the new segment
+    double before_us = 0.0;     ///< median of the old segment
+    double after_us = 0.0;      ///< median of the new segment
+    double change_pct = 0.0;    ///< (after − before) / before × 100
     double p_value = 1.0;
     double confidence() const { return 1.0 - p_value; }
 };

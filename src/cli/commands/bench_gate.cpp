@@ -76,8 +76,8 @@ class BenchGateCommand : public Command {
                       0, ExitCode::InputError});
         }
         if (!baseline_inputs_.empty() && !history_.empty()) {
-            return context.fail(Error{"--baseline and --history exclude each other", "", 0,
-                                      ExitCode::InputError});
+            return context.fail(
+                Error{"--baseline and --history exclude each other", "", 0, ExitCode::InputError});
         }
         context.add_labelled_inputs(baseline_inputs_);
         context.add_labelled_inputs(current_inputs_);

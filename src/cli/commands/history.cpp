@@ -31,10 +31,16 @@ class FixedRenderer : public render::Renderer {
     std::string text_;
 };
 
-std::string us(double value) { return fmt::format("{:.1f}", value); }
-std::string pct(double value) { return fmt::format("{:+.1f} %", value); }
+std::string us(double value) {
+    return fmt::format("{:.1f}", value);
+}
+std::string pct(double value) {
+    return fmt::format("{:+.1f} %", value);
+}
 
-Error usage(std::string message) { return Error{std::move(message), "", 0, ExitCode::InputError}; }
+Error usage(std::string message) {
+    return Error{std::move(message), "", 0, ExitCode::InputError};
+}
 
 class HistoryCommand : public Command {
   public:
@@ -157,12 +163,9 @@ class HistoryCommand : public Command {
         render::Report report;
         report.command = "history add";
         report.include_findings_in_json = false;
-        report.data = {{"run", outcome->run},
-                       {"added", outcome->added},
-                       {"run_key", info.run_key},
-                       {"cases", run->cases.size()},
-                       {"commit", info.commit},
-                       {"time", info.time},
+        report.data = {{"run", outcome->run},     {"added", outcome->added},
+                       {"run_key", info.run_key}, {"cases", run->cases.size()},
+                       {"commit", info.commit},   {"time", info.time},
                        {"epoch", epoch.label()}};
         report.notes.push_back(
             outcome->added
@@ -192,16 +195,9 @@ class HistoryCommand : public Command {
             table.rows.push_back({std::to_string(run.id), run.time, run.commit, run.branch,
                                   epoch.label(), std::to_string(run.cases),
                                   fmt::format("{}", fmt::join(labels, " "))});
-            list.push_back({{"run", run.id},
-                            {"run_key", run.run_key},
-                            {"time", run.time},
-                            {"commit", run.commit},
-                            {"branch", run.branch},
-                            {"toolchain", run.toolchain},
-                            {"device", run.device},
-                            {"source_digest", run.source_digest},
-                            {"labels", run.labels},
-                            {"cases", run.cases}});
+            auto json = history::run_to_json(run);
+            json["cases"] = run.cases;
+            list.push_back(std::move(json));
         }
         report.tables.push_back(std::move(table));
         report.notes.push_back(fmt::format("{} run(s) in {}", runs->size(), store.location()));
@@ -277,10 +273,9 @@ class HistoryCommand : public Command {
                                       {"value_us", p.value_us},
                                       {"change_point", at_change}});
             }
-            report.notes.push_back(fmt::format("{} {} ({} runs, {} change point(s))",
-                                               analysis.series.epoch.label(),
-                                               history::sparkline(values), points.size(),
-                                               changes.size()));
+            report.notes.push_back(
+                fmt::format("{} {} ({} runs, {} change point(s))", analysis.series.epoch.label(),
+                            history::sparkline(values), points.size(), changes.size()));
             series_json.push_back({{"toolchain", analysis.series.epoch.toolchain},
                                    {"device", analysis.series.epoch.device},
                                    {"points", point_json},
@@ -290,10 +285,9 @@ class HistoryCommand : public Command {
         const std::string title = fmt::format("{}: effective_us per run", case_);
         const auto svg = history::svg_chart(title, *found);
         const auto& t = report.tables.front();
-        return context.emit(
-            report, {{"svg", std::make_shared<FixedRenderer>(svg + "\n")},
-                     {"html", std::make_shared<FixedRenderer>(
-                                  history::html_page(title, svg, t.columns, t.rows))}});
+        return context.emit(report, {{"svg", std::make_shared<FixedRenderer>(svg + "\n")},
+                                     {"html", std::make_shared<FixedRenderer>(history::html_page(
+                                                  title, svg, t.columns, t.rows))}});
     }
 
     static nlohmann::json changes_json(const std::vector<history::Change>& changes) {
@@ -339,8 +333,7 @@ class HistoryCommand : public Command {
         for (const auto& change : all) {
             table.rows.push_back({change.name, change.epoch.label(), std::to_string(change.run),
                                   fmt::format("{}..{}", change.commit_before, change.commit),
-                                  us(change.before_us), us(change.after_us),
-                                  pct(change.change_pct),
+                                  us(change.before_us), us(change.after_us), pct(change.change_pct),
                                   fmt::format("{:.3f}", change.confidence())});
         }
         report.data["changes"] = changes_json(all);
@@ -361,11 +354,11 @@ class HistoryCommand : public Command {
         auto output = context.open_output(context.options.output);
         if (!output) return context.fail(output.error());
         const auto& format = context.options.format;
-        auto status = format == "csv"    ? history::export_csv(store, (*output)->stream())
-                      : format == "json" ? history::export_json(store, (*output)->stream())
-                                         : history::export_gab_json(store, analyse_,
-                                                                    (*output)->stream(),
-                                                                    context.diagnostics);
+        auto status = format == "csv" ? history::export_csv(store, (*output)->stream())
+                      : format == "json"
+                          ? history::export_json(store, (*output)->stream())
+                          : history::export_gab_json(store, analyse_, (*output)->stream(),
+                                                     context.diagnostics);
         if (!status) return context.fail(status.error());
         if (auto committed = (*output)->commit(); !committed)
             return context.fail(committed.error());

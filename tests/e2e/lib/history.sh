@@ -57,3 +57,20 @@ expect() {
     exit 1
   fi
 }
+
+# two_writers DB INPUT COUNT: two `history add` processes at once, COUNT runs each (commits
+# p1-N and p2-N, so every run is distinct).
+two_writers() {
+  writer() {
+    local i
+    for i in $(seq 1 "$4"); do
+      "$ptune" -q history --db "$2" add "$3" --commit "$1-$i" >/dev/null
+    done
+  }
+  writer p1 "$@" &
+  local first=$!
+  writer p2 "$@" &
+  local second=$!
+  wait "$first"
+  wait "$second"
+}
