@@ -50,3 +50,16 @@ check=$(sqlite3 "$tmp/c.db" 'PRAGMA integrity_check')
 [ "$check" = ok ] || { echo "FAIL: integrity_check: $check"; exit 1; }
 [ "$("$ptune" history --db "$tmp/c.db" list --format json | jq '.runs | length')" = 200 ]
 echo "concurrent adds: 200 runs, integrity ok"
+
+# A database locked by another writer: exit 2 after --lock-timeout, nothing written; the same
+# add succeeds once the lock is gone.
+(echo 'BEGIN EXCLUSIVE;'; sleep 4; echo 'COMMIT;') | sqlite3 "$tmp/c.db" &
+holder=$!
+sleep 1
+expect 2 "$ptune" history --db "$tmp/c.db" --lock-timeout 0.5 add "$tmp/one/run-00001.log" --commit locked
+grep -q "locked by another process" "$tmp/err"
+wait "$holder"
+[ "$(sqlite3 "$tmp/c.db" 'SELECT count(*) FROM ptune_runs')" = 200 ]
+expect 0 "$ptune" history --db "$tmp/c.db" add "$tmp/one/run-00001.log" --commit locked
+[ "$(sqlite3 "$tmp/c.db" 'SELECT count(*) FROM ptune_runs')" = 201 ]
+echo "locked database: exit 2, nothing written; works once the lock is gone"
