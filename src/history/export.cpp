@@ -102,8 +102,14 @@ Status export_json(Store& store, std::ostream& out) {
 
 Status export_gab_json(Store& store, const AnalyseOptions& options, std::ostream& out,
                        Diagnostics& diagnostics) {
-    // Per epoch and run, the gate's view of every case: what the renderer turns into benches.
-    std::map<Epoch, std::map<std::int64_t, bench::gate::GateResult>> results;
+    // Per epoch and run, a compact view of each case (a GateResult per run is made only while
+    // that run is written, and the document is streamed: a large history stays small here).
+    struct Bench {
+        std::string name;
+        double value, baseline;
+        bench::gate::Verdict verdict;
+    };
+    std::map<Epoch, std::map<std::int64_t, std::vector<Bench>>> results;
     auto status = analyse(
         store, {}, options,
         [&](Analysis&& analysis) -> Status {
@@ -118,19 +124,15 @@ Status export_gab_json(Store& store, const AnalyseOptions& options, std::ostream
                 for (std::size_t i = begin; i < end; ++i) values.push_back(points[i].value_us);
                 const double median = stats::median(values).value_or(0.0);
                 for (std::size_t i = begin; i < end; ++i) {
-                    bench::gate::CaseResult r;
-                    r.name = analysis.series.name;
-                    r.current = points[i].value_us;
-                    r.baseline = median;
-                    r.verdict = bench::gate::Verdict::Unchanged;
+                    Bench b{analysis.series.name, points[i].value_us, median,
+                            bench::gate::Verdict::Unchanged};
                     if (c > 0 && i == begin) {  // the first run after change point c - 1
                         const auto& change = changes[c - 1];
-                        r.baseline = change.before_us;
-                        r.verdict = change.change_pct > 0 ? bench::gate::Verdict::Regressed
+                        b.baseline = change.before_us;
+                        b.verdict = change.change_pct > 0 ? bench::gate::Verdict::Regressed
                                                           : bench::gate::Verdict::Improved;
                     }
-                    r.delta_pct = (*r.current - *r.baseline) / *r.baseline * 100.0;
-                    results[analysis.series.epoch][points[i].run].cases.push_back(std::move(r));
+                    results[analysis.series.epoch][points[i].run].push_back(std::move(b));
                 }
                 begin = end;
             }
@@ -141,30 +143,47 @@ Status export_gab_json(Store& store, const AnalyseOptions& options, std::ostream
     auto runs = store.runs();
     if (!runs) return runs.error();
     std::map<std::int64_t, const RunInfo*> by_id;
-    for (const auto& run : *runs) by_id[run.id] = &run;
-    nlohmann::json entries = nlohmann::json::object();
     long long last = 0;
+    for (const auto& run : *runs) {
+        by_id[run.id] = &run;
+        last = std::max(last, epoch_ms(run.time));
+    }
+    out << "{\"lastUpdate\":" << last << ",\"repoUrl\":\"\",\"entries\":{";
+    bool first_epoch = true;
     for (auto& [epoch, per_run] : results) {
-        auto& list = entries["ptune " + epoch.label()] = nlohmann::json::array();
-        std::vector<std::pair<const RunInfo*, bench::gate::GateResult*>> ordered;
-        for (auto& [id, result] : per_run) ordered.emplace_back(by_id.at(id), &result);
+        out << (first_epoch ? "\n" : "],\n") << nlohmann::json("ptune " + epoch.label()).dump()
+            << ":[";
+        first_epoch = false;
+        std::vector<std::pair<const RunInfo*, std::vector<Bench>*>> ordered;
+        for (auto& [id, benches] : per_run) ordered.emplace_back(by_id.at(id), &benches);
         std::sort(ordered.begin(), ordered.end(), [](const auto& a, const auto& b) {
             return std::tie(a.first->time, a.first->id) < std::tie(b.first->time, b.first->id);
         });
-        for (auto& [run, result] : ordered) {
-            std::ostringstream benches;
-            bench::gate::make_gab_json_renderer(*result)->render({}, benches, {});
-            const long long date = epoch_ms(run->time);
-            last = std::max(last, date);
-            list.push_back(
-                {{"commit",
-                  {{"id", run->commit}, {"message", ""}, {"timestamp", run->time}, {"url", ""}}},
-                 {"date", date},
-                 {"tool", "customSmallerIsBetter"},
-                 {"benches", nlohmann::json::parse(benches.str())}});
+        bool first_run = true;
+        for (auto& [run, benches] : ordered) {
+            bench::gate::GateResult result;
+            for (const auto& b : *benches) {
+                bench::gate::CaseResult r;
+                r.name = b.name;
+                r.current = b.value;
+                r.baseline = b.baseline;
+                r.verdict = b.verdict;
+                r.delta_pct = (b.value - b.baseline) / b.baseline * 100.0;
+                result.cases.push_back(std::move(r));
+            }
+            std::ostringstream text;
+            bench::gate::make_gab_json_renderer(result)->render({}, text, {});
+            const nlohmann::json entry = {
+                {"commit",
+                 {{"id", run->commit}, {"message", ""}, {"timestamp", run->time}, {"url", ""}}},
+                {"date", epoch_ms(run->time)},
+                {"tool", "customSmallerIsBetter"},
+                {"benches", nlohmann::json::parse(text.str())}};
+            out << (first_run ? "\n" : ",\n") << entry.dump();
+            first_run = false;
         }
     }
-    render::write_json({{"lastUpdate", last}, {"repoUrl", ""}, {"entries", entries}}, out);
+    out << (first_epoch ? "}}\n" : "]}}\n");
     return ok_status();
 }
 

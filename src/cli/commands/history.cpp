@@ -309,9 +309,22 @@ class HistoryCommand : public Command {
     }
 
     int changes(Context& context, history::Store& store) {
-        auto found = analyses(context, store, case_);
-        if (!found) return context.fail(found.error());
-        if (!case_.empty() && found->empty()) {
+        // Streamed: only the change points are kept, not the series (a large history).
+        analyse_.use_cache = !recompute_;
+        std::vector<history::Change> all;
+        std::size_t series = 0;
+        std::vector<std::string> names;
+        if (!case_.empty()) names.push_back(case_);
+        auto status = history::analyse(
+            store, names, analyse_,
+            [&](Analysis&& analysis) -> Status {
+                ++series;
+                for (auto& change : history::describe(analysis)) all.push_back(std::move(change));
+                return ok_status();
+            },
+            context.diagnostics);
+        if (!status) return context.fail(status.error());
+        if (!case_.empty() && series == 0) {
             return context.fail(Error{fmt::format("no case '{}' in the history", case_),
                                       store.location(), 0, ExitCode::InputError});
         }
@@ -324,12 +337,6 @@ class HistoryCommand : public Command {
         table.align = {render::Align::Left,  render::Align::Left,  render::Align::Right,
                        render::Align::Left,  render::Align::Right, render::Align::Right,
                        render::Align::Right, render::Align::Right};
-        std::vector<history::Change> all;
-        std::size_t runs = 0;
-        for (const auto& analysis : *found) {
-            runs = std::max(runs, analysis.series.points.size());
-            for (auto& change : history::describe(analysis)) all.push_back(std::move(change));
-        }
         for (const auto& change : all) {
             table.rows.push_back({change.name, change.epoch.label(), std::to_string(change.run),
                                   fmt::format("{}..{}", change.commit_before, change.commit),
@@ -337,13 +344,13 @@ class HistoryCommand : public Command {
                                   fmt::format("{:.3f}", change.confidence())});
         }
         report.data["changes"] = changes_json(all);
-        report.data["series"] = found->size();
+        report.data["series"] = series;
         report.data["method"] = analyse_.detect.key();
         report.tables.push_back(std::move(table));
         report.notes.push_back(fmt::format(
             "{} change point(s) in {} series (E-Divisive means, permutation alpha {}, {} "
             "permutations, segments of {}+ runs)",
-            all.size(), found->size(), analyse_.detect.alpha, analyse_.detect.permutations,
+            all.size(), series, analyse_.detect.alpha, analyse_.detect.permutations,
             analyse_.detect.min_segment));
         return context.emit(report);
     }
