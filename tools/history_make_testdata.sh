@@ -9,7 +9,6 @@ out="$(cd "$(dirname "$0")/.." && pwd)/tests/data/history"
 ptune=$build/ptune
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-build=$build ptune=$ptune
 # shellcheck source=../tests/e2e/lib/history.sh
 source "$(dirname "$0")/../tests/e2e/lib/history.sh"
 mkdir -p "$out"
