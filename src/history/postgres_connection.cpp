@@ -81,44 +81,60 @@ class PostgresConnection : public Connection {
             }
             values[i] = storage[i].c_str();
         }
-        PGresult* result = PQexecParams(conn_, text.c_str(), static_cast<int>(params.size()),
-                                        nullptr, values.data(), nullptr, nullptr, 0);
-        auto status = check(result);
-        if (status && on_row && PQresultStatus(result) == PGRES_TUPLES_OK) {
-            const int rows = PQntuples(result), columns = PQnfields(result);
-            Row row;
-            row.values.resize(static_cast<std::size_t>(columns));
-            for (int r = 0; r < rows; ++r) {
-                for (int c = 0; c < columns; ++c) {
-                    auto& cell = row.values[static_cast<std::size_t>(c)];
-                    if (PQgetisnull(result, r, c)) {
-                        cell = std::monostate{};
-                        continue;
-                    }
-                    const char* raw = PQgetvalue(result, r, c);
-                    switch (PQftype(result, c)) {
-                        case kInt8:
-                        case kInt2:
-                        case kInt4:
-                            cell = std::int64_t{std::strtoll(raw, nullptr, 10)};
-                            break;
-                        case kFloat4:
-                        case kFloat8:
-                        case kNumeric:
-                            cell = std::strtod(raw, nullptr);
-                            break;
-                        default:
-                            cell = std::string(raw);
-                    }
-                }
-                on_row(row);
-            }
+        // Single-row mode: rows are handed out as they arrive, so a whole-history read does not
+        // hold its result in the client.
+        if (!PQsendQueryParams(conn_, text.c_str(), static_cast<int>(params.size()), nullptr,
+                               values.data(), nullptr, nullptr, 0)) {
+            failure_ = Failure::Other;
+            return Error{PQerrorMessage(conn_), location_, 0, ExitCode::InputError};
         }
-        PQclear(result);
+        PQsetSingleRowMode(conn_);
+        Status status = ok_status();
+        Row row;
+        while (PGresult* result = PQgetResult(conn_)) {
+            const auto state = PQresultStatus(result);
+            if (state == PGRES_SINGLE_TUPLE) {
+                if (status && on_row) {
+                    read_row(result, row);
+                    on_row(row);
+                }
+            } else if (status) {
+                status = check(result);  // the final TUPLES_OK / COMMAND_OK, or the error
+            }
+            PQclear(result);
+        }
         return status;
     }
 
     Status begin_write() override { return exec("BEGIN"); }
+
+    // The one row of a single-row result, typed by its columns' type OIDs.
+    static void read_row(const PGresult* result, Row& row) {
+        const int columns = PQnfields(result);
+        row.values.resize(static_cast<std::size_t>(columns));
+        for (int c = 0; c < columns; ++c) {
+            auto& cell = row.values[static_cast<std::size_t>(c)];
+            if (PQgetisnull(result, 0, c)) {
+                cell = std::monostate{};
+                continue;
+            }
+            const char* raw = PQgetvalue(result, 0, c);
+            switch (PQftype(result, c)) {
+                case kInt8:
+                case kInt2:
+                case kInt4:
+                    cell = std::int64_t{std::strtoll(raw, nullptr, 10)};
+                    break;
+                case kFloat4:
+                case kFloat8:
+                case kNumeric:
+                    cell = std::strtod(raw, nullptr);
+                    break;
+                default:
+                    cell = std::string(raw);
+            }
+        }
+    }
 
     Failure last_failure() const override { return failure_; }
 
