@@ -89,6 +89,16 @@ const std::vector<CommandSpec>& command_table() {
          "  ptune advise build_output/\n"
          "  ptune advise build_output/ --log run.log --format html -o report.html\n",
          {"text", "markdown", "json", "html"}, true, true, std::nullopt, &make_advise},
+        {"history", {},
+         "Performance history per case: record runs, find change points (when it got slower)",
+         "  ptune history add run.log --commit $(git rev-parse HEAD) --branch main\n"
+         "  ptune history add results-a2a3/results.tsv --commit abc123 --toolchain cann-8.1 --meta ci=nightly\n"
+         "  ptune history list\n"
+         "  ptune history show models/qwen3_14b/prefill_fwd.py --format html -o prefill.html\n"
+         "  ptune history changes\n"
+         "  ptune history export --format gab-json -o data.json\n"
+         "  ptune history --db postgresql://ci@db/perf changes   (docs/HISTORY.md)\n",
+         {"text", "json", "csv", "markdown", "html", "svg", "gab-json"}, false, true, std::nullopt, &make_history},
         {"rules", {},
          "List or explain the rules of the catalogue (ptune rules list | explain ID)",
          "  ptune rules list\n"

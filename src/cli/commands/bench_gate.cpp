@@ -10,6 +10,7 @@
 #include "ptune/bench/gate_report.hpp"
 #include "ptune/bench/perf_guard.hpp"
 #include "ptune/bench/pipeline.hpp"
+#include "ptune/history/pipeline.hpp"
 
 namespace ptune::cli {
 
@@ -23,6 +24,9 @@ class BenchGateCommand : public Command {
         app.add_option("--baseline,-b", baseline_inputs_,
                        "Baseline runs (logs, directories, results.tsv, bench-summary JSON); each "
                        "argument is one run, 5 or more form a history");
+        app.add_option("--history", history_,
+                       "History database (ptune history) instead of --baseline: each case's "
+                       "baseline is its runs since its last change point (docs/HISTORY.md)");
         app.add_option("--current,-c", current_inputs_,
                        "The run under test (all arguments together)");
         app.add_option("--metric", metric_,
@@ -66,10 +70,14 @@ class BenchGateCommand : public Command {
 
     int run(Context& context) override {
         // Checked here rather than by CLI11 so that `ptune help bench-gate` still shows the help.
-        if (baseline_inputs_.empty() || current_inputs_.empty()) {
+        if ((baseline_inputs_.empty() && history_.empty()) || current_inputs_.empty()) {
             return context.fail(
                 Error{"bench-gate needs --baseline and --current (see ptune help bench-gate)", "",
                       0, ExitCode::InputError});
+        }
+        if (!baseline_inputs_.empty() && !history_.empty()) {
+            return context.fail(
+                Error{"--baseline and --history exclude each other", "", 0, ExitCode::InputError});
         }
         context.add_labelled_inputs(baseline_inputs_);
         context.add_labelled_inputs(current_inputs_);
@@ -79,7 +87,10 @@ class BenchGateCommand : public Command {
         }
         if (auto status = resolve_options(context); !status) return context.fail(status.error());
 
-        auto runs = bench::gate::load_runs(baseline_inputs_, current_inputs_, context.diagnostics);
+        auto runs =
+            history_.empty()
+                ? bench::gate::load_runs(baseline_inputs_, current_inputs_, context.diagnostics)
+                : history::load_gate_runs(history_, current_inputs_, context.diagnostics);
         if (!runs) return context.fail(runs.error());
         auto catalogue = context.catalogue();
         if (!catalogue) return context.fail(catalogue.error());
@@ -164,6 +175,7 @@ class BenchGateCommand : public Command {
     }
 
     std::vector<std::string> baseline_inputs_;
+    std::string history_;
     std::vector<std::string> current_inputs_;
     std::string metric_ = "mean";
     std::string fence_ = "mad";

@@ -17,5 +17,6 @@ std::unique_ptr<Command> make_pmu_analyze();
 std::unique_ptr<Command> make_scope_stats();
 std::unique_ptr<Command> make_advise();
 std::unique_ptr<Command> make_rules();
+std::unique_ptr<Command> make_history();
 
 }  // namespace ptune::cli

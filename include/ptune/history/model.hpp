@@ -1,0 +1,98 @@
+#pragma once
+/// @file model.hpp
+/// The model of `ptune history` (docs/HISTORY.md): recorded runs, the per-case results of each
+/// run, the series of one case within one toolchain/device epoch, and its change points.
+
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace ptune::history {
+
+/// What identifies a run beyond its numbers (the `runs` table).
+struct RunInfo {
+    std::int64_t id = 0;         ///< assigned by the database, increasing in commit order
+    std::string run_key;         ///< `--run-id`, else `digest:<content digest>`
+    std::string content_digest;  ///< digest of everything below except the times
+    std::string time;            ///< when the run happened, `YYYY-MM-DDTHH:MM:SSZ`
+    std::string added_at;        ///< when it was recorded
+    std::string commit;
+    std::string branch;
+    std::string toolchain;      ///< e.g. "cann-8.1"; one half of the epoch
+    std::string device;         ///< e.g. "a2a3"; the other half
+    std::string source_digest;  ///< digest of the source tree / case contract, when given
+    std::map<std::string, std::string> labels;  ///< free `--meta k=v`
+    std::vector<std::string> inputs;            ///< the input names as given
+    std::size_t cases = 0;                      ///< results in the run (listing only)
+};
+
+/// One case's numbers in one run (µs). `value_us` is the headline statistic the history tracks
+/// (effective_us mean, the number daily CI quotes); the others when the input had them.
+struct CaseValue {
+    std::string name;
+    double value_us = 0.0;
+    std::size_t rounds = 0;  ///< 0 when unknown (results.tsv)
+    std::optional<double> min_us, median_us, max_us;
+    std::vector<double> samples;  ///< raw per-round samples when the log printed them
+    std::string origin;           ///< "report", "strace", "results.tsv", "json", "device-log"
+    std::string source;           ///< "file:line" where the number was read
+};
+
+/// A run to record: its identity and its cases (unique names).
+struct NewRun {
+    RunInfo info;
+    std::vector<CaseValue> cases;
+};
+
+/// The series key: change points are looked for within one toolchain and device.
+struct Epoch {
+    std::string toolchain;
+    std::string device;
+    friend bool operator==(const Epoch&, const Epoch&) = default;
+    friend auto operator<=>(const Epoch&, const Epoch&) = default;
+    /// "toolchain/device" with "-" for an empty part.
+    std::string label() const;
+};
+
+/// One point of a case's series.
+struct Point {
+    std::int64_t run = 0;
+    std::string time;
+    std::string commit;
+    double value_us = 0.0;
+    std::size_t rounds = 0;
+    std::optional<double> min_us, median_us, max_us;
+};
+
+/// A case's points in one epoch, ordered by run time then run id.
+struct Series {
+    std::string name;
+    Epoch epoch;
+    std::vector<Point> points;
+};
+
+/// A detected shift: `index` is the first point of the new segment.
+struct ChangePoint {
+    std::size_t index = 0;
+    double p_value = 1.0;    ///< permutation p of the split when it was found
+    double statistic = 0.0;  ///< the E-Divisive q̂ of the split
+};
+
+/// A change point in terms a user reads: the run, the commit range and the size.
+struct Change {
+    std::string name;
+    Epoch epoch;
+    std::int64_t run = 0;       ///< first run of the new segment
+    std::string commit_before;  ///< last commit of the old segment
+    std::string commit;         ///< first commit of the new segment
+    double before_us = 0.0;     ///< median of the old segment
+    double after_us = 0.0;      ///< median of the new segment
+    double change_pct = 0.0;    ///< (after − before) / before × 100
+    double p_value = 1.0;
+    double confidence() const { return 1.0 - p_value; }
+};
+
+}  // namespace ptune::history

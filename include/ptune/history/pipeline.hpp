@@ -1,0 +1,91 @@
+#pragma once
+/// @file pipeline.hpp
+/// The history domain's entry points, shared by `ptune history` and `bench-gate --history`:
+/// inputs → a run to record (build_run, through the bench pipeline's load_run) → the store;
+/// the store → per-case series → change points (analyse, cached and incremental) → what the
+/// commands print (changes, gate baselines, exports).
+
+#include <functional>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "ptune/bench/model.hpp"
+#include "ptune/bench/pipeline.hpp"
+#include "ptune/core/diagnostics.hpp"
+#include "ptune/core/error.hpp"
+#include "ptune/history/changepoint.hpp"
+#include "ptune/history/model.hpp"
+#include "ptune/history/store.hpp"
+
+namespace ptune::history {
+
+/// What `history add` knows about a run besides its inputs.
+struct RunMeta {
+    std::string commit;  ///< required
+    std::string branch;
+    std::string toolchain;
+    std::string device;  ///< empty: the platform the input paths name (results-a2a3/...), if any
+    std::string source_digest;
+    std::map<std::string, std::string> labels;
+    std::string time;    ///< ISO 8601 UTC; empty: now
+    std::string run_id;  ///< empty: the run is identified by its content digest
+};
+
+/// Normalises a time to `YYYY-MM-DDTHH:MM:SSZ`. Accepts `YYYY-MM-DD`, `YYYY-MM-DDTHH:MM[:SS]`
+/// with an optional `Z` or `+00:00`, and `@SECONDS` since the epoch. nullopt when invalid.
+std::optional<std::string> normalise_time(std::string_view text);
+
+/// The current time in that form.
+std::string now_time();
+
+/// Loads `inputs` (anything bench-summary reads, or its JSON) as one run with bench::load_run
+/// and turns every case with a number into a CaseValue (the headline mean, the summary, raw
+/// samples when printed). Cases without a number are left out with a warning; a run with no
+/// number at all is an error (exit 2). Computes the content digest and the run key.
+Result<NewRun> build_run(const std::vector<std::string>& inputs, const RunMeta& meta,
+                         Diagnostics& diagnostics);
+
+/// A series with its change points.
+struct Analysis {
+    Series series;
+    std::vector<ChangePoint> change_points;
+};
+
+/// How analyse() works.
+struct AnalyseOptions {
+    DetectOptions detect;
+    bool use_cache = true;  ///< false: search every series from scratch (--recompute)
+    /// gate_baseline(): at most this many of the newest points of a current segment.
+    std::size_t max_baseline_runs = 200;
+};
+
+/// Finds the change points of every series (of the cases in `only` when not empty) on log
+/// effective_us,
+/// reusing the store's cached analyses where the series' earlier runs are unchanged, and
+/// saving the new ones (a read-only store only gets a note). Series are visited in order.
+Status analyse(Store& store, const std::vector<std::string>& only, const AnalyseOptions& options,
+               const std::function<Status(Analysis&&)>& visit, Diagnostics& diagnostics);
+
+/// The change points of an analysis as users read them (run, commit range, size, confidence).
+std::vector<Change> describe(const Analysis& analysis);
+
+/// The index of the first point of the series' current segment (after its last change point).
+std::size_t current_segment_start(const Analysis& analysis);
+
+/// bench-gate --history: per case of `current`, the points of its current segment (in the
+/// case's most recent epoch) as baseline runs of one case each, so the gate's history fence
+/// takes its noise from them. Cases the history does not have are left out (the gate calls
+/// them new).
+Result<std::vector<std::vector<bench::BenchCase>>> gate_baseline(
+    Store& store, const std::vector<bench::BenchCase>& current, const AnalyseOptions& options,
+    Diagnostics& diagnostics);
+
+/// bench-gate --history DB: the current run (as gate::load_runs reads it) and, as the
+/// baseline, each case's current segment from the history at `database` (gate_baseline).
+Result<bench::gate::Runs> load_gate_runs(const std::string& database,
+                                         const std::vector<std::string>& current_inputs,
+                                         Diagnostics& diagnostics);
+
+}  // namespace ptune::history

@@ -1,0 +1,190 @@
+// history export (export.hpp).
+
+#include "ptune/history/export.hpp"
+
+#include <algorithm>
+#include <sstream>
+
+#include <fmt/format.h>
+
+#include "ptune/bench/gate_report.hpp"
+#include "ptune/core/stats.hpp"
+#include "ptune/core/text.hpp"
+#include "ptune/render/report.hpp"
+
+namespace ptune::history {
+
+namespace {
+
+std::string cell(const std::optional<double>& value) {
+    return value ? fmt::format("{}", *value) : std::string();
+}
+
+nlohmann::json optional_json(const std::optional<double>& value) {
+    return value ? nlohmann::json(*value) : nlohmann::json();
+}
+
+}  // namespace
+
+nlohmann::json run_to_json(const RunInfo& run) {
+    return {{"run", run.id},
+            {"run_key", run.run_key},
+            {"time", run.time},
+            {"added_at", run.added_at},
+            {"commit", run.commit},
+            {"branch", run.branch},
+            {"toolchain", run.toolchain},
+            {"device", run.device},
+            {"source_digest", run.source_digest},
+            {"labels", run.labels},
+            {"inputs", run.inputs}};
+}
+
+namespace {
+
+// Milliseconds since the epoch of a `YYYY-MM-DDTHH:MM:SSZ` time (github-action-benchmark's
+// `date`).
+long long epoch_ms(const std::string& time) {
+    std::tm tm{};
+    if (!strptime(time.c_str(), "%Y-%m-%dT%H:%M:%SZ", &tm)) return 0;
+    return static_cast<long long>(timegm(&tm)) * 1000;
+}
+
+}  // namespace
+
+Status export_csv(Store& store, std::ostream& out) {
+    out << "run,time,commit,branch,toolchain,device,case,value_us,rounds,min_us,median_us,"
+           "max_us,origin,source\n";
+    return store.for_each_run([&](const RunInfo& run, std::vector<CaseValue>&& values) -> Status {
+        for (const auto& v : values) {
+            out << run.id << ',' << run.time << ',' << text::csv_escape(run.commit) << ','
+                << text::csv_escape(run.branch) << ',' << text::csv_escape(run.toolchain) << ','
+                << text::csv_escape(run.device) << ',' << text::csv_escape(v.name) << ','
+                << fmt::format("{}", v.value_us) << ',' << v.rounds << ',' << cell(v.min_us) << ','
+                << cell(v.median_us) << ',' << cell(v.max_us) << ',' << text::csv_escape(v.origin)
+                << ',' << text::csv_escape(v.source) << '\n';
+        }
+        return ok_status();
+    });
+}
+
+Status export_json(Store& store, std::ostream& out) {
+    render::Report report;
+    report.command = "history export";
+    report.include_findings_in_json = false;
+    // The envelope as every ptune JSON, then the runs streamed into it.
+    std::string envelope = render::to_json(report).dump();
+    envelope.pop_back();
+    out << envelope << (envelope.size() > 1 ? "," : "") << "\"runs\":[";
+    bool first = true;
+    auto status =
+        store.for_each_run([&](const RunInfo& run, std::vector<CaseValue>&& values) -> Status {
+            auto json = run_to_json(run);
+            auto& cases = json["cases"] = nlohmann::json::array();
+            for (const auto& v : values) {
+                cases.push_back({{"case", v.name},
+                                 {"value_us", v.value_us},
+                                 {"rounds", v.rounds},
+                                 {"min_us", optional_json(v.min_us)},
+                                 {"median_us", optional_json(v.median_us)},
+                                 {"max_us", optional_json(v.max_us)},
+                                 {"samples", v.samples},
+                                 {"origin", v.origin},
+                                 {"source", v.source}});
+            }
+            out << (first ? "\n" : ",\n") << json.dump();
+            first = false;
+            return ok_status();
+        });
+    out << "\n]}\n";
+    return status;
+}
+
+Status export_gab_json(Store& store, const AnalyseOptions& options, std::ostream& out,
+                       Diagnostics& diagnostics) {
+    // Per epoch and run, a compact view of each case (a GateResult per run is made only while
+    // that run is written, and the document is streamed: a large history stays small here).
+    struct Bench {
+        std::string name;
+        double value, baseline;
+        bench::gate::Verdict verdict;
+    };
+    std::map<Epoch, std::map<std::int64_t, std::vector<Bench>>> results;
+    auto status = analyse(
+        store, {}, options,
+        [&](Analysis&& analysis) -> Status {
+            const auto changes = describe(analysis);
+            const auto& points = analysis.series.points;
+            std::size_t begin = 0;
+            for (std::size_t c = 0; c <= analysis.change_points.size(); ++c) {
+                const std::size_t end = c < analysis.change_points.size()
+                                            ? analysis.change_points[c].index
+                                            : points.size();
+                std::vector<double> values;
+                for (std::size_t i = begin; i < end; ++i) values.push_back(points[i].value_us);
+                const double median = stats::median(values).value_or(0.0);
+                for (std::size_t i = begin; i < end; ++i) {
+                    Bench b{analysis.series.name, points[i].value_us, median,
+                            bench::gate::Verdict::Unchanged};
+                    if (c > 0 && i == begin) {  // the first run after change point c - 1
+                        const auto& change = changes[c - 1];
+                        b.baseline = change.before_us;
+                        b.verdict = change.change_pct > 0 ? bench::gate::Verdict::Regressed
+                                                          : bench::gate::Verdict::Improved;
+                    }
+                    results[analysis.series.epoch][points[i].run].push_back(std::move(b));
+                }
+                begin = end;
+            }
+            return ok_status();
+        },
+        diagnostics);
+    if (!status) return status;
+    auto runs = store.runs();
+    if (!runs) return runs.error();
+    std::map<std::int64_t, const RunInfo*> by_id;
+    long long last = 0;
+    for (const auto& run : *runs) {
+        by_id[run.id] = &run;
+        last = std::max(last, epoch_ms(run.time));
+    }
+    out << "{\"lastUpdate\":" << last << ",\"repoUrl\":\"\",\"entries\":{";
+    bool first_epoch = true;
+    for (auto& [epoch, per_run] : results) {
+        out << (first_epoch ? "\n" : "],\n") << nlohmann::json("ptune " + epoch.label()).dump()
+            << ":[";
+        first_epoch = false;
+        std::vector<std::pair<const RunInfo*, std::vector<Bench>*>> ordered;
+        for (auto& [id, benches] : per_run) ordered.emplace_back(by_id.at(id), &benches);
+        std::sort(ordered.begin(), ordered.end(), [](const auto& a, const auto& b) {
+            return std::tie(a.first->time, a.first->id) < std::tie(b.first->time, b.first->id);
+        });
+        bool first_run = true;
+        for (auto& [run, benches] : ordered) {
+            bench::gate::GateResult result;
+            for (const auto& b : *benches) {
+                bench::gate::CaseResult r;
+                r.name = b.name;
+                r.current = b.value;
+                r.baseline = b.baseline;
+                r.verdict = b.verdict;
+                r.delta_pct = (b.value - b.baseline) / b.baseline * 100.0;
+                result.cases.push_back(std::move(r));
+            }
+            std::ostringstream text;
+            bench::gate::make_gab_json_renderer(result)->render({}, text, {});
+            const nlohmann::json entry = {
+                {"commit",
+                 {{"id", run->commit}, {"message", ""}, {"timestamp", run->time}, {"url", ""}}},
+                {"date", epoch_ms(run->time)},
+                {"tool", "customSmallerIsBetter"},
+                {"benches", nlohmann::json::parse(text.str())}};
+            out << (first_run ? "\n" : ",\n") << entry.dump();
+            first_run = false;
+        }
+    }
+    out << (first_epoch ? "}}\n" : "]}}\n");
+    return ok_status();
+}
+
+}  // namespace ptune::history

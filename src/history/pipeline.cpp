@@ -1,0 +1,337 @@
+// From bench inputs to recorded runs, and from recorded runs to change points and gate
+// baselines (pipeline.hpp).
+
+#include "ptune/history/pipeline.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <ctime>
+#include <set>
+
+#include <fmt/format.h>
+
+#include "ptune/bench/gate_input.hpp"
+#include "ptune/bench/pipeline.hpp"
+#include "ptune/core/stats.hpp"
+#include "ptune/core/text.hpp"
+
+namespace ptune::history {
+
+std::string Epoch::label() const {
+    return fmt::format("{}/{}", toolchain.empty() ? "-" : toolchain, device.empty() ? "-" : device);
+}
+
+namespace {
+
+// Two FNV-1a passes with different bases: a 128-bit content digest (identity, not security).
+class Digest {
+  public:
+    void add(std::string_view text) {
+        for (unsigned char c : text) {
+            a_ = (a_ ^ c) * 1099511628211ull;
+            b_ = (b_ ^ c) * 1099511628211ull;
+        }
+        a_ = (a_ ^ 0xff) * 1099511628211ull;  // field separator
+        b_ = (b_ ^ 0xfe) * 1099511628211ull;
+    }
+    std::string hex() const { return fmt::format("{:016x}{:016x}", a_, b_); }
+
+  private:
+    std::uint64_t a_ = 14695981039346656037ull;
+    std::uint64_t b_ = 0x84222325cbf29ce4ull;
+};
+
+std::string number(const std::optional<double>& value) {
+    return value ? fmt::format("{}", *value) : std::string("-");
+}
+
+std::string content_digest(const NewRun& run) {
+    Digest digest;
+    const auto& info = run.info;
+    for (const auto* field :
+         {&info.commit, &info.branch, &info.toolchain, &info.device, &info.source_digest})
+        digest.add(*field);
+    for (const auto& [key, value] : info.labels) digest.add(key + "=" + value);
+    std::vector<const CaseValue*> cases;
+    for (const auto& value : run.cases) cases.push_back(&value);
+    std::sort(cases.begin(), cases.end(),
+              [](const CaseValue* a, const CaseValue* b) { return a->name < b->name; });
+    for (const auto* value : cases) {
+        digest.add(value->name);
+        digest.add(fmt::format("{} {} {} {} {}", value->value_us, value->rounds,
+                               number(value->min_us), number(value->median_us),
+                               number(value->max_us)));
+        std::string samples;
+        for (double sample : value->samples) samples += fmt::format("{} ", sample);
+        digest.add(samples);
+    }
+    return digest.hex();
+}
+
+std::string prefix_digest(const Series& series, std::size_t count) {
+    Digest digest;
+    for (std::size_t i = 0; i < count; ++i) digest.add(std::to_string(series.points[i].run));
+    return digest.hex();
+}
+
+bool all_digits(std::string_view text) {
+    return !text.empty() &&
+           std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; });
+}
+
+}  // namespace
+
+std::optional<std::string> normalise_time(std::string_view text) {
+    text = ptune::text::trim(text);
+    if (text.starts_with('@')) {
+        auto seconds = ptune::text::parse_int(text.substr(1));
+        if (!seconds || *seconds < 0) return std::nullopt;
+        const std::time_t t = static_cast<std::time_t>(*seconds);
+        std::tm tm{};
+        gmtime_r(&t, &tm);
+        char buffer[32];
+        std::strftime(buffer, sizeof buffer, "%Y-%m-%dT%H:%M:%SZ", &tm);
+        return std::string(buffer);
+    }
+    if (text.ends_with('Z')) text.remove_suffix(1);
+    if (text.ends_with("+00:00")) text.remove_suffix(6);
+    std::string date(text.substr(0, 10)), clock = "00:00:00";
+    if (text.size() > 10) {
+        if (text[10] != 'T' && text[10] != ' ') return std::nullopt;
+        clock = std::string(text.substr(11));
+        if (clock.size() == 5) clock += ":00";
+    }
+    const auto parts = ptune::text::split(date, '-');
+    const auto times = ptune::text::split(clock, ':');
+    if (date.size() != 10 || parts.size() != 3 || parts[0].size() != 4 || parts[1].size() != 2 ||
+        parts[2].size() != 2 || clock.size() != 8 || times.size() != 3)
+        return std::nullopt;
+    for (auto part : parts)
+        if (!all_digits(part)) return std::nullopt;
+    for (auto part : times)
+        if (part.size() != 2 || !all_digits(part)) return std::nullopt;
+    const int month = std::stoi(std::string(parts[1])), day = std::stoi(std::string(parts[2]));
+    const int hour = std::stoi(std::string(times[0])), minute = std::stoi(std::string(times[1]));
+    const int second = std::stoi(std::string(times[2]));
+    if (month < 1 || month > 12 || day < 1 || day > 31 || hour > 23 || minute > 59 || second > 60)
+        return std::nullopt;
+    return date + "T" + clock + "Z";
+}
+
+std::string now_time() {
+    return *normalise_time(fmt::format("@{}", static_cast<long long>(std::time(nullptr))));
+}
+
+Result<NewRun> build_run(const std::vector<std::string>& inputs, const RunMeta& meta,
+                         Diagnostics& diagnostics) {
+    if (meta.commit.empty())
+        return Error{"history add needs --commit SHA", "", 0, ExitCode::InputError};
+    NewRun run;
+    auto& info = run.info;
+    info.commit = meta.commit;
+    info.branch = meta.branch;
+    info.toolchain = meta.toolchain;
+    info.device = meta.device;
+    info.source_digest = meta.source_digest;
+    info.labels = meta.labels;
+    info.inputs = inputs;
+    if (meta.time.empty()) {
+        info.time = now_time();
+    } else if (auto time = normalise_time(meta.time)) {
+        info.time = *time;
+    } else {
+        return Error{fmt::format("--time '{}' is not a UTC time such as 2026-09-01T12:00:00Z or "
+                                 "@SECONDS",
+                                 meta.time),
+                     "", 0, ExitCode::InputError};
+    }
+
+    auto cases = bench::load_run(inputs, bench::LoadOptions{}, diagnostics);
+    if (!cases) return cases.error();
+    std::set<std::string> platforms;
+    for (const auto& bench_case : *cases) {
+        const auto observation = bench::gate::observe(bench_case, diagnostics);
+        const auto mean = observation.value(bench::gate::Metric::Mean);
+        if (!mean || !std::isfinite(*mean) || *mean <= 0.0) {
+            diagnostics.warn(
+                bench_case.source.file, bench_case.source.line,
+                fmt::format("{}: not recorded: {}", bench_case.name,
+                            observation.unavailable.empty() ? "no positive effective_us"
+                                                            : observation.unavailable));
+            continue;
+        }
+        CaseValue value;
+        value.name = bench_case.name;
+        value.value_us = *mean;
+        value.rounds = observation.rounds;
+        value.min_us = observation.min;
+        value.median_us = observation.median;
+        value.max_us = observation.max;
+        value.samples = observation.samples;
+        const auto* block = bench_case.ci_block();
+        value.origin = block ? bench::to_string(block->origin) : "";
+        value.source = observation.source;
+        if (!observation.platform.empty()) platforms.insert(observation.platform);
+        run.cases.push_back(std::move(value));
+    }
+    if (run.cases.empty()) {
+        return Error{"no case with an effective_us number in the inputs; nothing to record",
+                     inputs.size() == 1 ? inputs.front() : "", 0, ExitCode::InputError};
+    }
+    if (info.device.empty() && platforms.size() == 1) info.device = *platforms.begin();
+    info.content_digest = content_digest(run);
+    info.run_key = meta.run_id.empty() ? "digest:" + info.content_digest : meta.run_id;
+    return run;
+}
+
+Status analyse(Store& store, const std::vector<std::string>& only, const AnalyseOptions& options,
+               const std::function<Status(Analysis&&)>& visit, Diagnostics& diagnostics) {
+    const std::string params = options.detect.key();
+    std::map<AnalysisKey, CachedAnalysis> cached, updated;
+    if (options.use_cache) {
+        auto loaded = store.cached_analyses(params);
+        if (!loaded) return loaded.error();
+        cached = std::move(*loaded);
+    }
+    const auto on_series = [&](Series&& series) -> Status {
+        std::vector<double> values;
+        values.reserve(series.points.size());
+        for (const auto& point : series.points) values.push_back(std::log(point.value_us));
+        AnalysisKey key{series.name, series.epoch, params};
+        const std::vector<ChangePoint>* previous = nullptr;
+        if (auto it = cached.find(key); it != cached.end()) {
+            const auto& hit = it->second;
+            if (hit.analysed <= values.size() &&
+                prefix_digest(series, hit.analysed) == hit.prefix_digest) {
+                if (hit.analysed == values.size())
+                    return visit(Analysis{std::move(series), hit.change_points});
+                previous = &hit.change_points;
+            }
+        }
+        static const std::vector<ChangePoint> none;
+        auto points = e_divisive_incremental(values, previous ? *previous : none, options.detect);
+        updated[key] = {values.size(), prefix_digest(series, values.size()), points};
+        return visit(Analysis{std::move(series), std::move(points)});
+    };
+    if (only.empty()) {
+        if (auto status = store.for_each_series("", on_series); !status) return status;
+    }
+    for (const auto& name : only)
+        if (auto status = store.for_each_series(name, on_series); !status) return status;
+    if (!updated.empty() && store.writable()) {
+        if (auto status = store.save_analyses(updated); !status) {
+            diagnostics.note(store.location(), 0,
+                             "change points not cached (" + status.error().message + ")");
+        }
+    }
+    return ok_status();
+}
+
+namespace {
+
+double segment_median(const Series& series, std::size_t begin, std::size_t end) {
+    std::vector<double> values;
+    for (std::size_t i = begin; i < end; ++i) values.push_back(series.points[i].value_us);
+    return stats::median(std::move(values)).value_or(0.0);
+}
+
+}  // namespace
+
+std::vector<Change> describe(const Analysis& analysis) {
+    std::vector<Change> changes;
+    const auto& series = analysis.series;
+    const auto& points = analysis.change_points;
+    for (std::size_t i = 0; i < points.size(); ++i) {
+        const std::size_t at = points[i].index;
+        const std::size_t begin = i == 0 ? 0 : points[i - 1].index;
+        const std::size_t end = i + 1 < points.size() ? points[i + 1].index : series.points.size();
+        Change change;
+        change.name = series.name;
+        change.epoch = series.epoch;
+        change.run = series.points[at].run;
+        change.commit = series.points[at].commit;
+        change.commit_before = series.points[at - 1].commit;
+        change.before_us = segment_median(series, begin, at);
+        change.after_us = segment_median(series, at, end);
+        change.change_pct = (change.after_us - change.before_us) / change.before_us * 100.0;
+        change.p_value = points[i].p_value;
+        changes.push_back(std::move(change));
+    }
+    return changes;
+}
+
+std::size_t current_segment_start(const Analysis& analysis) {
+    return analysis.change_points.empty() ? 0 : analysis.change_points.back().index;
+}
+
+Result<std::vector<std::vector<bench::BenchCase>>> gate_baseline(
+    Store& store, const std::vector<bench::BenchCase>& current, const AnalyseOptions& options,
+    Diagnostics& diagnostics) {
+    std::vector<std::string> names;
+    for (const auto& bench_case : current) names.push_back(bench_case.name);
+    std::sort(names.begin(), names.end());
+    names.erase(std::unique(names.begin(), names.end()), names.end());
+    // Per case, the analysis of the epoch with the newest point.
+    std::map<std::string, Analysis> newest;
+    auto status = analyse(
+        store, names, options,
+        [&](Analysis&& analysis) -> Status {
+            auto& slot = newest[analysis.series.name];
+            const auto& last = analysis.series.points.back();
+            const bool newer =
+                slot.series.points.empty() ||
+                std::tie(last.time, last.run) >
+                    std::tie(slot.series.points.back().time, slot.series.points.back().run);
+            if (newer) slot = std::move(analysis);
+            return ok_status();
+        },
+        diagnostics);
+    if (!status) return status.error();
+    // One baseline run per history run, holding the cases whose current segment has it.
+    std::map<std::pair<std::string, std::int64_t>, std::vector<bench::BenchCase>> by_run;
+    for (const auto& [name, analysis] : newest) {
+        const auto& points = analysis.series.points;
+        std::size_t begin = current_segment_start(analysis);
+        if (points.size() - begin > options.max_baseline_runs)
+            begin = points.size() - options.max_baseline_runs;
+        for (std::size_t i = begin; i < points.size(); ++i) {
+            const auto& point = points[i];
+            bench::BenchCase bench_case;
+            bench_case.name = name;
+            bench_case.source = {fmt::format("{} run {}", store.location(), point.run), 0};
+            bench::BenchBlock block;
+            bench::Summary summary;
+            summary.mean = point.value_us;
+            summary.rounds = point.rounds;
+            summary.mean_only = !(point.min_us && point.median_us && point.max_us);
+            if (!summary.mean_only) {
+                summary.min = *point.min_us;
+                summary.median = *point.median_us;
+                summary.max = *point.max_us;
+            }
+            block.effective_us = summary;
+            block.origin = bench::Origin::Json;
+            block.source = bench_case.source;
+            bench_case.blocks.push_back(std::move(block));
+            by_run[{point.time, point.run}].push_back(std::move(bench_case));
+        }
+    }
+    std::vector<std::vector<bench::BenchCase>> runs;
+    for (auto& [key, cases] : by_run) runs.push_back(std::move(cases));
+    return runs;
+}
+
+Result<bench::gate::Runs> load_gate_runs(const std::string& database,
+                                         const std::vector<std::string>& current_inputs,
+                                         Diagnostics& diagnostics) {
+    auto runs = bench::gate::load_runs({}, current_inputs, diagnostics);
+    if (!runs) return runs.error();
+    auto store = Store::open(database, OpenOptions{});
+    if (!store) return store.error();
+    auto baseline = gate_baseline(**store, runs->current, AnalyseOptions{}, diagnostics);
+    if (!baseline) return baseline.error();
+    runs->baseline = std::move(*baseline);
+    return runs;
+}
+
+}  // namespace ptune::history

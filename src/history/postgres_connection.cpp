@@ -1,0 +1,198 @@
+// The PostgreSQL backend of the history store (libpq). Parameters are sent as text, rows come
+// back as text and are typed by their column's type OID, so the store's code is the same as
+// for SQLite.
+
+#include <libpq-fe.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+
+#include <fmt/format.h>
+
+#include "sql.hpp"
+
+namespace ptune::history::sql {
+
+namespace {
+
+// Type OIDs (pg_type.h is a server header; these values are fixed by PostgreSQL).
+constexpr Oid kInt8 = 20, kInt2 = 21, kInt4 = 23, kFloat4 = 700, kFloat8 = 701, kNumeric = 1700;
+
+// `?` placeholders → `$1`, `$2`... (the store's SQL has no `?` inside literals).
+std::string number_placeholders(std::string_view statement) {
+    std::string out;
+    out.reserve(statement.size() + 16);
+    int next = 1;
+    for (char c : statement) {
+        if (c == '?')
+            out += fmt::format("${}", next++);
+        else
+            out += c;
+    }
+    return out;
+}
+
+Failure classify(const char* sqlstate) {
+    if (!sqlstate) return Failure::Other;
+    const std::string_view state(sqlstate);
+    if (state.starts_with("23")) return Failure::Constraint;
+    if (state == "55P03" || state == "40P01" || state == "57014") return Failure::Busy;
+    if (state == "25006" || state.starts_with("42501")) return Failure::ReadOnly;
+    return Failure::Other;
+}
+
+class PostgresConnection : public Connection {
+  public:
+    PostgresConnection(PGconn* conn, std::string location)
+        : conn_(conn), location_(std::move(location)) {}
+    ~PostgresConnection() override { PQfinish(conn_); }
+
+    Dialect dialect() const override { return Dialect::Postgres; }
+
+    Status exec(std::string_view statement) override {
+        const std::string text(statement);
+        PGresult* result = PQexec(conn_, text.c_str());
+        auto status = check(result);
+        // A COMMIT of a transaction that failed earlier answers ROLLBACK without an error.
+        if (status && text == "COMMIT" && std::strcmp(PQcmdStatus(result), "ROLLBACK") == 0) {
+            failure_ = Failure::Other;
+            status = Error{"the transaction was rolled back", location_, 0, ExitCode::InputError};
+        }
+        PQclear(result);
+        return status;
+    }
+
+    Status query(std::string_view statement, const std::vector<Value>& params,
+                 const std::function<void(const Row&)>& on_row) override {
+        const std::string text = number_placeholders(statement);
+        std::vector<std::string> storage(params.size());
+        std::vector<const char*> values(params.size(), nullptr);
+        for (std::size_t i = 0; i < params.size(); ++i) {
+            const auto& value = params[i];
+            if (const auto* v = std::get_if<std::int64_t>(&value)) {
+                storage[i] = std::to_string(*v);
+            } else if (const auto* d = std::get_if<double>(&value)) {
+                storage[i] = fmt::format("{}", *d);  // shortest text that reads back exactly
+            } else if (const auto* s = std::get_if<std::string>(&value)) {
+                storage[i] = *s;
+            } else {
+                continue;  // NULL
+            }
+            values[i] = storage[i].c_str();
+        }
+        // Single-row mode: rows are handed out as they arrive, so a whole-history read does not
+        // hold its result in the client.
+        if (!PQsendQueryParams(conn_, text.c_str(), static_cast<int>(params.size()), nullptr,
+                               values.data(), nullptr, nullptr, 0)) {
+            failure_ = Failure::Other;
+            return Error{PQerrorMessage(conn_), location_, 0, ExitCode::InputError};
+        }
+        PQsetSingleRowMode(conn_);
+        Status status = ok_status();
+        Row row;
+        while (PGresult* result = PQgetResult(conn_)) {
+            const auto state = PQresultStatus(result);
+            if (state == PGRES_SINGLE_TUPLE) {
+                if (status && on_row) {
+                    read_row(result, row);
+                    on_row(row);
+                }
+            } else if (status) {
+                status = check(result);  // the final TUPLES_OK / COMMAND_OK, or the error
+            }
+            PQclear(result);
+        }
+        return status;
+    }
+
+    Status begin_write() override { return exec("BEGIN"); }
+
+    // The one row of a single-row result, typed by its columns' type OIDs.
+    static void read_row(const PGresult* result, Row& row) {
+        const int columns = PQnfields(result);
+        row.values.resize(static_cast<std::size_t>(columns));
+        for (int c = 0; c < columns; ++c) {
+            auto& cell = row.values[static_cast<std::size_t>(c)];
+            if (PQgetisnull(result, 0, c)) {
+                cell = std::monostate{};
+                continue;
+            }
+            const char* raw = PQgetvalue(result, 0, c);
+            switch (PQftype(result, c)) {
+                case kInt8:
+                case kInt2:
+                case kInt4:
+                    cell = std::int64_t{std::strtoll(raw, nullptr, 10)};
+                    break;
+                case kFloat4:
+                case kFloat8:
+                case kNumeric:
+                    cell = std::strtod(raw, nullptr);
+                    break;
+                default:
+                    cell = std::string(raw);
+            }
+        }
+    }
+
+    Failure last_failure() const override { return failure_; }
+
+    bool read_only() const override { return false; }
+
+  private:
+    Status check(PGresult* result) {
+        const auto state = PQresultStatus(result);
+        if (state == PGRES_COMMAND_OK || state == PGRES_TUPLES_OK) {
+            failure_ = Failure::None;
+            return ok_status();
+        }
+        failure_ = classify(result ? PQresultErrorField(result, PG_DIAG_SQLSTATE) : nullptr);
+        std::string message = result ? PQresultErrorMessage(result) : PQerrorMessage(conn_);
+        while (!message.empty() && (message.back() == '\n' || message.back() == ' '))
+            message.pop_back();
+        return Error{message, location_, 0, ExitCode::InputError};
+    }
+
+    PGconn* conn_;
+    std::string location_;
+    Failure failure_ = Failure::None;
+};
+
+// The location without a password, for messages.
+std::string redact(const std::string& conninfo) {
+    const auto scheme = conninfo.find("://");
+    const auto at = conninfo.find('@');
+    if (scheme == std::string::npos || at == std::string::npos || at < scheme) return conninfo;
+    const auto colon = conninfo.find(':', scheme + 3);
+    if (colon == std::string::npos || colon > at) return conninfo;
+    return conninfo.substr(0, colon + 1) + "***" + conninfo.substr(at);
+}
+
+}  // namespace
+
+Result<std::unique_ptr<Connection>> open_postgres(const std::string& conninfo,
+                                                  double lock_timeout_s) {
+    const std::string location = redact(conninfo);
+    PGconn* conn = PQconnectdb(conninfo.c_str());
+    if (!conn || PQstatus(conn) != CONNECTION_OK) {
+        std::string message = conn ? PQerrorMessage(conn) : "out of memory";
+        while (!message.empty() && (message.back() == '\n' || message.back() == ' '))
+            message.pop_back();
+        PQfinish(conn);
+        return Error{fmt::format("cannot connect to the history database: {}", message), location,
+                     0, ExitCode::InputError};
+    }
+    auto connection = std::make_unique<PostgresConnection>(conn, location);
+    // Waiting for another writer's lock is bounded as for SQLite; notices stay off stderr.
+    // lock_timeout 0 would mean "wait forever" in PostgreSQL.
+    const auto timeout_ms =
+        std::max(1LL, static_cast<long long>(std::llround(lock_timeout_s * 1000.0)));
+    if (auto status = connection->exec(fmt::format("SET lock_timeout = {}", timeout_ms)); !status) {
+        return status.error();
+    }
+    (void)connection->exec("SET client_min_messages = warning");
+    return std::unique_ptr<Connection>(std::move(connection));
+}
+
+}  // namespace ptune::history::sql
