@@ -21,13 +21,19 @@ enum class Align { Left, Right };
 struct Table {
     std::string title;  ///< may be empty
     std::vector<std::string> columns;
+    /// Unit per column ("µs", "%"; missing or "" for none): text and Markdown headers read
+    /// `min (µs)`; CSV keeps the bare column name, its header being a machine key.
+    std::vector<std::string> units;
     std::vector<Align> align;  ///< per column; missing entries are Left
     std::vector<std::vector<std::string>> rows;
+    /// Optional SGR colour per cell (same shape as rows, "" for none, e.g. "31" for a regressed
+    /// verdict); the text renderer applies it when colour is on, the other formats ignore it.
+    std::vector<std::vector<std::string>> styles;
 };
 
 /// What a command found, independent of the output format.
 struct Report {
-    std::string command;            ///< e.g. "mem-report"
+    std::string command;                             ///< e.g. "mem-report"
     nlohmann::json data = nlohmann::json::object();  ///< the JSON view (without the envelope)
     std::vector<Table> tables;
     std::vector<std::string> notes;  ///< short lines shown after the tables in text/markdown
@@ -38,11 +44,15 @@ struct Report {
 /// Options that affect every renderer.
 struct RenderOptions {
     bool color = false;  ///< ANSI colour allowed (text renderer only)
+    /// Columns text output must fit (term::output_width of the output); 0: no limit. Text
+    /// renderers lay out with write_text_table / write_text_findings / write_text_notes, which
+    /// wrap and shorten to it.
+    std::size_t width = 0;
 };
 
 /// Turns a Report into bytes on a stream. One implementation per output format.
 class Renderer {
-public:
+  public:
     virtual ~Renderer() = default;
     virtual void render(const Report& report, std::ostream& out,
                         const RenderOptions& options) const = 0;
@@ -60,10 +70,19 @@ nlohmann::json finding_to_json(const rules::Finding& finding);
 /// Writes JSON compactly (large outputs) or indented by 2 (the default for reports).
 void write_json(const nlohmann::json& value, std::ostream& out, bool pretty = true);
 
-/// Aligned plain-text table (what the text renderer prints for each table).
-void write_text_table(const Table& table, std::ostream& out);
-/// Findings as text blocks: `[warning] mem.over-limit (M1) QK: message` + advice lines.
-void write_text_findings(const std::vector<rules::Finding>& findings, std::ostream& out,
-                         bool color);
+/// Aligned plain-text table (what the text renderer prints for each table), fitted to `width`
+/// columns (0: no limit): text (left-aligned) columns narrow, their cells wrapping under the row
+/// or, for paths, losing their beginning (`…/tail`); a table still too wide is split into column
+/// groups that each repeat the first column. Right-aligned (number) columns are never cut.
+/// With `color`, cells are painted with Table::styles.
+void write_text_table(const Table& table, std::ostream& out, std::size_t width = 0,
+                      bool color = false);
+/// Findings as text blocks: `[warning] mem.over-limit (M1) QK: message` + location, advice and
+/// guide lines, wrapped to `width` columns with continuation lines indented (0: no limit).
+void write_text_findings(const std::vector<rules::Finding>& findings, std::ostream& out, bool color,
+                         std::size_t width = 0);
+/// Note lines, wrapped to `width` columns (continuation indented by 2).
+void write_text_notes(const std::vector<std::string>& notes, std::ostream& out,
+                      std::size_t width = 0);
 
 }  // namespace ptune::render
