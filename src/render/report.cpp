@@ -294,7 +294,9 @@ void write_rows(const Table& table, const std::vector<std::string_view>& header,
             for (std::size_t i = 0; i < columns.size(); ++i) {
                 std::size_t c = columns[i];
                 if (i) line.append(kGap, ' ');
-                std::string_view cell = l < cell_lines[i].size() ? cell_lines[i][l] : "";
+                std::string_view cell = l < cell_lines[i].size()
+                                            ? std::string_view(cell_lines[i][l])
+                                            : std::string_view();
                 Align align = column_align(table, c);
                 // The last column is not padded when left-aligned: no trailing blanks.
                 std::size_t width = i + 1 == columns.size() && align == Align::Left ? 0 : widths[c];

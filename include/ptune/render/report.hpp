@@ -21,14 +21,15 @@ enum class Align { Left, Right };
 struct Table {
     std::string title;  ///< may be empty
     std::vector<std::string> columns;
-    /// Unit per column ("µs", "%"; missing or "" for none): text and Markdown headers read
-    /// `min (µs)`; CSV keeps the bare column name, its header being a machine key.
-    std::vector<std::string> units;
     std::vector<Align> align;  ///< per column; missing entries are Left
     std::vector<std::vector<std::string>> rows;
     /// Optional SGR colour per cell (same shape as rows, "" for none, e.g. "31" for a regressed
     /// verdict); the text renderer applies it when colour is on, the other formats ignore it.
-    std::vector<std::vector<std::string>> styles;
+    /// (Default member initializers keep `{title, columns, align, rows}` aggregates warning-free.)
+    std::vector<std::vector<std::string>> styles = {};
+    /// Unit per column ("µs", "%"; missing or "" for none): text and Markdown headers read
+    /// `min (µs)`; CSV keeps the bare column name, its header being a machine key.
+    std::vector<std::string> units = {};
 };
 
 /// What a command found, independent of the output format.
