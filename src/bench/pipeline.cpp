@@ -158,7 +158,7 @@ render::Table summary_table(const std::vector<BenchCase>& cases, std::vector<std
     render::Table summary;
     summary.columns = {"case", "origin", "rounds", "min",       "median",
                        "mean", "max",    "ranks",  "imbalance", "source"};
-    summary.units = {"", "", "", "µs", "µs", "µs", "µs", "", "max/min", ""};
+    summary.units = {"", "", "", "µs", "µs", "µs", "µs"};
     summary.align = {render::Align::Left, render::Align::Left};
     summary.align.resize(summary.columns.size() - 1, render::Align::Right);
     summary.align.push_back(render::Align::Left);

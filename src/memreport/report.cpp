@@ -38,7 +38,8 @@ class TextRenderer : public render::Renderer {
         for (const auto& table : report.tables) {
             if (!first) out << '\n';
             first = false;
-            out << term::paint(table.title, "1", options.color) << '\n';
+            out << term::paint(term::hang("", table.title, options.width, 2), "1", options.color)
+                << '\n';
             std::ostringstream laid_out;
             render::write_text_table(table, laid_out, options.width);
             std::istringstream lines(laid_out.str());

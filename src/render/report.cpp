@@ -58,7 +58,9 @@ class TextRenderer : public Renderer {
             if (!first) out << '\n';
             first = false;
             if (!table.title.empty())
-                out << term::paint(valid_utf8(table.title), "1", options.color) << '\n';
+                out << term::paint(term::hang("", valid_utf8(table.title), options.width, 2), "1",
+                                   options.color)
+                    << '\n';
             write_text_table(table, out, options.width, options.color);
         }
         write_text_notes(report.notes, out, options.width);
@@ -359,12 +361,27 @@ void write_text_table(const Table& table, std::ostream& out, std::size_t width, 
                        ? std::min(widths[c], std::max<std::size_t>(12, display_width(header[c])))
                        : widths[c];
     }
+    // The key (first) column names the row in every group: it keeps up to a third of the width.
+    if (column_align(table, 0) == Align::Left)
+        floor[0] = std::min(widths[0], std::max(floor[0], width / 3));
     auto groups = column_groups(floor, width);
     bool first = true;
     for (const auto& group : groups) {
         if (!first) out << '\n';
         first = false;
         std::vector<std::size_t> group_widths = widths;
+        // The widest text column (a message, a path) gives way first, down to a comfortable
+        // reading width; then the other text columns down to their floor; then all of them.
+        std::size_t widest = group.front();
+        for (std::size_t c : group) {
+            if (column_align(table, c) == Align::Left && widths[c] > widths[widest]) widest = c;
+        }
+        constexpr std::size_t kComfortable = 32;
+        std::vector<std::size_t> first_floor = group_widths, second_floor = floor;
+        first_floor[widest] = std::min(widths[widest], std::max(floor[widest], kComfortable));
+        shrink(table, group_widths, first_floor, group, width);
+        second_floor[widest] = group_widths[widest];
+        shrink(table, group_widths, second_floor, group, width);
         shrink(table, group_widths, floor, group, width);
         write_rows(table, header, rows, group_widths, group, color, out);
     }
