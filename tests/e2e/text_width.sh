@@ -23,6 +23,7 @@ check() {
   runs=$((runs + 1))
   awk -v label="$label" -v limit=100 '
     {
+      gsub(/\033\[[0-9;]*m/, "")  # colour takes no columns
       line = $0
       sub(/^ +/, "", line)
       # Columns, not bytes: count UTF-8 lead bytes only.
