@@ -41,7 +41,7 @@ std::string fixed(double value, int decimals) {
 }
 
 std::string percent(double fraction) {
-    return stats::format_fixed(fraction * 100.0, 1) + " %";
+    return stats::format_ratio(fraction);
 }
 
 // ---------------------------------------------------------------------------------------------

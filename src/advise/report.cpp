@@ -13,7 +13,7 @@ namespace {
 
 std::string impact_text(const RankedFinding& ranked) {
     if (ranked.impact_basis.empty()) return "-";
-    return stats::format_fixed(ranked.impact * 100.0, 1) + " %";
+    return stats::format_ratio(ranked.impact);
 }
 
 nlohmann::json inventory_json(const Inventory& inventory) {

@@ -49,6 +49,14 @@ std::string test_cell(const CaseResult& c) {
     return "-";
 }
 
+// Colour of a verdict in the text table: failing red, improved green, doubtful yellow.
+std::string verdict_style(const CaseResult& c) {
+    if (c.fails) return "1;31";
+    if (c.verdict == Verdict::Improved) return "32";
+    if (c.verdict == Verdict::Noisy || c.verdict == Verdict::Underpowered) return "33";
+    return "";
+}
+
 std::string verdict_cell(Verdict verdict) {
     return verdict == Verdict::Unchanged ? "~" : std::string(to_string(verdict));
 }
@@ -98,7 +106,7 @@ std::string summary_line(const GateResult& result, const ReportSettings& setting
     if (result.geomean.regressed) counts.push_back("geomean regressed");
     const auto& o = settings.options;
     return fmt::format(
-        "bench-gate: {}: {} of {} case(s) (metric {}, threshold {}%, min delta {} us, "
+        "bench-gate: {}: {} of {} case(s) (metric {}, threshold {}%, min delta {} µs, "
         "alpha {} Holm)",
         status_word(result, settings),
         counts.empty() ? "nothing compared" : fmt::format("{}", fmt::join(counts, ", ")),
@@ -108,7 +116,7 @@ std::string summary_line(const GateResult& result, const ReportSettings& setting
 
 std::string annotation_text(const CaseResult& c, Metric metric) {
     if (c.verdict == Verdict::Regressed || c.verdict == Verdict::Improved) {
-        return fmt::format("{}: {} effective_us {} -> {} us ({}, {})", c.name, to_string(metric),
+        return fmt::format("{}: {} effective_us {} -> {} µs ({}, {})", c.name, to_string(metric),
                            number(c.baseline), number(c.current), signed_percent(c.delta_pct),
                            test_cell(c));
     }
@@ -123,12 +131,14 @@ render::Report make_report(const GateResult& result, const ReportSettings& setti
     report.command = "bench-gate";
     render::Table table;
     table.columns = {"case", "baseline", "current", "delta", "test", "verdict"};
+    table.units = {"", "µs", "µs"};
     table.align = {render::Align::Left,  render::Align::Right, render::Align::Right,
                    render::Align::Right, render::Align::Left,  render::Align::Left};
     nlohmann::json cases = nlohmann::json::array();
     for (const auto& c : result.cases) {
         table.rows.push_back({c.name, number(c.baseline), number(c.current),
                               signed_percent(c.delta_pct), test_cell(c), verdict_cell(c.verdict)});
+        table.styles.push_back({"", "", "", "", "", verdict_style(c)});
         if (settings.cases_in_data) cases.push_back(case_json(c));
         if (!c.reason.empty())
             report.notes.push_back(
@@ -137,6 +147,7 @@ render::Report make_report(const GateResult& result, const ReportSettings& setti
     const Geomean& g = result.geomean;
     table.rows.push_back({"geomean", number(g.baseline), number(g.current),
                           signed_percent(g.delta_pct), "", g.regressed ? "regressed" : ""});
+    table.styles.push_back({"", "", "", "", "", g.regressed ? "1;31" : ""});
     report.tables.push_back(std::move(table));
     if (!result.ignored.empty()) {
         report.notes.push_back(
@@ -228,7 +239,7 @@ class GithubRenderer : public render::Renderer {
         }
         if (result_.geomean.regressed) {
             emit(!settings_.warn_only,
-                 fmt::format("suite geomean {} -> {} us ({}, threshold {}%)",
+                 fmt::format("suite geomean {} -> {} µs ({}, threshold {}%)",
                              number(result_.geomean.baseline), number(result_.geomean.current),
                              signed_percent(result_.geomean.delta_pct),
                              *settings_.options.geomean_threshold_pct));

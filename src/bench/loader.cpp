@@ -225,7 +225,8 @@ std::vector<BenchCase> read_results_tsv(std::istream& in, const std::string& sou
     std::string_view line;
     while (reader.next(line)) {
         std::size_t number = reader.line_number();
-        if (text::trim(line).empty()) continue;
+        // Blank and `#` comment lines (headers people add by hand) are not rows.
+        if (text::trim(line).empty() || text::trim(line).front() == '#') continue;
         auto fields = text::split(line, '\t');
         std::string_view status = fields.size() > 1 ? text::trim(fields[1]) : std::string_view();
         if (fields.size() < 2 || text::trim(fields[0]).empty() ||
@@ -306,10 +307,11 @@ bool is_json(const fs::path& path) {
     return path.extension() == ".json";
 }
 
-/// Loads one file; its cases are appended to `out`. False when the file held nothing usable.
+/// Loads one file; its cases are appended to `out`. False when the file held nothing usable,
+/// with the reason in `unusable` (the caller decides whether it is the error or one of several).
 Result<bool> load_file(const std::string& path, const std::string& case_name,
                        const LoadOptions& options, Diagnostics& diagnostics,
-                       std::vector<BenchCase>& out) {
+                       std::vector<BenchCase>& out, std::string& unusable) {
     fs::path fs_path(path);
     std::vector<BenchCase> cases;
     if (path != io::kStdinName && is_json(fs_path)) {
@@ -325,17 +327,16 @@ Result<bool> load_file(const std::string& path, const std::string& case_name,
             LogScanner scanner(path, case_name, options, diagnostics);
             cases = scanner.scan(input->stream());
             if (cases.empty()) {
-                diagnostics.error(path, 0,
-                                  scanner.binary() ? "binary file, no benchmark lines"
-                                                   : "no benchmark lines ([RUN] effective_us "
-                                                     "report, [STRACE] markers or device-log "
-                                                     "orch/sched timing lines)");
+                unusable = scanner.binary() ? "binary file, no benchmark lines"
+                                            : "no benchmark lines ([RUN] effective_us report, "
+                                              "[STRACE] markers or device-log orch/sched timing "
+                                              "lines)";
                 return false;
             }
         }
     }
     if (cases.empty()) {
-        diagnostics.error(path, 0, "no benchmark data");
+        unusable = "no benchmark data";
         return false;
     }
     for (BenchCase& bench_case : cases) out.push_back(std::move(bench_case));
@@ -384,6 +385,8 @@ Result<std::vector<BenchCase>> load_bench_inputs(const std::vector<std::string>&
                                                  Diagnostics& diagnostics) {
     std::vector<BenchCase> cases;
     std::size_t usable_files = 0;
+    std::vector<Error> unusable;  // files without benchmark data, with the reason
+    std::string reason;
     for (const std::string& argument : paths_or_labels) {
         std::string path = argument;
         std::string label;
@@ -409,24 +412,33 @@ Result<std::vector<BenchCase>> load_bench_inputs(const std::vector<std::string>&
                     ++usable_files;
                     continue;
                 }
-                auto loaded =
-                    load_file(file, case_name_for(file, options), options, diagnostics, cases);
+                auto loaded = load_file(file, case_name_for(file, options), options, diagnostics,
+                                        cases, reason);
                 if (!loaded) return loaded.error();
-                if (*loaded) ++usable_files;
+                if (*loaded)
+                    ++usable_files;
+                else
+                    unusable.push_back(Error{reason, file, 0, ExitCode::InputError});
             }
             continue;
         }
         const std::size_t first = cases.size();
         const std::string default_name = case_name_for(path, options);
-        auto loaded =
-            load_file(path, label.empty() ? default_name : label, options, diagnostics, cases);
+        auto loaded = load_file(path, label.empty() ? default_name : label, options, diagnostics,
+                                cases, reason);
         if (!loaded) return loaded.error();
+        if (!*loaded) unusable.push_back(Error{reason, path, 0, ExitCode::InputError});
         for (std::size_t i = first; i < cases.size(); ++i) {
             cases[i].named_from_file =
                 label.empty() && options.case_name.empty() && cases[i].name == default_name;
         }
         if (*loaded) ++usable_files;
     }
+    // One unusable input is the error itself; several are listed before the summary (each
+    // reason is said once).
+    if (usable_files == 0 && unusable.size() == 1 && paths_or_labels.size() == 1)
+        return unusable.front();
+    for (const Error& error : unusable) diagnostics.error(error.file, error.line, error.message);
     if (usable_files == 0) {
         return Error{paths_or_labels.size() == 1
                          ? fmt::format("{}: no benchmark data", paths_or_labels.front())

@@ -101,7 +101,7 @@ void measure_text(std::istream& log, const std::string& input, Measurement& meas
 }
 
 std::string us(const std::optional<double>& value) {
-    return value ? stats::format_fixed(*value, 2) + " us" : "-";
+    return value ? stats::format_fixed(*value, 2) + " µs" : "-";
 }
 
 std::string delta_text(const Outcome& outcome) {

@@ -109,6 +109,7 @@ render::Table rank_table(const BenchCase& bench_case, const BenchBlock& block) {
     render::Table ranks;
     ranks.title = fmt::format("{}: ranks (rank = worker pid)", bench_case.name);
     ranks.columns = {"rank", "slot", "rounds", "min", "median", "mean", "max"};
+    ranks.units = {"", "", "", "µs", "µs", "µs", "µs"};
     ranks.align = {render::Align::Left, render::Align::Left};
     ranks.align.resize(ranks.columns.size(), render::Align::Right);
     auto add = [&](std::string rank, std::string slot, const std::optional<Summary>& s) {
@@ -157,6 +158,7 @@ render::Table summary_table(const std::vector<BenchCase>& cases, std::vector<std
     render::Table summary;
     summary.columns = {"case", "origin", "rounds", "min",       "median",
                        "mean", "max",    "ranks",  "imbalance", "source"};
+    summary.units = {"", "", "", "µs", "µs", "µs", "µs"};
     summary.align = {render::Align::Left, render::Align::Left};
     summary.align.resize(summary.columns.size() - 1, render::Align::Right);
     summary.align.push_back(render::Align::Left);

@@ -1,10 +1,15 @@
 // Builds the CLI11 app from the subcommand table, parses, dispatches, and maps every failure to
 // the documented exit codes.
 
+#include <unistd.h>
+
+#include <algorithm>
+#include <cctype>
 #include <cstdio>
 #include <cstdlib>
 #include <iostream>
 #include <new>
+#include <memory>
 
 #include <fmt/format.h>
 #include <spdlog/sinks/stdout_color_sinks.h>
@@ -14,6 +19,7 @@
 #include "cli/introspect.hpp"
 #include "cli/safety.hpp"
 #include "ptune/core/io.hpp"
+#include "ptune/core/terminal.hpp"
 #include "ptune/core/text.hpp"
 #include "ptune/core/version.hpp"
 
@@ -57,6 +63,98 @@ int unknown_command(std::string_view word) {
     std::cerr << "\nRun 'ptune --help' for the list of commands.\n";
     return static_cast<int>(ExitCode::InputError);
 }
+
+// The nearest of `candidates` to `word` within a typo's distance; empty when none is close.
+std::string closest(std::string_view word, const std::vector<std::string>& candidates) {
+    std::string best;
+    std::size_t best_distance = std::string::npos;
+    for (const auto& candidate : candidates) {
+        std::size_t distance = text::edit_distance(word, candidate);
+        if (distance < best_distance) {
+            best_distance = distance;
+            best = candidate;
+        }
+    }
+    std::size_t limit = std::max<std::size_t>(2, word.size() / 3);
+    return best_distance <= limit ? best : std::string();
+}
+
+// Every spelling of the options `app` accepts (`--threshold`, `-o`), its parents' included
+// (global options such as --color fall through to subcommands).
+std::vector<std::string> option_names(const CLI::App* app) {
+    std::vector<std::string> names;
+    for (; app != nullptr; app = app->get_parent()) {
+        for (const CLI::Option* option : app->get_options()) {
+            for (const auto& name : option->get_lnames()) names.push_back("--" + name);
+            for (const auto& name : option->get_snames()) names.push_back("-" + name);
+        }
+    }
+    return names;
+}
+
+// A parse error in ptune's voice: `ptune: ` prefix, the first unknown option named with the
+// nearest real one, and where to read the options.
+int parse_failure(const CLI::ParseError& error, const CLI::App* app, int argc, char** argv) {
+    auto names = option_names(app);
+    std::string command = app->get_parent() != nullptr ? " " + app->get_name() : "";
+    for (int i = 1; i < argc; ++i) {
+        std::string_view token = argv[i];
+        if (token == "--") break;
+        if (token.size() < 2 || token[0] != '-' ||
+            std::isdigit(static_cast<unsigned char>(token[1])))
+            continue;
+        std::string name(token.substr(0, token.find('=')));
+        if (name.size() > 2 && name[1] != '-') name = name.substr(0, 2);  // -oFILE
+        if (std::find(names.begin(), names.end(), name) != names.end()) continue;
+        std::string hint = closest(name, names);
+        std::cerr << fmt::format("ptune: unknown option '{}'", name);
+        if (!hint.empty()) std::cerr << fmt::format("; did you mean '{}'?", hint);
+        std::cerr << fmt::format("\nRun 'ptune help{}' for the options.\n", command);
+        return static_cast<int>(ExitCode::InputError);
+    }
+    std::cerr << fmt::format("ptune: {}\nRun 'ptune help{}' for the options.\n", error.what(),
+                             command);
+    return static_cast<int>(ExitCode::InputError);
+}
+
+// CLI11's help, wrapped to the output width like every text output: an option's description
+// continues under itself, other long lines under their indentation.
+class WrappingFormatter : public CLI::Formatter {
+  public:
+    std::string make_help(const CLI::App* app, std::string name,
+                          CLI::AppFormatMode mode) const override {
+        return wrap_help(CLI::Formatter::make_help(app, std::move(name), mode),
+                         term::output_width(STDOUT_FILENO));
+    }
+
+    static std::string wrap_help(const std::string& help, std::size_t width) {
+        std::string out;
+        std::size_t start = 0;
+        while (start < help.size()) {
+            std::size_t end = help.find('\n', start);
+            if (end == std::string::npos) end = help.size();
+            std::string_view line(help.data() + start, end - start);
+            out += term::display_width(line) <= width ? std::string(line) : wrap_line(line, width);
+            if (end < help.size()) out += '\n';
+            start = end + 1;
+        }
+        return out;
+    }
+
+  private:
+    static std::string wrap_line(std::string_view line, std::size_t width) {
+        std::size_t indent = line.find_first_not_of(' ');
+        if (indent == std::string_view::npos) return std::string(line);
+        // `  --name TYPE   Description`: the description starts after the widest blank run.
+        std::size_t column = indent;
+        std::size_t gap = line.find("  ", indent);
+        if (gap != std::string_view::npos) {
+            std::size_t text = line.find_first_not_of(' ', gap);
+            if (text != std::string_view::npos && text <= width / 2) column = text;
+        }
+        return term::hang(line.substr(0, column), line.substr(column), width, column);
+    }
+};
 
 void setup_logging(const CommonOptions& options) {
     auto logger = spdlog::stderr_color_mt("ptune");
@@ -119,6 +217,7 @@ int run(int argc, char** argv) {
     }
 
     CLI::App app{"ptune: performance-analysis toolkit for PyPTO kernels on Ascend NPUs", "ptune"};
+    app.formatter(std::make_shared<WrappingFormatter>());  // subcommands inherit it
     app.footer(main_footer());
     app.set_version_flag("--version", fmt::format("ptune {}", version()));
     app.add_option("--color", options.color, "Colour: auto, always or never")
@@ -181,8 +280,13 @@ int run(int argc, char** argv) {
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
-        int code = app.exit(e);
-        return code == 0 ? 0 : static_cast<int>(ExitCode::InputError);
+        // --help and --version arrive as "errors" that exit 0.
+        if (e.get_exit_code() == 0) return app.exit(e);
+        const CLI::App* failed = &app;
+        for (auto& [sub, command] : commands) {
+            if (argc > 1 && sub->check_name(argv[1])) failed = sub;
+        }
+        return parse_failure(e, failed, argc, argv);
     }
     setup_logging(options);
 

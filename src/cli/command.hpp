@@ -81,6 +81,7 @@ class Context {
   private:
     std::vector<std::string> inputs_;
     std::optional<rules::Catalogue> catalogue_;
+    std::vector<std::string> printed_errors_;  ///< error diagnostics shown, as Error::to_string
 };
 
 /// A subcommand: registers its own options, then runs.

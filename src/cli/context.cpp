@@ -1,5 +1,6 @@
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <iostream>
 #include <map>
@@ -50,6 +51,10 @@ void Context::flush_diagnostics() {
             continue;
         }
         std::cerr << "ptune: " << diagnostic.to_string() << '\n';
+        if (diagnostic.severity == Severity::Error) {
+            Error as_error{diagnostic.message, diagnostic.file, diagnostic.line};
+            printed_errors_.push_back(as_error.to_string());
+        }
     }
     // Past Diagnostics::kKeptPerKind a file's diagnostics were only counted.
     for (const auto& [key, count] : diagnostics.dropped()) {
@@ -82,6 +87,7 @@ int Context::emit(const render::Report& report,
     if (!output) return fail(output.error());
     render::RenderOptions render_options;
     render_options.color = (*output)->is_stdout() && color_stdout();
+    render_options.width = term::output_width((*output)->is_stdout() ? STDOUT_FILENO : -1);
     renderer->render(report, (*output)->stream(), render_options);
     if (auto status = (*output)->commit(); !status) return fail(status.error());
     return 0;
@@ -112,7 +118,11 @@ int Context::findings_exit(std::optional<rules::RuleSeverity> worst) const {
 
 int Context::fail(const Error& error) {
     flush_diagnostics();
-    std::cerr << "ptune: " << error.to_string() << '\n';
+    // An error already printed as a diagnostic (`FILE: error: no benchmark data`) is not
+    // printed again as the reason the command stops.
+    std::string text = error.to_string();
+    if (std::find(printed_errors_.begin(), printed_errors_.end(), text) == printed_errors_.end())
+        std::cerr << "ptune: " << text << '\n';
     return static_cast<int>(error.code);
 }
 

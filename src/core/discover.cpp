@@ -58,6 +58,13 @@ fs::path runs_root(const fs::path& dir) {
 Result<fs::path> resolve_run(const fs::path& dir, const std::string& program, int nth_latest,
                              std::string* chosen_note) {
     if (!is_existing_directory(dir)) {
+        std::error_code ec;
+        // A file given where a run directory is wanted: say what is wanted, not "missing".
+        if (fs::exists(dir, ec))
+            return Error{
+                "is not a directory: expected a build_output/ directory or one run "
+                "directory <Program>_<YYYYMMDD_HHMMSS>/ in it",
+                dir.string(), 0, ExitCode::InputError};
         return Error{"no such directory", dir.string(), 0, ExitCode::InputError};
     }
     if (parse_run_dir_name(dir) && program.empty()) return dir;

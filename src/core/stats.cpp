@@ -87,6 +87,10 @@ std::optional<double> geomean(std::span<const double> values) {
     return std::exp(fsum(logs) / static_cast<double>(logs.size()));
 }
 
+std::string format_ratio(double fraction, int precision) {
+    return format_fixed(fraction * 100.0, precision) + "%";
+}
+
 std::string format_fixed(double value, int precision) {
     // Both fmt and glibc printf format the exact binary value and round ties to even, like
     // Python (checked against each other on 12 million values, ties included); fmt is several

@@ -1,7 +1,9 @@
 #include "ptune/core/terminal.hpp"
 
+#include <sys/ioctl.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -31,10 +33,14 @@ double now_seconds() {
 }  // namespace
 
 bool parse_color_mode(std::string_view text, ColorMode& mode) {
-    if (text == "auto") mode = ColorMode::Auto;
-    else if (text == "always") mode = ColorMode::Always;
-    else if (text == "never") mode = ColorMode::Never;
-    else return false;
+    if (text == "auto")
+        mode = ColorMode::Auto;
+    else if (text == "always")
+        mode = ColorMode::Always;
+    else if (text == "never")
+        mode = ColorMode::Never;
+    else
+        return false;
     return true;
 }
 
@@ -51,17 +57,171 @@ std::string paint(std::string_view text, std::string_view sgr_code, bool enabled
     return fmt::format("\x1b[{}m{}\x1b[0m", sgr_code, text);
 }
 
+std::size_t output_width(int fd) {
+    constexpr std::size_t kMinimum = 20;
+    if (const char* columns = std::getenv("COLUMNS"); columns != nullptr && *columns != '\0') {
+        char* end = nullptr;
+        long value = std::strtol(columns, &end, 10);
+        if (end != nullptr && *end == '\0' && value > 0)
+            return std::max<std::size_t>(kMinimum, static_cast<std::size_t>(value));
+    }
+    winsize size{};
+    if (fd >= 0 && isatty(fd) != 0 && ioctl(fd, TIOCGWINSZ, &size) == 0 && size.ws_col > 0)
+        return std::max<std::size_t>(kMinimum, size.ws_col);
+    return kDefaultWidth;
+}
+
+namespace {
+// Bytes of the ANSI escape sequence starting at text[i] (CSI ... final byte), 0 if none.
+std::size_t escape_length(std::string_view text, std::size_t i) {
+    if (text[i] != '\x1b' || i + 1 >= text.size() || text[i + 1] != '[') return 0;
+    std::size_t j = i + 2;
+    while (j < text.size() && !(text[j] >= 0x40 && text[j] <= 0x7e)) ++j;
+    return j < text.size() ? j + 1 - i : text.size() - i;
+}
+bool continuation_byte(char c) {
+    return (static_cast<unsigned char>(c) & 0xC0) == 0x80;
+}
+// Byte offset where the last `columns` code points of `text` start.
+std::size_t tail_start(std::string_view text, std::size_t columns) {
+    std::size_t i = text.size();
+    while (i > 0 && columns > 0) {
+        --i;
+        if (!continuation_byte(text[i])) --columns;
+    }
+    while (i > 0 && i < text.size() && continuation_byte(text[i])) --i;
+    return i;
+}
+// Byte length of the first `columns` code points of `text`.
+std::size_t head_length(std::string_view text, std::size_t columns) {
+    std::size_t i = 0;
+    while (i < text.size() && columns > 0) {
+        ++i;
+        while (i < text.size() && continuation_byte(text[i])) ++i;
+        --columns;
+    }
+    return i;
+}
+}  // namespace
+
+std::size_t display_width(std::string_view text) {
+    std::size_t width = 0;
+    for (std::size_t i = 0; i < text.size();) {
+        if (std::size_t skip = escape_length(text, i); skip > 0) {
+            i += skip;
+            continue;
+        }
+        width += continuation_byte(text[i]) ? 0 : 1;
+        ++i;
+    }
+    return width;
+}
+
+std::string elide_left(std::string_view text, std::size_t width) {
+    if (display_width(text) <= width) return std::string(text);
+    constexpr std::string_view kEllipsis = "\u2026";  // one column
+    if (width <= 1) return std::string(kEllipsis);
+    std::string_view tail = text.substr(tail_start(text, width - 1));
+    // Prefer a cut at a separator: `…/name.py` reads as a path, `…me.py` less so.
+    if (auto slash = tail.find('/'); slash != std::string_view::npos && slash + 1 < tail.size())
+        tail = tail.substr(slash);
+    return std::string(kEllipsis) + std::string(tail);
+}
+
+std::vector<std::string> wrap(std::string_view text, std::size_t width, bool break_words) {
+    std::vector<std::string> lines;
+    if (width == 0) width = std::string_view::npos;
+    std::size_t start = 0;
+    while (true) {
+        std::size_t newline = text.find('\n', start);
+        std::string_view paragraph =
+            text.substr(start, newline == std::string_view::npos ? newline : newline - start);
+        std::string line;
+        std::size_t line_width = 0;
+        std::size_t i = 0;
+        bool any = false;
+        while (i < paragraph.size()) {
+            std::size_t end = paragraph.find(' ', i);
+            if (end == std::string_view::npos) end = paragraph.size();
+            std::string_view word = paragraph.substr(i, end - i);
+            i = end + 1;
+            if (word.empty() && any) continue;  // runs of blanks collapse, leading ones stay
+            std::size_t word_width = display_width(word);
+            if (line_width > 0 && line_width + 1 + word_width > width) {
+                lines.push_back(std::move(line));
+                line.clear();
+                line_width = 0;
+            }
+            while (break_words && word_width > width && width != std::string_view::npos) {
+                std::size_t room = line_width > 0 ? width - line_width - 1 : width;
+                if (line_width > 0) line += ' ';
+                std::size_t cut = head_length(word, room);
+                line += word.substr(0, cut);
+                lines.push_back(std::move(line));
+                line.clear();
+                line_width = 0;
+                word.remove_prefix(cut);
+                word_width = display_width(word);
+            }
+            if (line_width > 0) {
+                line += ' ';
+                ++line_width;
+            }
+            line += word;
+            line_width += word_width;
+            any = true;
+        }
+        lines.push_back(std::move(line));
+        if (newline == std::string_view::npos) break;
+        start = newline + 1;
+    }
+    return lines;
+}
+
+std::string hang(std::string_view first, std::string_view text, std::size_t width,
+                 std::size_t indent) {
+    std::string out(first);
+    std::size_t used = display_width(first);
+    if (width == 0 ||
+        (used + display_width(text) <= width && text.find('\n') == std::string_view::npos))
+        return out + std::string(text);
+    // The first line has `width - used` columns, the others `width - indent`.
+    std::size_t first_room = width > used + 10 ? width - used : 10;
+    std::size_t room = width > indent + 10 ? width - indent : 10;
+    std::string_view rest = text;
+    std::string head = wrap(text, first_room).front();
+    // A first word too long for the first line starts on the next one, alone there.
+    if (rest.substr(0, head.size()) == head && display_width(head) <= first_room) {
+        out += head;
+        rest.remove_prefix(head.size());
+        while (!rest.empty() && rest.front() == ' ') rest.remove_prefix(1);
+        if (!rest.empty() && rest.front() == '\n') rest.remove_prefix(1);
+        if (rest.empty()) return out;
+    } else {
+        while (!out.empty() && out.back() == ' ') out.pop_back();
+    }
+    for (const auto& line : wrap(rest, room)) {
+        out += '\n';
+        out.append(indent, ' ');
+        out += line;
+    }
+    return out;
+}
+
 Progress::Progress(std::string label, std::size_t total_bytes, bool quiet)
     : label_(std::move(label)),
       total_(total_bytes),
       enabled_(!quiet && !env_set("CI") && smart_terminal(STDERR_FILENO)),
       started_(now_seconds()) {}
 
-Progress::~Progress() { finish(); }
+Progress::~Progress() {
+    finish();
+}
 
 void Progress::update(std::size_t done_bytes) {
     if (!enabled_ || total_ == 0) return;
-    int percent = static_cast<int>(100.0 * static_cast<double>(done_bytes) / static_cast<double>(total_));
+    int percent =
+        static_cast<int>(100.0 * static_cast<double>(done_bytes) / static_cast<double>(total_));
     if (percent == last_percent_) return;
     // Only worth showing for work that takes longer than about a second.
     if (!shown_ && now_seconds() - started_ < 0.8) return;

@@ -4,9 +4,11 @@
 #include "ptune/core/text.hpp"
 
 #include <algorithm>
+#include <cctype>
 
 #include <fmt/format.h>
 
+#include "ptune/core/terminal.hpp"
 #include "ptune/core/version.hpp"
 
 namespace ptune::hints {
@@ -100,21 +102,39 @@ std::string display_code(const LintDiagnostic& d) {
     return d.entry.code.empty() ? d.entry.rule : d.entry.code;
 }
 
-void write_gcc(const LintDiagnostic& d, std::ostream& out) {
-    std::string where = gcc_location(d);
-    out << fmt::format("{}: {}: {} [{}]\n", where, severity_word(d.severity),
-                       first_line(d.entry.message), display_code(d));
+// SGR colour of a severity word, as GCC and clang paint them.
+std::string_view severity_style(rules::RuleSeverity severity) {
+    switch (severity) {
+        case rules::RuleSeverity::Error:
+            return "1;31";
+        case rules::RuleSeverity::Warning:
+            return "1;35";
+        case rules::RuleSeverity::Info:
+            return "1;36";
+    }
+    return "1";
+}
+
+// One diagnostic in GCC's one-line form (editors and CI problem matchers parse it, so it is
+// never wrapped), painted like GCC's when `color`.
+void write_gcc(const LintDiagnostic& d, std::ostream& out, bool color = false) {
+    std::string where = term::paint(gcc_location(d), "1", color);
+    out << fmt::format("{}: {} {} [{}]\n", where,
+                       term::paint(fmt::format("{}:", severity_word(d.severity)),
+                                   severity_style(d.severity), color),
+                       first_line(d.entry.message), term::paint(display_code(d), "1", color));
     std::string repeats =
         d.count > 1 ? fmt::format(" ({} identical entries in the log)", d.count) : "";
-    out << fmt::format("{}: note: {}{}\n", where, d.advice_summary, repeats);
+    out << fmt::format("{}: {} {}{}\n", where, term::paint("note:", "1;36", color),
+                       d.advice_summary, repeats);
 }
 
 class GccRenderer : public render::Renderer {
   public:
     explicit GccRenderer(const LintResult& result) : result_(result) {}
     void render(const render::Report&, std::ostream& out,
-                const render::RenderOptions&) const override {
-        for (const auto* d : reported(result_)) write_gcc(*d, out);
+                const render::RenderOptions& options) const override {
+        for (const auto* d : reported(result_)) write_gcc(*d, out, options.color);
     }
 
   private:
@@ -155,13 +175,16 @@ class SarifRenderer : public render::Renderer {
                 {"partialFingerprints", {{"primaryLocationLineHash", d->fingerprint}}},
                 {"properties",
                  {{"ptuneRule", d->rule_id}, {"fields", d->entry.fields}, {"count", d->count}}}};
-            if (d->line) {
-                json artifact = {{"uri", uri(d->file)}};
-                if (!d->file.empty() && d->file.front() != '/') artifact["uriBaseId"] = "%SRCROOT%";
-                json region = {{"startLine", d->line}};
-                if (d->column) region["startColumn"] = d->column;
-                result["locations"] = json::array(
-                    {{{"physicalLocation", {{"artifactLocation", artifact}, {"region", region}}}}});
+            result["locations"] = json::array({physical_location(*d)});
+            if (d->line == 0) {
+                // No source file to point at (no span, or a pseudo-file such as `<string>`):
+                // the result points at its own log line, because GitHub code scanning rejects a
+                // result without a location. The compiler's position is kept as a property.
+                if (d->entry.span) {
+                    result["properties"]["originalLocation"] =
+                        fmt::format("{}:{}:{}", d->entry.span->file, d->entry.span->line,
+                                    d->entry.span->column);
+                }
             }
             if (with_baseline_) result["baselineState"] = "new";
             results.push_back(std::move(result));
@@ -180,19 +203,39 @@ class SarifRenderer : public render::Renderer {
     }
 
   private:
+    // A path as a URI reference: percent-encoded except for unreserved characters and '/', so
+    // that spaces, '%', '<', ':' and non-ASCII bytes stay valid; absolute paths become file URIs.
     static std::string uri(const std::string& path) {
-        // Absolute paths become file URIs; spaces and '%' are the characters paths here carry
-        // that a URI may not.
         std::string encoded;
-        for (char c : path) {
-            if (c == ' ')
-                encoded += "%20";
-            else if (c == '%')
-                encoded += "%25";
+        for (unsigned char c : path) {
+            bool keep =
+                std::isalnum(c) != 0 || c == '-' || c == '.' || c == '_' || c == '~' || c == '/';
+            if (keep && c < 0x80)
+                encoded += static_cast<char>(c);
             else
-                encoded += c;
+                encoded += fmt::format("%{:02X}", c);
         }
         return !path.empty() && path.front() == '/' ? "file://" + encoded : encoded;
+    }
+
+    static json artifact_location(const std::string& path) {
+        json artifact = {{"uri", uri(path)}};
+        if (!path.empty() && path.front() != '/') artifact["uriBaseId"] = "%SRCROOT%";
+        return artifact;
+    }
+
+    // The source position when the hint has one, else the log line it was read from.
+    static json physical_location(const LintDiagnostic& d) {
+        if (d.line) {
+            json region = {{"startLine", d.line}};
+            if (d.column) region["startColumn"] = d.column;
+            return {{"physicalLocation",
+                     {{"artifactLocation", artifact_location(d.file)}, {"region", region}}}};
+        }
+        std::string log = d.log_path == "-" || d.log_path.empty() ? "<stdin>" : d.log_path;
+        return {{"physicalLocation",
+                 {{"artifactLocation", artifact_location(log)},
+                  {"region", {{"startLine", std::max<std::size_t>(1, d.entry.log_line)}}}}}};
     }
 
     // Rule metadata of a code: the catalogue rule `hints.<CODE>` when there is one, else the

@@ -39,9 +39,10 @@ class TextRenderer : public render::Renderer {
         for (const auto& table : report.tables) {
             if (!first) out << '\n';
             first = false;
-            out << term::paint(table.title, "1", options.color) << '\n';
+            out << term::paint(term::hang("", table.title, options.width, 2), "1", options.color)
+                << '\n';
             std::ostringstream laid_out;
-            render::write_text_table(table, laid_out);
+            render::write_text_table(table, laid_out, options.width);
             std::istringstream lines(laid_out.str());
             std::string line;
             for (std::size_t row = 0; std::getline(lines, line); ++row) {
@@ -50,10 +51,10 @@ class TextRenderer : public render::Renderer {
                 out << line << '\n';
             }
         }
-        for (const auto& note : report.notes) out << note << '\n';
+        render::write_text_notes(report.notes, out, options.width);
         if (!report.findings.empty()) {
             if (!report.tables.empty() || !report.notes.empty()) out << '\n';
-            render::write_text_findings(report.findings, out, options.color);
+            render::write_text_findings(report.findings, out, options.color, options.width);
         }
     }
 
@@ -248,7 +249,7 @@ nlohmann::json empty_json() {
 }
 
 std::string percent_cell(double pct) {
-    return stats::format_fixed(pct, 1) + " %";
+    return stats::format_ratio(pct / 100.0);
 }
 
 }  // namespace

@@ -170,7 +170,7 @@ render::Table kernel_table(const PmuTable& table, const Analysis& analysis, cons
                                                      "tasks",  "cycles", "share"};
     bool with_clock =
         !analysis.kernels.empty() && analysis.kernels.front().median_task_us.has_value();
-    if (with_clock) out.columns.emplace_back(machine ? "median_task_us" : "p50 us");
+    if (with_clock) out.columns.emplace_back(machine ? "median_task_us" : "p50 (µs)");
     std::size_t bottleneck_column = out.columns.size() + (machine ? 4 : 2);
     if (with_pipes) {
         if (machine) {
@@ -446,8 +446,8 @@ void add_to_overview(Overview& overview, const std::string& scope, const Analysi
         std::string bottleneck_name = bottleneck ? std::string(to_string(*bottleneck)) : "-";
         overview.table.rows.push_back(
             {kernel.name, core, std::to_string(kernel.tasks),
-             kernel.cycle_share ? stats::format_fixed(*kernel.cycle_share * 100.0, 1) + " %" : "-",
-             bound ? stats::format_fixed(*bound, 3) : "-", bottleneck_name});
+             kernel.cycle_share ? stats::format_ratio(*kernel.cycle_share) : "-",
+             bound ? stats::format_ratio(*bound) : "-", bottleneck_name});
         overview.data.push_back(
             {{"kernel", kernel.name},
              {"scope", scope},

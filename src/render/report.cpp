@@ -13,15 +13,17 @@ namespace ptune::render {
 
 namespace {
 
-std::size_t display_width(std::string_view s) {
-    // Count code points, not bytes, so UTF-8 names (µs) line up.
-    std::size_t width = 0;
-    for (unsigned char c : s) width += (c & 0xC0) != 0x80 ? 1 : 0;
-    return width;
-}
+using term::display_width;
 
 Align column_align(const Table& table, std::size_t column) {
     return column < table.align.size() ? table.align[column] : Align::Left;
+}
+
+// A column's header for people: its name with its unit, `min (µs)`.
+std::string header_text(const Table& table, std::size_t column) {
+    const std::string& name = table.columns[column];
+    if (column >= table.units.size() || table.units[column].empty()) return name;
+    return fmt::format("{} ({})", name, table.units[column]);
 }
 
 std::string severity_color(rules::RuleSeverity severity) {
@@ -56,13 +58,15 @@ class TextRenderer : public Renderer {
             if (!first) out << '\n';
             first = false;
             if (!table.title.empty())
-                out << term::paint(valid_utf8(table.title), "1", options.color) << '\n';
-            write_text_table(table, out);
+                out << term::paint(term::hang("", valid_utf8(table.title), options.width, 2), "1",
+                                   options.color)
+                    << '\n';
+            write_text_table(table, out, options.width, options.color);
         }
-        for (const auto& note : report.notes) out << valid_utf8(note) << '\n';
+        write_text_notes(report.notes, out, options.width);
         if (!report.findings.empty()) {
             if (!report.tables.empty() || !report.notes.empty()) out << '\n';
-            write_text_findings(report.findings, out, options.color);
+            write_text_findings(report.findings, out, options.color, options.width);
         }
     }
 };
@@ -84,8 +88,8 @@ class MarkdownRenderer : public Renderer {
             if (!table.title.empty())
                 out << "### " << text::markdown_escape(valid_utf8(table.title)) << "\n\n";
             out << '|';
-            for (const auto& column : table.columns)
-                out << ' ' << text::markdown_escape(column) << " |";
+            for (std::size_t c = 0; c < table.columns.size(); ++c)
+                out << ' ' << text::markdown_escape(header_text(table, c)) << " |";
             out << "\n|";
             for (std::size_t c = 0; c < table.columns.size(); ++c) {
                 out << (column_align(table, c) == Align::Right ? " ---: |" : " --- |");
@@ -136,7 +140,16 @@ class CsvRenderer : public Renderer {
             out << '\n';
         };
         write_row(table.columns);
-        for (const auto& row : table.rows) write_row(row);
+        // A number column with no value is an empty field, not `-`: spreadsheets and
+        // pandas then read the column as numbers.
+        std::vector<std::string> cells;
+        for (const auto& row : table.rows) {
+            cells = row;
+            for (std::size_t c = 0; c < cells.size(); ++c) {
+                if (column_align(table, c) == Align::Right && cells[c] == "-") cells[c].clear();
+            }
+            write_row(cells);
+        }
     }
 };
 
@@ -236,7 +249,116 @@ void write_json(const nlohmann::json& value, std::ostream& out, bool pretty) {
         << '\n';
 }
 
-void write_text_table(const Table& table, std::ostream& out) {
+namespace {
+
+constexpr std::size_t kGap = 2;  // blanks between columns
+
+// A cell wider than its column: a path loses its beginning (`…/tail`), other text wraps onto
+// more lines of the row, breaking a token only when it alone is wider than the column.
+std::vector<std::string> fit_cell(std::string_view cell, std::size_t width) {
+    if (display_width(cell) <= width) return {std::string(cell)};
+    bool path =
+        cell.find('/') != std::string_view::npos && cell.find(' ') == std::string_view::npos;
+    if (path) return {term::elide_left(cell, width)};
+    return term::wrap(cell, width, true);
+}
+
+std::size_t total_width(const std::vector<std::size_t>& widths,
+                        const std::vector<std::size_t>& columns) {
+    std::size_t total = 0;
+    for (std::size_t c : columns) total += widths[c];
+    return total + (columns.empty() ? 0 : kGap * (columns.size() - 1));
+}
+
+// Narrows the left-aligned (text) columns among `columns`, widest first, until the row fits
+// `limit` or each is down to `floor[c]`. Right-aligned columns hold numbers: never narrowed.
+void shrink(const Table& table, std::vector<std::size_t>& widths,
+            const std::vector<std::size_t>& floor, const std::vector<std::size_t>& columns,
+            std::size_t limit) {
+    while (total_width(widths, columns) > limit) {
+        std::size_t widest = columns.size(), second = 0;
+        for (std::size_t i = 0; i < columns.size(); ++i) {
+            std::size_t c = columns[i];
+            if (column_align(table, c) != Align::Left || widths[c] <= floor[c]) continue;
+            if (widest == columns.size() || widths[c] > widths[columns[widest]]) {
+                if (widest != columns.size()) second = std::max(second, widths[columns[widest]]);
+                widest = i;
+            } else {
+                second = std::max(second, widths[c]);
+            }
+        }
+        if (widest == columns.size()) return;  // nothing left to narrow
+        std::size_t c = columns[widest];
+        std::size_t excess = total_width(widths, columns) - limit;
+        std::size_t target = widths[c] > excess ? widths[c] - excess : 0;
+        // Down to the next widest text column at most, so that ties narrow together.
+        std::size_t narrowed = std::max({target, floor[c], second});
+        widths[c] = narrowed < widths[c] ? narrowed : widths[c] - 1;
+    }
+}
+
+// Splits the columns into groups that fit `limit` side by side, each group after the first
+// repeating the first (key) column, for tables too wide even with their text columns narrowed.
+std::vector<std::vector<std::size_t>> column_groups(const std::vector<std::size_t>& floor,
+                                                    std::size_t limit) {
+    std::vector<std::vector<std::size_t>> groups(1, std::vector<std::size_t>{0});
+    for (std::size_t c = 1; c < floor.size(); ++c) {
+        auto& group = groups.back();
+        group.push_back(c);
+        if (group.size() > 2 && total_width(floor, group) > limit) {
+            group.pop_back();
+            groups.push_back({0, c});
+        }
+    }
+    return groups;
+}
+
+void write_rows(const Table& table, const std::vector<std::string_view>& header,
+                const std::vector<std::vector<std::string_view>>& rows,
+                const std::vector<std::size_t>& widths, const std::vector<std::size_t>& columns,
+                bool color, std::ostream& out) {
+    static const std::vector<std::string> kNoStyles;
+    std::string line;
+    std::vector<std::vector<std::string>> cell_lines(columns.size());
+    auto write_row = [&](const std::vector<std::string_view>& cells,
+                         const std::vector<std::string>& styles) {
+        std::size_t height = 1;
+        for (std::size_t i = 0; i < columns.size(); ++i) {
+            std::size_t c = columns[i];
+            std::string_view cell = c < cells.size() ? cells[c] : std::string_view();
+            cell_lines[i] = fit_cell(cell, widths[c]);
+            height = std::max(height, cell_lines[i].size());
+        }
+        for (std::size_t l = 0; l < height; ++l) {
+            line.clear();
+            for (std::size_t i = 0; i < columns.size(); ++i) {
+                std::size_t c = columns[i];
+                if (i) line.append(kGap, ' ');
+                std::string_view cell = l < cell_lines[i].size()
+                                            ? std::string_view(cell_lines[i][l])
+                                            : std::string_view();
+                Align align = column_align(table, c);
+                // The last column is not padded when left-aligned: no trailing blanks.
+                std::size_t width = i + 1 == columns.size() && align == Align::Left ? 0 : widths[c];
+                std::size_t fill = width - std::min(width, display_width(cell));
+                if (align == Align::Right) line.append(fill, ' ');
+                if (color && c < styles.size() && !styles[c].empty() && !cell.empty())
+                    line += term::paint(cell, styles[c], true);
+                else
+                    line += cell;
+                if (align == Align::Left) line.append(fill, ' ');
+            }
+            out << text::trim_right(line) << '\n';
+        }
+    };
+    write_row(header, kNoStyles);
+    for (std::size_t r = 0; r < rows.size(); ++r)
+        write_row(rows[r], r < table.styles.size() ? table.styles[r] : kNoStyles);
+}
+
+}  // namespace
+
+void write_text_table(const Table& table, std::ostream& out, std::size_t width, bool color) {
     // Views of the cells; only invalid UTF-8 gets a sanitized copy (tables reach tens of
     // thousands of rows on a sweep).
     std::deque<std::string> sanitized;
@@ -244,7 +366,10 @@ void write_text_table(const Table& table, std::ostream& out) {
         if (text::is_valid_utf8(cell)) return cell;
         return sanitized.emplace_back(text::sanitize_utf8(cell));
     };
-    std::vector<std::string_view> header(table.columns.begin(), table.columns.end());
+    std::vector<std::string> header_texts;
+    for (std::size_t c = 0; c < table.columns.size(); ++c)
+        header_texts.push_back(header_text(table, c));
+    std::vector<std::string_view> header(header_texts.begin(), header_texts.end());
     std::vector<std::vector<std::string_view>> rows;
     rows.reserve(table.rows.size());
     for (const auto& row : table.rows) {
@@ -252,6 +377,7 @@ void write_text_table(const Table& table, std::ostream& out) {
         cells.reserve(row.size());
         for (const auto& cell : row) cells.push_back(view(cell));
     }
+    if (header.empty()) return;
     std::vector<std::size_t> widths(header.size(), 0);
     for (std::size_t c = 0; c < header.size(); ++c) widths[c] = display_width(header[c]);
     for (const auto& row : rows) {
@@ -259,44 +385,79 @@ void write_text_table(const Table& table, std::ostream& out) {
             widths[c] = std::max(widths[c], display_width(row[c]));
         }
     }
-    std::string line;
-    auto write_row = [&](const std::vector<std::string_view>& cells) {
-        line.clear();
-        for (std::size_t c = 0; c < cells.size() && c < widths.size(); ++c) {
-            if (c) line += "  ";
-            Align align = column_align(table, c);
-            // The last column is not padded when left-aligned: no trailing blanks.
-            std::size_t width = c + 1 == widths.size() && align == Align::Left ? 0 : widths[c];
-            std::size_t fill = width - std::min(width, display_width(cells[c]));
-            if (align == Align::Right) line.append(fill, ' ');
-            line += cells[c];
-            if (align == Align::Left) line.append(fill, ' ');
+    std::vector<std::size_t> all(header.size());
+    for (std::size_t c = 0; c < all.size(); ++c) all[c] = c;
+    if (width == 0 || total_width(widths, all) <= width) {
+        write_rows(table, header, rows, widths, all, color, out);
+        return;
+    }
+    // Too wide: text columns narrow to their header (at least 12 columns, a readable phrase
+    // or path tail); numbers keep their width. What still does not fit is split into groups.
+    std::vector<std::size_t> floor(widths.size());
+    for (std::size_t c = 0; c < widths.size(); ++c) {
+        floor[c] = column_align(table, c) == Align::Left
+                       ? std::min(widths[c], std::max<std::size_t>(12, display_width(header[c])))
+                       : widths[c];
+    }
+    // The key (first) column names the row in every group: it keeps up to a third of the width.
+    if (column_align(table, 0) == Align::Left)
+        floor[0] = std::min(widths[0], std::max(floor[0], width / 3));
+    auto groups = column_groups(floor, width);
+    bool first = true;
+    for (const auto& group : groups) {
+        if (!first) out << '\n';
+        first = false;
+        std::vector<std::size_t> group_widths = widths;
+        // The widest text column (a message, a path) gives way first, down to a comfortable
+        // reading width; then the other text columns down to their floor; then all of them.
+        std::size_t widest = group.front();
+        for (std::size_t c : group) {
+            if (column_align(table, c) == Align::Left && widths[c] > widths[widest]) widest = c;
         }
-        out << text::trim_right(line) << '\n';
-    };
-    write_row(header);
-    for (const auto& row : rows) write_row(row);
+        constexpr std::size_t kComfortable = 32;
+        std::vector<std::size_t> first_floor = group_widths, second_floor = floor;
+        first_floor[widest] = std::min(widths[widest], std::max(floor[widest], kComfortable));
+        shrink(table, group_widths, first_floor, group, width);
+        second_floor[widest] = group_widths[widest];
+        shrink(table, group_widths, second_floor, group, width);
+        shrink(table, group_widths, floor, group, width);
+        write_rows(table, header, rows, group_widths, group, color, out);
+    }
 }
 
-void write_text_findings(const std::vector<rules::Finding>& findings, std::ostream& out,
-                         bool color) {
+void write_text_findings(const std::vector<rules::Finding>& findings, std::ostream& out, bool color,
+                         std::size_t width) {
+    constexpr std::size_t kIndent = 4;
     for (const auto& finding : findings) {
         std::string subject = subject_text(finding.subject);
-        out << term::paint(fmt::format("[{}]", rules::to_string(finding.severity)),
-                           severity_color(finding.severity), color)
-            << ' ' << finding.rule
-            << (finding.catalogue.empty() ? "" : " (" + finding.catalogue + ")")
-            << (subject.empty() ? "" : " " + valid_utf8(subject)) << ": "
-            << valid_utf8(finding.message) << '\n';
+        std::string severity = fmt::format("[{}]", rules::to_string(finding.severity));
+        std::string head =
+            fmt::format("{} {}{}{}: ", severity, finding.rule,
+                        finding.catalogue.empty() ? "" : " (" + finding.catalogue + ")",
+                        subject.empty() ? "" : " " + valid_utf8(subject));
+        // Long messages wrap under their finding; colour goes on after the layout.
+        std::string block = term::hang(head, valid_utf8(finding.message), width, kIndent);
+        out << term::paint(severity, severity_color(finding.severity), color)
+            << std::string_view(block).substr(severity.size()) << '\n';
+        std::string at(kIndent, ' ');
+        at += "at ";
         for (const auto& location : finding.locations) {
-            out << "    at " << location.file;
-            if (location.line) out << ':' << location.line;
-            if (location.column) out << ':' << location.column;
-            out << '\n';
+            std::string where = location.file;
+            if (location.line) where += fmt::format(":{}", location.line);
+            if (location.column) where += fmt::format(":{}", location.column);
+            std::size_t room = width > at.size() ? width - at.size() : 0;
+            out << at << (width ? term::elide_left(where, room) : where) << '\n';
         }
-        if (!finding.advice.empty()) out << "    advice: " << finding.advice << '\n';
-        if (!finding.guide.empty()) out << "    guide: " << finding.guide << '\n';
+        std::string indent(kIndent, ' ');
+        if (!finding.advice.empty())
+            out << term::hang(indent + "advice: ", finding.advice, width, kIndent + 8) << '\n';
+        if (!finding.guide.empty())
+            out << term::hang(indent + "guide: ", finding.guide, width, kIndent + 7) << '\n';
     }
+}
+
+void write_text_notes(const std::vector<std::string>& notes, std::ostream& out, std::size_t width) {
+    for (const auto& note : notes) out << term::hang("", valid_utf8(note), width, 2) << '\n';
 }
 
 }  // namespace ptune::render

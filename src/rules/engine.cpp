@@ -144,6 +144,13 @@ Status compile_rule(Rule& rule, const std::string& source) {
 }
 
 std::string format_number(double value, std::string_view spec) {
+    // `{ratio:.1%}`: a 0..1 ratio printed as a percentage (`77.7%`), as in Python; the one way
+    // ratios appear in text.
+    if (!spec.empty() && spec.back() == '%') {
+        std::string fixed = std::string(spec.substr(0, spec.size() - 1));
+        if (fixed.empty()) fixed = ".0";
+        return format_number(value * 100.0, fixed + "f") + "%";
+    }
     if (!spec.empty()) {
         try {
             return fmt::format(fmt::runtime(fmt::format("{{:{}}}", spec)), value);

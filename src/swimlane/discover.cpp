@@ -4,6 +4,8 @@
 
 #include "ptune/swimlane/discover.hpp"
 
+#include "ptune/core/io.hpp"
+
 #include <algorithm>
 #include <cctype>
 #include <limits>
@@ -144,6 +146,12 @@ std::optional<Discovery> search(const fs::path& dir) {
 }  // namespace
 
 Result<Discovery> discover_captures(const fs::path& input) {
+    if (input == io::kStdinName) {
+        // Records on stdin: no siblings to look for; --deps and --names still apply.
+        Discovery found;
+        found.captures.push_back(CaptureFiles{input, {}, {}, {}, {}, -1, -1});
+        return found;
+    }
     if (is_file(input)) {
         Discovery found;
         found.captures.push_back(siblings_of(input, found.notes));

@@ -21,8 +21,8 @@ std::string fixed(double value, int decimals = 2) {
 }
 /// "12.3%" in the swimlane-analyze tables; the advise overview writes "12.3 %" like its other
 /// sections.
-std::string percent(double fraction, const char* sign = "%") {
-    return stats::format_fixed(fraction * 100.0, 1) + sign;
+std::string percent(double fraction) {
+    return stats::format_ratio(fraction);
 }
 
 nlohmann::json metrics_json(const rules::MetricStore& store) {
@@ -68,11 +68,11 @@ render::Table run_table(const Analysis& a, const AnalyzeInput& input) {
     add("level", fmt::format("{}", input.level));
     add("rows / tasks", fmt::format("{} / {}", a.rows, a.tasks));
     add("cores", fmt::format("{} AIC + {} AIV", a.cores_aic, a.cores_aiv));
-    add("window (first start to last end)", fixed(a.window_us) + " us");
+    add("window (first start to last end)", fixed(a.window_us) + " µs");
     if (input.has_aicpu_timing)
-        add("Total Test Time", fixed(a.total_test_time_us) + " us");
+        add("Total Test Time", fixed(a.total_test_time_us) + " µs");
     else
-        add("AICore Observed Span", fixed(a.total_test_time_us) + " us");
+        add("AICore Observed Span", fixed(a.total_test_time_us) + " µs");
     add("average parallelism", fixed(a.average_parallelism, 3));
     add("AIC / AIV busy",
         percent(a.cube_vector.util_aic) + " / " + percent(a.cube_vector.util_aiv));
@@ -82,21 +82,21 @@ render::Table run_table(const Analysis& a, const AnalyzeInput& input) {
         add("AICPU scheduler saturation (mean)", percent(a.scheduler_saturation_mean));
         add("half the cores idle, all schedulers busy", percent(a.idle_while_scheduler_busy));
     }
-    if (a.dispatch_cost_us) add("AICPU cost per dispatch", fixed(*a.dispatch_cost_us, 3) + " us");
+    if (a.dispatch_cost_us) add("AICPU cost per dispatch", fixed(*a.dispatch_cost_us, 3) + " µs");
     add("kernel p10 / median / p90",
-        fmt::format("{} / {} / {} us", fixed(a.kernel_p10_us), fixed(a.kernel_median_us),
+        fmt::format("{} / {} / {} µs", fixed(a.kernel_p10_us), fixed(a.kernel_median_us),
                     fixed(a.kernel_p90_us)));
-    add(fmt::format("kernels below {} us", fixed(a.target_kernel_us, 0)),
+    add(fmt::format("kernels below {} µs", fixed(a.target_kernel_us, 0)),
         percent(a.kernel_below_target_share));
     add("longest task",
-        fmt::format("{} {} us ({})", a.tail.longest_task, fixed(a.tail.longest_task_us),
+        fmt::format("{} {} µs ({})", a.tail.longest_task, fixed(a.tail.longest_task_us),
                     percent(a.tail.longest_task_share)));
     add("tail after the last 2-core moment",
-        fmt::format("{} us ({}), {} covers {}", fixed(a.tail.tail_us),
+        fmt::format("{} µs ({}), {} covers {}", fixed(a.tail.tail_us),
                     percent(a.tail.tail_fraction), a.tail.owner, percent(a.tail.owner_cover)));
     if (input.has_deps) {
         add("cube/vector one-to-one hand-offs",
-            fmt::format("{} ({} us)", a.cube_vector.handoff_pairs,
+            fmt::format("{} ({} µs)", a.cube_vector.handoff_pairs,
                         fixed(a.cube_vector.handoff_sum_us)));
     }
     add("dispatch trails", fmt::format("{}", a.trails.size()));
@@ -110,11 +110,11 @@ render::Table run_table(const Analysis& a, const AnalyzeInput& input) {
     }
     if (cp.available) {
         add("critical path",
-            fmt::format("{} tasks, {} us ({} of the window): {} us kernel, {} us scheduling",
+            fmt::format("{} tasks, {} µs ({} of the window): {} µs kernel, {} µs scheduling",
                         cp.tasks.size(), fixed(cp.length_us), percent(cp.window_share),
                         fixed(cp.kernel_us), fixed(cp.overhead_us)));
         add("slack (tasks at zero / p50 / max)",
-            fmt::format("{} / {} / {} us", cp.zero_slack_tasks, fixed(cp.slack_p50_us),
+            fmt::format("{} / {} / {} µs", cp.zero_slack_tasks, fixed(cp.slack_p50_us),
                         fixed(cp.slack_max_us)));
     }
     return t;
@@ -123,8 +123,8 @@ render::Table run_table(const Analysis& a, const AnalyzeInput& input) {
 render::Table lanes_table(const Analysis& a, bool aicpu) {
     render::Table t;
     t.title = "Lanes";
-    t.columns = {"lane",       "tasks",      "busy",   "gaps",      "gap p50 us",
-                 "gap p95 us", "gap max us", "pickup", "starved us"};
+    t.columns = {"lane",         "tasks",        "busy",   "gaps",        "gap p50 (µs)",
+                 "gap p95 (µs)", "gap max (µs)", "pickup", "starved (µs)"};
     t.align = {render::Align::Left};
     t.align.resize(t.columns.size(), render::Align::Right);
     for (const auto& lane : a.lanes) {
@@ -141,7 +141,7 @@ render::Table lanes_table(const Analysis& a, bool aicpu) {
 render::Table schedulers_table(const Analysis& a) {
     render::Table t;
     t.title = "AICPU scheduler threads";
-    t.columns = {"thread", "busy us", "saturation", "dispatch records", "tasks dispatched"};
+    t.columns = {"thread", "busy (µs)", "saturation", "dispatch records", "tasks dispatched"};
     t.align = {render::Align::Left};
     t.align.resize(t.columns.size(), render::Align::Right);
     for (const auto& s : a.schedulers) {
@@ -156,9 +156,9 @@ render::Table schedulers_table(const Analysis& a) {
 render::Table functions_table(const Analysis& a, bool aicpu) {
     render::Table t;
     t.title = "Task Statistics by Function";
-    t.columns = {"Func_ID",         "Func_Name",       "Count",        "Avg Exec(us)",
-                 "Median Exec(us)", "Avg Latency(us)", "Exec%",        "Avg Head OH(us)",
-                 "Avg Tail OH(us)", "Avg Prop(us)",    "Avg Local(us)"};
+    t.columns = {"Func_ID",          "Func_Name",        "Count",         "Avg Exec (µs)",
+                 "Median Exec (µs)", "Avg Latency (µs)", "Exec%",         "Avg Head OH (µs)",
+                 "Avg Tail OH (µs)", "Avg Prop (µs)",    "Avg Local (µs)"};
     t.align = {render::Align::Left, render::Align::Left};
     t.align.resize(t.columns.size(), render::Align::Right);
     auto when_aicpu = [&](std::string text) { return aicpu ? text : std::string("-"); };
@@ -182,8 +182,8 @@ render::Table functions_table(const Analysis& a, bool aicpu) {
 render::Table trails_table(const Analysis& a) {
     render::Table t;
     t.title = "Dispatch trails";
-    t.columns = {"function", "tasks",        "first",     "last",       "span us",
-                 "slope us", "mean exec us", "span/exec", "idle cores", "R2"};
+    t.columns = {"function",   "tasks",          "first",     "last",       "span (µs)",
+                 "slope (µs)", "mean exec (µs)", "span/exec", "idle cores", "R2"};
     t.align = {render::Align::Left, render::Align::Right, render::Align::Left, render::Align::Left};
     t.align.resize(t.columns.size(), render::Align::Right);
     for (const auto& trail : a.trails) {
@@ -198,7 +198,7 @@ render::Table trails_table(const Analysis& a) {
 render::Table handoffs_table(const Analysis& a) {
     render::Table t;
     t.title = "Cube/vector hand-offs (one-to-one edges between AIC and AIV tasks)";
-    t.columns = {"producer", "consumer", "pairs", "total us", "mean us", "max us"};
+    t.columns = {"producer", "consumer", "pairs", "total (µs)", "mean (µs)", "max (µs)"};
     t.align = {render::Align::Left, render::Align::Left};
     t.align.resize(t.columns.size(), render::Align::Right);
     for (const auto& g : a.cube_vector.handoffs) {
@@ -212,7 +212,7 @@ render::Table handoffs_table(const Analysis& a) {
 render::Table path_table(const CriticalPath& cp) {
     render::Table t;
     t.title = "Critical path";
-    t.columns = {"#", "task", "start us", "end us", "kernel us", "wait us"};
+    t.columns = {"#", "task", "start (µs)", "end (µs)", "kernel (µs)", "wait (µs)"};
     t.align = {render::Align::Right, render::Align::Left};
     t.align.resize(t.columns.size(), render::Align::Right);
     std::size_t n = cp.tasks.size();
@@ -410,9 +410,10 @@ void write_merge_summary(std::ostream& os, const std::vector<LoadedCapture>& loa
 
 Overview make_overview() {
     Overview overview;
-    overview.table.columns = {
-        "capture",          "tasks",        "window µs",       "Total Test Time µs", "parallelism",
-        "kernel median µs", "longest task", "critical path µs"};
+    overview.table.columns = {"capture",      "tasks",
+                              "window (µs)",  "Total Test Time (µs)",
+                              "parallelism",  "kernel median (µs)",
+                              "longest task", "critical path (µs)"};
     overview.table.align = {render::Align::Left};
     overview.table.align.resize(overview.table.columns.size(), render::Align::Right);
     return overview;
@@ -424,7 +425,7 @@ void add_to_overview(Overview& overview, const std::string& label, const LoadedC
         {label, std::to_string(analysis.tasks), fixed(analysis.window_us),
          fixed(analysis.total_test_time_us), fixed(analysis.average_parallelism, 3),
          fixed(analysis.kernel_median_us),
-         analysis.window_us > 0 ? percent(analysis.tail.longest_task_share, " %") : "-",
+         analysis.window_us > 0 ? percent(analysis.tail.longest_task_share) : "-",
          analysis.critical_path.tasks.empty() ? "-" : fixed(analysis.critical_path.length_us)});
     overview.data.push_back({{"capture", label},
                              {"records", loaded.files.records.string()},

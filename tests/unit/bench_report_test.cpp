@@ -212,7 +212,8 @@ TEST_CASE("bench report: files with nothing usable", "[bench][report]") {
         auto cases = load_bench_inputs({path}, {}, diagnostics);
         REQUIRE_FALSE(cases.ok());
         CHECK(cases.error().code == ExitCode::InputError);
-        CHECK(cases.error().message.find(path) != std::string::npos);
+        // Named once, as the file of the error (printed `PATH: reason`).
+        CHECK(cases.error().to_string().find(path) != std::string::npos);
     }
     // One usable input is enough; the empty one is still named.
     Diagnostics diagnostics;

@@ -303,5 +303,10 @@ TEST_CASE("output forms follow the conventions", "[hints]") {
     CHECK(first["locations"][0]["physicalLocation"]["region"]["startColumn"] == 21);
     CHECK(first["partialFingerprints"]["primaryLocationLineHash"] ==
           result.diagnostics[0].fingerprint);
-    CHECK_FALSE(run["results"][10].contains("locations"));  // the invalid-span PH001
+    // The invalid-span PH001 points at its own log line (GitHub code scanning requires a
+    // location on every result).
+    const auto& log_location = run["results"][10]["locations"][0]["physicalLocation"];
+    CHECK(log_location["artifactLocation"]["uri"].get<std::string>().find("perf_hints.log") !=
+          std::string::npos);
+    CHECK(log_location["region"]["startLine"] == result.diagnostics[10].entry.log_line);
 }

@@ -27,5 +27,7 @@ std::optional<double> geomean(std::span<const double> values);
 /// Formats the exact binary value with `precision` decimals, ties rounded half-to-even
 /// (what C printf and Python's format(x, ".1f") do).
 std::string format_fixed(double value, int precision);
+/// A 0..1 ratio as text output prints every ratio: `77.7%` (percent, no blank).
+std::string format_ratio(double fraction, int precision = 1);
 
 }  // namespace ptune::stats

@@ -25,6 +25,13 @@ struct Table {
     std::vector<std::string> columns;
     std::vector<Align> align;  ///< per column; missing entries are Left
     std::vector<std::vector<std::string>> rows;
+    /// Optional SGR colour per cell (same shape as rows, "" for none, e.g. "31" for a regressed
+    /// verdict); the text renderer applies it when colour is on, the other formats ignore it.
+    /// (Default member initializers keep `{title, columns, align, rows}` aggregates warning-free.)
+    std::vector<std::vector<std::string>> styles = {};
+    /// Unit per column ("µs", "%"; missing or "" for none): text and Markdown headers read
+    /// `min (µs)`; CSV keeps the bare column name, its header being a machine key.
+    std::vector<std::string> units = {};
 };
 
 /// What a command found, independent of the output format.
@@ -40,6 +47,10 @@ struct Report {
 /// Options that affect every renderer.
 struct RenderOptions {
     bool color = false;  ///< ANSI colour allowed (text renderer only)
+    /// Columns text output must fit (term::output_width of the output); 0: no limit. Text
+    /// renderers lay out with write_text_table / write_text_findings / write_text_notes, which
+    /// wrap and shorten to it.
+    std::size_t width = 0;
 };
 
 /// Turns a Report into bytes on a stream. One implementation per output format.
@@ -68,10 +79,19 @@ void write_json_with_array(nlohmann::json value, const std::string& key, std::si
                            const std::function<nlohmann::json(std::size_t)>& element,
                            std::ostream& out);
 
-/// Aligned plain-text table (what the text renderer prints for each table).
-void write_text_table(const Table& table, std::ostream& out);
-/// Findings as text blocks: `[warning] mem.over-limit (M1) QK: message` + advice lines.
-void write_text_findings(const std::vector<rules::Finding>& findings, std::ostream& out,
-                         bool color);
+/// Aligned plain-text table (what the text renderer prints for each table), fitted to `width`
+/// columns (0: no limit): text (left-aligned) columns narrow, their cells wrapping under the row
+/// or, for paths, losing their beginning (`…/tail`); a table still too wide is split into column
+/// groups that each repeat the first column. Right-aligned (number) columns are never cut.
+/// With `color`, cells are painted with Table::styles.
+void write_text_table(const Table& table, std::ostream& out, std::size_t width = 0,
+                      bool color = false);
+/// Findings as text blocks: `[warning] mem.over-limit (M1) QK: message` + location, advice and
+/// guide lines, wrapped to `width` columns with continuation lines indented (0: no limit).
+void write_text_findings(const std::vector<rules::Finding>& findings, std::ostream& out, bool color,
+                         std::size_t width = 0);
+/// Note lines, wrapped to `width` columns (continuation indented by 2).
+void write_text_notes(const std::vector<std::string>& notes, std::ostream& out,
+                      std::size_t width = 0);
 
 }  // namespace ptune::render

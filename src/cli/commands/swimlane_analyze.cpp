@@ -17,8 +17,10 @@ namespace {
 class SwimlaneAnalyzeCommand : public Command {
   public:
     void configure(CLI::App& app) override {
-        app.add_option("input", input_,
-                       "chip_swimlane_records.json, or a dfx_outputs/ or build_output/ directory")
+        app.add_option(
+               "input", input_,
+               "chip_swimlane_records.json ('-' is stdin), or a dfx_outputs/ or build_output/ "
+               "directory")
             ->required();
         app.add_option("--deps", deps_, "deps.json (default: the records file's sibling)");
         app.add_option("--names", names_,

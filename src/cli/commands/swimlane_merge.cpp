@@ -2,6 +2,8 @@
 // Perfetto trace (JSON, gzip JSON or protobuf), plus the upstream converter's console summary.
 // Loading and the summaries are the swimlane domain's (swimlane/pipeline.hpp, report.hpp).
 
+#include <iostream>
+
 #include <fmt/format.h>
 
 #include "cli/commands/commands.hpp"
@@ -20,8 +22,10 @@ using namespace ptune::swimlane;
 class SwimlaneMergeCommand : public Command {
   public:
     void configure(CLI::App& app) override {
+        app_ = &app;
         app.add_option("input", input_,
-                       "Records file (chip_/l2_swimlane_records.json, l2_perf_records*.json) or a "
+                       "Records file ('-' is stdin) (chip_/l2_swimlane_records.json, "
+                       "l2_perf_records*.json) or a "
                        "directory: dfx_outputs/, build_output/<Program>_<ts>/, build_output/ "
                        "(newest run), or an L3 tree with rank*/d*/")
             ->required();
@@ -58,11 +62,15 @@ class SwimlaneMergeCommand : public Command {
     int run(Context& context) override {
         const std::string& format = context.options.format;
         const std::string& output = context.options.output;
-        bool wants_trace = output != "-";
-        if (!wants_trace && (format == "perfetto" || format == "proto"))
+        bool trace_format = format == "perfetto" || format == "proto";
+        // `-o -` (given, not the default) puts the trace itself on stdout; the summary then
+        // goes to stderr so that the trace stays clean.
+        bool explicit_stdout = output == "-" && app_->count("--output") > 0;
+        bool wants_trace = output != "-" || (explicit_stdout && trace_format);
+        if (!wants_trace && trace_format)
             return context.fail(
                 Error{"swimlane-merge writes the trace to a file: pass -o OUT (.json, .json.gz, or "
-                      ".pftrace with --format proto)",
+                      ".pftrace with --format proto), or -o - for stdout",
                       "", 0, ExitCode::InputError});
 
         LoadRequest request;
@@ -106,6 +114,10 @@ class SwimlaneMergeCommand : public Command {
             if (int status = write(loaded, context); status != 0) return status;
         }
         context.flush_diagnostics();
+        if (wants_trace && output == "-") {
+            write_merge_summary(std::cerr, loaded, input_, "<stdout>");
+            return 0;
+        }
         return print_summary(loaded, context, wants_trace ? output : std::string());
     }
 
@@ -198,6 +210,7 @@ class SwimlaneMergeCommand : public Command {
         return 0;
     }
 
+    CLI::App* app_ = nullptr;
     std::string input_;
     std::string deps_path_;
     std::string names_path_;

@@ -1,0 +1,162 @@
+// The shared text-width facility (core/terminal.hpp) and the table and findings layout built on
+// it (render/report.hpp): nothing wider than the width but a single unbreakable token.
+
+#include <catch2/catch.hpp>
+
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+
+#include "ptune/core/terminal.hpp"
+#include "ptune/render/report.hpp"
+#include "ptune/rules/engine.hpp"
+
+using ptune::term::display_width;
+
+namespace {
+
+std::vector<std::string> lines_of(const std::string& text) {
+    std::vector<std::string> lines;
+    std::istringstream in(text);
+    for (std::string line; std::getline(in, line);) lines.push_back(line);
+    return lines;
+}
+
+std::size_t widest(const std::string& text) {
+    std::size_t width = 0;
+    for (const auto& line : lines_of(text)) width = std::max(width, display_width(line));
+    return width;
+}
+
+}  // namespace
+
+TEST_CASE("output width: COLUMNS, else 100 when not a terminal", "[terminal]") {
+    ::setenv("COLUMNS", "72", 1);
+    CHECK(ptune::term::output_width(-1) == 72);
+    ::setenv("COLUMNS", "junk", 1);
+    CHECK(ptune::term::output_width(-1) == ptune::term::kDefaultWidth);
+    ::setenv("COLUMNS", "5", 1);
+    CHECK(ptune::term::output_width(-1) == 20);  // never absurdly narrow
+    ::unsetenv("COLUMNS");
+    CHECK(ptune::term::output_width(-1) == 100);
+}
+
+TEST_CASE("display width counts code points and skips colour", "[terminal]") {
+    CHECK(display_width("min (µs)") == 8);
+    CHECK(display_width("\x1b[31m[error]\x1b[0m") == 7);
+}
+
+TEST_CASE("paths shorten from the left", "[terminal]") {
+    using ptune::term::elide_left;
+    CHECK(elide_left("short/path.py", 40) == "short/path.py");
+    std::string path = "examples/build_output/PagedAttn_20260715_103000/dfx_outputs/pmu.csv";
+    std::string cut = elide_left(path, 30);
+    CHECK(display_width(cut) <= 30);
+    CHECK(cut == "…/dfx_outputs/pmu.csv");
+    // No separator in the tail: cut inside the name.
+    CHECK(elide_left("abcdefghijklmnopqrstuvwxyz", 10) == "…rstuvwxyz");
+}
+
+TEST_CASE("wrap keeps words whole unless asked to break them", "[terminal]") {
+    using ptune::term::wrap;
+    auto lines = wrap("the quick brown fox jumps over the lazy dog", 10);
+    REQUIRE(lines.size() == 5);
+    CHECK(lines[0] == "the quick");
+    for (const auto& line : lines) CHECK(display_width(line) <= 10);
+    CHECK(wrap("a\nb", 10) == std::vector<std::string>{"a", "b"});
+    CHECK(wrap("x abcdefghijklmno", 8) == std::vector<std::string>{"x", "abcdefghijklmno"});
+    auto broken = wrap("x abcdefghijklmno", 8, true);
+    for (const auto& line : broken) CHECK(display_width(line) <= 8);
+}
+
+TEST_CASE("hang wraps under its first line", "[terminal]") {
+    std::string text = ptune::term::hang(
+        "    advice: ", "one two three four five six seven eight nine ten eleven", 30, 12);
+    auto lines = lines_of(text);
+    REQUIRE(lines.size() > 1);
+    CHECK(lines[0].rfind("    advice: one", 0) == 0);
+    for (std::size_t i = 1; i < lines.size(); ++i) CHECK(lines[i].rfind("            ", 0) == 0);
+    CHECK(widest(text) <= 30);
+    CHECK(ptune::term::hang("a: ", "b", 0, 4) == "a: b");
+}
+
+TEST_CASE("a table wider than the width narrows its text columns", "[terminal][render]") {
+    ptune::render::Table table;
+    table.columns = {"case", "min (µs)", "source"};
+    table.align = {ptune::render::Align::Left, ptune::render::Align::Right,
+                   ptune::render::Align::Left};
+    table.rows = {
+        {"l3_two_card_report", "92585.6",
+         "examples/logs/a/very/long/directory/name/that/goes/on/l3_two_card_report.log:1"},
+        {"finding", "1.0",
+         "a long message in words that has to wrap onto more lines of its row because "
+         "it is far wider than the column"}};
+    std::ostringstream out;
+    ptune::render::write_text_table(table, out, 60);
+    CHECK(widest(out.str()) <= 60);
+    // The path keeps its end, behind an ellipsis at a separator.
+    CHECK(out.str().find("/l3_two_card_report.log:1") != std::string::npos);
+    CHECK(out.str().find("…/") != std::string::npos);
+    CHECK(out.str().find("examples/logs") == std::string::npos);
+    CHECK(out.str().find("92585.6") != std::string::npos);
+    std::ostringstream unlimited;
+    ptune::render::write_text_table(table, unlimited, 0);
+    CHECK(lines_of(unlimited.str()).size() == 3);
+}
+
+TEST_CASE("a table of many number columns splits into groups", "[terminal][render]") {
+    ptune::render::Table table;
+    for (int c = 0; c < 14; ++c) {
+        table.columns.push_back(c == 0 ? "kernel" : "column " + std::to_string(c));
+        table.align.push_back(c == 0 ? ptune::render::Align::Left : ptune::render::Align::Right);
+    }
+    table.rows.push_back({});
+    for (int c = 0; c < 14; ++c) table.rows[0].push_back(c == 0 ? "QK" : "12345.6");
+    std::ostringstream out;
+    ptune::render::write_text_table(table, out, 50);
+    CHECK(widest(out.str()) <= 50);
+    // Every group repeats the key column.
+    std::size_t keys = 0;
+    for (const auto& line : lines_of(out.str())) keys += line.rfind("QK", 0) == 0 ? 1 : 0;
+    CHECK(keys > 1);
+    CHECK(out.str().find("column 13") != std::string::npos);
+}
+
+TEST_CASE("findings wrap under their row", "[terminal][render]") {
+    ptune::rules::Finding finding;
+    finding.rule = "pmu.mte2-bound";
+    finding.catalogue = "P2";
+    finding.severity = ptune::rules::RuleSeverity::Warning;
+    finding.subject = {"kernel", "SF"};
+    finding.message = std::string(30, 'x') +
+                      " is busy 77.7 % of the cycles, the bottleneck, and "
+                      "this sentence goes on well past one hundred columns";
+    finding.locations.push_back(
+        {"examples/build_output/PagedAttn_20260715_103000/dfx_outputs/some/deeper/dir/pmu.csv", 2,
+         0});
+    finding.advice = std::string(200, 'a').replace(100, 1, " ");
+    std::ostringstream out;
+    ptune::render::write_text_findings({finding}, out, false, 60);
+    for (const auto& line : lines_of(out.str())) {
+        bool one_token = line.find(' ', line.find_first_not_of(' ')) == std::string::npos;
+        CHECK((display_width(line) <= 60 || one_token));
+    }
+    CHECK(out.str().rfind("[warning] pmu.mte2-bound (P2) kernel SF:", 0) == 0);
+    CHECK(out.str().find("    at …/") != std::string::npos);
+}
+
+TEST_CASE("every guide reference names the tuning guide or a document in the repository",
+          "[rules]") {
+    auto catalogue = ptune::rules::Catalogue::builtin();
+    REQUIRE(catalogue.ok());
+    std::string repo = std::string(PTUNE_TEST_DATA) + "/../..";
+    for (const auto& rule : catalogue->rules()) {
+        INFO(rule.id << ": guide '" << rule.guide << "'");
+        const std::string& guide = rule.guide;
+        if (guide.empty() || guide == "extension" || guide.rfind("Part ", 0) == 0) continue;
+        // Anything else cites one of our documents by its path: it must exist.
+        REQUIRE(guide.rfind("docs/", 0) == 0);
+        std::string file = guide.substr(0, guide.find(','));
+        CHECK(std::ifstream(repo + "/" + file).good());
+    }
+}
