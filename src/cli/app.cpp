@@ -8,8 +8,8 @@
 #include <cstdio>
 #include <cstdlib>
 #include <iostream>
-#include <new>
 #include <memory>
+#include <new>
 
 #include <fmt/format.h>
 #include <spdlog/sinks/stdout_color_sinks.h>
@@ -92,6 +92,14 @@ std::vector<std::string> option_names(const CLI::App* app) {
     return names;
 }
 
+// Whether a token starting with '-' is a number (`-inf`, `-nan`, `-.5`) rather than an option.
+bool looks_numeric(std::string_view token) {
+    std::string text(token);
+    char* end = nullptr;
+    std::strtod(text.c_str(), &end);
+    return end != text.c_str() && *end == '\0';
+}
+
 // A parse error in ptune's voice: `ptune: ` prefix, the first unknown option named with the
 // nearest real one, and where to read the options.
 int parse_failure(const CLI::ParseError& error, const CLI::App* app, int argc, char** argv) {
@@ -103,6 +111,15 @@ int parse_failure(const CLI::ParseError& error, const CLI::App* app, int argc, c
         if (token.size() < 2 || token[0] != '-' ||
             std::isdigit(static_cast<unsigned char>(token[1])))
             continue;
+        // `--threshold -inf`: a negative or non-finite value that CLI11 reads as an option.
+        if (i > 1 && looks_numeric(token) &&
+            std::find(names.begin(), names.end(), argv[i - 1]) != names.end()) {
+            std::cerr << fmt::format(
+                "ptune: the value '{}' of option '{}' reads as an option; write {}={}\n"
+                "Run 'ptune help{}' for the options.\n",
+                token, argv[i - 1], argv[i - 1], token, command);
+            return static_cast<int>(ExitCode::InputError);
+        }
         std::string name(token.substr(0, token.find('=')));
         if (name.size() > 2 && name[1] != '-') name = name.substr(0, 2);  // -oFILE
         if (std::find(names.begin(), names.end(), name) != names.end()) continue;

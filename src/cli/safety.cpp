@@ -25,6 +25,36 @@ bool exists(const std::string& path) {
 
 }  // namespace
 
+namespace {
+
+CLI::Validator sign_check(bool zero_allowed, const char* description) {
+    return CLI::Validator(
+        [zero_allowed](std::string& text) -> std::string {
+            char* end = nullptr;
+            double value = std::strtod(text.c_str(), &end);
+            if (end == text.c_str() || *end != '\0')
+                return fmt::format("must be a number, got '{}'", text);
+            if (!std::isfinite(value))
+                return fmt::format("must be a finite number, got '{}'", text);
+            if (value < 0 || (!zero_allowed && value == 0))
+                return fmt::format("must be {} 0, got '{}'", zero_allowed ? ">=" : ">", text);
+            return {};
+        },
+        description);
+}
+
+}  // namespace
+
+const CLI::Validator& non_negative_number() {
+    static const CLI::Validator validator = sign_check(true, "NONNEGATIVE");
+    return validator;
+}
+
+const CLI::Validator& positive_number() {
+    static const CLI::Validator validator = sign_check(false, "POSITIVE");
+    return validator;
+}
+
 void add_number_checks(CLI::App& app) {
     static const CLI::Validator finite(
         [](std::string& text) -> std::string {

@@ -14,6 +14,12 @@ namespace ptune::cli {
 /// unsigned one (strtoull reads "-1" as 2^64-1).
 void add_number_checks(CLI::App& app);
 
+/// A finite number >= 0 (CLI11's NonNegativeNumber prints its range up to DBL_MAX in full when
+/// given -inf); --help shows NONNEGATIVE as before.
+const CLI::Validator& non_negative_number();
+/// A finite number > 0; --help shows POSITIVE.
+const CLI::Validator& positive_number();
+
 /// The output-safety rule, before anything is read: the outputs of the parsed subcommand (-o,
 /// --save-baseline, --write-baseline) never share a file and are never a file named by another
 /// argument (NAME=PATH labels included); then those outputs are protected so that a file found

@@ -52,7 +52,7 @@ expect_exact "perfetto proto json text" swimlane-merge --format ""
 expect_exact "text json csv markdown run" bench --format ""
 expect_exact "sarif" --color always hints-lint --format s
 expect_lacks "sarif" pmu-analyze --format ""
-expect_lacks "html" mem-report --format ""
+expect_lacks "proto" mem-report --format ""
 
 # Flags: the command's own and the global ones, not another command's.
 expect_has "--aicore-mhz" pmu-analyze --

@@ -4,6 +4,7 @@
 #include <spdlog/spdlog.h>
 
 #include "cli/commands/commands.hpp"
+#include "cli/safety.hpp"
 #include "ptune/advise/advisor.hpp"
 
 namespace ptune::cli {
@@ -28,7 +29,7 @@ class AdviseCommand : public Command {
                        "Choose the newest run of this program in build_output/");
         app.add_option("--nth-latest", nth_latest_,
                        "1 = newest run (default), 2 = the one before, ...")
-            ->check(CLI::PositiveNumber);
+            ->check(positive_number());
     }
 
     int run(Context& context) override {

@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "cli/commands/commands.hpp"
+#include "cli/safety.hpp"
 #include "ptune/bench/gate_report.hpp"
 #include "ptune/bench/perf_guard.hpp"
 #include "ptune/bench/pipeline.hpp"
@@ -34,10 +35,10 @@ class BenchGateCommand : public Command {
             ->check(CLI::IsMember({"mean", "median", "min"}));
         app.add_option("--threshold", threshold_pct_,
                        "Relative change that counts, in percent (default 5)")
-            ->check(CLI::NonNegativeNumber);
+            ->check(non_negative_number());
         app.add_option("--min-delta-us", min_delta_us_,
                        "Absolute change that counts, in us (default 0.5)")
-            ->check(CLI::NonNegativeNumber);
+            ->check(non_negative_number());
         app.add_option("--config", config_path_,
                        "JSON file: threshold_pct, min_delta_us, per-case overrides, ignore list");
         app.add_option("--alpha", options_.alpha,
@@ -47,17 +48,17 @@ class BenchGateCommand : public Command {
                        "History noise fence: mad (median +- k*1.4826*MAD) or iqr (Q3 + k*IQR)")
             ->check(CLI::IsMember({"mad", "iqr"}));
         app.add_option("--fence-k", options_.fence_k, "Width of the history fence (default 3)")
-            ->check(CLI::NonNegativeNumber);
+            ->check(non_negative_number());
         app.add_option("--min-history", options_.min_history,
                        "Baseline runs needed before the history fence decides (default 5)")
             ->check(CLI::Range(2, 1000000));
         app.add_option("--geomean-threshold", geomean_threshold_pct_,
                        "Also fail when the suite geomean rises by more than this percent")
-            ->check(CLI::NonNegativeNumber);
+            ->check(non_negative_number());
         app.add_option("--hard-threshold", options_.hard_threshold_pct,
                        "Slowdown in percent that fails even when the data cannot show it is "
                        "significant (verdict underpowered; default 25)")
-            ->check(CLI::NonNegativeNumber);
+            ->check(non_negative_number());
         app.add_flag("--require-all,!--no-require-all", options_.require_all,
                      "A baseline case without a valid current result fails (default on)");
         app.add_option("--allow-missing", options_.allow_missing,

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include "cli/commands/commands.hpp"
+#include "cli/safety.hpp"
 #include "ptune/bench/pipeline.hpp"
 #include "ptune/bench/summary.hpp"
 #include "ptune/core/terminal.hpp"
@@ -26,11 +27,11 @@ class BenchSummaryCommand : public Command {
         warmup_option_ = app.add_option("--warmup", warmup_,
                                         "[STRACE] and device-log recomputation: warmup launches "
                                         "dropped (default: from the log, else inferred, else 5)")
-                             ->check(CLI::NonNegativeNumber);
+                             ->check(non_negative_number());
         rounds_option_ = app.add_option("--rounds", rounds_,
                                         "[STRACE] recomputation: measured rounds (default: from "
                                         "the log, else inferred, else 100)")
-                             ->check(CLI::PositiveNumber);
+                             ->check(positive_number());
         app.add_flag("--distributed", distributed_,
                      "[STRACE] recomputation: L3 multi-card run (default: detected)");
         app.add_flag("--resident", resident_,

@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "cli/commands/commands.hpp"
+#include "cli/safety.hpp"
 #include "ptune/core/stats.hpp"
 #include "ptune/history/chart.hpp"
 #include "ptune/history/export.hpp"
@@ -55,7 +56,7 @@ class HistoryCommand : public Command {
                        "postgresql:// URI");
         app.add_option("--lock-timeout", open_.lock_timeout_s,
                        "Seconds to wait for another writer's lock (default 30)")
-            ->check(CLI::NonNegativeNumber);
+            ->check(non_negative_number());
 
         auto* add = common(app.add_subcommand(
             "add", "Record a run: INPUT... (anything bench-summary reads, or its JSON)"));

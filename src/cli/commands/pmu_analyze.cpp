@@ -4,6 +4,7 @@
 
 #include "cli/commands/commands.hpp"
 #include "cli/commands/l3_tree.hpp"
+#include "cli/safety.hpp"
 #include "ptune/pmu/analyzer.hpp"
 #include "ptune/pmu/pipeline.hpp"
 #include "ptune/pmu/report.hpp"
@@ -27,7 +28,7 @@ class PmuAnalyzeCommand : public Command {
         app.add_option(
                "--aicore-mhz", aicore_mhz_,
                "AICore clock in MHz (pmu.csv has none): adds microseconds per task and rule P9")
-            ->check(CLI::PositiveNumber);
+            ->check(positive_number());
         app.add_flag("--rows", rows_, "Also list every row (CSV: the rows instead of the kernels)");
         l3_.add_to(app);
     }

@@ -3,6 +3,7 @@
 // by the ring.* rules. The work is the scope domain's pipeline (scope/pipeline.hpp).
 
 #include "cli/commands/commands.hpp"
+#include "cli/safety.hpp"
 #include "ptune/scope/pipeline.hpp"
 
 namespace ptune::cli {
@@ -20,7 +21,7 @@ class ScopeStatsCommand : public Command {
                        "host log naming the orch_error_code of a failed run (default: host.*.log "
                        "beside or above the file)");
         app.add_option("--top", top_, "Rows in the 'nearest their limit' table (default 10)")
-            ->check(CLI::PositiveNumber);
+            ->check(positive_number());
     }
 
     int run(Context& context) override {

@@ -8,6 +8,7 @@
 
 #include "cli/commands/commands.hpp"
 #include "cli/commands/l3_tree.hpp"
+#include "cli/safety.hpp"
 #include "ptune/swimlane/host_phase_lanes.hpp"
 #include "ptune/swimlane/pipeline.hpp"
 #include "ptune/swimlane/report.hpp"
@@ -37,7 +38,7 @@ class SwimlaneMergeCommand : public Command {
         app.add_option("--freq", freq_hz_,
                        "Clock frequency in Hz for captures that lack metadata.clock_freq_hz (a2a3 "
                        "50000000, a5 1000000000); never overrides the file")
-            ->check(CLI::PositiveNumber);
+            ->check(positive_number());
         app.add_option("--align", align_,
                        "Time axis of several captures (L3 tree): start = each capture starts at 0 "
                        "(default); absolute = one origin, the earliest raw timestamp (only for "
