@@ -355,7 +355,9 @@ Result<Tree> read_tree(const fs::path& input, const Selection& selection) {
         if (captures.empty())
             return input_error(fmt::format("no rank has d{}", n), tree.root.string());
     } else if (selection.parent) {
-        auto [run, slot] = *selection.parent;
+        // Not a structured binding: clang 14 cannot capture one in a lambda.
+        const auto run = selection.parent->first;
+        const auto slot = selection.parent->second;
         std::erase_if(captures, [&](const RankCapture& c) {
             return !c.identity || c.identity->run_id != run || c.identity->task_slot != slot;
         });
