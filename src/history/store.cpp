@@ -4,6 +4,8 @@
 #include "ptune/history/store.hpp"
 
 #include <charconv>
+#include <chrono>
+#include <thread>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -112,7 +114,7 @@ class SqlStore : public Store {
 
     // Brings the schema to kSchemaVersion. The version is read first without a lock, so a
     // read on an up-to-date database never waits for a writer.
-    Status migrate(bool create) {
+    Status migrate(bool create, double lock_timeout_s) {
         if (db_->dialect() == Dialect::Sqlite) {
             if (auto status = sqlite_preflight(); !status) return status;
         }
@@ -122,7 +124,17 @@ class SqlStore : public Store {
         if (db_->dialect() == Dialect::Sqlite && !db_->read_only() && (*version > 0 || create)) {
             // WAL: readers never wait for a writer. Persistent, so usually already set; set
             // only once the file is known to be ours, so a refused file is left as it was.
+            // Switching a new file to WAL takes an exclusive lock, and SQLite answers BUSY at
+            // once, without the busy handler, while another process holds the file open (two
+            // first adds at once): retry until the lock timeout.
             auto status = db_->exec("PRAGMA journal_mode = WAL");
+            const auto deadline =
+                std::chrono::steady_clock::now() + std::chrono::duration<double>(lock_timeout_s);
+            while (!status && db_->last_failure() == Failure::Busy &&
+                   std::chrono::steady_clock::now() < deadline) {
+                std::this_thread::sleep_for(std::chrono::milliseconds(10));
+                status = db_->exec("PRAGMA journal_mode = WAL");
+            }
             if (!status && db_->last_failure() == Failure::Busy) return explain(status, "open it");
         }
         if (*version == kSchemaVersion) return ok_status();
@@ -486,7 +498,8 @@ Result<std::unique_ptr<Store>> Store::open(const std::string& location,
                           : sql::open_sqlite(location, options.create, options.lock_timeout_s);
     if (!connection) return connection.error();
     auto store = std::make_unique<SqlStore>(std::move(*connection), location);
-    if (auto status = store->migrate(options.create); !status) return status.error();
+    if (auto status = store->migrate(options.create, options.lock_timeout_s); !status)
+        return status.error();
     return std::unique_ptr<Store>(std::move(store));
 }
 
