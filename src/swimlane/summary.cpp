@@ -127,12 +127,12 @@ Summary summarize(const Capture& capture, const KernelNames* names) {
     if (capture.runs.size() > 1)
         for (std::size_t k = 0; k < capture.runs.size(); ++k) {
             const RunInfo& run = capture.runs[k];
-            summary.runs.push_back(fmt::format(
-                "{}: {} task(s), {} row(s)",
-                run.epoch == kNoEpoch
-                    ? fmt::format("run {} of {} (detected)", k + 1, capture.runs.size())
-                    : fmt::format("run_epoch {}", run.epoch),
-                run.tasks, run.rows));
+            summary.runs.push_back(
+                fmt::format("{}: {} task(s), {} row(s)",
+                            run.epoch == kNoEpoch
+                                ? fmt::format("run {} of {} (detected)", k + 1, capture.runs.size())
+                                : fmt::format("run_epoch {}", run.epoch),
+                            run.tasks, run.rows));
         }
     return summary;
 }
@@ -187,9 +187,10 @@ std::string format_summary(const Summary& s) {
     auto trailer = [&] {
         if (!s.clock_alignment_line.empty()) line(s.clock_alignment_line);
         if (!s.runs.empty()) {
-            line(fmt::format("Runs: {} in this records file (the statistics above pool them, as "
-                             "upstream does; swimlane-analyze analyses each run on its own)",
-                             s.runs.size()));
+            line(
+                fmt::format("Runs: {} in this records file (the statistics above pool them, as "
+                            "upstream does; swimlane-analyze analyses each run on its own)",
+                            s.runs.size()));
             for (const auto& run : s.runs) line("  " + run);
         }
     };
