@@ -13,6 +13,8 @@
 #include <string>
 #include <tuple>
 
+#include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
