@@ -21,6 +21,7 @@
 #include "ptune/core/io.hpp"
 #include "ptune/core/terminal.hpp"
 #include "ptune/core/text.hpp"
+#include "ptune/core/text_match.hpp"
 #include "ptune/core/version.hpp"
 
 namespace ptune::cli {
@@ -39,44 +40,13 @@ std::vector<std::string> known_names() {
     return names;
 }
 
-// "did you mean" for a misspelt subcommand (CLI11 2.1 has none).
-std::string suggestion(std::string_view word) {
-    std::string best;
-    std::size_t best_distance = std::string::npos;
-    for (const auto& name : known_names()) {
-        std::size_t distance = text::edit_distance(word, name);
-        bool prefix = name.rfind(std::string(word), 0) == 0 && word.size() >= 3;
-        if (prefix) distance = std::min<std::size_t>(distance, 1);
-        if (distance < best_distance) {
-            best_distance = distance;
-            best = name;
-        }
-    }
-    std::size_t limit = std::max<std::size_t>(2, word.size() / 3);
-    return best_distance <= limit ? best : std::string();
-}
-
 int unknown_command(std::string_view word) {
-    std::string hint = suggestion(word);
+    // "did you mean" for a misspelt subcommand (CLI11 2.1 has none); a prefix counts as close.
+    std::string hint = text::closest_match(word, known_names(), {.prefix_is_close = true});
     std::cerr << fmt::format("ptune: unknown command '{}'", word);
     if (!hint.empty()) std::cerr << fmt::format("; did you mean '{}'?", hint);
     std::cerr << "\nRun 'ptune --help' for the list of commands.\n";
     return static_cast<int>(ExitCode::InputError);
-}
-
-// The nearest of `candidates` to `word` within a typo's distance; empty when none is close.
-std::string closest(std::string_view word, const std::vector<std::string>& candidates) {
-    std::string best;
-    std::size_t best_distance = std::string::npos;
-    for (const auto& candidate : candidates) {
-        std::size_t distance = text::edit_distance(word, candidate);
-        if (distance < best_distance) {
-            best_distance = distance;
-            best = candidate;
-        }
-    }
-    std::size_t limit = std::max<std::size_t>(2, word.size() / 3);
-    return best_distance <= limit ? best : std::string();
 }
 
 // Every spelling of the options `app` accepts (`--threshold`, `-o`), its parents' included
@@ -123,7 +93,7 @@ int parse_failure(const CLI::ParseError& error, const CLI::App* app, int argc, c
         std::string name(token.substr(0, token.find('=')));
         if (name.size() > 2 && name[1] != '-') name = name.substr(0, 2);  // -oFILE
         if (std::find(names.begin(), names.end(), name) != names.end()) continue;
-        std::string hint = closest(name, names);
+        std::string hint = text::closest_match(name, names);
         std::cerr << fmt::format("ptune: unknown option '{}'", name);
         if (!hint.empty()) std::cerr << fmt::format("; did you mean '{}'?", hint);
         std::cerr << fmt::format("\nRun 'ptune help{}' for the options.\n", command);

@@ -19,9 +19,10 @@
 #include <optional>
 #include <ostream>
 #include <span>
-#include <streambuf>
 #include <thread>
 #include <vector>
+
+#include "block_buf.hpp"
 
 namespace ptune::io {
 
@@ -36,9 +37,11 @@ struct DeflateLayout {
 std::optional<DeflateLayout> scan_deflate(std::span<const std::uint8_t> stream);
 
 /// A streambuf writing a gzip file (one member) to `sink`: what is written to it is cut into
-/// 1 MiB blocks compressed in parallel; at most two blocks per thread are in flight, so memory
-/// stays bounded however large the output.
-class ParallelGzipBuf : public std::streambuf {
+/// 1 MiB blocks compressed in parallel while writing goes on (a renderer fills the blocks in
+/// place through the BlockBuf interface); at most two blocks per thread are in flight, so memory
+/// stays bounded however large the output. The bytes depend on the data (and on where a caller
+/// of submit() handed blocks on), never on the number of threads.
+class ParallelGzipBuf : public BlockBuf {
   public:
     /// `level` is libdeflate's (1-12); `threads` 0 means one per core. Level 5: on trace JSON
     /// about 3 % larger than zlib -6 at 70 % of libdeflate -6's time (-4 is 12 % larger).
@@ -52,12 +55,12 @@ class ParallelGzipBuf : public std::streambuf {
     bool finish();
 
   protected:
-    int_type overflow(int_type ch) override;
-    std::streamsize xsputn(const char* s, std::streamsize n) override;
+    void next_block() override;
 
   private:
     struct Job {
-        std::vector<char> input;
+        std::unique_ptr<char[]> input;  ///< a whole block; its bytes are the first input_size
+        std::size_t input_size = 0;
         std::vector<std::uint8_t> output;  ///< reused; the block's bytes are the first output_size
         std::size_t output_size = 0;
         std::uint32_t crc = 0;
@@ -65,14 +68,13 @@ class ParallelGzipBuf : public std::streambuf {
         bool failed = false;
     };
 
-    void submit();
     void write_front(std::unique_lock<std::mutex>& lock);
     void work();
 
     std::ostream& sink_;
     int level_;
     std::size_t max_in_flight_;
-    std::vector<char> current_;
+    std::unique_ptr<char[]> current_;             // the block the put area is in
     std::deque<std::shared_ptr<Job>> in_flight_;  // in output order
     std::deque<std::shared_ptr<Job>> pending_;    // not yet taken by a worker
     std::vector<std::shared_ptr<Job>> free_;      // written, buffers kept for the next blocks

@@ -11,6 +11,8 @@
 
 #include <fmt/format.h>
 
+#include "ptune/core/text.hpp"
+
 namespace ptune::term {
 
 namespace {
@@ -92,16 +94,6 @@ std::size_t tail_start(std::string_view text, std::size_t columns) {
     while (i > 0 && i < text.size() && continuation_byte(text[i])) --i;
     return i;
 }
-// Byte length of the first `columns` code points of `text`.
-std::size_t head_length(std::string_view text, std::size_t columns) {
-    std::size_t i = 0;
-    while (i < text.size() && columns > 0) {
-        ++i;
-        while (i < text.size() && continuation_byte(text[i])) ++i;
-        --columns;
-    }
-    return i;
-}
 }  // namespace
 
 std::size_t display_width(std::string_view text) {
@@ -128,7 +120,7 @@ std::string elide_left(std::string_view text, std::size_t width) {
     return std::string(kEllipsis) + std::string(tail);
 }
 
-std::vector<std::string> wrap(std::string_view text, std::size_t width, bool break_words) {
+std::vector<std::string> wrap(std::string_view text, std::size_t width) {
     std::vector<std::string> lines;
     if (width == 0) width = std::string_view::npos;
     std::size_t start = 0;
@@ -151,17 +143,6 @@ std::vector<std::string> wrap(std::string_view text, std::size_t width, bool bre
                 lines.push_back(std::move(line));
                 line.clear();
                 line_width = 0;
-            }
-            while (break_words && word_width > width && width != std::string_view::npos) {
-                std::size_t room = line_width > 0 ? width - line_width - 1 : width;
-                if (line_width > 0) line += ' ';
-                std::size_t cut = head_length(word, room);
-                line += word.substr(0, cut);
-                lines.push_back(std::move(line));
-                line.clear();
-                line_width = 0;
-                word.remove_prefix(cut);
-                word_width = display_width(word);
             }
             if (line_width > 0) {
                 line += ' ';
@@ -204,6 +185,130 @@ std::string hang(std::string_view first, std::string_view text, std::size_t widt
         out += '\n';
         out.append(indent, ' ');
         out += line;
+    }
+    return out;
+}
+
+namespace {
+// Byte offsets where each code point of `text` starts, plus its size (columns -> bytes).
+std::vector<std::size_t> column_offsets(std::string_view text) {
+    std::vector<std::size_t> offsets;
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        if (!continuation_byte(text[i])) offsets.push_back(i);
+    }
+    offsets.push_back(text.size());
+    return offsets;
+}
+
+std::string_view trim_blanks_right(std::string_view text) {
+    while (!text.empty() && text.back() == ' ') text.remove_suffix(1);
+    return text;
+}
+}  // namespace
+
+std::string fold_line(std::string_view line, std::size_t width, std::size_t indent) {
+    if (width == 0 || display_width(line) <= width) return std::string(line);
+    std::size_t lead = line.find_first_not_of(' ');
+    if (lead == std::string_view::npos) return std::string(line);
+    std::string pad(lead + indent, ' ');
+    std::string out;
+    std::string_view rest = line;
+    for (bool first = true;; first = false) {
+        std::size_t room = first ? width : (width > pad.size() + 10 ? width - pad.size() : 10);
+        if (!first) {
+            out += '\n';
+            out += pad;
+        }
+        if (display_width(rest) <= room) {
+            out += rest;
+            break;
+        }
+        // The last blank at column <= room after some text, else the first one (a long token
+        // overflows whole).
+        std::size_t cut = std::string_view::npos, column = 0;
+        bool text_seen = false;
+        for (std::size_t i = 0; i < rest.size(); ++i) {
+            if (continuation_byte(rest[i])) continue;
+            if (rest[i] == ' ' && text_seen) {
+                if (column <= room || cut == std::string_view::npos) cut = i;
+                if (column >= room) break;
+            } else if (rest[i] != ' ') {
+                text_seen = true;
+            }
+            ++column;
+        }
+        if (cut == std::string_view::npos) {
+            out += rest;
+            break;
+        }
+        out += trim_blanks_right(rest.substr(0, cut));
+        rest = text::trim_left(rest.substr(cut));
+        if (rest.empty()) break;
+    }
+    return out;
+}
+
+std::vector<std::string> fold_table(const std::vector<std::string>& lines, std::size_t width,
+                                    std::size_t indent) {
+    std::size_t widest = 0;
+    for (const auto& line : lines) widest = std::max(widest, display_width(line));
+    if (width == 0 || widest <= width) return lines;
+    std::vector<std::vector<std::size_t>> offsets;
+    for (const auto& line : lines) offsets.push_back(column_offsets(line));
+    // Column `c` separates columns when every line has a blank there or ends before it; with
+    // `strict`, a blank next to another one: a single blank is inside a cell (`Avg Tail OH(us)`).
+    auto blank = [&](std::size_t l, std::size_t column) {
+        const auto& at = offsets[l];
+        return column + 1 >= at.size() || lines[l][at[column]] == ' ';
+    };
+    auto separates = [&](std::size_t column, bool strict) {
+        for (std::size_t l = 0; l < lines.size(); ++l) {
+            if (!blank(l, column)) return false;
+            if (strict && column > 0 && !blank(l, column - 1) && !blank(l, column + 1))
+                return false;
+        }
+        return true;
+    };
+    // Cut points (in columns of the original lines), each piece within its room.
+    std::vector<std::size_t> cuts = {0};
+    for (;;) {
+        std::size_t start = cuts.back();
+        std::size_t room = cuts.size() == 1 ? width : (width > indent + 10 ? width - indent : 10);
+        if (widest <= start + room) break;
+        std::size_t cut = 0;
+        for (bool strict : {true, false}) {
+            for (std::size_t c = room; c > 0 && cut == 0; --c) {
+                if (separates(start + c, strict)) cut = c;
+            }
+            if (cut != 0) break;
+        }
+        if (cut == 0) {
+            // No common blank column: each line folds on its own.
+            std::vector<std::string> out;
+            for (const auto& line : lines) out.push_back(fold_line(line, width, indent));
+            return out;
+        }
+        cuts.push_back(start + cut);
+    }
+    cuts.push_back(std::string_view::npos);
+    std::vector<std::string> out;
+    for (std::size_t l = 0; l < lines.size(); ++l) {
+        const auto& at = offsets[l];
+        std::string_view line = lines[l];
+        std::string& folded = out.emplace_back();
+        for (std::size_t k = 0; k + 1 < cuts.size(); ++k) {
+            std::size_t columns = at.size() - 1;
+            if (cuts[k] >= columns) break;
+            std::size_t from = at[cuts[k]], to = at[std::min(cuts[k + 1], columns)];
+            std::string_view piece = trim_blanks_right(line.substr(from, to - from));
+            if (k == 0) {
+                folded = piece;
+            } else if (!text::trim(piece).empty()) {
+                folded += '\n';
+                folded.append(indent, ' ');
+                folded += piece;
+            }
+        }
     }
     return out;
 }

@@ -1,6 +1,8 @@
 #include "ptune/core/text.hpp"
+#include "ptune/core/text_match.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <charconv>
 #include <cmath>
 
@@ -131,6 +133,32 @@ std::size_t edit_distance(std::string_view a, std::string_view b) {
         std::swap(previous, current);
     }
     return previous[b.size()];
+}
+
+std::string closest_match(std::string_view word, const std::vector<std::string>& candidates,
+                          MatchOptions options) {
+    auto fold = [&](std::string_view s) {
+        std::string out(s);
+        if (options.ignore_case) {
+            for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+        }
+        return out;
+    };
+    std::string key = fold(word);
+    const std::string* best = nullptr;
+    std::size_t best_distance = std::string::npos;
+    for (const auto& candidate : candidates) {
+        std::string folded = fold(candidate);
+        std::size_t distance = edit_distance(key, folded);
+        if (options.prefix_is_close && key.size() >= 3 && folded.rfind(key, 0) == 0)
+            distance = std::min<std::size_t>(distance, 1);
+        if (distance < best_distance) {
+            best_distance = distance;
+            best = &candidate;
+        }
+    }
+    std::size_t limit = std::max<std::size_t>(2, word.size() / 3);
+    return best != nullptr && best_distance <= limit ? *best : std::string();
 }
 
 std::string csv_escape(std::string_view s) {

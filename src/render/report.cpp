@@ -253,14 +253,25 @@ namespace {
 
 constexpr std::size_t kGap = 2;  // blanks between columns
 
+// A cell that is one path (a '/' and no blank): shortened from the left rather than wrapped.
+bool is_path(std::string_view cell) {
+    return cell.find('/') != std::string_view::npos && cell.find(' ') == std::string_view::npos;
+}
+
 // A cell wider than its column: a path loses its beginning (`…/tail`), other text wraps onto
-// more lines of the row, breaking a token only when it alone is wider than the column.
+// more lines of the row at blanks. A token (an id, a rule, a number) is never split: one wider
+// than the column overflows it on its line.
 std::vector<std::string> fit_cell(std::string_view cell, std::size_t width) {
     if (display_width(cell) <= width) return {std::string(cell)};
-    bool path =
-        cell.find('/') != std::string_view::npos && cell.find(' ') == std::string_view::npos;
-    if (path) return {term::elide_left(cell, width)};
-    return term::wrap(cell, width, true);
+    if (is_path(cell)) return {term::elide_left(cell, width)};
+    return term::wrap(cell, width);
+}
+
+// Columns of the widest blank-free token of `cell` (what fit_cell cannot break).
+std::size_t longest_token(std::string_view cell) {
+    std::size_t longest = 0;
+    for (auto word : text::split(cell, ' ')) longest = std::max(longest, display_width(word));
+    return longest;
 }
 
 std::size_t total_width(const std::vector<std::size_t>& widths,
@@ -313,6 +324,40 @@ std::vector<std::vector<std::size_t>> column_groups(const std::vector<std::size_
     return groups;
 }
 
+// A token wider than its column overflows it; so that the overflow covers no other cell, its line
+// of the row holds nothing else: the other cells' lines from there move one line down (or, on
+// the row's first line, the token itself does, leaving the row's first line to the others).
+void separate_overflow(std::vector<std::vector<std::string>>& cell_lines,
+                       const std::vector<std::size_t>& columns,
+                       const std::vector<std::size_t>& widths) {
+    auto has_line = [&](std::size_t i, std::size_t l) {
+        return l < cell_lines[i].size() && !cell_lines[i][l].empty();
+    };
+    for (std::size_t l = 0;;) {
+        bool more = false, changed = false;
+        for (std::size_t i = 0; i < columns.size() && !changed; ++i) {
+            if (l >= cell_lines[i].size()) continue;
+            more = true;
+            if (display_width(cell_lines[i][l]) <= widths[columns[i]]) continue;
+            bool shared = false;
+            for (std::size_t j = 0; j < columns.size(); ++j) shared |= j != i && has_line(j, l);
+            if (!shared) continue;
+            changed = true;
+            if (l == 0) {
+                cell_lines[i].insert(cell_lines[i].begin(), std::string());
+                continue;
+            }
+            for (std::size_t j = 0; j < columns.size(); ++j) {
+                if (j != i && l < cell_lines[j].size())
+                    cell_lines[j].insert(cell_lines[j].begin() + static_cast<std::ptrdiff_t>(l),
+                                         std::string());
+            }
+        }
+        if (!more) return;
+        if (!changed) ++l;  // else look at line l again
+    }
+}
+
 void write_rows(const Table& table, const std::vector<std::string_view>& header,
                 const std::vector<std::vector<std::string_view>>& rows,
                 const std::vector<std::size_t>& widths, const std::vector<std::size_t>& columns,
@@ -322,13 +367,14 @@ void write_rows(const Table& table, const std::vector<std::string_view>& header,
     std::vector<std::vector<std::string>> cell_lines(columns.size());
     auto write_row = [&](const std::vector<std::string_view>& cells,
                          const std::vector<std::string>& styles) {
-        std::size_t height = 1;
         for (std::size_t i = 0; i < columns.size(); ++i) {
             std::size_t c = columns[i];
             std::string_view cell = c < cells.size() ? cells[c] : std::string_view();
             cell_lines[i] = fit_cell(cell, widths[c]);
-            height = std::max(height, cell_lines[i].size());
         }
+        separate_overflow(cell_lines, columns, widths);
+        std::size_t height = 1;
+        for (const auto& lines : cell_lines) height = std::max(height, lines.size());
         for (std::size_t l = 0; l < height; ++l) {
             line.clear();
             for (std::size_t i = 0; i < columns.size(); ++i) {
@@ -393,6 +439,21 @@ void write_text_table(const Table& table, std::ostream& out, std::size_t width, 
     }
     // Too wide: text columns narrow to their header (at least 12 columns, a readable phrase
     // or path tail); numbers keep their width. What still does not fit is split into groups.
+    // Wrapping never breaks a token, so a column of identifiers (rule ids, names, sites) also
+    // keeps its longest token; a column of prose (most cells several words) takes its longest
+    // word only where the line has room left, else that word overflows its line whole.
+    std::vector<std::size_t> tokens(widths.size(), 0), filled(widths.size(), 0),
+        worded(widths.size(), 0);
+    for (const auto& row : rows) {
+        for (std::size_t c = 0; c < row.size() && c < tokens.size(); ++c) {
+            if (column_align(table, c) != Align::Left || row[c].empty()) continue;
+            ++filled[c];
+            if (row[c].find(' ') != std::string_view::npos) ++worded[c];
+            if (!is_path(row[c]) && display_width(row[c]) > tokens[c])
+                tokens[c] = std::max(tokens[c], longest_token(row[c]));
+        }
+    }
+    auto prose = [&](std::size_t c) { return worded[c] > 0 && 2 * worded[c] >= filled[c]; };
     std::vector<std::size_t> floor(widths.size());
     for (std::size_t c = 0; c < widths.size(); ++c) {
         floor[c] = column_align(table, c) == Align::Left
@@ -400,8 +461,16 @@ void write_text_table(const Table& table, std::ostream& out, std::size_t width, 
                        : widths[c];
     }
     // The key (first) column names the row in every group: it keeps up to a third of the width.
-    if (column_align(table, 0) == Align::Left)
+    if (column_align(table, 0) == Align::Left) {
         floor[0] = std::min(widths[0], std::max(floor[0], width / 3));
+        if (!prose(0)) floor[0] = std::max(floor[0], std::min({widths[0], tokens[0], width}));
+    }
+    // An identifier column keeps its longest token when a group of it and the key column can
+    // hold it; a longer token overflows its own line rather than being cut.
+    std::size_t room = width > floor[0] + kGap ? width - floor[0] - kGap : 0;
+    for (std::size_t c = 1; c < widths.size(); ++c) {
+        if (!prose(c)) floor[c] = std::max(floor[c], std::min({widths[c], tokens[c], room}));
+    }
     auto groups = column_groups(floor, width);
     bool first = true;
     for (const auto& group : groups) {
@@ -421,6 +490,13 @@ void write_text_table(const Table& table, std::ostream& out, std::size_t width, 
         second_floor[widest] = group_widths[widest];
         shrink(table, group_widths, second_floor, group, width);
         shrink(table, group_widths, floor, group, width);
+        // Room left on the line goes to prose columns whose longest word does not fit.
+        for (std::size_t c : group) {
+            std::size_t used = total_width(group_widths, group);
+            std::size_t want = std::min(widths[c], tokens[c]);
+            if (prose(c) && group_widths[c] < want && used < width)
+                group_widths[c] += std::min(want - group_widths[c], width - used);
+        }
         write_rows(table, header, rows, group_widths, group, color, out);
     }
 }

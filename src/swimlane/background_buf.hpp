@@ -1,25 +1,23 @@
 #pragma once
-// Writing on a second thread: rendering a trace overlaps the write system calls and, for
-// .json.gz, the compression.
+// Writing on a second thread: rendering a trace overlaps the write system calls.
 
-#include <algorithm>
 #include <array>
 #include <condition_variable>
-#include <cstring>
 #include <deque>
 #include <mutex>
 #include <ostream>
-#include <span>
-#include <streambuf>
 #include <thread>
 #include <vector>
+
+#include "../core/block_buf.hpp"
 
 namespace ptune::swimlane::detail {
 
 /// A streambuf that hands what is written to it, in 1 MiB blocks, to a second thread writing it to
-/// another stream: rendering overlaps the write system calls and, for .json.gz, the compression.
-/// A few blocks are in flight at most, so memory stays bounded however fast rendering is.
-class BackgroundBuf : public std::streambuf {
+/// another stream: rendering overlaps the write system calls. A few blocks are in flight at most,
+/// so memory stays bounded however fast rendering is. (A .json.gz trace renders straight into the
+/// blocks of io::ParallelGzipBuf instead, whose workers already overlap the rendering.)
+class BackgroundBuf : public io::BlockBuf {
   public:
     explicit BackgroundBuf(std::ostream& sink) : sink_(sink) {
         for (auto& block : blocks_) block.resize(kBlockSize);
@@ -45,35 +43,10 @@ class BackgroundBuf : public std::streambuf {
         return sink_.good();
     }
 
-    /// Zero-copy writing: the free space of the current block, filled by the caller, ...
-    std::span<char> space() { return {pptr(), static_cast<std::size_t>(epptr() - pptr())}; }
-    /// ... then handed over with the number of bytes used; a fresh block follows.
-    void submit(std::size_t used) {
-        pbump(static_cast<int>(used));
-        hand_over();
-        take_block();
-    }
-
   protected:
-    int_type overflow(int_type ch) override {
+    void next_block() override {
         hand_over();
         take_block();
-        if (!traits_type::eq_int_type(ch, traits_type::eof())) {
-            *pptr() = traits_type::to_char_type(ch);
-            pbump(1);
-        }
-        return traits_type::not_eof(ch);
-    }
-    std::streamsize xsputn(const char* s, std::streamsize n) override {
-        std::streamsize done = 0;
-        while (done < n) {
-            if (pptr() == epptr()) overflow(traits_type::eof());
-            auto room = std::min<std::streamsize>(n - done, epptr() - pptr());
-            std::memcpy(pptr(), s + done, static_cast<std::size_t>(room));
-            pbump(static_cast<int>(room));
-            done += room;
-        }
-        return n;
     }
 
   private:

@@ -3,6 +3,8 @@
 
 #include "ptune/swimlane/report.hpp"
 
+#include <sstream>
+
 #include <fmt/format.h>
 
 #include "ptune/core/stats.hpp"
@@ -393,8 +395,10 @@ render::Report build_merge_report(const std::vector<LoadedCapture>& loaded,
     return report;
 }
 
-void write_merge_summary(std::ostream& os, const std::vector<LoadedCapture>& loaded,
-                         const std::string& input, const std::string& trace_path) {
+void write_merge_summary(std::ostream& out, const std::vector<LoadedCapture>& loaded,
+                         const std::string& input, const std::string& trace_path,
+                         std::size_t width) {
+    std::ostringstream os;
     if (!trace_path.empty()) {
         os << "\n\u2713 Conversion complete\n  Input:  " << input << "\n  Output: " << trace_path
            << "\n\nTo visualize: Open https://ui.perfetto.dev/ and drag in " << trace_path
@@ -406,6 +410,7 @@ void write_merge_summary(std::ostream& os, const std::vector<LoadedCapture>& loa
         os << format_summary(summarize(l.capture, l.names_or_null())) << '\n';
     }
     os << "Scheduler-overhead deep-dive: ptune swimlane-analyze " << input << '\n';
+    out << fold_summary(os.str(), width);
 }
 
 Overview make_overview() {

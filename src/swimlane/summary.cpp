@@ -12,6 +12,8 @@
 #include <fmt/format.h>
 
 #include "ptune/core/stats.hpp"
+#include "ptune/core/terminal.hpp"
+#include "ptune/core/text.hpp"
 #include "ptune/swimlane/reader.hpp"
 
 namespace ptune::swimlane {
@@ -219,6 +221,39 @@ std::string format_summary(const Summary& s) {
                          fixed2(s.head_total_us), fixed2(s.head_max_us)));
     line(std::string(110, '='));
     trailer();
+    return out;
+}
+
+std::string fold_summary(std::string_view text, std::size_t width) {
+    if (width == 0) return std::string(text);
+    constexpr std::size_t kIndent = 4;
+    auto is_rule = [](std::string_view line) {
+        return !line.empty() && line.find_first_not_of(line.front()) == std::string_view::npos &&
+               (line.front() == '=' || line.front() == '-');
+    };
+    auto lines = text::split(text, '\n');
+    std::string out;
+    for (std::size_t i = 0; i < lines.size(); ++i) {
+        if (i > 0) out += '\n';
+        std::string_view line = lines[i];
+        if (line.rfind("Func_ID ", 0) == 0) {
+            // The function table: its header and its rows (up to the closing rule) fold at the
+            // same columns; the rule under the header stays as it is.
+            std::vector<std::string> table = {std::string(line)};
+            std::size_t rule = i + 1 < lines.size() && is_rule(lines[i + 1]) ? i + 1 : i;
+            std::size_t end = rule + 1;
+            while (end < lines.size() && !is_rule(lines[end])) table.emplace_back(lines[end++]);
+            auto folded = term::fold_table(table, width, kIndent);
+            out += folded[0];
+            if (rule != i) (out += '\n') += lines[rule];
+            for (std::size_t r = 1; r < folded.size(); ++r) (out += '\n') += folded[r];
+            i = end - 1;
+            continue;
+        }
+        bool whole = is_rule(line) || line.rfind("TOTAL ", 0) == 0 ||
+                     line.find("Total Test Time:") != std::string_view::npos;
+        out += whole ? std::string(line) : term::fold_line(line, width, kIndent);
+    }
     return out;
 }
 

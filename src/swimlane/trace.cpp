@@ -35,11 +35,13 @@ Status write_trace(std::span<const TraceSource> sources, const TraceOptions& opt
             render_in_background(out, json);
             break;
         case TraceFormat::JsonGzip: {
-            // Compressed on every core and spliced into one gzip member (core/gzip_writer.hpp).
+            // Rendered straight into the gzip writer's blocks, which its workers compress on
+            // every core while rendering goes on, spliced into one gzip member
+            // (core/gzip_writer.hpp). No BackgroundBuf: its copy and thread would only add CPU
+            // to a run that compression already keeps both cores busy for.
             io::ParallelGzipBuf buf(out);
             std::ostream gz(&buf);
-            render_in_background(gz, json);
-            gz.flush();
+            json(gz);
             if (!buf.finish())
                 return Error{"gzip compression failed", "", 0, ExitCode::InternalError};
             break;

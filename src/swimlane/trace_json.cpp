@@ -13,7 +13,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-#include "background_buf.hpp"
+#include "../core/block_buf.hpp"
 #include "ptune/core/text.hpp"
 #include "ptune/core/version.hpp"
 #include "ptune/swimlane/reader.hpp"
@@ -134,13 +134,13 @@ void append_json_string(std::string& out, std::string_view text) {
 }
 
 /// The output buffer: blocks handed to the stream whole (a few hundred writes for a 100 MB
-/// trace); numbers go in with to_chars, text with memcpy, no formatting engine. Over a
-/// BackgroundBuf the blocks are its own, so nothing is copied on the way out.
+/// trace); numbers go in with to_chars, text with memcpy, no formatting engine. Over a BlockBuf
+/// (BackgroundBuf, the gzip writer) the blocks are its own, so nothing is copied on the way out.
 class Sink {
   public:
     explicit Sink(std::ostream& out)
-        : out_(out), background_(dynamic_cast<BackgroundBuf*>(out.rdbuf())) {
-        if (background_) {
+        : out_(out), blocks_(dynamic_cast<io::BlockBuf*>(out.rdbuf())) {
+        if (blocks_) {
             take_space();
         } else {
             own_.reset(new char[kOwnSize]);
@@ -235,8 +235,8 @@ class Sink {
         text(scratch_);
     }
     void flush() {
-        if (background_) {
-            background_->submit(len_);
+        if (blocks_) {
+            blocks_->submit(len_);
             take_space();
         } else {
             out_.write(buf_, static_cast<std::streamsize>(len_));
@@ -250,13 +250,13 @@ class Sink {
         if (size_ - len_ < n) flush();
     }
     void take_space() {
-        auto space = background_->space();
+        auto space = blocks_->space();
         buf_ = space.data();
         size_ = space.size();
     }
 
     std::ostream& out_;
-    BackgroundBuf* background_;
+    io::BlockBuf* blocks_;
     std::unique_ptr<char[]> own_;
     char* buf_ = nullptr;
     std::size_t size_ = 0;

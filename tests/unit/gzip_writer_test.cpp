@@ -5,6 +5,7 @@
 #include <libdeflate.h>
 #include <zlib.h>
 
+#include <algorithm>
 #include <random>
 #include <sstream>
 #include <string>
@@ -81,6 +82,35 @@ TEST_CASE("parallel gzip is one member that inflates to the input", "[gzip]") {
     }
 }
 
+// The file depends on the data (and on where a renderer writing in place, as swimlane-merge does
+// through BlockBuf::space / submit, handed blocks on), never on the number of threads.
+TEST_CASE("parallel gzip bytes do not depend on the thread count", "[gzip]") {
+    std::string text = trace_like((2u << 20) + 12345);
+    std::string expected = compress(text, 1, 4096);
+    CHECK(compress(text, 2, 3u << 20) == expected);
+    CHECK(compress(text, 4, 777) == expected);
+    auto in_place = [&](unsigned threads) {
+        std::ostringstream sink;
+        io::ParallelGzipBuf buf(sink, 5, threads);
+        std::size_t done = 0;
+        for (std::size_t piece = 1; done < text.size(); piece = piece * 7 % 300007 + 1) {
+            auto space = buf.space();
+            std::size_t n = std::min({piece, space.size(), text.size() - done});
+            std::copy_n(text.data() + done, n, space.data());
+            buf.submit(n);
+            done += n;
+        }
+        REQUIRE(buf.finish());
+        return sink.str();
+    };
+    std::string packed = in_place(1);
+    CHECK(in_place(2) == packed);
+    CHECK(in_place(4) == packed);
+    std::size_t rest = 0;
+    CHECK(inflate_member(packed, rest) == text);
+    CHECK(rest == 0);
+}
+
 TEST_CASE("parallel gzip of nothing is a valid empty gzip file", "[gzip]") {
     std::string packed = compress("", 2, 1);
     std::size_t rest = 0;
@@ -113,6 +143,9 @@ TEST_CASE("scan_deflate finds the final block of libdeflate and zlib streams", "
         REQUIRE(layout);
         CHECK((layout->end_bit + 7) / 8 == size);
         CHECK(((out[layout->last_header_bit / 8] >> (layout->last_header_bit % 8)) & 1) == 1);
+        // Cut short (the word-wise refill reads ahead; what it reads past the cut is not used).
+        CHECK_FALSE(io::scan_deflate({out.data(), size / 2}));
+        CHECK_FALSE(io::scan_deflate({out.data(), size - 1}));
     }
     // Stored blocks (level 0 in zlib) and a fixed-code block ("a" compresses to one).
     for (int level : {0, 9}) {

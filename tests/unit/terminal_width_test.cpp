@@ -57,7 +57,7 @@ TEST_CASE("paths shorten from the left", "[terminal]") {
     CHECK(elide_left("abcdefghijklmnopqrstuvwxyz", 10) == "…rstuvwxyz");
 }
 
-TEST_CASE("wrap keeps words whole unless asked to break them", "[terminal]") {
+TEST_CASE("wrap keeps words whole", "[terminal]") {
     using ptune::term::wrap;
     auto lines = wrap("the quick brown fox jumps over the lazy dog", 10);
     REQUIRE(lines.size() == 5);
@@ -65,8 +65,8 @@ TEST_CASE("wrap keeps words whole unless asked to break them", "[terminal]") {
     for (const auto& line : lines) CHECK(display_width(line) <= 10);
     CHECK(wrap("a\nb", 10) == std::vector<std::string>{"a", "b"});
     CHECK(wrap("x abcdefghijklmno", 8) == std::vector<std::string>{"x", "abcdefghijklmno"});
-    auto broken = wrap("x abcdefghijklmno", 8, true);
-    for (const auto& line : broken) CHECK(display_width(line) <= 8);
+    CHECK(wrap("cross.mte2-bound-with-ph001 P2", 12) ==
+          std::vector<std::string>{"cross.mte2-bound-with-ph001", "P2"});
 }
 
 TEST_CASE("hang wraps under its first line", "[terminal]") {
@@ -102,6 +102,75 @@ TEST_CASE("a table wider than the width narrows its text columns", "[terminal][r
     std::ostringstream unlimited;
     ptune::render::write_text_table(table, unlimited, 0);
     CHECK(lines_of(unlimited.str()).size() == 3);
+}
+
+// advise's table printed `cross.mte2-bound-with` / `-ph001`: a 12-column text column cut the rule
+// id in two. A column gets its longest token when the width allows, and a token that cannot fit
+// overflows its line whole.
+TEST_CASE("table cells never split a token", "[terminal][render]") {
+    using ptune::render::Align;
+    ptune::render::Table table;
+    table.columns = {"kernel", "rule", "finding"};
+    table.align = {Align::Left, Align::Left, Align::Left};
+    table.rows = {{"SF", "cross.mte2-bound-with-ph001",
+                   "MTE2 is busy 77.7% of the cycles and the perf hint PH001 names the same "
+                   "copy, a message long enough to wrap onto several lines of its row"},
+                  {"QK", "pmu.low-cube", "short"}};
+    std::ostringstream out;
+    ptune::render::write_text_table(table, out, 70);
+    CHECK(widest(out.str()) <= 70);
+    CHECK(out.str().find("cross.mte2-bound-with-ph001") != std::string::npos);
+    CHECK(out.str().find("PH001") != std::string::npos);
+    CHECK(out.str().find("perf hint") != std::string::npos);
+
+    // Too narrow for the token next to the key column: it overflows, whole, on its own line.
+    table.rows[0][1] = "cross." + std::string(60, 'x') + "-ph001";
+    std::ostringstream narrow;
+    ptune::render::write_text_table(table, narrow, 50);
+    CHECK(narrow.str().find(table.rows[0][1]) != std::string::npos);
+    // ... and alone on its line: the overflow covers no other cell.
+    for (const auto& line : lines_of(narrow.str())) {
+        bool one_token = line.find(' ', line.find_first_not_of(' ')) == std::string::npos;
+        CHECK((display_width(line) <= 50 || one_token));
+    }
+    // A number in a wrapped text cell stays whole too.
+    ptune::render::Table numbers;
+    numbers.columns = {"k", "note"};
+    numbers.align = {Align::Left, Align::Left};
+    numbers.rows = {{"a", "took 123456789.123 µs in total, which is a long time for a kernel"}};
+    std::ostringstream wrapped;
+    ptune::render::write_text_table(numbers, wrapped, 30);
+    CHECK(wrapped.str().find("123456789.123") != std::string::npos);
+}
+
+// swimlane-merge's converter summary: upstream's fixed layout folded to the width, its blanks kept
+// and the table's columns still under their headers.
+TEST_CASE("fold_line and fold_table keep blanks and columns", "[terminal]") {
+    using ptune::term::fold_line;
+    using ptune::term::fold_table;
+    std::string line =
+        "  Per-task (all):  Avg Exec = 9.44 us,  Avg Latency = 10.56 us,  Exec/Latency = 89.39%";
+    std::string folded = fold_line(line, 50, 4);
+    CHECK(folded ==
+          "  Per-task (all):  Avg Exec = 9.44 us,  Avg\n"
+          "      Latency = 10.56 us,  Exec/Latency = 89.39%");
+    CHECK(fold_line(line, 0, 4) == line);
+    CHECK(fold_line("a " + std::string(30, 'x') + " b", 10, 2) ==
+          "a\n  " + std::string(30, 'x') + "\n  b");
+    std::vector<std::string> table = {
+        "Func_ID  Func_Name    Count   Avg Exec(us)  Avg Tail OH(us)",
+        "0        QK               2          10.00             0.40",
+        "12       SF_long_name     4           5.35             0.30"};
+    auto rows = fold_table(table, 45, 4);
+    REQUIRE(rows.size() == 3);
+    // Cut at the same column in every row, never inside `Avg Tail OH(us)`.
+    CHECK(rows[0] == "Func_ID  Func_Name    Count   Avg Exec(us)\n     Avg Tail OH(us)");
+    CHECK(rows[1] == "0        QK               2          10.00\n                0.40");
+    for (const auto& row : rows) CHECK(widest(row) <= 45);
+    // The continued number ends where its header does.
+    auto header = lines_of(rows[0]), first = lines_of(rows[1]);
+    CHECK(header[1].size() == first[1].size());
+    CHECK(fold_table(table, 200, 4) == table);
 }
 
 TEST_CASE("a table of many number columns splits into groups", "[terminal][render]") {

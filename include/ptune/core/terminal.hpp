@@ -43,15 +43,29 @@ std::size_t display_width(std::string_view text);
 std::string elide_left(std::string_view text, std::size_t width);
 
 /// Greedy word wrap of `text` to lines of at most `width` columns; '\n' in the text starts a new
-/// line. A word longer than `width` stays whole on its own line, unless `break_words`, which
-/// splits it (for table cells, where a long token would push the other columns out).
-std::vector<std::string> wrap(std::string_view text, std::size_t width, bool break_words = false);
+/// line. A word longer than `width` stays whole on its own line: an id, a rule or a number is
+/// never split (a table cell too narrow for it overflows instead).
+std::vector<std::string> wrap(std::string_view text, std::size_t width);
 
 /// `first` followed by `text` wrapped to `width` columns, continuation lines indented by `indent`
 /// spaces: a hanging paragraph such as `    advice: ...` or a finding's message under its rule.
 /// Returns the lines joined with '\n' and no trailing newline. `width` 0 means no limit.
 std::string hang(std::string_view first, std::string_view text, std::size_t width,
                  std::size_t indent);
+
+/// `line` broken at blanks into lines of at most `width` columns, keeping every blank inside a
+/// piece (fixed-layout text such as the converter summary, where wrap() would collapse runs of
+/// blanks). Continuation lines are indented by the line's own indentation plus `indent`. A token
+/// longer than the room stays whole. Returns the pieces joined with '\n'; `width` 0: unchanged.
+std::string fold_line(std::string_view line, std::size_t width, std::size_t indent);
+
+/// The lines of a fixed-width table (columns aligned with blanks) folded to `width`: every line
+/// is cut at the same column, the rightmost one within the room where each line has a blank (or
+/// has ended), and continues on the next line indented by `indent`, its own blanks kept, so the
+/// continued columns stay under their header. Without such a column each line is folded on its
+/// own (fold_line). Returns one string per line, its pieces joined with '\n' (as fold_line).
+std::vector<std::string> fold_table(const std::vector<std::string>& lines, std::size_t width,
+                                    std::size_t indent);
 
 /// A single overprinted progress line on stderr, shown only when stderr is a TTY, TERM is not
 /// dumb, CI is unset and the user did not ask for quiet. Cheap to call often.

@@ -36,9 +36,11 @@ render::Report build_merge_report(const std::vector<LoadedCapture>& loaded,
                                   const std::string& trace_path);
 
 /// The text of swimlane-merge, as the upstream converter prints it: the conversion banner when a
-/// trace was written, then each capture's statistics.
+/// trace was written, then each capture's statistics; lines wider than `width` fold
+/// (fold_summary; 0: upstream's lines unchanged).
 void write_merge_summary(std::ostream& out, const std::vector<LoadedCapture>& loaded,
-                         const std::string& input, const std::string& trace_path);
+                         const std::string& input, const std::string& trace_path,
+                         std::size_t width = 0);
 
 /// The overview of several captures: one table row and one JSON entry per capture.
 struct Overview {

@@ -65,6 +65,14 @@ std::string clock_alignment_line(const Capture& capture);
 /// end of the per-task block), byte-identical for the numbers and the perf_guard lines.
 std::string format_summary(const Summary& summary);
 
+/// Converter text (format_summary's block, the conversion banner) folded to `width` columns
+/// (docs/DEVELOPING.md, "Text output"): the wording and every number kept, a longer line broken
+/// at blanks with its continuation indented, the function table cut at one column for all its
+/// rows so the continued columns stay under their header. Rule lines (`====`) are single tokens
+/// and perf_guard's lines (`TOTAL`, `Total Test Time:`) stay whole for the tools that parse them.
+/// `width` 0 returns the text unchanged (upstream's layout byte for byte).
+std::string fold_summary(std::string_view text, std::size_t width);
+
 /// The same statistics as JSON (µs values rounded to 3 decimals; exact ns are in the trace).
 nlohmann::json summary_to_json(const Summary& summary);
 

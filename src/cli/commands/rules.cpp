@@ -7,6 +7,7 @@
 
 #include "cli/commands/commands.hpp"
 #include "ptune/core/text.hpp"
+#include "ptune/core/text_match.hpp"
 
 namespace ptune::cli {
 
@@ -60,23 +61,13 @@ std::vector<const rules::Rule*> resolve(const rules::Catalogue& catalogue, std::
 
 // The closest known id (rule id, catalogue number or hint code) for "did you mean".
 std::string closest_id(const rules::Catalogue& catalogue, std::string_view id) {
-    std::string best;
-    std::size_t best_distance = std::string::npos;
-    std::string lower = lower_case(id);
-    auto consider = [&](const std::string& candidate) {
-        std::size_t distance = text::edit_distance(lower, lower_case(candidate));
-        if (distance < best_distance) {
-            best_distance = distance;
-            best = candidate;
-        }
-    };
+    std::vector<std::string> known;
     for (const auto& rule : catalogue.rules()) {
-        consider(rule.id);
-        if (!rule.catalogue.empty()) consider(rule.catalogue);
-        if (rule.id.rfind("hints.", 0) == 0) consider(rule.id.substr(6));
+        known.push_back(rule.id);
+        if (!rule.catalogue.empty()) known.push_back(rule.catalogue);
+        if (rule.id.rfind("hints.", 0) == 0) known.push_back(rule.id.substr(6));
     }
-    std::size_t limit = std::max<std::size_t>(2, id.size() / 3);
-    return best_distance <= limit ? best : std::string();
+    return text::closest_match(id, known, {.ignore_case = true});
 }
 
 render::Table explain_table(const rules::Rule& rule) {

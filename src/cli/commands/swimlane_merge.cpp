@@ -2,6 +2,8 @@
 // Perfetto trace (JSON, gzip JSON or protobuf), plus the upstream converter's console summary.
 // Loading and the summaries are the swimlane domain's (swimlane/pipeline.hpp, report.hpp).
 
+#include <unistd.h>
+
 #include <iostream>
 
 #include <fmt/format.h>
@@ -9,6 +11,7 @@
 #include "cli/commands/commands.hpp"
 #include "cli/commands/l3_tree.hpp"
 #include "cli/safety.hpp"
+#include "ptune/core/terminal.hpp"
 #include "ptune/swimlane/host_phase_lanes.hpp"
 #include "ptune/swimlane/pipeline.hpp"
 #include "ptune/swimlane/report.hpp"
@@ -116,7 +119,8 @@ class SwimlaneMergeCommand : public Command {
         }
         context.flush_diagnostics();
         if (wants_trace && output == "-") {
-            write_merge_summary(std::cerr, loaded, input_, "<stdout>");
+            write_merge_summary(std::cerr, loaded, input_, "<stdout>",
+                                term::output_width(STDERR_FILENO));
             return 0;
         }
         return print_summary(loaded, context, wants_trace ? output : std::string());
@@ -205,7 +209,9 @@ class SwimlaneMergeCommand : public Command {
                                (*out)->stream());
             (*out)->stream() << '\n';
         } else {
-            write_merge_summary((*out)->stream(), loaded, input_, trace_path);
+            // Folded to the width like every text output (docs/DEVELOPING.md).
+            write_merge_summary((*out)->stream(), loaded, input_, trace_path,
+                                term::output_width(STDOUT_FILENO));
         }
         if (auto status = (*out)->commit(); !status) return context.fail(status.error());
         return 0;
