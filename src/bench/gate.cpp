@@ -263,7 +263,7 @@ struct PendingP {
 };
 
 std::string percent(double fraction) {
-    return fmt::format("{:+.1f}%", fraction * 100.0);
+    return stats::format_signed_percent(fraction * 100.0);
 }
 
 std::string underpowered_reason(std::size_t current_rounds, std::size_t baseline_rounds,

@@ -23,10 +23,7 @@ std::string number(const std::optional<double>& value) {
 }
 
 std::string signed_percent(const std::optional<double>& value) {
-    if (!value) return "";
-    std::string text = stats::format_fixed(*value, 1);
-    if (text == "-0.0") text = "0.0";
-    return (text.front() == '-' ? text : "+" + text) + "%";
+    return value ? stats::format_signed_percent(*value) : "";
 }
 
 std::string p_text(double p) {

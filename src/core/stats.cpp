@@ -91,6 +91,13 @@ std::string format_ratio(double fraction, int precision) {
     return format_fixed(fraction * 100.0, precision) + "%";
 }
 
+std::string format_signed_percent(double percent, int precision) {
+    std::string text = format_fixed(percent, precision);
+    if (text.front() == '-' && text.find_first_not_of("-0.") == std::string::npos)
+        text.erase(0, 1);  // -0.0: a change too small to have a direction
+    return (text.front() == '-' ? text : "+" + text) + "%";
+}
+
 std::string format_fixed(double value, int precision) {
     // Both fmt and glibc printf format the exact binary value and round ties to even, like
     // Python (checked against each other on 12 million values, ties included); fmt is several

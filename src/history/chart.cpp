@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include "ptune/core/stats.hpp"
 #include "ptune/render/svg.hpp"
 
 namespace ptune::history {
@@ -64,7 +65,7 @@ std::string svg_chart(const std::string& title, const std::vector<Analysis>& ana
         "<line x1=\"{0}\" y1=\"{2}\" x2=\"{3}\" y2=\"{2}\" stroke=\"#888\"/>"
         "<text x=\"{4}\" y=\"{5:.1f}\" text-anchor=\"end\">{6:.1f}</text>"
         "<text x=\"{4}\" y=\"{7:.1f}\" text-anchor=\"end\">{8:.1f}</text>"
-        "<text x=\"{4}\" y=\"{9}\" text-anchor=\"end\">us</text>"
+        "<text x=\"{4}\" y=\"{9}\" text-anchor=\"end\">µs</text>"
         "<text x=\"{0}\" y=\"{10}\">1</text><text x=\"{3}\" y=\"{10}\" "
         "text-anchor=\"end\">{11}</text><text x=\"{12:.0f}\" y=\"{13}\" "
         "text-anchor=\"middle\">run (oldest to newest)</text>",
@@ -88,7 +89,7 @@ std::string svg_chart(const std::string& title, const std::vector<Analysis>& ana
             const auto& point = analysis.series.points[i];
             out += fmt::format(
                 "<circle cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"2\" fill=\"{}\"><title>run {} ({}): "
-                "{:.1f} us</title></circle>",
+                "{:.1f} µs</title></circle>",
                 x_of(i), y_of(point.value_us), colour, point.run, render::svg::escape(point.commit),
                 point.value_us);
         }
@@ -99,13 +100,14 @@ std::string svg_chart(const std::string& title, const std::vector<Analysis>& ana
             out += fmt::format(
                 "<g class=\"change-point\" data-run=\"{}\"><line x1=\"{:.1f}\" y1=\"{}\" "
                 "x2=\"{:.1f}\" y2=\"{:.1f}\" stroke=\"#e15759\" stroke-dasharray=\"4 3\"/>"
-                "<text x=\"{:.1f}\" y=\"{}\" fill=\"#e15759\">{:+.1f} % (run {})</text>"
-                "<title>change point at run {} ({}..{}): {:.1f} -&gt; {:.1f} us, {:+.1f} %, "
+                "<text x=\"{:.1f}\" y=\"{}\" fill=\"#e15759\">{} (run {})</text>"
+                "<title>change point at run {} ({}..{}): {:.1f} -&gt; {:.1f} µs, {}, "
                 "confidence {:.3f}</title></g>",
-                change.run, x, kTop, x, kTop + plot_h, x + 3, kTop + 10, change.change_pct,
-                change.run, change.run, render::svg::escape(change.commit_before),
-                render::svg::escape(change.commit), change.before_us, change.after_us,
-                change.change_pct, change.confidence());
+                change.run, x, kTop, x, kTop + plot_h, x + 3, kTop + 10,
+                stats::format_signed_percent(change.change_pct), change.run, change.run,
+                render::svg::escape(change.commit_before), render::svg::escape(change.commit),
+                change.before_us, change.after_us, stats::format_signed_percent(change.change_pct),
+                change.confidence());
         }
     }
     out += "</svg>";

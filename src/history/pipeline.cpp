@@ -260,6 +260,21 @@ std::vector<Change> describe(const Analysis& analysis) {
     return changes;
 }
 
+std::vector<double> segment_medians(const Analysis& analysis) {
+    const auto& series = analysis.series;
+    std::vector<double> medians;
+    medians.reserve(series.points.size());
+    std::size_t begin = 0;
+    for (std::size_t c = 0; c <= analysis.change_points.size(); ++c) {
+        const std::size_t end = c < analysis.change_points.size() ? analysis.change_points[c].index
+                                                                  : series.points.size();
+        if (end <= begin) continue;  // never from analyse(); a hand-made analysis may have one
+        medians.insert(medians.end(), end - begin, segment_median(series, begin, end));
+        begin = end;
+    }
+    return medians;
+}
+
 std::size_t current_segment_start(const Analysis& analysis) {
     return analysis.change_points.empty() ? 0 : analysis.change_points.back().index;
 }

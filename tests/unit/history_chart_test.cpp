@@ -26,7 +26,7 @@ TEST_CASE("the SVG chart marks each change point and escapes names", "[history][
     CHECK(svg.find("a&lt;b&gt; history") != std::string::npos);
     CHECK(svg.find("a<b>") == std::string::npos);
     CHECK(svg.find("data-run=\"7\"") != std::string::npos);  // the first run after the step
-    CHECK(svg.find("+10.0 % (run 7)") != std::string::npos);
+    CHECK(svg.find("+10.0% (run 7)") != std::string::npos);
     CHECK(svg.find("c6..c7") != std::string::npos);
     CHECK(svg.find("data-epoch=\"cann/a2a3\"") != std::string::npos);
     const auto page = html_page("t", svg, {"run"}, {{"1"}});

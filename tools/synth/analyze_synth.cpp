@@ -161,6 +161,21 @@ Task make(int func, Kind kind, double exec_us, int blocks = 1,
     return Task{func, kind, blocks, exec_us, std::move(preds)};
 }
 
+// `stages` stages of ~80 µs SPMD work on every core, functions 0 (cube) and 1 (vector); each
+// stage needs both tasks of the stage before. Returns the last stage's task indices.
+std::vector<std::size_t> add_full_chip_stages(std::vector<Task>& tasks, std::size_t stages) {
+    std::vector<std::size_t> previous;
+    for (std::size_t stage = 0; stage < stages; ++stage) {
+        std::vector<std::size_t> current;
+        current.push_back(tasks.size());
+        tasks.push_back(make(0, Kind::Aic, 80.0, kAicCores, previous));
+        current.push_back(tasks.size());
+        tasks.push_back(make(1, Kind::Aiv, 80.0, kAivCores, previous));
+        previous = current;
+    }
+    return previous;
+}
+
 Workload build(Scenario scenario, std::size_t scale, std::size_t tasks_wanted = 0,
                double slow_factor = 1.0) {
     Workload w;
@@ -178,16 +193,8 @@ Workload build(Scenario scenario, std::size_t scale, std::size_t tasks_wanted = 
         case Scenario::LongTail: {
             // Eight stages of full-chip SPMD work, then one huge kernel on one core.
             w.functions = {{0, "attn_matmul"}, {1, "attn_softmax"}, {2, "lm_head_reduce"}};
-            std::vector<std::size_t> previous;
-            for (std::size_t stage = 0; stage < 8 * scale; ++stage) {
-                std::vector<std::size_t> current;
-                current.push_back(tasks.size());
-                tasks.push_back(make(0, Kind::Aic, 80.0, kAicCores, previous));
-                current.push_back(tasks.size());
-                tasks.push_back(make(1, Kind::Aiv, 80.0, kAivCores, previous));
-                previous = current;
-            }
-            tasks.push_back(make(2, Kind::Aiv, 5000.0, 1, previous));
+            auto last_stage = add_full_chip_stages(tasks, 8 * scale);
+            tasks.push_back(make(2, Kind::Aiv, 5000.0, 1, std::move(last_stage)));
             break;
         }
         case Scenario::SerialChain:
@@ -215,15 +222,7 @@ Workload build(Scenario scenario, std::size_t scale, std::size_t tasks_wanted = 
         case Scenario::Healthy: {
             // ~80 µs SPMD kernels on every core; each stage needs both tasks of the stage before.
             w.functions = {{0, "ffn_matmul"}, {1, "ffn_activation"}};
-            std::vector<std::size_t> previous;
-            for (std::size_t stage = 0; stage < 12 * scale; ++stage) {
-                std::vector<std::size_t> current;
-                current.push_back(tasks.size());
-                tasks.push_back(make(0, Kind::Aic, 80.0, kAicCores, previous));
-                current.push_back(tasks.size());
-                tasks.push_back(make(1, Kind::Aiv, 80.0, kAivCores, previous));
-                previous = current;
-            }
+            add_full_chip_stages(tasks, 12 * scale);
             break;
         }
         case Scenario::Moe: {

@@ -29,5 +29,8 @@ std::optional<double> geomean(std::span<const double> values);
 std::string format_fixed(double value, int precision);
 /// A 0..1 ratio as text output prints every ratio: `77.7%` (percent, no blank).
 std::string format_ratio(double fraction, int precision = 1);
+/// A signed change given in percent, as every table's change/delta column prints it: `+7.2%`,
+/// `-1.1%`; a change that rounds to zero is `+0.0%`, never `-0.0%`.
+std::string format_signed_percent(double percent, int precision = 1);
 
 }  // namespace ptune::stats

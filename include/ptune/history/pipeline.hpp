@@ -71,6 +71,10 @@ Status analyse(Store& store, const std::vector<std::string>& only, const Analyse
 /// The change points of an analysis as users read them (run, commit range, size, confidence).
 std::vector<Change> describe(const Analysis& analysis);
 
+/// For every point of the series, the median of its segment (between change points): what
+/// `history show` measures each run against, as bench-gate --history does.
+std::vector<double> segment_medians(const Analysis& analysis);
+
 /// The index of the first point of the series' current segment (after its last change point).
 std::size_t current_segment_start(const Analysis& analysis);
 

@@ -1,43 +1,20 @@
 // ptune history add|list|show|changes|export: a performance history per case with change-point
 // detection (docs/HISTORY.md). The work is in the history pipeline (ptune/history/); this file
-// holds options, renderer choice and exit codes.
-
-#include <cmath>
+// holds options, renderer choice and exit codes; what each action prints is history/report.hpp.
 
 #include <fmt/format.h>
 
 #include "cli/commands/commands.hpp"
 #include "cli/safety.hpp"
-#include "ptune/core/stats.hpp"
-#include "ptune/history/chart.hpp"
 #include "ptune/history/export.hpp"
 #include "ptune/history/pipeline.hpp"
+#include "ptune/history/report.hpp"
 
 namespace ptune::cli {
 
 namespace {
 
 using history::Analysis;
-
-// A format whose bytes are made before emit() (svg, html).
-class FixedRenderer : public render::Renderer {
-  public:
-    explicit FixedRenderer(std::string text) : text_(std::move(text)) {}
-    void render(const render::Report&, std::ostream& out,
-                const render::RenderOptions&) const override {
-        out << text_;
-    }
-
-  private:
-    std::string text_;
-};
-
-std::string us(double value) {
-    return fmt::format("{:.1f}", value);
-}
-std::string pct(double value) {
-    return fmt::format("{:+.1f} %", value);
-}
 
 Error usage(std::string message) {
     return Error{std::move(message), "", 0, ExitCode::InputError};
@@ -159,50 +136,13 @@ class HistoryCommand : public Command {
         if (!store) return context.fail(store.error());
         auto outcome = (*store)->add(*run);
         if (!outcome) return context.fail(outcome.error());
-        const auto& info = run->info;
-        const history::Epoch epoch{info.toolchain, info.device};
-        render::Report report;
-        report.command = "history add";
-        report.include_findings_in_json = false;
-        report.data = {{"run", outcome->run},     {"added", outcome->added},
-                       {"run_key", info.run_key}, {"cases", run->cases.size()},
-                       {"commit", info.commit},   {"time", info.time},
-                       {"epoch", epoch.label()}};
-        report.notes.push_back(
-            outcome->added
-                ? fmt::format("recorded run {}: {} case(s), commit {}, epoch {}", outcome->run,
-                              run->cases.size(), info.commit, epoch.label())
-                : fmt::format("already recorded as run {} (same run key and results); nothing "
-                              "added",
-                              outcome->run));
-        return context.emit(report);
+        return context.emit(history::add_report(*run, *outcome));
     }
 
     int list(Context& context, history::Store& store) {
         auto runs = store.runs();
         if (!runs) return context.fail(runs.error());
-        render::Report report;
-        report.command = "history list";
-        report.include_findings_in_json = false;
-        render::Table table;
-        table.columns = {"run", "time", "commit", "branch", "epoch", "cases", "labels"};
-        table.align = {render::Align::Right, render::Align::Left, render::Align::Left,
-                       render::Align::Left,  render::Align::Left, render::Align::Right};
-        auto& list = report.data["runs"] = nlohmann::json::array();
-        for (const auto& run : *runs) {
-            std::vector<std::string> labels;
-            for (const auto& [key, value] : run.labels) labels.push_back(key + "=" + value);
-            const history::Epoch epoch{run.toolchain, run.device};
-            table.rows.push_back({std::to_string(run.id), run.time, run.commit, run.branch,
-                                  epoch.label(), std::to_string(run.cases),
-                                  fmt::format("{}", fmt::join(labels, " "))});
-            auto json = history::run_to_json(run);
-            json["cases"] = run.cases;
-            list.push_back(std::move(json));
-        }
-        report.tables.push_back(std::move(table));
-        report.notes.push_back(fmt::format("{} run(s) in {}", runs->size(), store.location()));
-        return context.emit(report);
+        return context.emit(history::list_report(*runs, store.location()));
     }
 
     Result<std::vector<Analysis>> analyses(Context& context, history::Store& store,
@@ -231,82 +171,8 @@ class HistoryCommand : public Command {
                                                   case_),
                                       store.location(), 0, ExitCode::InputError});
         }
-        render::Report report;
-        report.command = "history show";
-        report.include_findings_in_json = false;
-        render::Table table;
-        table.title = case_;
-        table.columns = {"run", "time", "commit", "epoch", "effective_us", "vs segment", "change"};
-        table.align = {render::Align::Right, render::Align::Left,  render::Align::Left,
-                       render::Align::Left,  render::Align::Right, render::Align::Right};
-        report.data["case"] = case_;
-        auto& series_json = report.data["series"] = nlohmann::json::array();
-        for (const auto& analysis : *found) {
-            const auto changes = history::describe(analysis);
-            const auto& points = analysis.series.points;
-            std::vector<double> values;
-            nlohmann::json point_json = nlohmann::json::array();
-            // The segment's median, what bench-gate --history compares with, once per segment.
-            std::size_t c = 0;
-            double median = 0;
-            for (std::size_t i = 0; i < points.size(); ++i) {
-                const bool starts = i == 0 || (c < analysis.change_points.size() &&
-                                               analysis.change_points[c].index == i);
-                if (i > 0 && starts) ++c;
-                if (starts) {
-                    const std::size_t end = c < analysis.change_points.size()
-                                                ? analysis.change_points[c].index
-                                                : points.size();
-                    std::vector<double> segment;
-                    for (std::size_t j = i; j < end; ++j) segment.push_back(points[j].value_us);
-                    median = *stats::median(std::move(segment));
-                }
-                const auto& p = points[i];
-                const bool at_change = c > 0 && starts;
-                table.rows.push_back(
-                    {std::to_string(p.run), p.time, p.commit, analysis.series.epoch.label(),
-                     us(p.value_us), pct((p.value_us - median) / median * 100.0),
-                     at_change ? fmt::format("<- {}", pct(changes[c - 1].change_pct)) : ""});
-                values.push_back(p.value_us);
-                point_json.push_back({{"run", p.run},
-                                      {"time", p.time},
-                                      {"commit", p.commit},
-                                      {"value_us", p.value_us},
-                                      {"change_point", at_change}});
-            }
-            report.notes.push_back(
-                fmt::format("{} {} ({} runs, {} change point(s))", analysis.series.epoch.label(),
-                            history::sparkline(values), points.size(), changes.size()));
-            series_json.push_back({{"toolchain", analysis.series.epoch.toolchain},
-                                   {"device", analysis.series.epoch.device},
-                                   {"points", point_json},
-                                   {"changes", changes_json(changes)}});
-        }
-        report.tables.push_back(std::move(table));
-        const std::string title = fmt::format("{}: effective_us per run", case_);
-        const auto svg = history::svg_chart(title, *found);
-        const auto& t = report.tables.front();
-        return context.emit(report, {{"svg", std::make_shared<FixedRenderer>(svg + "\n")},
-                                     {"html", std::make_shared<FixedRenderer>(history::html_page(
-                                                  title, svg, t.columns, t.rows))}});
-    }
-
-    static nlohmann::json changes_json(const std::vector<history::Change>& changes) {
-        nlohmann::json list = nlohmann::json::array();
-        for (const auto& change : changes) {
-            list.push_back({{"case", change.name},
-                            {"toolchain", change.epoch.toolchain},
-                            {"device", change.epoch.device},
-                            {"run", change.run},
-                            {"commit_before", change.commit_before},
-                            {"commit", change.commit},
-                            {"before_us", change.before_us},
-                            {"after_us", change.after_us},
-                            {"change_pct", change.change_pct},
-                            {"p_value", change.p_value},
-                            {"confidence", change.confidence()}});
-        }
-        return list;
+        const auto report = history::show_report(case_, *found);
+        return context.emit(report, history::show_renderers(case_, *found, report));
     }
 
     int changes(Context& context, history::Store& store) {
@@ -329,31 +195,7 @@ class HistoryCommand : public Command {
             return context.fail(Error{fmt::format("no case '{}' in the history", case_),
                                       store.location(), 0, ExitCode::InputError});
         }
-        render::Report report;
-        report.command = "history changes";
-        report.include_findings_in_json = false;
-        render::Table table;
-        table.columns = {"case",      "epoch",    "run",    "commits",
-                         "before_us", "after_us", "change", "confidence"};
-        table.align = {render::Align::Left,  render::Align::Left,  render::Align::Right,
-                       render::Align::Left,  render::Align::Right, render::Align::Right,
-                       render::Align::Right, render::Align::Right};
-        for (const auto& change : all) {
-            table.rows.push_back({change.name, change.epoch.label(), std::to_string(change.run),
-                                  fmt::format("{}..{}", change.commit_before, change.commit),
-                                  us(change.before_us), us(change.after_us), pct(change.change_pct),
-                                  fmt::format("{:.3f}", change.confidence())});
-        }
-        report.data["changes"] = changes_json(all);
-        report.data["series"] = series;
-        report.data["method"] = analyse_.detect.key();
-        report.tables.push_back(std::move(table));
-        report.notes.push_back(fmt::format(
-            "{} change point(s) in {} series (E-Divisive means, permutation alpha {}, {} "
-            "permutations, segments of {}+ runs)",
-            all.size(), series, analyse_.detect.alpha, analyse_.detect.permutations,
-            analyse_.detect.min_segment));
-        return context.emit(report);
+        return context.emit(history::changes_report(all, series, analyse_.detect));
     }
 
     int export_history(Context& context, history::Store& store) {

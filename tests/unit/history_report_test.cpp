@@ -1,0 +1,104 @@
+// What `ptune history` prints (history/report.hpp): units in the table headers, changes as
+// `+7.2%`, machine keys in CSV and JSON, and each run measured against its own segment.
+
+#include <sstream>
+
+#include <catch2/catch.hpp>
+
+#include "ptune/core/stats.hpp"
+#include "ptune/history/report.hpp"
+
+using namespace ptune;
+using namespace ptune::history;
+
+namespace {
+
+// Six runs at 100 µs, then six at 110 µs: one change point at index 6.
+Analysis stepped() {
+    Analysis analysis;
+    analysis.series.name = "prefill";
+    analysis.series.epoch = {"cann-8.1", "a2a3"};
+    for (int i = 0; i < 12; ++i) {
+        const double value = i < 6 ? (i == 2 ? 99.99 : 100.0) : 110.0;
+        analysis.series.points.push_back(
+            {i + 1, "t", "c" + std::to_string(i + 1), value, 0, {}, {}, {}});
+    }
+    analysis.change_points = {{6, 0.005, 1.0}};
+    return analysis;
+}
+
+std::string render_as(const render::Report& report, const std::string& format) {
+    std::ostringstream out;
+    render::make_standard_renderer(format)->render(report, out, {});
+    return out.str();
+}
+
+}  // namespace
+
+TEST_CASE("a signed change prints one way, never -0.0%", "[history][report]") {
+    CHECK(stats::format_signed_percent(7.25) == "+7.2%");  // 7.25 is exact: ties to even
+    CHECK(stats::format_signed_percent(-1.06) == "-1.1%");
+    CHECK(stats::format_signed_percent(-0.01) == "+0.0%");
+    CHECK(stats::format_signed_percent(0.0) == "+0.0%");
+    CHECK(stats::format_signed_percent(-0.004, 2) == "+0.00%");
+}
+
+TEST_CASE("every run is measured against its own segment's median", "[history][report]") {
+    const auto medians = segment_medians(stepped());
+    REQUIRE(medians.size() == 12);
+    CHECK(medians[0] == 100.0);
+    CHECK(medians[5] == 100.0);
+    CHECK(medians[6] == 110.0);
+    CHECK(medians[11] == 110.0);
+}
+
+TEST_CASE("history show: µs in the header, changes as +N.N%", "[history][report]") {
+    const auto report = show_report("prefill", {stepped()});
+    REQUIRE(report.tables.size() == 1);
+    const auto& table = report.tables.front();
+    REQUIRE(table.rows.size() == 12);
+    CHECK(table.rows[2][4] == "100.0");  // 99.99 rounds; no unit in the cell
+    CHECK(table.rows[2][5] == "+0.0%");  // -0.01 % from the median: no direction
+    CHECK(table.rows[5][6].empty());
+    CHECK(table.rows[6][5] == "+0.0%");
+    CHECK(table.rows[6][6] == "<- +10.0%");  // the first run of the new segment
+    const auto text = render_as(report, "text");
+    CHECK(text.find("effective (µs)") != std::string::npos);
+    CHECK(text.find(" %") == std::string::npos);
+    CHECK(text.find("effective_us") == std::string::npos);
+    // CSV keeps the bare column name; JSON keeps `_us` keys.
+    const auto csv = render_as(report, "csv");
+    CHECK(csv.find("run,time,commit,epoch,effective,vs segment,change\n") != std::string::npos);
+    const auto& point = report.data["series"][0]["points"][6];
+    CHECK(point["value_us"] == 110.0);
+    CHECK(point["change_point"] == true);
+    CHECK(report.data["series"][0]["changes"][0]["before_us"] == 100.0);
+    // The HTML page's table reads like the text one.
+    const auto renderers = show_renderers("prefill", {stepped()}, report);
+    std::ostringstream page;
+    renderers.at("html")->render(report, page, {});
+    CHECK(page.str().find("<th>effective (µs)</th>") != std::string::npos);
+    CHECK(page.str().find("<td>&lt;- +10.0%</td>") != std::string::npos);
+}
+
+TEST_CASE("history changes: medians in µs, change and confidence", "[history][report]") {
+    const auto changes = describe(stepped());
+    REQUIRE(changes.size() == 1);
+    DetectOptions detect;
+    const auto report = changes_report(changes, 3, detect);
+    const auto& table = report.tables.front();
+    REQUIRE(table.rows.size() == 1);
+    CHECK(table.rows[0] == std::vector<std::string>{"prefill", "cann-8.1/a2a3", "7", "c6..c7",
+                                                    "100.0", "110.0", "+10.0%", "0.995"});
+    const auto text = render_as(report, "text");
+    CHECK(text.find("before (µs)") != std::string::npos);
+    CHECK(text.find("after (µs)") != std::string::npos);
+    CHECK(render_as(report, "csv")
+              .rfind("case,epoch,run,commits,before,after,change,confidence\n", 0) == 0);
+    CHECK(report.data["series"] == 3);
+    CHECK(report.data["method"] == detect.key());
+    const auto& json = report.data["changes"][0];
+    CHECK(json["after_us"] == 110.0);
+    CHECK(json["change_pct"] == Approx(10.0));
+    CHECK(json["confidence"] == Approx(0.995));
+}
