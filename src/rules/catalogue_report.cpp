@@ -8,7 +8,6 @@
 
 #include <fmt/format.h>
 
-#include "ptune/core/text.hpp"
 #include "ptune/core/text_match.hpp"
 
 namespace ptune::rules {
