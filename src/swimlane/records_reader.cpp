@@ -246,10 +246,12 @@ class RecordsWalker final : public detail::JsonWalker {
                 if (level == 3 && is_object) {
                     stream_records_.clear();
                     stream_metrics_.clear();
+                    metric_lines_.clear();
                     stream_ = SchedulerStream{};
                     stream_.present = true;
                     stream_thread_ = static_cast<std::uint32_t>(index_at(3));
-                } else if (level == 5 && is_object) {
+                } else if (level == 5 && is_object &&
+                           (key_at(4) == "records" || key_at(4) == "metrics")) {
                     phase_ = RawPhase{};
                     phase_depth_ = 6;
                     record_keys_ = 0;
@@ -305,7 +307,7 @@ class RecordsWalker final : public detail::JsonWalker {
                     host_orchestrator.push_back(std::move(phase_)), phase_depth_ = 0;
                 break;
             case Section::SchedulerRecords:
-                if (level == 5 && is_object) {
+                if (level == 5 && is_object && phase_depth_ == 6) {
                     if (key_at(4) == "metrics") {
                         stream_metrics_.push_back(std::move(phase_));
                         metric_lines_.push_back(record_line_);

@@ -200,3 +200,16 @@ TEST_CASE("scheduler stream: a metric that overwrites a fixed record field",
     CHECK(capture.scheduler_phases[0].pop_hit == 4);
     CHECK(capture.scheduler_phases[1].kind == PhaseKind::Complete);
 }
+
+TEST_CASE("scheduler stream: an object nested elsewhere in a stream is not a record",
+          "[swimlane][stream-refusal]") {
+    Diagnostics diagnostics;
+    std::string text = capture_with(
+        {record(1000300, 1000700, "dispatch", 1), record(1000700, 1000800, "complete", 1)}, {});
+    const std::string plain = R"("truncated": false})";
+    text.replace(text.find(plain), plain.size(),
+                 R"("truncated": false, "detail": {"start_cycles": 5}})");
+    Capture capture = read(text, diagnostics);
+    CHECK(refusals(diagnostics).empty());
+    CHECK(capture.scheduler_phases.size() == 2);
+}
