@@ -3,6 +3,8 @@
 // found in the run directory (upstream-2026-09.md §2, §3), through the same pipelines as
 // bench-summary and `ptune scope-stats`.
 
+#include <filesystem>
+
 #include <fmt/format.h>
 
 #include "ptune/advise/advisor.hpp"
@@ -13,6 +15,31 @@ namespace ptune::advise {
 
 namespace {
 
+/// The host files the section read, with what was read from each, in the Artifacts table.
+void list_host_artifacts(Inventory& inventory, const host::HostFacts& facts) {
+    for (const host::HostLogFacts& log : facts.logs) {
+        std::uint64_t dropped = 0;
+        for (const host::HostLogDrops& drops : log.drops) dropped += drops.total;
+        std::size_t segments = 0;
+        for (const host::BindBreakdown& bind : log.binds) segments += bind.segments.size();
+        bool strace =
+            std::filesystem::path(log.source).filename().string().starts_with("host-strace.");
+        inventory.found.push_back(
+            {strace ? ArtifactKind::HostStrace : ArtifactKind::HostLog, log.source, "",
+             fmt::format("{} line(s), {} span(s), {} bind segment(s), {} host-orch line(s), {} "
+                         "cut '~', {} torn, {} dropped",
+                         log.stats.lines, log.stats.spans, segments, log.host_orch.size(),
+                         log.stats.cut_records, log.stats.torn_spans, dropped)});
+    }
+    for (const host::PhaseRecordsFacts& records : facts.phase_records) {
+        std::size_t count = 0;
+        for (const host::PhasePass& pass : records.passes) count += pass.records.size();
+        inventory.found.push_back(
+            {ArtifactKind::HostPhaseRecords, records.source, "",
+             fmt::format("{} pass(es), {} record(s)", records.passes.size(), count)});
+    }
+}
+
 void add_scope(Advice& advice, rules::MetricStore& store, Diagnostics& diagnostics) {
     const std::string dir = advice.inventory.run_dir.string();
     if (scope::find_scope_stats(dir).empty()) return;
@@ -22,6 +49,16 @@ void add_scope(Advice& advice, rules::MetricStore& store, Diagnostics& diagnosti
         return;
     }
     scope::publish(*loaded, store);
+    for (const scope::ScopeStats& file : loaded->files) {
+        advice.inventory.found.push_back(
+            {ArtifactKind::ScopeStats, file.source, "",
+             fmt::format("schema v{}, {} sample(s), {} scope(s) paired, {} ring(s){}",
+                         file.meta.version, file.samples, file.scopes.size(),
+                         file.meta.task_window_max.size(),
+                         file.open_scopes.empty()
+                             ? std::string()
+                             : fmt::format(", {} open scope(s)", file.open_scopes.size()))});
+    }
     render::Report report = scope::build_report(*loaded, {}, 5);
     std::vector<render::Table>& tables = report.tables;
     Section rings{"scope", "Ring pressure per scope (scope_stats.jsonl)", tables.at(0), report.data,
@@ -48,6 +85,7 @@ void add_host(Advice& advice, const AdviseOptions& options, rules::MetricStore& 
     host::HostFacts facts = host::collect_host_facts(inputs, diagnostics);
     if (facts.empty()) return;
     host::publish(facts, store);
+    list_host_artifacts(advice.inventory, facts);
     for (render::Table& table : host::host_tables(facts)) {
         Section section{"host", table.title, std::move(table), nlohmann::json::object(), {}};
         section.table.title.clear();

@@ -146,10 +146,7 @@ class HtmlRenderer : public render::Renderer {
                "reason</th></tr></thead><tbody>";
         for (const auto& artifact : inventory.found) {
             out << "<tr><td>" << escape(std::string(to_string(artifact.kind)))
-                << "</td><td>found</td><td>"
-                << escape(artifact.path.string() +
-                          (artifact.scope.empty() ? "" : " [" + artifact.scope + "]"))
-                << "</td></tr>";
+                << "</td><td>found</td><td>" << escape(artifact.where()) << "</td></tr>";
         }
         for (const auto& absent : inventory.missing) {
             out << "<tr class=\"missing\"><td>" << escape(std::string(to_string(absent.kind)))

@@ -31,8 +31,23 @@ std::string_view to_string(ArtifactKind kind) {
             return "kernel-config";
         case ArtifactKind::RunLog:
             return "run-log";
+        case ArtifactKind::HostLog:
+            return "host-log";
+        case ArtifactKind::HostStrace:
+            return "host-strace";
+        case ArtifactKind::HostPhaseRecords:
+            return "host-phase-records";
+        case ArtifactKind::ScopeStats:
+            return "scope-stats";
     }
     return "unknown";
+}
+
+std::string Artifact::where() const {
+    std::string out = path.string();
+    if (!scope.empty()) out += " [" + scope + "]";
+    if (!read.empty()) out += "; read: " + read;
+    return out;
 }
 
 std::vector<const Artifact*> Inventory::of(ArtifactKind kind) const {
@@ -81,6 +96,11 @@ std::string why_missing(ArtifactKind kind) {
                    "func_ids cannot be named";
         case ArtifactKind::RunLog:
             return "give the console log of the run with --log run.log to include effective_us";
+        case ArtifactKind::HostLog:
+        case ArtifactKind::HostStrace:
+        case ArtifactKind::HostPhaseRecords:
+        case ArtifactKind::ScopeStats:
+            break;  // optional September outputs: listed when read, never reported missing
     }
     return "";
 }
@@ -132,10 +152,10 @@ Result<Inventory> take_inventory(const fs::path& dir, const std::string& program
             // An artifact that is there but can never be read (a FIFO, a link to /dev/zero)
             // is an error, not "missing".
             if (auto status = io::check_regular_file(file.string()); !status) return status.error();
-            inventory.found.push_back({kind, file, scope_of(file, *run)});
+            inventory.found.push_back({kind, file, scope_of(file, *run), ""});
         }
     }
-    for (const auto& log : logs) inventory.found.push_back({ArtifactKind::RunLog, log, ""});
+    for (const auto& log : logs) inventory.found.push_back({ArtifactKind::RunLog, log, "", ""});
     for (const auto& [kind, names] : patterns) {
         if (inventory.of(kind).empty()) inventory.missing.push_back({kind, why_missing(kind)});
     }

@@ -22,6 +22,7 @@ nlohmann::json inventory_json(const Inventory& inventory) {
         found.push_back({{"kind", std::string(to_string(artifact.kind))},
                          {"path", artifact.path.string()},
                          {"scope", artifact.scope}});
+        if (!artifact.read.empty()) found.back()["read"] = artifact.read;
     }
     nlohmann::json missing = nlohmann::json::array();
     for (const auto& absent : inventory.missing) {
@@ -85,11 +86,9 @@ render::Report to_report(const Advice& advice) {
     render::Table artifacts;
     artifacts.title = "Artifacts";
     artifacts.columns = {"kind", "status", "path or reason"};
-    for (const auto& artifact : inventory.found) {
-        std::string where = artifact.path.string();
-        if (!artifact.scope.empty()) where += " [" + artifact.scope + "]";
-        artifacts.rows.push_back({std::string(to_string(artifact.kind)), "found", where});
-    }
+    for (const auto& artifact : inventory.found)
+        artifacts.rows.push_back(
+            {std::string(to_string(artifact.kind)), "found", artifact.where()});
     for (const auto& absent : inventory.missing) {
         artifacts.rows.push_back({std::string(to_string(absent.kind)), "missing", absent.why});
     }

@@ -29,7 +29,13 @@ class FactsVisitor final : public HostLogVisitor {
         std::string_view segment;
         SpanFamily family = classify_span(span.name, &segment);
         if (family != SpanFamily::BindSegment && family != SpanFamily::Bind) return;
-        BindBreakdown& bind = breakdown(span.pid, span.inv);
+        BindBreakdown* detailed = breakdown(span.pid, span.inv);
+        if (detailed == nullptr) {
+            fold(span.pid, span.inv, family == SpanFamily::Bind ? std::string_view() : segment,
+                 span.dur);
+            return;
+        }
+        BindBreakdown& bind = *detailed;
         if (family == SpanFamily::Bind) {
             if (!bind.bind_dur_ns) bind.bind_dur_ns = span.dur;
             return;
@@ -45,13 +51,45 @@ class FactsVisitor final : public HostLogVisitor {
             *it = drops;
         }
     }
-    void on_host_orch(const HostOrchPhase& phase) override { facts_.host_orch.push_back(phase); }
+    void on_host_orch(const HostOrchPhase& phase) override {
+        if (facts_.host_orch.size() < kDetailedHostOrch) {
+            facts_.host_orch.push_back(phase);
+            return;
+        }
+        FoldedHostLog& folded = facts_.folded;
+        ++folded.host_orch_lines;
+        auto it = std::find_if(folded.host_orch.begin(), folded.host_orch.end(),
+                               [&](const HostOrchPhase& p) { return p.kind == phase.kind; });
+        if (it == folded.host_orch.end()) {
+            folded.host_orch.push_back(phase);
+            folded.host_orch.back().line = 0;
+            return;
+        }
+        it->total_ns += phase.total_ns;
+        it->count += phase.count;
+        if (phase.detail_sum) it->detail_sum = it->detail_sum.value_or(0) + *phase.detail_sum;
+        it->dropped += phase.dropped;
+    }
     void on_legacy_bind(const LegacyBindPhase& phase) override {
         // A new bind starts when a segment repeats.
-        bool repeat = legacy_ == kNone ||
-                      std::any_of(facts_.binds[legacy_].segments.begin(),
-                                  facts_.binds[legacy_].segments.end(),
-                                  [&](const BindSegment& s) { return s.segment == phase.segment; });
+        bool repeat =
+            legacy_ == kNone ||
+            (legacy_ == kFolded
+                 ? std::find(legacy_seen_.begin(), legacy_seen_.end(), phase.segment) !=
+                       legacy_seen_.end()
+                 : std::any_of(facts_.binds[legacy_].segments.begin(),
+                               facts_.binds[legacy_].segments.end(),
+                               [&](const BindSegment& s) { return s.segment == phase.segment; }));
+        if (repeat && facts_.binds.size() >= kDetailedBinds) {
+            legacy_ = kFolded;
+            legacy_seen_.clear();
+            ++facts_.folded.legacy_binds;
+        }
+        if (legacy_ == kFolded) {
+            legacy_seen_.push_back(phase.segment);
+            fold_segment(0, phase.segment, phase.dur_ns);
+            return;
+        }
         if (repeat) {
             legacy_ = facts_.binds.size();
             facts_.binds.push_back({});
@@ -65,22 +103,58 @@ class FactsVisitor final : public HostLogVisitor {
     }
 
   private:
-    BindBreakdown& breakdown(std::uint64_t pid, std::uint64_t inv) {
-        auto [it, inserted] = index_.try_emplace({pid, inv}, facts_.binds.size());
-        if (inserted) {
-            BindBreakdown bind;
-            bind.pid = pid;
-            bind.inv = inv;
-            facts_.binds.push_back(std::move(bind));
-        }
+    /// The detailed bind of `(pid, inv)`, created while fewer than kDetailedBinds exist;
+    /// nullptr once the log is past them (the invocation is folded).
+    BindBreakdown* breakdown(std::uint64_t pid, std::uint64_t inv) {
         legacy_ = kNone;
-        return facts_.binds[it->second];
+        auto it = index_.find({pid, inv});
+        if (it != index_.end()) return &facts_.binds[it->second];
+        if (facts_.binds.size() >= kDetailedBinds) return nullptr;
+        index_.emplace(std::pair(pid, inv), facts_.binds.size());
+        BindBreakdown bind;
+        bind.pid = pid;
+        bind.inv = inv;
+        facts_.binds.push_back(std::move(bind));
+        return &facts_.binds.back();
+    }
+
+    /// A segment (or, with an empty `segment`, the `chip.run.bind` span) of a folded invocation.
+    void fold(std::uint64_t pid, std::uint64_t inv, std::string_view segment, std::int64_t dur) {
+        FoldedHostLog& folded = facts_.folded;
+        // Spans of one invocation are consecutive in practice; a new (pid, inv) is a new bind.
+        if (!last_folded_ || *last_folded_ != std::pair(pid, inv)) {
+            last_folded_ = std::pair(pid, inv);
+            ++folded.binds;
+        }
+        if (segment.empty()) {
+            folded.bind_ns += dur;
+            ++folded.binds_with_span;
+            return;
+        }
+        fold_segment(pid, segment, dur);
+    }
+
+    void fold_segment(std::uint64_t pid, std::string_view segment, std::int64_t dur) {
+        std::vector<FoldedSegment>& segments = facts_.folded.segments;
+        auto it = std::find_if(segments.begin(), segments.end(), [&](const FoldedSegment& s) {
+            return s.pid == pid && s.segment == segment;
+        });
+        if (it == segments.end()) {
+            segments.push_back({pid, std::string(segment), 0, 0, 0});
+            it = segments.end() - 1;
+        }
+        ++it->count;
+        it->total_ns += dur;
+        it->max_ns = std::max(it->max_ns, dur);
     }
 
     static constexpr std::size_t kNone = static_cast<std::size_t>(-1);
+    static constexpr std::size_t kFolded = kNone - 1;  ///< the legacy bind being folded
     HostLogFacts& facts_;
     std::map<std::pair<std::uint64_t, std::uint64_t>, std::size_t> index_;  ///< (pid, inv)
-    std::size_t legacy_ = kNone;  ///< the legacy bind being filled
+    std::size_t legacy_ = kNone;            ///< the legacy bind being filled
+    std::vector<std::string> legacy_seen_;  ///< segments of the folded legacy bind so far
+    std::optional<std::pair<std::uint64_t, std::uint64_t>> last_folded_;
 };
 
 std::string micros(std::int64_t ns) {
@@ -101,6 +175,134 @@ std::string quantities(const BindSegment& segment) {
         out += key + "=" + value;
     }
     return out;
+}
+
+/// The bind a segment's share is of: the `chip.run.bind` span, else the segments' sum (they
+/// partition it).
+std::int64_t bind_whole(const BindBreakdown& bind) {
+    std::int64_t whole = bind.bind_dur_ns.value_or(0);
+    if (!bind.bind_dur_ns)
+        for (const BindSegment& segment : bind.segments) whole += segment.dur_ns;
+    return whole;
+}
+
+/// One pass's host_orch time and bind (the `chip.run.bind` span of the same invocation when a
+/// host log has it, else the sum of its bind segments).
+std::pair<std::int64_t, std::int64_t> pass_host_orch_and_bind(const PhasePass& pass,
+                                                              const HostFacts& facts) {
+    std::int64_t host_orch = 0, bind = 0;
+    for (const PhaseRecord& record : pass.records) {
+        if (!is_bind_segment(record.phase)) continue;
+        bind += record.end_ns - record.start_ns;
+        if (record.phase == "host_orch") host_orch += record.end_ns - record.start_ns;
+    }
+    for (const HostLogFacts& log : facts.logs) {
+        for (const BindBreakdown& candidate : log.binds) {
+            if (!candidate.legacy && candidate.pid == pass.pid && candidate.inv == pass.inv &&
+                candidate.bind_dur_ns)
+                bind = *candidate.bind_dur_ns;
+        }
+    }
+    return {host_orch, bind};
+}
+
+/// part / whole as a fraction, null when whole is not positive.
+nlohmann::json fraction(std::int64_t part, std::int64_t whole) {
+    if (whole <= 0) return nullptr;
+    return static_cast<double>(part) / static_cast<double>(whole);
+}
+
+/// The bind the folded segments of `pid` are shares of: the summed `chip.run.bind` spans when
+/// every folded invocation had one (spans, not legacy lines: pid ≠ 0), else the segments' sum.
+std::int64_t folded_whole(const FoldedHostLog& folded, std::uint64_t pid) {
+    if (pid != 0 && folded.binds_with_span > 0 && folded.binds_with_span == folded.binds)
+        return folded.bind_ns;
+    std::int64_t whole = 0;
+    for (const FoldedSegment& segment : folded.segments)
+        if (segment.pid == pid) whole += segment.total_ns;
+    return whole;
+}
+
+nlohmann::json host_orch_json(const HostOrchPhase& phase) {
+    return {{"kind", phase.kind},
+            {"total_ns", phase.total_ns},
+            {"count", phase.count},
+            {"detail_sum",
+             phase.detail_sum ? nlohmann::json(*phase.detail_sum) : nlohmann::json(nullptr)},
+            {"dropped", phase.dropped},
+            {"line", phase.line}};
+}
+
+nlohmann::json folded_json(const FoldedHostLog& folded) {
+    nlohmann::json segments = nlohmann::json::array();
+    for (const FoldedSegment& s : folded.segments)
+        segments.push_back({{"pid", s.pid},
+                            {"segment", s.segment},
+                            {"count", s.count},
+                            {"total_ns", s.total_ns},
+                            {"max_ns", s.max_ns},
+                            {"share_of_bind", fraction(s.total_ns, folded_whole(folded, s.pid))}});
+    nlohmann::json folded_orch = nlohmann::json::array();
+    for (const HostOrchPhase& phase : folded.host_orch) {
+        folded_orch.push_back(host_orch_json(phase));
+        folded_orch.back().erase("line");
+    }
+    return {{"binds", folded.binds},
+            {"legacy_binds", folded.legacy_binds},
+            {"bind_ns",
+             folded.binds_with_span > 0 ? nlohmann::json(folded.bind_ns) : nlohmann::json(nullptr)},
+            {"segments", std::move(segments)},
+            {"host_orch_lines", folded.host_orch_lines},
+            {"host_orch", std::move(folded_orch)}};
+}
+
+nlohmann::json log_json(const HostLogFacts& log) {
+    nlohmann::json drops = nlohmann::json::array();
+    for (const HostLogDrops& d : log.drops)
+        drops.push_back(
+            {{"pid", d.pid},
+             {"total", d.total},
+             {"queue_full", d.queue_full},
+             {"claim_exhausted", d.claim_exhausted},
+             {"output_failed", d.output_failed},
+             {"not_admitted", d.not_admitted},
+             {"dominant_reason", d.total > 0 ? nlohmann::json(std::string(d.dominant_reason()))
+                                             : nlohmann::json(nullptr)},
+             {"line", d.line}});
+    nlohmann::json binds = nlohmann::json::array();
+    for (const BindBreakdown& bind : log.binds) {
+        std::int64_t whole = bind_whole(bind);
+        nlohmann::json segments = nlohmann::json::array();
+        for (const BindSegment& segment : bind.segments)
+            segments.push_back({{"segment", segment.segment},
+                                {"start_ns", segment.start_ns},
+                                {"dur_ns", segment.dur_ns},
+                                {"share_of_bind", fraction(segment.dur_ns, whole)},
+                                {"attrs", segment.attrs}});
+        binds.push_back({{"pid", bind.legacy ? nlohmann::json(nullptr) : nlohmann::json(bind.pid)},
+                         {"inv", bind.legacy ? nlohmann::json(nullptr) : nlohmann::json(bind.inv)},
+                         {"legacy", bind.legacy},
+                         {"bind_ns", bind.bind_dur_ns ? nlohmann::json(*bind.bind_dur_ns)
+                                                      : nlohmann::json(nullptr)},
+                         {"segments", std::move(segments)}});
+    }
+    nlohmann::json orch = nlohmann::json::array();
+    for (const HostOrchPhase& phase : log.host_orch) orch.push_back(host_orch_json(phase));
+    const HostLogStats& st = log.stats;
+    return {{"file", log.source},
+            {"lines", st.lines},
+            {"records", st.records},
+            {"spans", st.spans},
+            {"torn_spans", st.torn_spans},
+            {"cut_records", st.cut_records},
+            {"cut_attrs", st.cut_attrs},
+            {"shared_lines", st.shared_lines},
+            {"malformed_payloads", st.malformed_payloads},
+            {"swimlane_slots_lost", log.collector_skipped},
+            {"drops", std::move(drops)},
+            {"binds", std::move(binds)},
+            {"host_orch", std::move(orch)},
+            {"folded", folded_json(log.folded)}};
 }
 
 void add_file(const fs::path& path, HostFacts& facts, Diagnostics& diagnostics) {
@@ -257,17 +459,23 @@ std::vector<render::Table> host_tables(const HostFacts& facts) {
     for (const HostLogFacts& log : facts.logs) {
         std::string file = fs::path(log.source).filename().string();
         for (const BindBreakdown& bind : log.binds) {
-            std::int64_t whole = bind.bind_dur_ns.value_or(0);
-            if (!bind.bind_dur_ns) {
-                // Segments partition chip.run.bind: their sum is the bind when the span is absent.
-                for (const BindSegment& segment : bind.segments) whole += segment.dur_ns;
-            }
+            std::int64_t whole = bind_whole(bind);
             for (const BindSegment& segment : bind.segments) {
                 binds.rows.push_back({file, bind.legacy ? "-" : std::to_string(bind.pid),
                                       bind.legacy ? "(bind phase=)" : std::to_string(bind.inv),
                                       segment.segment, micros(segment.dur_ns),
                                       share(segment.dur_ns, whole), quantities(segment)});
             }
+        }
+        // Invocations past the detailed ones: one row per segment, the mean of the rest.
+        for (const FoldedSegment& s : log.folded.segments) {
+            std::size_t folded = s.pid == 0 ? log.folded.legacy_binds : log.folded.binds;
+            binds.rows.push_back(
+                {file, s.pid == 0 ? "-" : std::to_string(s.pid), fmt::format("+{} more", folded),
+                 s.segment,
+                 micros(s.total_ns / static_cast<std::int64_t>(std::max<std::size_t>(s.count, 1))),
+                 share(s.total_ns, folded_whole(log.folded, s.pid)),
+                 fmt::format("mean of {}, max {} us", s.count, micros(s.max_ns))});
         }
     }
     if (!binds.rows.empty()) tables.push_back(std::move(binds));
@@ -282,6 +490,14 @@ std::vector<render::Table> host_tables(const HostFacts& facts) {
         for (const HostOrchPhase& phase : log.host_orch) {
             orch.rows.push_back({file, phase.kind, micros(phase.total_ns),
                                  std::to_string(phase.count),
+                                 phase.detail_sum ? std::to_string(*phase.detail_sum) : "-",
+                                 std::to_string(phase.dropped)});
+        }
+        for (const HostOrchPhase& phase : log.folded.host_orch) {
+            orch.rows.push_back({file,
+                                 fmt::format("{} (sum of the {} later lines)", phase.kind,
+                                             log.folded.host_orch_lines),
+                                 micros(phase.total_ns), std::to_string(phase.count),
                                  phase.detail_sum ? std::to_string(*phase.detail_sum) : "-",
                                  std::to_string(phase.dropped)});
         }
@@ -312,20 +528,7 @@ std::vector<render::Table> host_tables(const HostFacts& facts) {
                         render::Align::Right, render::Align::Right, render::Align::Right,
                         render::Align::Right};
         for (const PhasePass& pass : records.passes) {
-            std::int64_t host_orch = 0, bind = 0;
-            for (const PhaseRecord& record : pass.records) {
-                if (!is_bind_segment(record.phase)) continue;
-                bind += record.end_ns - record.start_ns;
-                if (record.phase == "host_orch") host_orch += record.end_ns - record.start_ns;
-            }
-            // The chip.run.bind span of the same invocation, when a host log has it.
-            for (const HostLogFacts& log : facts.logs) {
-                for (const BindBreakdown& candidate : log.binds) {
-                    if (!candidate.legacy && candidate.pid == pass.pid &&
-                        candidate.inv == pass.inv && candidate.bind_dur_ns)
-                        bind = *candidate.bind_dur_ns;
-                }
-            }
+            auto [host_orch, bind] = pass_host_orch_and_bind(pass, facts);
             passes.rows.push_back(
                 {std::to_string(pass.pid), std::to_string(pass.inv),
                  std::to_string(pass.records.size()), micros(host_orch), micros(bind),
@@ -335,6 +538,38 @@ std::vector<render::Table> host_tables(const HostFacts& facts) {
         tables.push_back(std::move(passes));
     }
     return tables;
+}
+
+nlohmann::json host_json(const HostFacts& facts) {
+    nlohmann::json logs = nlohmann::json::array();
+    for (const HostLogFacts& log : facts.logs) logs.push_back(log_json(log));
+    nlohmann::json phase_records = nlohmann::json::array();
+    for (const PhaseRecordsFacts& records : facts.phase_records) {
+        nlohmann::json kinds = nlohmann::json::array();
+        for (const PhaseKindSummary& kind : summarize_phase_kinds(records.passes))
+            kinds.push_back(
+                {{"phase", kind.phase},
+                 {"kind", is_bind_segment(kind.phase) ? "bind_segment" : "orchestrator_op"},
+                 {"count", kind.count},
+                 {"total_ns", kind.total_ns},
+                 {"p50_ns", kind.p50_ns},
+                 {"max_ns", kind.max_ns}});
+        nlohmann::json passes = nlohmann::json::array();
+        for (const PhasePass& pass : records.passes) {
+            auto [host_orch, bind] = pass_host_orch_and_bind(pass, facts);
+            passes.push_back({{"pid", pass.pid},
+                              {"inv", pass.inv},
+                              {"records", pass.records.size()},
+                              {"host_orch_ns", host_orch},
+                              {"bind_ns", bind},
+                              {"host_orch_share", fraction(host_orch, bind)},
+                              {"dropped", pass.dropped},
+                              {"line", pass.line}});
+        }
+        phase_records.push_back(
+            {{"file", records.source}, {"kinds", std::move(kinds)}, {"passes", std::move(passes)}});
+    }
+    return {{"schema", 1}, {"logs", std::move(logs)}, {"phase_records", std::move(phase_records)}};
 }
 
 }  // namespace ptune::host

@@ -80,9 +80,16 @@ void append_utf8(std::string& out, std::uint32_t cp) {
 class JsonScanner {
   public:
     JsonScanner(std::string_view text, JsonWalker& walker)
-        : data_(text.data()), end_(text.size()), walker_(walker) {}
+        : data_(text.data()), end_(text.size()), walker_(walker) {
+        walker_.line_ = &line_;
+    }
     JsonScanner(std::istream& in, JsonWalker& walker)
-        : in_(&in), buffer_(kChunk), data_(buffer_.data()), walker_(walker) {}
+        : in_(&in), buffer_(kChunk), data_(buffer_.data()), walker_(walker) {
+        walker_.line_ = &line_;
+    }
+    ~JsonScanner() { walker_.line_ = nullptr; }
+    JsonScanner(const JsonScanner&) = delete;
+    JsonScanner& operator=(const JsonScanner&) = delete;
 
     bool run() {
         // A UTF-8 byte order mark (Windows editors write one) is not part of the JSON text.

@@ -54,6 +54,8 @@ class JsonWalker {
     bool object_at(std::size_t level) const { return levels_[level - 1].is_object; }
     /// Index of the current element in the array at `level` (1-based).
     std::size_t index_at(std::size_t level) const { return levels_[level - 1].index; }
+    /// 1-based line the scanner is on (the line of the token being delivered), 0 outside a walk.
+    std::size_t current_line() const { return line_ ? *line_ : 0; }
 
     /// A scalar at depth() (inside the container at that level).
     virtual void on_scalar(const Scalar& value) = 0;
@@ -91,6 +93,7 @@ class JsonWalker {
     }
 
     std::vector<Level> levels_;
+    const std::size_t* line_ = nullptr;  ///< the scanner's line counter during a walk
     bool failed_ = false;
     std::size_t error_line_ = 0, error_column_ = 0;
     std::string error_what_;

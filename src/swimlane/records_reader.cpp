@@ -74,8 +74,9 @@ struct RawPhase {
     std::int64_t submit_idx = -1;
     std::int64_t record_index = -1;
     std::int64_t run_epoch = kNoEpoch;
-    bool from_stream = false;  ///< read from scheduler_records (thread = stream's file index)
-    bool fixed_key = false;    ///< a metric naming a fixed record field (start, kind, …)
+    bool from_stream = false;       ///< read from scheduler_records (thread = stream's file index)
+    bool has_record_index = false;  ///< a metric with an integer record_index
+    std::uint8_t fixed_keys = 0;    ///< RecordKey bits of the fixed record fields a metric names
     /// Ready-queue depths; a count above 3 marks a malformed array (fixed storage keeps the
     /// per-record footprint flat: captures hold ~100K of these).
     struct Depths {
@@ -99,6 +100,53 @@ struct LegacyTask {
     double start = -1, end = -1, ready = -1, dispatch = -1, finish = -1;
     std::vector<std::uint64_t> fanout;
     bool has_id = false;
+};
+
+/// The keys of a `scheduler_records` record (§1.5), as bits; `Other` is any other key.
+enum RecordKey : std::uint8_t {
+    kStartKey = 1,
+    kEndKey = 2,
+    kLoopIterKey = 4,
+    kKindKey = 8,
+    kTasksProcessedKey = 16,
+    kTaskIdKey = 32,
+    kRunEpochKey = 64,
+    kOtherKey = 128,
+};
+constexpr std::uint8_t kFixedRecordKeys =
+    kStartKey | kEndKey | kLoopIterKey | kKindKey | kTasksProcessedKey | kTaskIdKey;
+
+/// The names of the bits in `keys`, sorted as upstream prints them (Python's sorted()).
+std::string record_key_list(std::uint8_t keys) {
+    static constexpr std::pair<std::uint8_t, std::string_view> kSorted[] = {
+        {kEndKey, "end_cycles"},
+        {kKindKey, "kind"},
+        {kLoopIterKey, "loop_iter"},
+        {kRunEpochKey, "run_epoch"},
+        {kStartKey, "start_cycles"},
+        {kTaskIdKey, "task_id"},
+        {kTasksProcessedKey, "tasks_processed"}};
+    std::vector<std::string_view> names;
+    for (auto [bit, name] : kSorted)
+        if (keys & bit) names.push_back(name);
+    return fmt::format("[{}]", fmt::join(names, ", "));
+}
+
+/// What upstream's converter refuses in `scheduler_records` (§1.5) and ptune reads anyway.
+enum class StreamRefusal {
+    KeySet,
+    NegativeInterval,
+    MetricIndexMissing,
+    MetricOutOfRange,
+    MetricFixedField,
+    Count
+};
+
+/// The first occurrence of one refusal kind (its line and wording) and how many there were.
+struct RefusalSeen {
+    std::size_t count = 0;
+    std::size_t line = 0;
+    std::string first;  ///< upstream's complaint about the first occurrence
 };
 
 class RecordsWalker final : public detail::JsonWalker {
@@ -128,7 +176,8 @@ class RecordsWalker final : public detail::JsonWalker {
     std::string scheduler_producer;  ///< scheduler_tasks.producer
     /// Stream facts, by file order while reading, by thread after place_streams().
     std::vector<SchedulerStream> streams;
-    std::size_t bad_metrics = 0;  ///< metrics without / beyond record_index, or on fixed fields
+    /// Per StreamRefusal kind: what upstream refuses, reported once per kind (first position).
+    std::array<RefusalSeen, static_cast<std::size_t>(StreamRefusal::Count)> refusals;
     /// aicpu_lifecycle_records: thread and the 14 cycle fields (0 = absent) per entry.
     struct Lifecycle {
         std::int64_t thread = 0;
@@ -197,12 +246,18 @@ class RecordsWalker final : public detail::JsonWalker {
                 if (level == 3 && is_object) {
                     stream_records_.clear();
                     stream_metrics_.clear();
+                    metric_lines_.clear();
                     stream_ = SchedulerStream{};
                     stream_.present = true;
                     stream_thread_ = static_cast<std::uint32_t>(index_at(3));
-                } else if (level == 5 && is_object) {
+                } else if (level == 5 && is_object &&
+                           (key_at(4) == "records" || key_at(4) == "metrics")) {
                     phase_ = RawPhase{};
                     phase_depth_ = 6;
+                    record_keys_ = 0;
+                    record_line_ = current_line();
+                } else if (level == 6 && phase_depth_ == 6) {
+                    note_key(phase_key(key_at(6)), key_at(6));  // a container as a field
                 }
                 break;
             case Section::LegacyTasks:
@@ -252,9 +307,14 @@ class RecordsWalker final : public detail::JsonWalker {
                     host_orchestrator.push_back(std::move(phase_)), phase_depth_ = 0;
                 break;
             case Section::SchedulerRecords:
-                if (level == 5 && is_object) {
-                    (key_at(4) == "metrics" ? stream_metrics_ : stream_records_)
-                        .push_back(std::move(phase_));
+                if (level == 5 && is_object && phase_depth_ == 6) {
+                    if (key_at(4) == "metrics") {
+                        stream_metrics_.push_back(std::move(phase_));
+                        metric_lines_.push_back(record_line_);
+                    } else {
+                        check_record();
+                        stream_records_.push_back(std::move(phase_));
+                    }
                     phase_depth_ = 0;
                 } else if (level == 3 && is_object) {
                     finish_stream();
@@ -603,11 +663,74 @@ class RecordsWalker final : public detail::JsonWalker {
         }
     }
 
+    /// The RecordKey bit of a key, by its exact spelling in `scheduler_records`.
+    static std::uint8_t record_key(PhaseKey key, std::string_view k) {
+        switch (key) {
+            case PhaseKey::Start:
+                return k.size() == 12 ? kStartKey : kOtherKey;  // start_cycles, not *_host_ns
+            case PhaseKey::End:
+                return k.size() == 10 ? kEndKey : kOtherKey;
+            case PhaseKey::Kind:
+                return k.size() == 4 ? kKindKey : kOtherKey;  // kind, not the legacy `phase`
+            case PhaseKey::LoopIter:
+                return kLoopIterKey;
+            case PhaseKey::TasksProcessed:
+                return kTasksProcessedKey;
+            case PhaseKey::TaskId:
+                return kTaskIdKey;
+            case PhaseKey::RunEpoch:
+                return kRunEpochKey;
+            default:
+                return kOtherKey;
+        }
+    }
+
+    /// Notes a key of the stream record / metric being read (§1.5 key-set rules).
+    void note_key(PhaseKey key, std::string_view k) {
+        std::uint8_t bit = record_key(key, k);
+        if (key_at(4) == "metrics") {
+            if (bit != kOtherKey) phase_.fixed_keys |= bit;
+        } else {
+            record_keys_ |= bit;
+        }
+    }
+
+    /// Counts one refusal of `kind` and keeps the wording of the first.
+    template <class Wording>
+    void refused(StreamRefusal kind, std::size_t line, Wording&& wording) {
+        RefusalSeen& seen = refusals[static_cast<std::size_t>(kind)];
+        if (seen.count++ == 0) seen.line = line, seen.first = wording();
+    }
+
+    /// A stream record's key set (exactly the fixed six, plus run_epoch on every record of the
+    /// stream or none) and its interval, checked as upstream's converter does.
+    void check_record() {
+        std::size_t record = index_at(5);
+        if (record == 0) stream_epoch_ = (record_keys_ & kRunEpochKey) != 0;
+        std::uint8_t expected = kFixedRecordKeys | (stream_epoch_ ? kRunEpochKey : 0);
+        if (record_keys_ != expected) {
+            refused(StreamRefusal::KeySet, record_line_, [&] {
+                return fmt::format(
+                    "scheduler stream {} record {} must contain exactly {}; it has "
+                    "{}{}",
+                    stream_thread_, record, record_key_list(expected),
+                    record_key_list(record_keys_ & ~kOtherKey),
+                    record_keys_ & kOtherKey ? " and other keys" : "");
+            });
+        }
+        if (phase_.has_start && phase_.has_end && phase_.end < phase_.start) {
+            refused(StreamRefusal::NegativeInterval, record_line_, [&] {
+                return fmt::format(
+                    "scheduler stream {} record {} has a negative interval "
+                    "(end_cycles {} < start_cycles {})",
+                    stream_thread_, record, phase_.end, phase_.start);
+            });
+        }
+    }
+
     void phase_field(std::string_view k, const Scalar& v) {
         PhaseKey key = phase_key(k);
-        if (key == PhaseKey::Kind || key == PhaseKey::Start || key == PhaseKey::End ||
-            key == PhaseKey::LoopIter || key == PhaseKey::TaskId || key == PhaseKey::RunEpoch)
-            phase_.fixed_key = true;
+        if (section_ == Section::SchedulerRecords) note_key(key, k);
         if (key == PhaseKey::Kind) {
             if (v.type == Scalar::Type::String) phase_.kind = intern_kind(v.text);
             return;
@@ -648,6 +771,7 @@ class RecordsWalker final : public detail::JsonWalker {
                 break;
             case PhaseKey::RecordIndex:
                 phase_.record_index = v.integer;
+                phase_.has_record_index = true;
                 break;
             case PhaseKey::RunEpoch:
                 phase_.run_epoch = v.integer;
@@ -660,26 +784,55 @@ class RecordsWalker final : public detail::JsonWalker {
         }
     }
 
+    /// Merges the stream's metrics into their records (§1.5). Upstream refuses the file for a
+    /// metric without a usable record_index (ignored here) or one naming a fixed record field:
+    /// a metric only adds fields to its record, so the record keeps its own values and the
+    /// metric's other fields are still merged.
     void finish_stream() {
-        for (auto& metric : stream_metrics_) {
-            if (metric.record_index < 0 ||
-                static_cast<std::size_t>(metric.record_index) >= stream_records_.size() ||
-                metric.fixed_key) {
-                ++bad_metrics;
+        for (std::size_t m = 0; m < stream_metrics_.size(); ++m) {
+            const RawPhase& metric = stream_metrics_[m];
+            std::size_t line = metric_lines_[m];
+            if (!metric.has_record_index) {
+                refused(StreamRefusal::MetricIndexMissing, line, [&] {
+                    return fmt::format(
+                        "scheduler stream {} has malformed metrics: metric {} has "
+                        "no integer record_index",
+                        stream_thread_, m);
+                });
                 continue;
+            }
+            if (metric.record_index < 0 ||
+                static_cast<std::size_t>(metric.record_index) >= stream_records_.size()) {
+                refused(StreamRefusal::MetricOutOfRange, line, [&] {
+                    return fmt::format(
+                        "scheduler stream {} metric record_index {} is out of range "
+                        "(the stream has {} record(s))",
+                        stream_thread_, metric.record_index, stream_records_.size());
+                });
+                continue;
+            }
+            if (metric.fixed_keys) {
+                refused(StreamRefusal::MetricFixedField, line, [&] {
+                    return fmt::format(
+                        "scheduler stream {} metric {} (record_index {}) overwrites "
+                        "fixed record fields: {}",
+                        stream_thread_, m, metric.record_index, record_key_list(metric.fixed_keys));
+                });
             }
             RawPhase& target = stream_records_[static_cast<std::size_t>(metric.record_index)];
             if (metric.pop_hit >= 0) target.pop_hit = metric.pop_hit;
             if (metric.pop_miss >= 0) target.pop_miss = metric.pop_miss;
             if (!metric.shared_start.empty()) target.shared_start = metric.shared_start;
             if (!metric.shared_end.empty()) target.shared_end = metric.shared_end;
-            if (metric.tasks_processed >= 0) target.tasks_processed = metric.tasks_processed;
         }
         scheduler_arrays = std::max<std::size_t>(scheduler_arrays, stream_thread_ + 1);
         stream_.records = stream_records_.size();
         if (streams.size() <= stream_thread_) streams.resize(stream_thread_ + 1);
         streams[stream_thread_] = stream_;
+        metric_lines_.clear();
         for (auto& record : stream_records_) {
+            // A negative interval was reported by check_record(); the record is dropped.
+            if (record.has_start && record.has_end && record.end < record.start) continue;
             record.thread = stream_thread_;
             record.from_stream = true;
             scheduler.push_back(std::move(record));
@@ -747,6 +900,10 @@ class RecordsWalker final : public detail::JsonWalker {
     RawPhase phase_;
     std::size_t phase_depth_ = 0;
     std::vector<RawPhase> stream_records_, stream_metrics_;
+    std::vector<std::size_t> metric_lines_;  ///< the line each of stream_metrics_ starts on
+    std::uint8_t record_keys_ = 0;           ///< RecordKey bits of the record being read
+    std::size_t record_line_ = 0;            ///< the line it starts on
+    bool stream_epoch_ = false;              ///< the stream's first record has run_epoch
     std::uint32_t stream_thread_ = 0;
     SchedulerStream stream_;
     LegacyTask legacy_;
@@ -1172,6 +1329,29 @@ Status decide_runtime(const RecordsWalker& w, Capture& capture, const ReadOption
     return ok_status();
 }
 
+/// Each kind of `scheduler_records` damage upstream's converter refuses (§1.5), said once with
+/// the first occurrence's line and what ptune did instead.
+void report_refusals(const RecordsWalker& w, const std::string& source, Diagnostics& diagnostics) {
+    static constexpr std::string_view kInstead[] = {
+        "ptune read the fields it knows, took missing ones as absent and ignored the others",
+        "ptune dropped the record",
+        "ptune ignored the metric",
+        "ptune ignored the metric",
+        "ptune kept the record's own values (a metric only adds fields to its record) and merged "
+        "the metric's other fields",
+    };
+    static constexpr std::string_view kWhat[] = {"record(s)", "record(s)", "metric(s)", "metric(s)",
+                                                 "metric(s)"};
+    for (std::size_t k = 0; k < w.refusals.size(); ++k) {
+        const RefusalSeen& seen = w.refusals[k];
+        if (seen.count == 0) continue;
+        diagnostics.warn(source, seen.line,
+                         fmt::format("upstream's converter refuses this file ({}); {} ({} {} "
+                                     "like this)",
+                                     seen.first, kInstead[k], seen.count, kWhat[k]));
+    }
+}
+
 /// Scheduler producer, streams and lifecycle records as read (§1.4, §1.5, §1.8), with the
 /// shape problems upstream refuses reported as warnings (ptune keeps what is usable).
 void take_scheduler_facts(const RecordsWalker& w, Capture& capture, Diagnostics& diagnostics) {
@@ -1200,11 +1380,7 @@ void take_scheduler_facts(const RecordsWalker& w, Capture& capture, Diagnostics&
                         w.saw_scheduler_tasks ? "scheduler_tasks.records" : "aicpu_tasks",
                         list(w.aicpu_widths)));
     capture.streams = w.streams;
-    if (w.bad_metrics)
-        diagnostics.warn(capture.source, 0,
-                         fmt::format("{} scheduler metric(s) without a usable record_index, or "
-                                     "naming a fixed record field, ignored",
-                                     w.bad_metrics));
+    report_refusals(w, capture.source, diagnostics);
     for (const SchedulerStream& s : capture.streams)
         if (s.present && (s.dropped > 0 || s.truncated))
             diagnostics.warn(

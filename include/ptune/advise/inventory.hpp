@@ -13,15 +13,19 @@ namespace ptune::advise {
 
 /// Kinds of artifact, in the order reports list them.
 enum class ArtifactKind {
-    MemoryReport,     ///< report/memory_after_*.txt, memory_after_AllocateMemoryAddr.txt first
-    PerfHints,        ///< report/perf_hints.log
-    SwimlaneRecords,  ///< dfx_outputs/chip_swimlane_records.json (or l2_swimlane_records.json)
-    Deps,             ///< dfx_outputs/deps.json
-    NameMap,          ///< dfx_outputs/name_map*.json
-    MergedTrace,      ///< dfx_outputs/merged_swimlane_<ts>.json (converter output)
-    Pmu,              ///< dfx_outputs/pmu.csv
-    KernelConfig,     ///< kernel_config.py
-    RunLog,           ///< console log of the run (given with --log)
+    MemoryReport,      ///< report/memory_after_*.txt, memory_after_AllocateMemoryAddr.txt first
+    PerfHints,         ///< report/perf_hints.log
+    SwimlaneRecords,   ///< dfx_outputs/chip_swimlane_records.json (or l2_swimlane_records.json)
+    Deps,              ///< dfx_outputs/deps.json
+    NameMap,           ///< dfx_outputs/name_map*.json
+    MergedTrace,       ///< dfx_outputs/merged_swimlane_<ts>.json (converter output)
+    Pmu,               ///< dfx_outputs/pmu.csv
+    KernelConfig,      ///< kernel_config.py
+    RunLog,            ///< console log of the run (given with --log)
+    HostLog,           ///< host.<pid>.log (upstream-2026-09.md §2), listed by the host section
+    HostStrace,        ///< host-strace.<pid>.log (§2.6), listed by the host section
+    HostPhaseRecords,  ///< host_phase_records.jsonl (§2.8), listed by the host section
+    ScopeStats,        ///< scope_stats.jsonl (§3), listed by the scope section
 };
 
 /// Stable lower-case name of a kind, e.g. "memory-report".
@@ -33,6 +37,10 @@ struct Artifact {
     ArtifactKind kind;
     std::filesystem::path path;
     std::string scope;
+    std::string read;  ///< what the analysis read from it (host logs, scope stats), else empty
+
+    /// The Artifacts table's "path or reason" cell: path, ` [scope]`, `; read: <read>`.
+    std::string where() const;
 };
 
 /// An artifact kind that was not found, and why that may be normal.

@@ -82,6 +82,8 @@ class BenchSummaryCommand : public Command {
         if (format != "json" && format != "run") {
             for (render::Table& table : host::host_tables(host_facts))
                 report.tables.push_back(std::move(table));
+        } else if (format == "json" && !host_facts.empty()) {
+            report.data["host"] = host::host_json(host_facts);  // the same tables as data
         }
         int code = context.emit(report, {{"run", bench::make_run_renderer(cases_)},
                                          {"json", bench::make_cases_json_renderer(cases_)}});

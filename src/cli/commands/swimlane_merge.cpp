@@ -12,6 +12,7 @@
 #include "cli/commands/l3_tree.hpp"
 #include "cli/safety.hpp"
 #include "ptune/core/terminal.hpp"
+#include "ptune/swimlane/console.hpp"
 #include "ptune/swimlane/host_phase_lanes.hpp"
 #include "ptune/swimlane/pipeline.hpp"
 #include "ptune/swimlane/report.hpp"
@@ -113,12 +114,18 @@ class SwimlaneMergeCommand : public Command {
         for (const auto& l : loaded)
             all_inputs.insert(all_inputs.end(), l.inputs.begin(), l.inputs.end());
         context.add_inputs(all_inputs);
+        // Upstream's converter warns while drawing the Worker View (§1.13).
+        for (const LoadedCapture& l : loaded)
+            for (std::uint64_t id : dummies_without_marker(l.capture, l.deps_or_null()))
+                context.diagnostics.warn(l.files.records.string(), 0,
+                                         dummy_without_marker_message(l.capture, id));
 
         if (wants_trace) {
             if (int status = write(loaded, context); status != 0) return status;
         }
         context.flush_diagnostics();
         if (wants_trace && output == "-") {
+            if (context.options.verbose > 0) std::cerr << reading_line();
             write_merge_summary(std::cerr, loaded, input_, "<stdout>",
                                 term::output_width(STDERR_FILENO));
             return 0;
@@ -209,6 +216,7 @@ class SwimlaneMergeCommand : public Command {
                                (*out)->stream());
             (*out)->stream() << '\n';
         } else {
+            if (context.options.verbose > 0) (*out)->stream() << reading_line();
             // Folded to the width like every text output (docs/DEVELOPING.md).
             write_merge_summary((*out)->stream(), loaded, input_, trace_path,
                                 term::output_width(STDOUT_FILENO));
@@ -216,6 +224,9 @@ class SwimlaneMergeCommand : public Command {
         if (auto status = (*out)->commit(); !status) return context.fail(status.error());
         return 0;
     }
+
+    /// The converter's first console line under -v (§1.13).
+    std::string reading_line() const { return "Reading performance data from: " + input_ + "\n"; }
 
     CLI::App* app_ = nullptr;
     std::string input_;
