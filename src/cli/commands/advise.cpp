@@ -6,6 +6,7 @@
 #include "cli/commands/commands.hpp"
 #include "cli/safety.hpp"
 #include "ptune/advise/advisor.hpp"
+#include "ptune/core/io.hpp"
 
 namespace ptune::cli {
 
@@ -41,6 +42,15 @@ class AdviseCommand : public Command {
         auto inventory = advise::take_inventory(dir_, program_, nth_latest_, logs_);
         if (!inventory) return context.fail(inventory.error());
         if (!inventory->chosen_note.empty()) spdlog::info("{}", inventory->chosen_note);
+        // An output over an artifact found in the directory is refused here, once, before any
+        // section reads it: the section would report the refused read and emit() the refused
+        // output a second time.
+        if (context.options.output != io::kStdinName) {
+            std::vector<std::string> found;
+            for (const auto& artifact : inventory->found) found.push_back(artifact.path.string());
+            if (auto status = io::check_outputs({context.options.output}, found); !status)
+                return context.fail(status.error());
+        }
         // A PyPTO run (`<Program>_<ts>/`) with nothing ptune reads is still a run to report on
         // (today's pypto writes no memory report: rule M10 says what to do instead); any other
         // empty directory is the wrong directory.
