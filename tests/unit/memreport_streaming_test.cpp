@@ -130,24 +130,23 @@ TEST_CASE("streamed findings: duplicate function names, kernel rules, no report"
         "  Vec    |   190.0 KB  |   184.0 KB  |  103.3%  |  5\n";
     Analysis analysis = load_text(text, "dup.txt");
     REQUIRE(analysis.report.functions.size() == 3);
-    auto catalogue = catalogue_with(R"({"rules": [
+    // R"J(...)J": the condition's `)"` would end a plain raw string.
+    auto catalogue = catalogue_with(R"J({"rules": [
         {"id": "mem.test-kernel", "subject": "kernel", "severity": "warning",
          "condition": "has(mem.Vec.usage_pct)", "message": "{subject} {mem.Vec.usage_pct}",
-         "impact": "mem.Vec.usage_pct / 1000"
-}]
-})");
+         "impact": "mem.Vec.usage_pct / 1000"}]})J");
     check_same(analysis, catalogue);
-Findings findings(analysis, catalogue);
-bool kernel = false;
-for (const auto& finding : findings.all()) {
-    if (finding.rule != "mem.test-kernel") continue;
-    kernel = true;
-    CHECK(finding.locations.size() == 3);  // [first], then [first, second]
-    CHECK(finding.impact.has_value());
-}
-CHECK(kernel);
+    Findings findings(analysis, catalogue);
+    bool kernel = false;
+    for (const auto& finding : findings.all()) {
+        if (finding.rule != "mem.test-kernel") continue;
+        kernel = true;
+        CHECK(finding.locations.size() == 3);  // [first], then [first, second]
+        CHECK(finding.impact.has_value());
+    }
+    CHECK(kernel);
 
-Analysis none;
-none.source = {"", "/nowhere", ""};
-check_same(none, catalogue_with());
+    Analysis none;
+    none.source = {"", "/nowhere", ""};
+    check_same(none, catalogue_with());
 }
