@@ -14,6 +14,7 @@
 #include <tuple>
 
 #include <catch2/catch.hpp>
+#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include "../../src/swimlane/trace_args.hpp"
