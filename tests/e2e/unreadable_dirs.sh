@@ -2,7 +2,8 @@
 # An unreadable dfx_outputs/ or rank directory is said, never skipped as if empty (issue #24):
 # swimlane-analyze on a run whose dfx_outputs/ has mode 000 exits 2 naming it ("cannot read the
 # directory"), not "no swimlane records here"; in an L3 tree an unreadable rank is a warning
-# saying so, also in the JSON gaps. We run as root, where permissions do not bite: the runs are
+# saying so, also in the JSON gaps; advise warns about a directory of the run it cannot list
+# (its artifacts would otherwise read as merely "missing"). We run as root, where permissions do not bite: the runs are
 # made as nobody (setpriv, else runuser); skipped when neither works.
 # Usage: unreadable_dirs.sh PTUNE BUILD_DIR
 set -uo pipefail
@@ -50,6 +51,16 @@ grep -q "rank0: cannot read the directory" "$work/err" ||
   fail "swimlane-analyze, unreadable rank: no warning: $(cat "$work/err")"
 grep -q "rank0: cannot read the directory" "$work/out" ||
   fail "swimlane-analyze, unreadable rank: not in the JSON"
+
+# --- advise: a run whose report/ cannot be listed ------------------------------------------------
+cp -r "$data/hints/build_output" "$work/build"
+chmod -R a+rX "$work/build"
+chmod 000 "$work/build/Attn_20260820_101500/report"
+as_nobody "$ptune" advise "$work/build" -o - >/dev/null 2>"$work/err"
+code=$?
+[ "$code" -le 1 ] || fail "advise, unreadable report/: exit $code: $(cat "$work/err")"
+grep -q "report: warning: cannot read the directory" "$work/err" ||
+  fail "advise, unreadable report/: not said: $(cat "$work/err")"
 
 [ "$failures" -eq 0 ] || exit 1
 echo "unreadable directories: ok"
