@@ -2,7 +2,9 @@
 // Markdown summary, the JSON and the dashboard JSON cannot disagree.
 
 #include "ptune/bench/gate_report.hpp"
+#include "ptune/bench/gate_findings.hpp"
 #include "ptune/core/text.hpp"
+#include "ptune/rules/subject_rules.hpp"
 
 #include <algorithm>
 
@@ -190,23 +192,43 @@ render::Report make_report(const GateResult& result, const ReportSettings& setti
     return report;
 }
 
-void publish_metrics(const GateResult& result, const Options& options, rules::MetricStore& store) {
-    for (const auto& c : result.cases) {
-        auto& subject = store.subject("case", c.name);
-        subject.metrics["gate.metric_is_mean"] = options.metric == Metric::Mean ? 1.0 : 0.0;
-        subject.metrics["gate.regressed"] = c.verdict == Verdict::Regressed ? 1.0 : 0.0;
-        subject.metrics["gate.fails"] = c.fails ? 1.0 : 0.0;
-        if (c.delta_pct) subject.metrics["gate.delta_pct"] = *c.delta_pct;
-        if (c.baseline) subject.metrics["gate.baseline"] = *c.baseline;
-        if (c.current) subject.metrics["gate.current"] = *c.current;
-        subject.labels["gate.test"] = std::string(to_string(c.test));
-        if (c.current_mean) subject.metrics["gate.current.mean"] = *c.current_mean;
-        if (c.current_median) subject.metrics["gate.current.median"] = *c.current_median;
-        if (c.current_mean && c.current_median && *c.current_median > 0.0) {
-            subject.metrics["gate.current.mean_over_median_pct"] =
-                (*c.current_mean - *c.current_median) / *c.current_median * 100.0;
-        }
+namespace {
+
+void publish_case(const CaseResult& c, const Options& options, rules::Subject& subject) {
+    subject.metrics["gate.metric_is_mean"] = options.metric == Metric::Mean ? 1.0 : 0.0;
+    subject.metrics["gate.regressed"] = c.verdict == Verdict::Regressed ? 1.0 : 0.0;
+    subject.metrics["gate.fails"] = c.fails ? 1.0 : 0.0;
+    if (c.delta_pct) subject.metrics["gate.delta_pct"] = *c.delta_pct;
+    if (c.baseline) subject.metrics["gate.baseline"] = *c.baseline;
+    if (c.current) subject.metrics["gate.current"] = *c.current;
+    subject.labels["gate.test"] = std::string(to_string(c.test));
+    if (c.current_mean) subject.metrics["gate.current.mean"] = *c.current_mean;
+    if (c.current_median) subject.metrics["gate.current.median"] = *c.current_median;
+    if (c.current_mean && c.current_median && *c.current_median > 0.0) {
+        subject.metrics["gate.current.mean_over_median_pct"] =
+            (*c.current_mean - *c.current_median) / *c.current_median * 100.0;
     }
+}
+
+}  // namespace
+
+void publish_metrics(const GateResult& result, const Options& options, rules::MetricStore& store) {
+    for (const auto& c : result.cases) publish_case(c, options, store.subject("case", c.name));
+}
+
+std::vector<rules::Finding> case_findings(const GateResult& result, const Options& options,
+                                          const rules::Catalogue& catalogue) {
+    // Case names are unique (pair_cases pairs by name): one subject per case, as in the store.
+    const rules::SubjectRules rules(catalogue, "case", {"bench.gate-"});
+    std::vector<rules::Finding> findings;
+    for (const auto& c : result.cases) {
+        rules::Subject subject;
+        subject.key = {"case", c.name};
+        publish_case(c, options, subject);
+        rules.evaluate(subject, findings);
+    }
+    rules::sort_findings(findings);
+    return findings;
 }
 
 namespace {

@@ -3,6 +3,7 @@
 // conventions.md §3.5).
 
 #include "ptune/hints/lint.hpp"
+#include "ptune/rules/subject_rules.hpp"
 
 #include <algorithm>
 #include <unordered_map>
@@ -334,11 +335,7 @@ double ranking_weight(const LintDiagnostic& diagnostic) {
 
 void apply_rules(LintResult& result, const std::vector<ParsedLog>& logs,
                  const rules::Catalogue& catalogue) {
-    rules::MetricStore store;
-    auto subject_name = [](std::size_t index) { return fmt::format("{:08}", index); };
-    for (std::size_t i = 0; i < result.diagnostics.size(); ++i) {
-        describe_entry(result.diagnostics[i], store.subject("entry", subject_name(i)));
-    }
+    rules::MetricStore store;  // the run only: entries are evaluated one at a time below
     std::size_t compiles = 0;
     bool identical = true;
     for (const auto& log : logs) {
@@ -347,21 +344,23 @@ void apply_rules(LintResult& result, const std::vector<ParsedLog>& logs,
     }
     store.run().metrics["hints.compiles"] = static_cast<double>(compiles);
     store.run().metrics["hints.identical_compiles"] = compiles > 1 && identical ? 1 : 0;
+    for (auto& finding : rules::evaluate(catalogue, store, {"hints."}))
+        result.log_findings.push_back(std::move(finding));
 
     std::map<std::string, std::size_t> rule_order;
     for (std::size_t i = 0; i < catalogue.rules().size(); ++i)
         rule_order[catalogue.rules()[i].id] = i;
-    std::vector<std::vector<rules::Finding>> per_entry(result.diagnostics.size());
-    for (auto& finding : rules::evaluate(catalogue, store, {"hints."})) {
-        if (finding.subject.kind == "entry") {
-            per_entry[std::stoul(finding.subject.name)].push_back(std::move(finding));
-        } else {
-            result.log_findings.push_back(std::move(finding));
-        }
-    }
-    std::vector<LintDiagnostic> kept;
+    // Each hint's subject is made, evaluated and dropped: 200,000 hints never hold a metric
+    // map and a list of findings each at once.
+    const rules::SubjectRules entry_rules(catalogue, "entry", {"hints."});
+    std::vector<rules::Finding> findings;
+    std::size_t kept = 0;
     for (std::size_t i = 0; i < result.diagnostics.size(); ++i) {
-        auto& findings = per_entry[i];
+        rules::Subject subject;
+        subject.key = {"entry", fmt::format("{:08}", i)};
+        describe_entry(result.diagnostics[i], subject);
+        findings.clear();
+        entry_rules.evaluate(subject, findings);
         if (findings.empty()) {
             ++result.disabled;  // every rule for it is disabled (--rules)
             continue;
@@ -384,9 +383,11 @@ void apply_rules(LintResult& result, const std::vector<ParsedLog>& logs,
         }
         diagnostic.advice_summary = fmt::format("{}", fmt::join(summaries, "; "));
         diagnostic.advice = fmt::format("{}", fmt::join(advices, " "));
-        kept.push_back(std::move(diagnostic));
+        if (kept != i) result.diagnostics[kept] = std::move(diagnostic);
+        ++kept;
     }
-    result.diagnostics = std::move(kept);
+    result.diagnostics.erase(result.diagnostics.begin() + static_cast<std::ptrdiff_t>(kept),
+                             result.diagnostics.end());
 }
 
 // The message without PH001's occurrence count: unrolling a loop differently changes the count,
@@ -487,6 +488,10 @@ LintResult lint(std::vector<ParsedLog> logs, const rules::Catalogue& catalogue,
     SourceCache sources;
     std::map<std::string, std::string> display_of;  // on-disk path -> display path
     std::unordered_map<std::string, std::size_t> index_of;
+    // One allocation: growing by doubling would hold two arrays of diagnostics at the peak.
+    std::size_t entries = 0;
+    for (const auto& log : logs) entries += log.entries.size();
+    result.diagnostics.reserve(entries);
     for (auto& log : logs) {
         for (std::size_t i = 0; i < log.entries.size(); ++i) {
             Entry& entry = log.entries[i];
@@ -514,9 +519,11 @@ LintResult lint(std::vector<ParsedLog> logs, const rules::Catalogue& catalogue,
             diagnostic.entry = std::move(entry);
             result.diagnostics.push_back(std::move(diagnostic));
         }
-        log.entries.clear();
-        log.counts.clear();
+        // Freed, not just cleared: the moved-from entries still take their size each.
+        std::vector<Entry>().swap(log.entries);
+        std::vector<std::size_t>().swap(log.counts);
     }
+    index_of = {};  // the merge keys (each a copy of its message) are not needed any more
     apply_rules(result, logs, catalogue);
     assign_fingerprints(result.diagnostics);
     for (auto& diagnostic : result.diagnostics) {

@@ -2,6 +2,7 @@
 
 #include "ptune/hints/render.hpp"
 #include "ptune/core/text.hpp"
+#include "ptune/render/json_stream.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -342,7 +343,12 @@ class GithubRenderer : public render::Renderer {
 
 }  // namespace
 
-json to_json(const LintResult& result) {
+namespace {
+
+// to_json without its two large arrays (empty here); `reported` and `suppressed` get the
+// indices of the diagnostics that go into each.
+json json_without_diagnostics(const LintResult& result, std::vector<std::size_t>& reported,
+                              std::vector<std::size_t>& suppressed_at) {
     json inputs = json::array();
     for (const auto& log : result.logs) {
         inputs.push_back({{"path", log.path},
@@ -353,16 +359,16 @@ json to_json(const LintResult& result) {
                           {"column_base", log.column_base.base},
                           {"column_base_reason", log.column_base.reason}});
     }
-    json diagnostics = json::array(), suppressed = json::array();
     std::size_t counts[3] = {0, 0, 0};
     std::map<std::string, std::size_t> by_code;
-    for (const auto& d : result.diagnostics) {
+    for (std::size_t i = 0; i < result.diagnostics.size(); ++i) {
+        const auto& d = result.diagnostics[i];
         ++counts[static_cast<int>(d.disposition)];
         if (d.disposition == Disposition::Reported) {
             ++by_code[display_code(d)];
-            diagnostics.push_back(diagnostic_to_json(d));
+            reported.push_back(i);
         } else {
-            suppressed.push_back(diagnostic_to_json(d));
+            suppressed_at.push_back(i);
         }
     }
     json unused = json::array();
@@ -389,12 +395,53 @@ json to_json(const LintResult& result) {
               {"fixed", result.fixed.size()},
               {"unused_suppressions", result.unused_suppressions.size()},
               {"by_code", by_code}}},
-            {"diagnostics", std::move(diagnostics)},
-            {"suppressed", std::move(suppressed)},
+            {"diagnostics", json::array()},
+            {"suppressed", json::array()},
             {"unused_suppressions", std::move(unused)},
             {"fixed", std::move(fixed)},
             {"kernels", result.kernels},
             {"log_findings", std::move(findings)}};
+}
+
+// `--format json` of 200,000 hints: the diagnostics are written one at a time, never a DOM.
+class JsonRenderer : public render::Renderer {
+  public:
+    explicit JsonRenderer(const LintResult& result) : result_(result) {}
+
+    void render(const render::Report& report, std::ostream& out,
+                const render::RenderOptions&) const override {
+        std::vector<std::size_t> reported, suppressed;
+        render::Report header = report;
+        header.data = json_without_diagnostics(result_, reported, suppressed);
+        auto element = [&](const std::vector<std::size_t>& indices) {
+            return
+                [&](std::size_t i) { return diagnostic_to_json(result_.diagnostics[indices[i]]); };
+        };
+        render::write_json_with_arrays(
+            render::to_json(header),
+            {render::LazyArray{"diagnostics", reported.size(), element(reported)},
+             render::LazyArray{"suppressed", suppressed.size(), element(suppressed)}},
+            out);
+    }
+
+  private:
+    const LintResult& result_;
+};
+
+}  // namespace
+
+json to_json(const LintResult& result) {
+    std::vector<std::size_t> reported, suppressed;
+    json view = json_without_diagnostics(result, reported, suppressed);
+    for (std::size_t i : reported)
+        view["diagnostics"].push_back(diagnostic_to_json(result.diagnostics[i]));
+    for (std::size_t i : suppressed)
+        view["suppressed"].push_back(diagnostic_to_json(result.diagnostics[i]));
+    return view;
+}
+
+std::unique_ptr<render::Renderer> make_json_renderer(const LintResult& result) {
+    return std::make_unique<JsonRenderer>(result);
 }
 
 std::unique_ptr<render::Renderer> make_gcc_renderer(const LintResult& result) {

@@ -273,9 +273,15 @@ std::vector<RankCapture> enumerate(const fs::path& root, std::vector<std::string
             captures.push_back(std::move(capture));
         }
         if (found == 0) empty_ranks.insert(*rank);
-        if (found == 0)
+        std::error_code listing;
+        fs::directory_iterator probe(rank_dir, listing);
+        if (found == 0 && listing) {  // not "no capture": it could not be looked into
+            gaps.push_back(fmt::format("{}: cannot read the directory ({}); rank{} has no data",
+                                       rel(rank_dir), listing.message(), *rank));
+        } else if (found == 0) {
             gaps.push_back(fmt::format("{}: no d<K> capture directory; rank{} has no data",
                                        rel(rank_dir), *rank));
+        }
     }
     return captures;
 }

@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "ptune/memreport/findings.hpp"
 #include "ptune/memreport/live_ranges.hpp"
 #include "ptune/memreport/tile_model.hpp"
 
@@ -267,22 +268,33 @@ BackendChoice analyze(Report& report, std::optional<Backend> forced, Diagnostics
     return choice;
 }
 
+void publish_function_metrics(const Report& report, const BackendChoice& choice,
+                              const Function& function, rules::Subject& subject) {
+    publish_function(function, choice, subject, report.source, report.origin == Origin::PassDump);
+}
+
+void publish_run_metrics(const Report& report, const BackendChoice& choice, rules::Subject& run) {
+    run.metrics["mem.report_found"] = 1;
+    run.metrics["mem.functions"] = static_cast<double>(report.functions.size());
+    run.metrics["mem.legacy_vec_limit"] = choice.legacy_vec_limit ? 1 : 0;
+}
+
+void mirror_as_kernel(const rules::Subject& function, rules::Subject& kernel) {
+    for (const auto& [name, value] : function.metrics) kernel.metrics[name] = value;
+    for (const auto& [name, value] : function.labels) kernel.labels[name] = value;
+    kernel.locations.insert(kernel.locations.end(), function.locations.begin(),
+                            function.locations.end());
+}
+
 void publish_metrics(const Report& report, const BackendChoice& choice, rules::MetricStore& store) {
     for (const auto& function : report.functions) {
         rules::Subject& subject = store.subject("function", function.name);
-        publish_function(function, choice, subject, report.source,
-                         report.origin == Origin::PassDump);
+        publish_function_metrics(report, choice, function, subject);
         // Every function of the report is an in-core kernel (InCore, AIC or AIV) named as in
         // kernel_config.py, the join key of pmu.csv: mirror it for cross-artifact rules.
-        rules::Subject& kernel = store.subject("kernel", function.name);
-        for (const auto& [name, value] : subject.metrics) kernel.metrics[name] = value;
-        for (const auto& [name, value] : subject.labels) kernel.labels[name] = value;
-        kernel.locations.insert(kernel.locations.end(), subject.locations.begin(),
-                                subject.locations.end());
+        mirror_as_kernel(subject, store.subject("kernel", function.name));
     }
-    store.run().metrics["mem.report_found"] = 1;
-    store.run().metrics["mem.functions"] = static_cast<double>(report.functions.size());
-    store.run().metrics["mem.legacy_vec_limit"] = choice.legacy_vec_limit ? 1 : 0;
+    publish_run_metrics(report, choice, store.run());
 }
 
 namespace {
@@ -319,44 +331,50 @@ nlohmann::json overlaps_json(const SpaceUsage& usage) {
 
 }  // namespace
 
-nlohmann::json to_json(const Report& report, const BackendChoice& choice) {
+nlohmann::json function_json(const Function& function) {
     using nlohmann::json;
-    json functions = json::array();
-    for (const auto& function : report.functions) {
-        json spaces = json::array();
-        json buffers = json::object();
-        for (const auto& usage : function.spaces) {
-            spaces.push_back(
-                {{"space", usage.space},
-                 {"used_bytes", usage.used_bytes},
-                 {"used_exact", usage.used_exact},
-                 {"limit_bytes", usage.limit_bytes ? json(*usage.limit_bytes) : json()},
-                 {"limit_source", usage.limit_from_backend ? "backend" : "report"},
-                 {"usage_pct", usage.usage_pct ? json(*usage.usage_pct) : json()},
-                 {"memrefs", usage.memrefs},
-                 {"used_text", usage.used_text},
-                 {"limit_text", usage.limit_text},
-                 {"usage_text", usage.usage_text},
-                 {"peak", peak_json(usage)},
-                 {"overlaps", overlaps_json(usage)}});
-            if (usage.buffers.empty()) continue;
-            json rows = json::array();
-            for (const auto& buffer : usage.buffers) {
-                rows.push_back({{"name", buffer.name},
-                                {"size_bytes", buffer.size_bytes},
-                                {"size_text", buffer.size_text},
-                                {"allocated", buffer.allocated},
-                                {"addr_begin", buffer.allocated ? json(buffer.addr_begin) : json()},
-                                {"addr_end", buffer.allocated ? json(buffer.addr_end) : json()},
-                                {"live_begin", buffer.live_begin},
-                                {"live_end", buffer.live_end}});
-            }
-            buffers[usage.space] = std::move(rows);
+    json spaces = json::array();
+    json buffers = json::object();
+    for (const auto& usage : function.spaces) {
+        spaces.push_back({{"space", usage.space},
+                          {"used_bytes", usage.used_bytes},
+                          {"used_exact", usage.used_exact},
+                          {"limit_bytes", usage.limit_bytes ? json(*usage.limit_bytes) : json()},
+                          {"limit_source", usage.limit_from_backend ? "backend" : "report"},
+                          {"usage_pct", usage.usage_pct ? json(*usage.usage_pct) : json()},
+                          {"memrefs", usage.memrefs},
+                          {"used_text", usage.used_text},
+                          {"limit_text", usage.limit_text},
+                          {"usage_text", usage.usage_text},
+                          {"peak", peak_json(usage)},
+                          {"overlaps", overlaps_json(usage)}});
+        if (usage.buffers.empty()) continue;
+        json rows = json::array();
+        for (const auto& buffer : usage.buffers) {
+            rows.push_back({{"name", buffer.name},
+                            {"size_bytes", buffer.size_bytes},
+                            {"size_text", buffer.size_text},
+                            {"allocated", buffer.allocated},
+                            {"addr_begin", buffer.allocated ? json(buffer.addr_begin) : json()},
+                            {"addr_end", buffer.allocated ? json(buffer.addr_end) : json()},
+                            {"live_begin", buffer.live_begin},
+                            {"live_end", buffer.live_end}});
         }
-        functions.push_back({{"name", function.name},
-                             {"spaces", std::move(spaces)},
-                             {"buffers", std::move(buffers)}});
+        buffers[usage.space] = std::move(rows);
     }
+    return {
+        {"name", function.name}, {"spaces", std::move(spaces)}, {"buffers", std::move(buffers)}};
+}
+
+nlohmann::json to_json(const Report& report, const BackendChoice& choice) {
+    nlohmann::json view = report_json_header(report, choice);
+    nlohmann::json& functions = view["functions"];
+    for (const auto& function : report.functions) functions.push_back(function_json(function));
+    return view;
+}
+
+nlohmann::json report_json_header(const Report& report, const BackendChoice& choice) {
+    using nlohmann::json;
     bool dump = report.origin == Origin::PassDump;
     return {{"source", report.source},
             {"origin", dump ? "pass-dump" : "text-report"},
@@ -369,7 +387,7 @@ nlohmann::json to_json(const Report& report, const BackendChoice& choice) {
             {"pass", report.pass.empty() ? json() : json(report.pass)},
             {"functions_declared",
              report.functions_declared ? json(*report.functions_declared) : json()},
-            {"functions", std::move(functions)}};
+            {"functions", json::array()}};
 }
 
 }  // namespace ptune::memreport

@@ -9,6 +9,7 @@
 
 #include "ptune/core/text.hpp"
 #include "ptune/core/version.hpp"
+#include "ptune/memreport/findings.hpp"
 #include "ptune/memreport/report.hpp"
 #include "ptune/render/svg.hpp"
 
@@ -180,7 +181,8 @@ window.addEventListener('load',function(){var n=0,p=0;document.querySelectorAll(
 
 class HtmlRenderer : public render::Renderer {
   public:
-    explicit HtmlRenderer(const Analysis& analysis) : analysis_(analysis) {}
+    HtmlRenderer(const Analysis& analysis, const Findings* findings)
+        : analysis_(analysis), findings_(findings) {}
 
     void render(const render::Report& report, std::ostream& out,
                 const render::RenderOptions&) const override {
@@ -191,8 +193,10 @@ class HtmlRenderer : public render::Renderer {
             << kStyle << "</style></head><body>\n<h1>On-chip memory</h1>";
         out << "<p class=\"meta\">ptune " << escape(std::string(version())) << "</p>";
         for (const auto& note : report.notes) out << "<p>" << escape(safe(note)) << "</p>";
-        if (!report.findings.empty()) out << "<h2>Findings</h2>";
-        for (const auto& finding : report.findings) {
+        std::size_t count = findings_ ? findings_->size() : report.findings.size();
+        if (count > 0) out << "<h2>Findings</h2>";
+        for (std::size_t i = 0; i < count; ++i) {
+            const rules::Finding finding = findings_ ? (*findings_)[i] : report.findings[i];
             std::string severity(rules::to_string(finding.severity));
             out << "<div class=\"finding " << severity << "\"><b>" << escape(severity) << "</b> "
                 << escape(finding.rule) << " · " << escape(safe(finding.subject.name)) << ": "
@@ -204,16 +208,11 @@ class HtmlRenderer : public render::Renderer {
                "■ overlapping while live (allocator bug)</span><span>- - limit</span><span>| "
                "peak</span></p>";
         int index = 0;
-        std::size_t table = 0;
         for (const auto& function : model.functions) {
             out << "<h2>" << escape(safe(function.name)) << "</h2>";
-            // The tables of build_report come per function: its usage table, then (when there
-            // are live ranges) the buffers live at the peaks.
-            for (; table < report.tables.size(); ++table) {
-                const auto& t = report.tables[table];
-                if (t.title != safe(function.name) &&
-                    !t.title.starts_with(safe(function.name) + ":"))
-                    break;
+            // Made here one function at a time, not taken from report.tables: a report of
+            // 200,000 functions never holds all its tables.
+            for (const auto& t : function_tables(model, function)) {
                 if (t.title != safe(function.name)) out << "<h3>" << escape(t.title) << "</h3>";
                 out << html_table(t) << '\n';
             }
@@ -229,12 +228,14 @@ class HtmlRenderer : public render::Renderer {
 
   private:
     const Analysis& analysis_;
+    const Findings* findings_;
 };
 
 }  // namespace
 
-std::shared_ptr<render::Renderer> make_html_renderer(const Analysis& analysis) {
-    return std::make_shared<HtmlRenderer>(analysis);
+std::shared_ptr<render::Renderer> make_html_renderer(const Analysis& analysis,
+                                                     const Findings* findings) {
+    return std::make_shared<HtmlRenderer>(analysis, findings);
 }
 
 }  // namespace ptune::memreport

@@ -11,6 +11,9 @@
 #include "ptune/core/stats.hpp"
 #include "ptune/core/terminal.hpp"
 #include "ptune/core/text.hpp"
+#include "ptune/memreport/findings.hpp"
+#include "ptune/memreport/memory_map.hpp"
+#include "ptune/render/json_stream.hpp"
 
 namespace ptune::memreport {
 
@@ -36,25 +39,29 @@ class TextRenderer : public render::Renderer {
     void render(const render::Report& report, std::ostream& out,
                 const render::RenderOptions& options) const override {
         bool first = true;
-        for (const auto& table : report.tables) {
-            if (!first) out << '\n';
-            first = false;
-            out << term::paint(term::hang("", table.title, options.width, 2), "1", options.color)
-                << '\n';
-            std::ostringstream laid_out;
-            render::write_text_table(table, laid_out, options.width);
-            std::istringstream lines(laid_out.str());
-            std::string line;
-            for (std::size_t row = 0; std::getline(lines, line); ++row) {
-                if (options.color && row > 0 && row <= table.rows.size())
-                    paint_usage(line, table.rows[row - 1]);
-                out << line << '\n';
-            }
-        }
+        for (const auto& table : report.tables) render_table(table, first, out, options);
         render::write_text_notes(report.notes, out, options.width);
         if (!report.findings.empty()) {
             if (!report.tables.empty() || !report.notes.empty()) out << '\n';
             render::write_text_findings(report.findings, out, options.color, options.width);
+        }
+    }
+
+    /// One table, a blank line before all but the first.
+    void render_table(const render::Table& table, bool& first, std::ostream& out,
+                      const render::RenderOptions& options) const {
+        if (!first) out << '\n';
+        first = false;
+        out << term::paint(term::hang("", table.title, options.width, 2), "1", options.color)
+            << '\n';
+        std::ostringstream laid_out;
+        render::write_text_table(table, laid_out, options.width);
+        std::istringstream lines(laid_out.str());
+        std::string line;
+        for (std::size_t row = 0; std::getline(lines, line); ++row) {
+            if (options.color && row > 0 && row <= table.rows.size())
+                paint_usage(line, table.rows[row - 1]);
+            out << line << '\n';
         }
     }
 
@@ -142,19 +149,26 @@ std::optional<render::Table> peak_table(const Report& report, const Function& fu
     return table;
 }
 
-render::Table csv_table(const Report& report) {
+render::Table csv_header() {
     render::Table table;
     table.columns = {"function",    "space",     "used_bytes", "used_exact",
                      "limit_bytes", "usage_pct", "memrefs"};
-    for (const auto& function : report.functions) {
-        for (const auto& usage : function.spaces) {
-            table.rows.push_back({function.name, usage.space, std::to_string(usage.used_bytes),
-                                  usage.used_exact ? "true" : "false",
-                                  usage.limit_bytes ? std::to_string(*usage.limit_bytes) : "",
-                                  usage.usage_pct ? fmt::format("{}", *usage.usage_pct) : "",
-                                  std::to_string(usage.memrefs)});
-        }
+    return table;
+}
+
+void add_csv_rows(render::Table& table, const Function& function) {
+    for (const auto& usage : function.spaces) {
+        table.rows.push_back({function.name, usage.space, std::to_string(usage.used_bytes),
+                              usage.used_exact ? "true" : "false",
+                              usage.limit_bytes ? std::to_string(*usage.limit_bytes) : "",
+                              usage.usage_pct ? fmt::format("{}", *usage.usage_pct) : "",
+                              std::to_string(usage.memrefs)});
     }
+}
+
+render::Table csv_table(const Report& report) {
+    render::Table table = csv_header();
+    for (const auto& function : report.functions) add_csv_rows(table, function);
     return table;
 }
 
@@ -273,26 +287,12 @@ Bands usage_bands(const rules::Catalogue& catalogue) {
     return bands;
 }
 
-render::Report build_report(const Analysis& analysis, std::vector<rules::Finding> findings,
-                            bool with_json) {
+render::Report notes_report(const Analysis& analysis) {
     render::Report report;
     report.command = "mem-report";
-    report.findings = std::move(findings);
     if (!analysis.found()) {
         report.data = empty_json();
         return report;
-    }
-    if (with_json) {
-        report.data = to_json(analysis.report, analysis.choice);
-        if (!analysis.source.cross_check.empty()) {
-            report.data["cross_check"] = {{"pass_dump", analysis.source.cross_check},
-                                          {"differences", analysis.differences}};
-        }
-    }
-    for (const auto& function : analysis.report.functions) {
-        report.tables.push_back(function_table(function));
-        if (auto peaks = peak_table(analysis.report, function))
-            report.tables.push_back(std::move(*peaks));
     }
     report.notes.push_back(summary_line(analysis.report, analysis.choice));
     if (!analysis.source.cross_check.empty()) {
@@ -308,6 +308,182 @@ render::Report build_report(const Analysis& analysis, std::vector<rules::Finding
         report.notes.push_back(
             "* limit printed as N/A in the report; the capacity of --backend is used");
     return report;
+}
+
+namespace {
+
+// The JSON view without functions: build_report's `data` with `functions` empty.
+nlohmann::json json_header(const Analysis& analysis) {
+    if (!analysis.found()) return empty_json();
+    nlohmann::json data = report_json_header(analysis.report, analysis.choice);
+    if (!analysis.source.cross_check.empty()) {
+        data["cross_check"] = {{"pass_dump", analysis.source.cross_check},
+                               {"differences", analysis.differences}};
+    }
+    return data;
+}
+
+}  // namespace
+
+std::vector<render::Table> function_tables(const Report& report, const Function& function) {
+    std::vector<render::Table> tables;
+    tables.push_back(function_table(function));
+    if (auto peaks = peak_table(report, function)) tables.push_back(std::move(*peaks));
+    return tables;
+}
+
+render::Report build_report(const Analysis& analysis, std::vector<rules::Finding> findings,
+                            bool with_json) {
+    render::Report report = notes_report(analysis);
+    report.findings = std::move(findings);
+    if (!analysis.found()) return report;
+    if (with_json) {
+        report.data = json_header(analysis);
+        report.data["functions"] = to_json(analysis.report, analysis.choice)["functions"];
+    }
+    for (const auto& function : analysis.report.functions) {
+        for (auto& table : function_tables(analysis.report, function))
+            report.tables.push_back(std::move(table));
+    }
+    return report;
+}
+
+namespace {
+
+// The streaming renderers (findings.hpp): tables and findings made one at a time. Each writes
+// what its build_report() counterpart writes; where a standard renderer is reused, it renders
+// one piece at a time and the pieces are joined as it joins them.
+
+class StreamingText : public render::Renderer {
+  public:
+    StreamingText(const Analysis& analysis, const Findings& findings, Bands bands)
+        : analysis_(analysis), findings_(findings), text_(std::move(bands)) {}
+
+    void render(const render::Report& report, std::ostream& out,
+                const render::RenderOptions& options) const override {
+        bool first = true;
+        for (const auto& function : analysis_.report.functions) {
+            for (const auto& table : function_tables(analysis_.report, function))
+                text_.render_table(table, first, out, options);
+        }
+        render::write_text_notes(report.notes, out, options.width);
+        if (findings_.empty()) return;
+        if (!first || !report.notes.empty()) out << '\n';
+        for (std::size_t i = 0; i < findings_.size(); ++i)
+            render::write_text_findings({findings_[i]}, out, options.color, options.width);
+    }
+
+  private:
+    const Analysis& analysis_;
+    const Findings& findings_;
+    TextRenderer text_;
+};
+
+class StreamingMarkdown : public render::Renderer {
+  public:
+    StreamingMarkdown(const Analysis& analysis, const Findings& findings)
+        : analysis_(analysis), findings_(findings) {}
+
+    void render(const render::Report& report, std::ostream& out,
+                const render::RenderOptions& options) const override {
+        auto markdown = render::make_standard_renderer("markdown");
+        bool first = true;
+        for (const auto& function : analysis_.report.functions) {
+            for (auto& table : function_tables(analysis_.report, function)) {
+                if (!first) out << '\n';  // the standard renderer's gap between tables
+                first = false;
+                render::Report one;
+                one.tables.push_back(std::move(table));
+                markdown->render(one, out, options);
+            }
+        }
+        render::Report notes;
+        notes.notes = report.notes;
+        markdown->render(notes, out, options);
+        // The findings section once, then each finding without the section heading.
+        constexpr std::string_view kHeading = "\n### Findings\n\n";
+        if (!findings_.empty()) out << kHeading;
+        for (std::size_t i = 0; i < findings_.size(); ++i) {
+            render::Report one;
+            one.findings.push_back(findings_[i]);
+            std::ostringstream piece;
+            markdown->render(one, piece, options);
+            out << std::string_view(piece.str()).substr(kHeading.size());
+        }
+    }
+
+  private:
+    const Analysis& analysis_;
+    const Findings& findings_;
+};
+
+class StreamingCsv : public render::Renderer {
+  public:
+    explicit StreamingCsv(const Analysis& analysis) : analysis_(analysis) {}
+
+    void render(const render::Report& report, std::ostream& out,
+                const render::RenderOptions& options) const override {
+        // The standard CSV renderer on a few thousand rows at a time; the header once.
+        auto csv = render::make_standard_renderer("csv");
+        render::Report chunk;
+        chunk.command = report.command;
+        chunk.tables.push_back(csv_header());
+        bool header = true;
+        auto flush = [&] {
+            std::ostringstream piece;
+            csv->render(chunk, piece, options);
+            const std::string text = piece.str();
+            out << (header ? std::string_view(text)
+                           : std::string_view(text).substr(text.find('\n') + 1));
+            header = false;
+            chunk.tables.front().rows.clear();
+        };
+        const auto& functions = analysis_.report.functions;
+        for (std::size_t i = 0; i < functions.size(); ++i) {
+            add_csv_rows(chunk.tables.front(), functions[i]);
+            if (chunk.tables.front().rows.size() >= 4096) flush();
+        }
+        if (header || !chunk.tables.front().rows.empty()) flush();
+    }
+
+  private:
+    const Analysis& analysis_;
+};
+
+class StreamingJson : public render::Renderer {
+  public:
+    StreamingJson(const Analysis& analysis, const Findings& findings)
+        : analysis_(analysis), findings_(findings) {}
+
+    void render(const render::Report& report, std::ostream& out,
+                const render::RenderOptions&) const override {
+        render::Report header = report;
+        header.data = json_header(analysis_);
+        const auto& functions = analysis_.report.functions;
+        render::write_json_with_arrays(
+            render::to_json(header),
+            {render::LazyArray{
+                 "findings", findings_.size(),
+                 [&](std::size_t i) { return render::finding_to_json(findings_[i]); }},
+             render::LazyArray{"functions", functions.size(),
+                               [&](std::size_t i) { return function_json(functions[i]); }}},
+            out);
+    }
+
+  private:
+    const Analysis& analysis_;
+    const Findings& findings_;
+};
+
+}  // namespace
+
+std::map<std::string, std::shared_ptr<render::Renderer>> make_streaming_renderers(
+    const Analysis& analysis, const Findings& findings, Bands bands) {
+    return {{"text", std::make_shared<StreamingText>(analysis, findings, std::move(bands))},
+            {"markdown", std::make_shared<StreamingMarkdown>(analysis, findings)},
+            {"csv", std::make_shared<StreamingCsv>(analysis)},
+            {"json", std::make_shared<StreamingJson>(analysis, findings)},
+            {"html", make_html_renderer(analysis, &findings)}};
 }
 
 std::shared_ptr<render::Renderer> make_text_renderer(Bands bands) {

@@ -1,4 +1,5 @@
 #include "ptune/render/report.hpp"
+#include "ptune/render/json_stream.hpp"
 
 #include <algorithm>
 #include <deque>
@@ -208,38 +209,56 @@ nlohmann::json to_json(const Report& report) {
 void write_json_with_array(nlohmann::json value, const std::string& key, std::size_t count,
                            const std::function<nlohmann::json(std::size_t)>& element,
                            std::ostream& out) {
+    write_json_with_arrays(std::move(value), {{key, count, element}}, out);
+}
+
+void write_json_with_arrays(nlohmann::json value, const std::vector<LazyArray>& arrays,
+                            std::ostream& out) {
     constexpr auto kReplace = nlohmann::json::error_handler_t::replace;
-    // A placeholder no input can produce (control characters are escaped in JSON strings),
-    // replaced by the array written element by element.
-    value[key] =
-        "\x01"
-        "array"
-        "\x01";  // split: "\x01a" would be one escape
+    // Placeholders no input can produce (control characters are escaped in JSON strings),
+    // replaced by the arrays written element by element.
+    for (std::size_t a = 0; a < arrays.size(); ++a)
+        value[arrays[a].key] = fmt::format(
+            "\x01"
+            "array{}\x01",  // split: "\x01a" would be one escape
+            a);
     const std::string text = value.dump(2, ' ', false, kReplace);
-    const std::string placeholder = "\"\\u0001array\\u0001\"";
-    const std::size_t at = text.find(placeholder);
-    if (at == std::string::npos || count == 0) {
-        if (at != std::string::npos) value[key] = nlohmann::json::array();
-        write_json(value, out, true);
-        return;
+    // (position in text, array) in text order.
+    std::vector<std::pair<std::size_t, std::size_t>> at;
+    for (std::size_t a = 0; a < arrays.size(); ++a) {
+        std::size_t pos = text.find(fmt::format("\"\\u0001array{}\\u0001\"", a));
+        if (pos != std::string::npos) at.emplace_back(pos, a);
     }
-    // The array's indentation: its key's line.
-    const std::size_t line_start = text.rfind('\n', at) + 1;
-    const std::string indent(text.find_first_not_of(' ', line_start) - line_start, ' ');
-    const std::string inner = indent + "  ";
-    out.write(text.data(), static_cast<std::streamsize>(at));
-    out << '[';
-    for (std::size_t i = 0; i < count; ++i) {
-        out << (i == 0 ? "\n" : ",\n") << inner;
-        const std::string item = element(i).dump(2, ' ', false, kReplace);
-        for (char ch : item) {
-            out.put(ch);
-            if (ch == '\n') out << inner;
+    std::sort(at.begin(), at.end());
+    std::size_t written = 0;
+    for (const auto& [pos, a] : at) {
+        const LazyArray& array = arrays[a];
+        out.write(text.data() + written, static_cast<std::streamsize>(pos - written));
+        written = pos + fmt::format("\"\\u0001array{}\\u0001\"", a).size();
+        if (array.count == 0) {
+            out << "[]";
+            continue;
         }
+        // The array's indentation: its key's line.
+        const std::size_t line_start = text.rfind('\n', pos) + 1;
+        const std::string indent(text.find_first_not_of(' ', line_start) - line_start, ' ');
+        const std::string inner = indent + "  ";
+        out << '[';
+        for (std::size_t i = 0; i < array.count; ++i) {
+            out << (i == 0 ? "\n" : ",\n") << inner;
+            const std::string item = array.element(i).dump(2, ' ', false, kReplace);
+            // Line by line, each continuation indented (a put() per byte dominated the time).
+            std::size_t from = 0;
+            for (std::size_t eol; (eol = item.find('\n', from)) != std::string::npos;
+                 from = eol + 1) {
+                out.write(item.data() + from, static_cast<std::streamsize>(eol + 1 - from));
+                out << inner;
+            }
+            out.write(item.data() + from, static_cast<std::streamsize>(item.size() - from));
+        }
+        out << '\n' << indent << ']';
     }
-    out << '\n' << indent << ']';
-    out.write(text.data() + at + placeholder.size(),
-              static_cast<std::streamsize>(text.size() - at - placeholder.size()));
+    out.write(text.data() + written, static_cast<std::streamsize>(text.size() - written));
     out << '\n';
 }
 

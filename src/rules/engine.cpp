@@ -1,4 +1,5 @@
 #include "ptune/rules/engine.hpp"
+#include "ptune/rules/subject_rules.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -273,22 +274,39 @@ Finding make_finding(const Rule& rule, const Subject& subject) {
     return finding;
 }
 
-std::vector<Finding> evaluate(const Catalogue& catalogue, const MetricStore& store,
-                              const std::vector<std::string>& areas) {
-    std::vector<Finding> findings;
+namespace {
+
+bool in_areas(const Rule& rule, const std::vector<std::string>& areas) {
+    return areas.empty() || std::any_of(areas.begin(), areas.end(), [&](const std::string& area) {
+               return rule.id.rfind(area, 0) == 0;
+           });
+}
+
+}  // namespace
+
+SubjectRules::SubjectRules(const Catalogue& catalogue, std::string_view kind,
+                           const std::vector<std::string>& areas) {
     for (const Rule& rule : catalogue.rules()) {
-        if (!rule.enabled || !rule.compiled_condition) continue;
-        if (!areas.empty() &&
-            std::none_of(areas.begin(), areas.end(),
-                         [&](const std::string& area) { return rule.id.rfind(area, 0) == 0; })) {
-            continue;
-        }
-        for (const auto& [key, subject] : store.subjects()) {
-            if (key.kind != rule.subject) continue;
-            auto verdict = evaluate_expression(*rule.compiled_condition, subject, rule.params);
-            if (verdict && *verdict != 0) findings.push_back(make_finding(rule, subject));
-        }
+        if (rule.enabled && rule.compiled_condition && rule.subject == kind &&
+            in_areas(rule, areas))
+            rules_.push_back(&rule);
     }
+}
+
+std::vector<const Rule*> SubjectRules::matching(const Subject& subject) const {
+    std::vector<const Rule*> out;
+    for (const Rule* rule : rules_) {
+        auto verdict = evaluate_expression(*rule->compiled_condition, subject, rule->params);
+        if (verdict && *verdict != 0) out.push_back(rule);
+    }
+    return out;
+}
+
+void SubjectRules::evaluate(const Subject& subject, std::vector<Finding>& findings) const {
+    for (const Rule* rule : matching(subject)) findings.push_back(make_finding(*rule, subject));
+}
+
+void sort_findings(std::vector<Finding>& findings) {
     std::stable_sort(findings.begin(), findings.end(), [](const Finding& a, const Finding& b) {
         if (a.severity != b.severity) return a.severity > b.severity;
         double ia = a.impact.value_or(-1), ib = b.impact.value_or(-1);
@@ -296,6 +314,20 @@ std::vector<Finding> evaluate(const Catalogue& catalogue, const MetricStore& sto
         if (a.rule != b.rule) return a.rule < b.rule;
         return a.subject < b.subject;
     });
+}
+
+std::vector<Finding> evaluate(const Catalogue& catalogue, const MetricStore& store,
+                              const std::vector<std::string>& areas) {
+    std::vector<Finding> findings;
+    for (const Rule& rule : catalogue.rules()) {
+        if (!rule.enabled || !rule.compiled_condition || !in_areas(rule, areas)) continue;
+        for (const auto& [key, subject] : store.subjects()) {
+            if (key.kind != rule.subject) continue;
+            auto verdict = evaluate_expression(*rule.compiled_condition, subject, rule.params);
+            if (verdict && *verdict != 0) findings.push_back(make_finding(rule, subject));
+        }
+    }
+    sort_findings(findings);
     return findings;
 }
 

@@ -106,8 +106,13 @@ std::vector<CaptureFiles> l3_captures(const fs::path& dir, std::vector<std::stri
         auto rank = numbered_dir(*rank_it, "rank", notes);
         if (!rank) continue;
         std::error_code ec2;
-        for (fs::directory_iterator d_it(rank_it->path(), ec2); !ec2 && d_it != end;
-             d_it.increment(ec2)) {
+        fs::directory_iterator d_it(rank_it->path(), ec2);
+        if (ec2) {  // said, not skipped as if it held no dispatch (issue #24)
+            notes.push_back(fmt::format("{}: cannot read the directory ({}), skipped",
+                                        rank_it->path().string(), ec2.message()));
+            continue;
+        }
+        for (; !ec2 && d_it != end; d_it.increment(ec2)) {
             auto dispatch = numbered_dir(*d_it, "d", notes);
             if (!dispatch) continue;
             auto records = records_in(d_it->path());
@@ -128,10 +133,18 @@ std::vector<CaptureFiles> l3_captures(const fs::path& dir, std::vector<std::stri
     return captures;
 }
 
-/// Looks for a capture in `dir` itself, then its dfx_outputs/, each also as an L3 tree.
-std::optional<Discovery> search(const fs::path& dir) {
+/// Looks for a capture in `dir` itself, then its dfx_outputs/, each also as an L3 tree. A
+/// directory that cannot be listed (no read permission) is added to `unreadable`, never taken
+/// for an empty one.
+std::optional<Discovery> search(const fs::path& dir, std::vector<std::string>& unreadable) {
     for (const fs::path& candidate : {dir, dir / "dfx_outputs"}) {
         if (!is_dir(candidate)) continue;
+        std::error_code listing;
+        fs::directory_iterator probe(candidate, listing);
+        if (listing) {
+            unreadable.push_back(fmt::format("{} ({})", candidate.string(), listing.message()));
+            continue;
+        }
         Discovery found;
         if (auto records = records_in(candidate)) {
             found.captures.push_back(siblings_of(*records, found.notes));
@@ -162,15 +175,23 @@ Result<Discovery> discover_captures(const fs::path& input) {
         if (auto status = io::check_regular_file(input.string()); !status) return status.error();
         return Error{"no such file or directory", input.string(), 0};
     }
-    if (auto found = search(input)) return *found;
+    std::vector<std::string> unreadable;
+    if (auto found = search(input, unreadable)) return *found;
     // build_output/ (or any folder of <Program>_<ts>/ runs): the newest run by its name.
     std::string note;
     auto run = discover::resolve_run(input, "", 1, &note);
     if (run && *run != input) {
-        if (auto found = search(*run)) {
+        if (auto found = search(*run, unreadable)) {
             found->notes.insert(found->notes.begin(), note);
             return *found;
         }
+    }
+    if (!unreadable.empty()) {
+        // Not "no records": the records may well be in there (issue #24).
+        return Error{fmt::format("cannot read the directory {}: no swimlane records could be "
+                                 "looked for there",
+                                 fmt::join(unreadable, ", ")),
+                     input.string(), 0};
     }
     return Error{
         "no swimlane records here (looked for chip_swimlane_records.json, "

@@ -17,6 +17,9 @@ namespace ptune::hints {
 /// `code`, `rule`, `message`, `file`, `line`, `col`, `fields`, `advice`, …), `suppressed`,
 /// `unused_suppressions`, `fixed`, `kernels`.
 nlohmann::json to_json(const LintResult& result);
+/// `--format json`: the report envelope with to_json's view, the diagnostics written one at a
+/// time (the same bytes as the standard JSON renderer over to_json, without the DOM).
+std::unique_ptr<render::Renderer> make_json_renderer(const LintResult& result);
 
 /// `file:line:col: warning: message [CODE]` plus a `note:` line with the advice; hints without
 /// a source location point at their line in the log.

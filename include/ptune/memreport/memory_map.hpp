@@ -15,6 +15,8 @@
 
 namespace ptune::memreport {
 
+class Findings;
+
 /// One `<svg class="chart" data-chart="memory-map-N">`: the buffers of `usage` (allocated ones,
 /// with live ranges) as rectangles; `rect.buffer` elements carry `data-buffer` (the name) and
 /// `data-live-at-peak="1"` or `data-overlap="1"`. Empty when the space has no live ranges.
@@ -26,6 +28,9 @@ std::vector<std::string> memory_maps(const Report& report, std::size_t limit = 1
 
 /// The `--format html` page of `ptune mem-report`: summary, findings, per function the table
 /// and its memory maps. Inline CSS and SVG only, nothing loaded from elsewhere.
-std::shared_ptr<render::Renderer> make_html_renderer(const Analysis& analysis);
+/// With `findings`, the page lists them instead of the render::Report's (mem-report's
+/// streaming outputs, findings.hpp).
+std::shared_ptr<render::Renderer> make_html_renderer(const Analysis& analysis,
+                                                     const Findings* findings = nullptr);
 
 }  // namespace ptune::memreport

@@ -1,11 +1,14 @@
 // ptune advise DIR: one build directory in, one ranked tuning report out.
 
+#include <filesystem>
+
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
 
 #include "cli/commands/commands.hpp"
 #include "cli/safety.hpp"
 #include "ptune/advise/advisor.hpp"
+#include "ptune/core/io.hpp"
 
 namespace ptune::cli {
 
@@ -41,6 +44,16 @@ class AdviseCommand : public Command {
         auto inventory = advise::take_inventory(dir_, program_, nth_latest_, logs_);
         if (!inventory) return context.fail(inventory.error());
         if (!inventory->chosen_note.empty()) spdlog::info("{}", inventory->chosen_note);
+        warn_unreadable(inventory->run_dir, context);
+        // An output over an artifact found in the directory is refused here, once, before any
+        // section reads it: the section would report the refused read and emit() the refused
+        // output a second time.
+        if (context.options.output != io::kStdinName) {
+            std::vector<std::string> found;
+            for (const auto& artifact : inventory->found) found.push_back(artifact.path.string());
+            if (auto status = io::check_outputs({context.options.output}, found); !status)
+                return context.fail(status.error());
+        }
         // A PyPTO run (`<Program>_<ts>/`) with nothing ptune reads is still a run to report on
         // (today's pypto writes no memory report: rule M10 says what to do instead); any other
         // empty directory is the wrong directory.
@@ -65,6 +78,28 @@ class AdviseCommand : public Command {
     }
 
   private:
+    // Directories of the run that cannot be listed: the inventory skips them, so their
+    // artifacts would read as merely "missing" (issue #24). Same depth as the inventory.
+    static void warn_unreadable(const std::filesystem::path& run, Context& context) {
+        namespace fs = std::filesystem;
+        std::error_code ec;
+        fs::recursive_directory_iterator it(run, fs::directory_options::skip_permission_denied, ec);
+        for (fs::recursive_directory_iterator end; !ec && it != end; it.increment(ec)) {
+            if (it.depth() >= 6) it.disable_recursion_pending();
+            std::error_code type;
+            if (!it->is_directory(type)) continue;
+            std::error_code listing;
+            fs::directory_iterator probe(it->path(), listing);
+            if (listing) {
+                context.diagnostics.warn(
+                    it->path().string(), 0,
+                    fmt::format("cannot read the directory ({}): artifacts in it are not looked "
+                                "for, and may show as missing",
+                                listing.message()));
+            }
+        }
+    }
+
     std::string dir_;
     std::vector<std::string> logs_;
     std::vector<std::string> baselines_;

@@ -8,6 +8,8 @@
 
 #include "cli/commands/commands.hpp"
 #include "cli/safety.hpp"
+#include "ptune/bench/gate_findings.hpp"
+#include "ptune/bench/gate_input.hpp"
 #include "ptune/bench/gate_report.hpp"
 #include "ptune/bench/perf_guard.hpp"
 #include "ptune/bench/pipeline.hpp"
@@ -95,11 +97,12 @@ class BenchGateCommand : public Command {
         if (!runs) return context.fail(runs.error());
         auto catalogue = context.catalogue();
         if (!catalogue) return context.fail(catalogue.error());
-        rules::MetricStore store;
-        const auto result = bench::gate::compare(*runs, options_, store, context.diagnostics);
+        // The rules see one case at a time (gate_findings.hpp): no metric map per case.
+        const auto result = bench::gate::evaluate(
+            bench::gate::pair_cases(runs->baseline, runs->current, context.diagnostics), options_);
         const bench::gate::ReportSettings settings{options_, warn_only_, false};
         auto report = bench::gate::make_report(result, settings);
-        report.findings = rules::evaluate(**catalogue, store, {"bench.gate-"});
+        report.findings = bench::gate::case_findings(result, options_, **catalogue);
 
         context.flush_diagnostics();
         std::map<std::string, std::shared_ptr<render::Renderer>> custom = {

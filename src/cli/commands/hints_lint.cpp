@@ -85,9 +85,9 @@ class HintsLintCommand : public Command {
         render::Report report;
         report.command = "hints-lint";
         report.include_findings_in_json = false;
-        // The JSON view holds every hint again: build it only when it is what gets printed.
-        if (context.options.format == "json") report.data = hints::to_json(result);
+        // The JSON view holds every hint again: written one hint at a time (make_json_renderer).
         std::map<std::string, std::shared_ptr<render::Renderer>> renderers = {
+            {"json", hints::make_json_renderer(result)},
             {"gcc", hints::make_gcc_renderer(result)},
             {"sarif", hints::make_sarif_renderer(result, **catalogue, !baseline_path_.empty())},
             {"github", hints::make_github_renderer(result, max_annotations_)}};

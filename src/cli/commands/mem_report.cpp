@@ -3,7 +3,7 @@
 // space runs per function, what is live at each space's peak, and which space to re-tile.
 
 #include "cli/commands/commands.hpp"
-#include "ptune/memreport/memory_map.hpp"
+#include "ptune/memreport/findings.hpp"
 #include "ptune/memreport/pipeline.hpp"
 #include "ptune/memreport/report.hpp"
 
@@ -38,17 +38,14 @@ class MemReportCommand : public Command {
         auto catalogue = context.catalogue();
         if (!catalogue) return context.fail(catalogue.error());
 
-        rules::MetricStore store;
-        memreport::publish(*analysis, store);
-        // The JSON view of a large report is big; build it only when it is printed.
-        render::Report report =
-            memreport::build_report(*analysis, rules::evaluate(**catalogue, store, {"mem."}),
-                                    context.options.format == "json");
-        int code = context.emit(
-            report, {{"text", memreport::make_text_renderer(memreport::usage_bands(**catalogue))},
-                     {"csv", memreport::make_csv_renderer(analysis->report)},
-                     {"html", memreport::make_html_renderer(*analysis)}});
-        return code != 0 ? code : context.findings_exit(report.findings);
+        // One function at a time (findings.hpp): a report of 200,000 functions never holds
+        // a metric map or a table per function, nor its JSON view as a DOM.
+        memreport::Findings findings(*analysis, **catalogue);
+        render::Report report = memreport::notes_report(*analysis);
+        int code =
+            context.emit(report, memreport::make_streaming_renderers(
+                                     *analysis, findings, memreport::usage_bands(**catalogue)));
+        return code != 0 ? code : context.findings_exit(findings.worst());
     }
 
   private:

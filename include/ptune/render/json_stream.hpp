@@ -1,0 +1,29 @@
+#pragma once
+/// @file json_stream.hpp
+/// JSON with several large arrays written one element at a time (write_json_with_array in
+/// report.hpp does one): `mem-report --format json` streams both its findings and its
+/// functions.
+
+#include <cstddef>
+#include <functional>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace ptune::render {
+
+/// An array made element by element: `count` elements, `element(i)` makes the i-th.
+struct LazyArray {
+    std::string key;
+    std::size_t count = 0;
+    std::function<nlohmann::json(std::size_t)> element;
+};
+
+/// Writes `value` as write_json(pretty) would with `value[array.key]` set to each array's
+/// elements, made one at a time: no array exists as a DOM.
+void write_json_with_arrays(nlohmann::json value, const std::vector<LazyArray>& arrays,
+                            std::ostream& out);
+
+}  // namespace ptune::render
