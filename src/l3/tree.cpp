@@ -26,14 +26,8 @@ Error input_error(std::string message, std::string file = "") {
     return Error{std::move(message), std::move(file), 0, ExitCode::InputError};
 }
 
-bool is_dir(const fs::path& p) {
-    std::error_code ec;
-    return fs::is_directory(p, ec);
-}
-bool is_file(const fs::path& p) {
-    std::error_code ec;
-    return fs::is_regular_file(p, ec);
-}
+using io::is_dir;
+using io::is_file;
 
 /// "rank3" → 3, "d12" → 12 (digits only after the prefix).
 std::optional<int> numbered(std::string_view name, std::string_view prefix) {

@@ -50,8 +50,19 @@ enum class FlowMode {
     None,      ///< no dependency arrows (the other arrow kinds stay)
 };
 
+/// The multi-rank layout of one dispatch across ranks (upstream-2026-09.md §1.14): each source
+/// is a rank placed on the host clock; all share one origin, and rank r's views get pids
+/// 100·(r+1) + view.
+struct MultiRankLayout {
+    std::int64_t global_origin_ns = 0;  ///< host ns of time 0
+    std::vector<int> ranks;             ///< per source, its rank
+    std::string metadata_json;          ///< the trace's top-level `metadata` (an object)
+};
+
 /// Options of write_trace.
 struct TraceOptions {
+    /// Several ranks of one dispatch placed on one host axis (replaces `align`); null otherwise.
+    const MultiRankLayout* multi_rank = nullptr;
     TraceFormat format = TraceFormat::Json;
     TimeAlign align = TimeAlign::Start;
     /// Add the upstream `--overhead` counters (swimlane.md §5.4): per core type idle cores, ready
