@@ -1,6 +1,8 @@
 // The report of an L3 tree (see ranks.hpp): per rank and dispatch, across ranks, and what makes
 // the straggler slower than the median rank.
 
+#include <algorithm>
+
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
@@ -45,7 +47,7 @@ render::Table placement_table(const Comparison& c, nlohmann::json& rank_data) {
     render::Table t;
     t.title = "Host placement per rank";
     t.columns = {"dispatch",   "rank",         "alignment", "bound (µs)",
-                 "slack (µs)", "host pid:inv", "pairing",   "reason"};
+                 "slack (µs)", "host pid:inv", "pairing"};
     t.align.assign(t.columns.size(), render::Align::Left);
     t.align[3] = t.align[4] = render::Align::Right;
     for (std::size_t i = 0; i < c.ranks.size(); ++i) {
@@ -54,8 +56,7 @@ render::Table placement_table(const Comparison& c, nlohmann::json& rank_data) {
         t.rows.push_back({r.key, r.label, r.alignment_status, us2(r.alignment_bound_ns),
                           us2(r.slack_ns),
                           r.pairing ? fmt::format("{}:{}", r.pairing->pid, r.pairing->inv) : "-",
-                          r.pairing ? r.pairing->source : "-",
-                          r.alignment_reason.empty() ? "-" : r.alignment_reason});
+                          r.pairing ? r.pairing->source : "-"});
         nlohmann::json a = {{"status", r.alignment_status}};
         if (!r.alignment_reason.empty()) a["reason"] = r.alignment_reason;
         if (r.alignment_bound_ns >= 0) a["bound_ns"] = r.alignment_bound_ns;
@@ -74,7 +75,11 @@ render::Report build_report(const std::string& command, const Tree& tree, const 
     report.command = command;
     bool swimlane = c.source == Source::Swimlane;
     // Units in the header as "(µs)", as every other table of ptune writes them.
-    const std::string unit = fmt::format("({})", c.unit);
+    // Units in the column headers as "(µs)"; cycles (pmu) are too wide for the headers of these
+    // tables, so they go to the tables' titles.
+    const bool short_unit = swimlane;
+    const std::string unit = short_unit ? fmt::format(" ({})", c.unit) : "";
+    const std::string title_unit = short_unit ? "" : fmt::format(" ({})", c.unit);
     std::string value_column = swimlane ? "makespan (µs)" : "Σ cycles";
 
     render::Table ranks;
@@ -125,16 +130,16 @@ render::Report build_report(const std::string& command, const Tree& tree, const 
     }
 
     render::Table across;
-    across.title = "Across ranks";
+    across.title = "Across ranks" + title_unit;
     // The median cell names its rank: "13.80 (rank0/d0)".
-    across.columns = {"dispatch",       "ranks",       "straggler",      "max " + unit,
-                      "median " + unit, "min " + unit, "spread " + unit, "imbalance %"};
+    across.columns = {"dispatch",      "ranks",      "straggler",     "max" + unit,
+                      "median" + unit, "min" + unit, "spread" + unit, "imbalance %"};
     across.align.assign(across.columns.size(), render::Align::Right);
     across.align[0] = across.align[2] = across.align[4] = render::Align::Left;
     render::Table difference;
-    difference.title = "What makes the straggler slower";
-    difference.columns = {"dispatch", "what", "straggler " + unit, "median rank " + unit,
-                          "difference " + unit};
+    difference.title = "What makes the straggler slower" + title_unit;
+    difference.columns = {"dispatch", "what", "straggler" + unit, "median rank" + unit,
+                          "difference" + unit};
     difference.align = {render::Align::Left, render::Align::Left, render::Align::Right,
                         render::Align::Right, render::Align::Right};
     nlohmann::json dispatch_data = nlohmann::json::array();
@@ -202,6 +207,19 @@ render::Report build_report(const std::string& command, const Tree& tree, const 
                 "under {} µs (the two largest slacks) is undecided",
                 key, fixed(static_cast<double>(uncertainty) / 1000.0, 1)));
     }
+    // Why ranks stay unplaced, once per reason (the table has no room for it).
+    std::vector<std::pair<std::string, std::vector<std::string>>> unplaced;
+    for (const RankResult& r : c.ranks) {
+        if (r.alignment_status != "unavailable") continue;
+        auto it = std::find_if(unplaced.begin(), unplaced.end(),
+                               [&](const auto& u) { return u.first == r.alignment_reason; });
+        if (it == unplaced.end())
+            it = unplaced.insert(unplaced.end(), {r.alignment_reason, std::vector<std::string>()});
+        it->second.push_back(r.label);
+    }
+    for (const auto& [reason, labels] : unplaced)
+        report.notes.push_back(
+            fmt::format("clock alignment unavailable ({}): {}", reason, fmt::join(labels, ", ")));
     for (const std::string& gap : c.gaps) report.notes.push_back("gap: " + gap);
 
     report.data = {{"layout", "l3"},

@@ -13,6 +13,7 @@
 #include <string>
 #include <tuple>
 
+#include <fmt/format.h>
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 

@@ -61,8 +61,6 @@ struct MultiRankLayout {
 
 /// Options of write_trace.
 struct TraceOptions {
-    /// Several ranks of one dispatch placed on one host axis (replaces `align`); null otherwise.
-    const MultiRankLayout* multi_rank = nullptr;
     TraceFormat format = TraceFormat::Json;
     TimeAlign align = TimeAlign::Start;
     /// Add the upstream `--overhead` counters (swimlane.md §5.4): per core type idle cores, ready
@@ -70,6 +68,8 @@ struct TraceOptions {
     /// (has_task_graph); the others get none.
     bool overhead = false;
     FlowMode flows = FlowMode::Instance;
+    /// Several ranks of one dispatch placed on one host axis (replaces `align`); null otherwise.
+    const MultiRankLayout* multi_rank = nullptr;
 };
 
 /// Whether a source has dependency edges (deps.json, or the `fanout` lists of a µs-era file):
