@@ -1188,6 +1188,9 @@ Result<TraceModel> build_trace_model(std::span<const TraceSource> sources, TimeA
             model.pid_base[k] = 100 * static_cast<std::int64_t>(k + 1);
         Builder(model, k).build();
     }
+    // §1.14: Perfetto orders processes by sort index; the ranks' blocks in pid order.
+    if (multi_rank)
+        for (Process& p : model.processes) p.sort_index = static_cast<int>(p.pid);
     assign_lanes(model);
     model.counts.slices = model.slices.size();
     model.counts.counters = model.counters.size();

@@ -150,7 +150,7 @@ TEST_CASE("bad pins are refused with the rule they break", "[l3][pairing]") {
           "pinned pairing names a capture that is not being merged: rank5");
 }
 
-TEST_CASE("--rank-pid values", "[l3][pairing]") {
+TEST_CASE("rank-pid values: RANK=PID and RANK=PID:INV", "[l3][pairing]") {
     auto a = parse_rank_pid("0=4242");
     REQUIRE(a);
     CHECK(a->rank == 0);
@@ -343,6 +343,7 @@ TEST_CASE("the multi-rank trace: rank pids, one host origin, every slice inside 
     std::vector<swimlane::TraceSource> sources;
     for (const PlacedRank& r : placed->ranks) {
         layout.ranks.push_back(r.rank);
+        layout.slacks_ns.push_back(r.slack_ns);
         swimlane::TraceSource s;
         s.capture = &r.loaded.capture;
         s.label = "rank" + std::to_string(r.rank);
@@ -359,6 +360,8 @@ TEST_CASE("the multi-rank trace: rank pids, one host origin, every slice inside 
     std::set<std::string> names;
     std::map<int, std::pair<double, double>> span;  // rank → [min ts, max end] of its slices
     for (const auto& e : trace["traceEvents"]) {
+        if (e["ph"] == "M" && e["name"] == "process_sort_index")
+            CHECK(e["args"]["sort_index"] == e["pid"]);  // ranks in pid order
         if (e["ph"] == "M" && e["name"] == "process_name") {
             names.insert(std::to_string(e["pid"].get<int>()) + " " +
                          e["args"]["name"].get<std::string>());
@@ -366,6 +369,8 @@ TEST_CASE("the multi-rank trace: rank pids, one host origin, every slice inside 
         }
         if (e["ph"] != "X") continue;
         int rank = e["pid"].get<int>() / 100 - 1;
+        CHECK(e["args"]["rank"] == rank);  // every slice names its rank and slack
+        CHECK(e["args"]["slack_ns"] == 40'000);
         double ts = e["ts"].get<double>(), end = ts + e["dur"].get<double>();
         auto [it, fresh] = span.try_emplace(rank, ts, end);
         if (!fresh) it->second = {std::min(it->second.first, ts), std::max(it->second.second, end)};

@@ -54,9 +54,10 @@ enum class FlowMode {
 /// is a rank placed on the host clock; all share one origin, and rank r's views get pids
 /// 100·(r+1) + view.
 struct MultiRankLayout {
-    std::int64_t global_origin_ns = 0;  ///< host ns of time 0
-    std::vector<int> ranks;             ///< per source, its rank
-    std::string metadata_json;          ///< the trace's top-level `metadata` (an object)
+    std::int64_t global_origin_ns = 0;    ///< host ns of time 0
+    std::vector<int> ranks;               ///< per source, its rank
+    std::vector<std::int64_t> slacks_ns;  ///< per source, its placement slack (args.slack_ns)
+    std::string metadata_json;            ///< the trace's top-level `metadata` (an object)
 };
 
 /// Options of write_trace.

@@ -181,6 +181,7 @@ class SwimlaneMergeCommand : public Command {
                                                         l3_.dispatch, l3_.dispatch_id);
         for (l3::PlacedRank& rank : placement_->ranks) {
             layout_.ranks.push_back(rank.rank);
+            layout_.slacks_ns.push_back(rank.slack_ns);
             rank.loaded.files.label = fmt::format("rank{}", rank.rank);
             loaded.push_back(std::move(rank.loaded));
         }
