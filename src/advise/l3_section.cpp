@@ -2,6 +2,8 @@
 
 #include "l3_section.hpp"
 
+#include <optional>
+
 #include <fmt/format.h>
 
 namespace ptune::advise {
@@ -43,6 +45,19 @@ bool add_l3(Advice& advice, l3::Source source, const rules::Catalogue& catalogue
     for (rules::Finding& finding : l3::rank_findings(comparison))
         advice.findings.push_back({std::move(finding), 3, 0, ""});
     render::Report report = l3::build_report("advise", *tree, comparison, {});
+    // Each rank's clock alignment and host placement (upstream-2026-09.md §1.14, §1.17).
+    std::optional<Section> placement;
+    for (render::Table& table : report.tables)
+        if (swimlane && table.title == "Host placement per rank") {
+            placement = Section{"l3-placement",
+                                "Ranks on the host clock (L3 swimlane)",
+                                std::move(table),
+                                report.data.value("host_placement", nlohmann::json::array()),
+                                {}};
+            for (const std::string& note : report.notes)
+                if (note.find("placed on the host clock") != std::string::npos)
+                    placement->notes.push_back(note);
+        }
     Section section{swimlane ? "l3-swimlane" : "l3-pmu",
                     swimlane ? "Ranks (L3 swimlane): the straggler of each dispatch"
                              : "Ranks (L3 pmu.csv): the straggler of each dispatch",
@@ -55,6 +70,7 @@ bool add_l3(Advice& advice, l3::Source source, const rules::Catalogue& catalogue
                         "findings carry its label",
                         slow->label, comparison.dispatches.front().key, swimlane ? "L2" : "pmu"));
     advice.sections.push_back(std::move(section));
+    if (placement) advice.sections.push_back(std::move(*placement));
     return true;
 }
 

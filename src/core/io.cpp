@@ -381,6 +381,16 @@ count_newlines(const char* begin, const char* end) {
     return count;
 }
 
+bool is_dir(const fs::path& path) {
+    std::error_code ec;
+    return fs::is_directory(path, ec);
+}
+
+bool is_file(const fs::path& path) {
+    std::error_code ec;
+    return fs::is_regular_file(path, ec);
+}
+
 bool same_file(const fs::path& a, const fs::path& b) {
     struct stat sa {
     }, sb{};

@@ -6,16 +6,19 @@
 #include <algorithm>
 #include <atomic>
 #include <cstdlib>
+#include <deque>
 #include <map>
 #include <mutex>
 #include <set>
 #include <thread>
 
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 #include "ptune/core/stats.hpp"
 #include "ptune/core/terminal.hpp"
 #include "ptune/core/text.hpp"
+#include "ptune/l3/placement.hpp"
 #include "ptune/pmu/analyzer.hpp"
 #include "ptune/pmu/pipeline.hpp"
 #include "ptune/swimlane/pipeline.hpp"
@@ -77,11 +80,39 @@ RankResult start_result(const RankCapture& capture, const std::filesystem::path&
     return r;
 }
 
+/// Where one rank is placed on the host clock (§1.14): its paired window, when the tree's host
+/// logs paired its dispatch.
+struct RankPlacement {
+    const swimlane::HostWindow* window = nullptr;
+    const std::vector<std::string>* logs = nullptr;
+    HostPairing pairing;
+};
+
+/// The rank's clock alignment as the report shows it.
+void take_alignment(RankResult& r, const swimlane::Capture& capture,
+                    const RankPlacement& placement) {
+    const swimlane::ContainmentAlignment& a = capture.clock_alignment;
+    if (a.status == swimlane::ContainmentAlignment::Status::None) return;
+    r.alignment_status = a.bounded() ? "bounded" : "unavailable";
+    r.alignment_reason = a.reason;
+    if (a.bounded()) r.alignment_bound_ns = a.bound_ns();
+    if (!a.placement_json.empty()) {
+        auto placement_json = nlohmann::json::parse(a.placement_json, nullptr, false);
+        if (placement_json.is_object())
+            r.slack_ns = placement_json.value("slack_ns", std::int64_t{-1});
+    }
+    if (placement.window) r.pairing = placement.pairing;
+}
+
 /// One rank through the swimlane pipeline; the capture and its analysis die at the return.
 void swimlane_rank(RankResult& r, const rules::Catalogue& catalogue,
-                   const swimlane::AnalyzeOptions& options) {
+                   const swimlane::AnalyzeOptions& options, const RankPlacement& placement) {
     swimlane::LoadRequest request;
     request.input = r.input;
+    if (placement.window) {
+        request.paired_window = placement.window;
+        request.paired_logs = *placement.logs;
+    }
     auto found = swimlane::find_captures(request);
     if (!found) {
         r.diagnostics.error(found.error().file, found.error().line, found.error().message);
@@ -93,6 +124,7 @@ void swimlane_rank(RankResult& r, const rules::Catalogue& catalogue,
         return;
     }
     r.inputs = loaded->inputs;
+    take_alignment(r, loaded->capture, placement);
     if (loaded->capture.tasks.empty()) {
         r.diagnostics.error(r.input, 0, "no AICore task rows to analyze; rank left out");
         return;
@@ -177,9 +209,9 @@ void check_mixed(Comparison& c) {
     say("architecture", by_arch);
 }
 
-template <class PerRank>
+template <class PerRank, class Prepare>
 Comparison analyze_tree(const Tree& tree, Source source, const TreeOptions& options,
-                        PerRank per_rank) {
+                        PerRank per_rank, Prepare prepare) {
     Comparison c;
     c.source = source;
     c.unit = source == Source::Swimlane ? "µs" : "cycles";
@@ -197,6 +229,7 @@ Comparison analyze_tree(const Tree& tree, Source source, const TreeOptions& opti
         jobs.push_back(&capture);
         c.ranks.push_back(start_result(capture, file));
     }
+    prepare(c);
     parallel_for(
         jobs.size(), options.threads, [&](std::size_t i) { per_rank(c.ranks[i]); },
         fmt::format("ptune: {} ranks", jobs.size()));
@@ -233,17 +266,86 @@ std::string fixed(double v, int decimals = 1) {
 
 }  // namespace
 
+namespace {
+
+/// Pairs every dispatch's ranks with the host invocations of the tree's logs (§1.14); a dispatch
+/// that cannot be paired is a gap, its ranks analysed unplaced.
+void pair_tree(const Tree& tree, Comparison& c, std::deque<DispatchPairing>& storage,
+               std::vector<RankPlacement>& placements) {
+    placements.assign(c.ranks.size(), {});
+    PlacementRequest request;
+    request.root = tree.root;
+    if (!has_host_logs(request)) return;
+    std::vector<std::string> keys;
+    for (const RankResult& r : c.ranks)
+        if (std::find(keys.begin(), keys.end(), r.key) == keys.end()) keys.push_back(r.key);
+    for (const std::string& key : keys) {
+        std::vector<std::size_t> members;
+        std::vector<swimlane::CaptureFiles> files;
+        for (std::size_t i = 0; i < c.ranks.size(); ++i) {
+            if (c.ranks[i].key != key) continue;
+            members.push_back(i);
+            swimlane::CaptureFiles f;
+            f.records = c.ranks[i].input;
+            f.rank = c.ranks[i].rank;
+            f.label = c.ranks[i].label;
+            files.push_back(std::move(f));
+        }
+        auto paired = pair_dispatch(files, {}, request, c.placement_diagnostics);
+        if (!paired) {
+            c.gaps.push_back(fmt::format("{}: ranks not placed on the host clock: {}", key,
+                                         paired.error().message));
+            continue;
+        }
+        const DispatchPairing& p = storage.emplace_back(std::move(*paired));
+        for (std::size_t j = 0; j < members.size(); ++j)
+            placements[members[j]] = {&p.windows[p.pairs[j].window], &p.logs, p.pairs[j]};
+    }
+}
+
+/// The cross-rank uncertainty of each dispatch whose every rank was placed (§1.14).
+void summarise_placement(Comparison& c) {
+    std::vector<std::string> keys;
+    for (const RankResult& r : c.ranks)
+        if (std::find(keys.begin(), keys.end(), r.key) == keys.end()) keys.push_back(r.key);
+    for (const std::string& key : keys) {
+        std::vector<std::int64_t> slacks;
+        bool all = true;
+        for (const RankResult& r : c.ranks)
+            if (r.key == key) {
+                all = all && r.pairing && r.slack_ns >= 0;
+                slacks.push_back(r.slack_ns);
+            }
+        if (all) c.placed_dispatches.emplace_back(key, cross_rank_uncertainty(slacks).value_or(-1));
+    }
+}
+
+}  // namespace
+
 Comparison analyze_swimlane_tree(const Tree& tree, const rules::Catalogue& catalogue,
                                  const TreeOptions& options) {
     swimlane::AnalyzeOptions analyze = swimlane::analyze_options(catalogue);
-    return analyze_tree(tree, Source::Swimlane, options,
-                        [&](RankResult& r) { swimlane_rank(r, catalogue, analyze); });
+    std::deque<DispatchPairing> pairings;
+    std::vector<RankPlacement> placements;
+    const RankResult* first = nullptr;
+    Comparison c = analyze_tree(
+        tree, Source::Swimlane, options,
+        [&](RankResult& r) {
+            swimlane_rank(r, catalogue, analyze, placements[static_cast<std::size_t>(&r - first)]);
+        },
+        [&](Comparison& prepared) {
+            pair_tree(tree, prepared, pairings, placements);
+            first = prepared.ranks.data();
+        });
+    summarise_placement(c);
+    return c;
 }
 
 Comparison analyze_pmu_tree(const Tree& tree, const rules::Catalogue& catalogue,
                             const TreeOptions& options) {
-    return analyze_tree(tree, Source::Pmu, options,
-                        [&](RankResult& r) { pmu_rank(r, catalogue, options); });
+    return analyze_tree(
+        tree, Source::Pmu, options, [&](RankResult& r) { pmu_rank(r, catalogue, options); },
+        [](Comparison&) {});
 }
 
 void compare(Comparison& c) {
@@ -426,6 +528,7 @@ void publish(const Comparison& c, rules::MetricStore& store, bool only_if_absent
 void report_diagnostics(const Tree& tree, const Comparison& c, Diagnostics& diagnostics) {
     for (const std::string& note : tree.notes) diagnostics.note(tree.root.string(), 0, note);
     for (const RankResult& r : c.ranks) diagnostics.append(r.diagnostics);
+    diagnostics.append(c.placement_diagnostics);
     for (const std::string& gap : c.gaps) diagnostics.warn(tree.root.string(), 0, gap);
 }
 

@@ -1,7 +1,10 @@
 // The report of an L3 tree (see ranks.hpp): per rank and dispatch, across ranks, and what makes
 // the straggler slower than the median rank.
 
+#include <algorithm>
+
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 #include "ptune/core/stats.hpp"
 #include "ptune/l3/ranks.hpp"
@@ -33,6 +36,37 @@ const char* pairing_name(Pairing pairing) {
                                                       : "local_capture_index";
 }
 
+std::string us2(std::int64_t ns) {
+    return ns < 0 ? std::string("-") : fixed(static_cast<double>(ns) / 1000.0, 2);
+}
+
+/// Each rank's clock alignment (upstream-2026-09.md §1.17): status, bound width, and where the
+/// tree's host logs placed it (§1.14); also into each rank's JSON entry. Empty when no rank has
+/// an alignment at all (older captures).
+render::Table placement_table(const Comparison& c, nlohmann::json& rank_data) {
+    render::Table t;
+    t.title = "Host placement per rank";
+    t.columns = {"dispatch",   "rank",         "alignment", "bound (µs)",
+                 "slack (µs)", "host pid:inv", "pairing"};
+    t.align.assign(t.columns.size(), render::Align::Left);
+    t.align[3] = t.align[4] = render::Align::Right;
+    for (std::size_t i = 0; i < c.ranks.size(); ++i) {
+        const RankResult& r = c.ranks[i];
+        if (r.alignment_status.empty()) continue;
+        t.rows.push_back({r.key, r.label, r.alignment_status, us2(r.alignment_bound_ns),
+                          us2(r.slack_ns),
+                          r.pairing ? fmt::format("{}:{}", r.pairing->pid, r.pairing->inv) : "-",
+                          r.pairing ? r.pairing->source : "-"});
+        nlohmann::json a = {{"status", r.alignment_status}};
+        if (!r.alignment_reason.empty()) a["reason"] = r.alignment_reason;
+        if (r.alignment_bound_ns >= 0) a["bound_ns"] = r.alignment_bound_ns;
+        if (r.slack_ns >= 0) a["slack_ns"] = r.slack_ns;
+        if (r.pairing) a["host_pairing"] = nlohmann::json::parse(r.pairing->to_json());
+        rank_data[i]["clock_alignment"] = std::move(a);
+    }
+    return t;
+}
+
 }  // namespace
 
 render::Report build_report(const std::string& command, const Tree& tree, const Comparison& c,
@@ -40,12 +74,18 @@ render::Report build_report(const std::string& command, const Tree& tree, const 
     render::Report report;
     report.command = command;
     bool swimlane = c.source == Source::Swimlane;
-    std::string value_column = swimlane ? "makespan µs" : "Σ cycles";
+    // Units in the header as "(µs)", as every other table of ptune writes them.
+    // Units in the column headers as "(µs)"; cycles (pmu) are too wide for the headers of these
+    // tables, so they go to the tables' titles.
+    const bool short_unit = swimlane;
+    const std::string unit = short_unit ? fmt::format(" ({})", c.unit) : "";
+    const std::string title_unit = short_unit ? "" : fmt::format(" ({})", c.unit);
+    std::string value_column = swimlane ? "makespan (µs)" : "Σ cycles";
 
     render::Table ranks;
     ranks.title = "Per rank and dispatch";
     ranks.columns = {"dispatch", "rank", "tasks", value_column};
-    if (swimlane) ranks.columns.push_back("critical path µs");
+    if (swimlane) ranks.columns.push_back("critical path (µs)");
     ranks.columns.insert(ranks.columns.end(), {"top kernel", "own findings"});
     ranks.align.assign(ranks.columns.size(), render::Align::Right);
     ranks.align[0] = ranks.align[1] = render::Align::Left;
@@ -90,14 +130,16 @@ render::Report build_report(const std::string& command, const Tree& tree, const 
     }
 
     render::Table across;
-    across.title = "Across ranks";
-    across.columns = {"dispatch",      "ranks", "straggler", "max",
-                      "median (rank)", "min",   "spread",    "imbalance %"};
+    across.title = "Across ranks" + title_unit;
+    // The median cell names its rank: "13.80 (rank0/d0)".
+    across.columns = {"dispatch",      "ranks",      "straggler",     "max" + unit,
+                      "median" + unit, "min" + unit, "spread" + unit, "imbalance %"};
     across.align.assign(across.columns.size(), render::Align::Right);
     across.align[0] = across.align[2] = across.align[4] = render::Align::Left;
     render::Table difference;
-    difference.title = fmt::format("What makes the straggler slower (in {})", c.unit);
-    difference.columns = {"dispatch", "what", "straggler", "median rank", "difference"};
+    difference.title = "What makes the straggler slower" + title_unit;
+    difference.columns = {"dispatch", "what", "straggler" + unit, "median rank" + unit,
+                          "difference" + unit};
     difference.align = {render::Align::Left, render::Align::Left, render::Align::Right,
                         render::Align::Right, render::Align::Right};
     nlohmann::json dispatch_data = nlohmann::json::array();
@@ -144,14 +186,40 @@ render::Report build_report(const std::string& command, const Tree& tree, const 
                                  {"kernel_deltas", std::move(deltas)}});
     }
 
+    render::Table placement = placement_table(c, rank_data);
     report.tables.push_back(std::move(ranks));
     report.tables.push_back(std::move(across));
     if (!difference.rows.empty()) report.tables.push_back(std::move(difference));
+    if (!placement.rows.empty()) report.tables.push_back(std::move(placement));
     report.notes.push_back(fmt::format(
         "{} capture(s) of {} rank(s) under {}; dispatches paired by {}; each rank's {} is on its "
         "own clock, so no cross-rank clock bound applies",
         c.ranks.size(), tree.ranks.size(), tree.root.string(), pairing_name(tree.pairing),
         c.measure));
+    nlohmann::json placed = nlohmann::json::array();
+    for (const auto& [key, uncertainty] : c.placed_dispatches) {
+        placed.push_back({{"dispatch", key},
+                          {"cross_rank_uncertainty_ns",
+                           uncertainty >= 0 ? nlohmann::json(uncertainty) : nlohmann::json()}});
+        if (uncertainty >= 0)
+            report.notes.push_back(fmt::format(
+                "{}: every rank placed on the host clock by its host invocation; a cross-rank gap "
+                "under {} µs (the two largest slacks) is undecided",
+                key, fixed(static_cast<double>(uncertainty) / 1000.0, 1)));
+    }
+    // Why ranks stay unplaced, once per reason (the table has no room for it).
+    std::vector<std::pair<std::string, std::vector<std::string>>> unplaced;
+    for (const RankResult& r : c.ranks) {
+        if (r.alignment_status != "unavailable") continue;
+        auto it = std::find_if(unplaced.begin(), unplaced.end(),
+                               [&](const auto& u) { return u.first == r.alignment_reason; });
+        if (it == unplaced.end())
+            it = unplaced.insert(unplaced.end(), {r.alignment_reason, std::vector<std::string>()});
+        it->second.push_back(r.label);
+    }
+    for (const auto& [reason, labels] : unplaced)
+        report.notes.push_back(
+            fmt::format("clock alignment unavailable ({}): {}", reason, fmt::join(labels, ", ")));
     for (const std::string& gap : c.gaps) report.notes.push_back("gap: " + gap);
 
     report.data = {{"layout", "l3"},
@@ -164,6 +232,7 @@ render::Report build_report(const std::string& command, const Tree& tree, const 
                    {"ranks", std::move(rank_data)},
                    {"dispatches", std::move(dispatch_data)},
                    {"gaps", c.gaps}};
+    if (!placed.empty()) report.data["host_placement"] = std::move(placed);
     // L3 findings first, then each rank's own, with the rank in the subject.
     for (rules::Finding& f : rank_findings(c)) findings.push_back(std::move(f));
     report.findings = std::move(findings);

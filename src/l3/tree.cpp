@@ -26,14 +26,8 @@ Error input_error(std::string message, std::string file = "") {
     return Error{std::move(message), std::move(file), 0, ExitCode::InputError};
 }
 
-bool is_dir(const fs::path& p) {
-    std::error_code ec;
-    return fs::is_directory(p, ec);
-}
-bool is_file(const fs::path& p) {
-    std::error_code ec;
-    return fs::is_regular_file(p, ec);
-}
+using io::is_dir;
+using io::is_file;
 
 /// "rank3" → 3, "d12" → 12 (digits only after the prefix).
 std::optional<int> numbered(std::string_view name, std::string_view prefix) {
@@ -360,6 +354,20 @@ Result<Tree> read_tree(const fs::path& input, const Selection& selection) {
         std::erase_if(captures, [&](const RankCapture& c) { return c.dispatch != n; });
         if (captures.empty())
             return input_error(fmt::format("no rank has d{}", n), tree.root.string());
+        // dN holding the members of one group (§1.14: "with --dispatch dN and group sidecars the
+        // result is validated the same way"; the two-rank fixture's README: "--dispatch d0:
+        // group of 2 → parent-identity pairing"): paired and checked as that group.
+        const RankCapture& first = captures.front();
+        bool one_group = std::all_of(captures.begin(), captures.end(), [&](const RankCapture& c) {
+            return c.identity && first.identity && c.identity->group_size > 1 &&
+                   c.identity->run_id == first.identity->run_id &&
+                   c.identity->task_slot == first.identity->task_slot;
+        });
+        if (one_group) {
+            tree.pairing = Pairing::ParentDispatchIdentity;
+            for (RankCapture& c : captures)
+                c.key = fmt::format("run{}:{}", c.identity->run_id, c.identity->task_slot);
+        }
     } else if (selection.parent) {
         // Not a structured binding: clang 14 cannot capture one in a lambda.
         const auto run = selection.parent->first;

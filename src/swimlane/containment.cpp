@@ -283,6 +283,12 @@ ContainmentAlignment align_by_containment(const HostAlignmentInput& input,
         out.source = "host logs";
         return out;
     };
+    if (input.paired) {
+        auto placed = place_in_window(*input.paired, extent);
+        if (!placed) return unavailable(placed.error().message);
+        placed->logs = input.logs;
+        return *placed;
+    }
     if (input.logs.empty()) return unavailable("no Host log available");
     std::vector<const HostWindow*> candidates;
     for (const HostWindow& w : input.windows) {

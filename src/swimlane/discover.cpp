@@ -4,8 +4,6 @@
 
 #include "ptune/swimlane/discover.hpp"
 
-#include "ptune/core/io.hpp"
-
 #include <algorithm>
 #include <cctype>
 #include <limits>
@@ -24,14 +22,8 @@ namespace fs = std::filesystem;
 
 namespace {
 
-bool is_dir(const fs::path& p) {
-    std::error_code ec;
-    return fs::is_directory(p, ec);
-}
-bool is_file(const fs::path& p) {
-    std::error_code ec;
-    return fs::is_regular_file(p, ec);
-}
+using io::is_dir;
+using io::is_file;
 
 /// Records file names, newest generation first; "*" entries are timestamped prefixes.
 constexpr std::string_view kRecordNames[] = {"chip_swimlane_records.json",

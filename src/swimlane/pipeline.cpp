@@ -63,6 +63,13 @@ Result<HostAlignmentInput> load_host_alignment(const std::filesystem::path& reco
                                                const LoadRequest& request, std::size_t& torn,
                                                Diagnostics& diagnostics) {
     HostAlignmentInput input;
+    if (request.paired_window) {
+        // Multi-rank: the pairing chose the invocation (l3/host_pairing.hpp).
+        input.paired = *request.paired_window;
+        input.logs = request.paired_logs;
+        input.forced = true;
+        return input;
+    }
     input.forced = !request.host_logs.empty();
     HostSpanLog spans;
     for (const auto& path : host_logs_for(records, request)) {
@@ -182,6 +189,10 @@ Result<LoadedCapture> load_capture(const CaptureFiles& files, const LoadRequest&
     if (loaded.names) {
         loaded.files.name_map = loaded.names->source;
         loaded.inputs.push_back(loaded.names->source);
+    }
+    if (request.host_phases) {
+        loaded.host_phases = load_host_phase_lanes(files.records, loaded.capture, diagnostics);
+        if (loaded.host_phases) loaded.inputs.push_back(loaded.host_phases->source);
     }
     return loaded;
 }

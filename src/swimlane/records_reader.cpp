@@ -1217,6 +1217,8 @@ bool wants_containment(const RecordsWalker& w, const Capture& capture) {
 /// capture. ptune never writes the record back: it is reported (trace metadata, console).
 void decide_clock_alignment(const RecordsWalker& w, Capture& capture, const ReadOptions& options,
                             Diagnostics& diagnostics) {
+    if (options.alignment_facts)
+        *options.alignment_facts = {capture_extent(w, capture), wants_containment(w, capture)};
     bool saved_valid = false;
     ContainmentAlignment saved;
     if (w.alignment_kind != 0) {
@@ -1225,7 +1227,8 @@ void decide_clock_alignment(const RecordsWalker& w, Capture& capture, const Read
         if (!saved_valid)
             diagnostics.warn(capture.source, 0, "ignoring saved clock alignment: " + saved.reason);
     }
-    if (!wants_containment(w, capture)) {
+    const bool paired = options.host_alignment && options.host_alignment->paired;
+    if (!paired && !wants_containment(w, capture)) {
         if (w.alignment_kind != 0) capture.clock_alignment = saved;
         return;
     }

@@ -26,7 +26,8 @@ void render_in_background(std::ostream& out, Render&& render) {
 
 Status write_trace(std::span<const TraceSource> sources, const TraceOptions& options,
                    std::ostream& out, TraceCounts& counts) {
-    auto model = detail::build_trace_model(sources, options.align, options.flows);
+    auto model =
+        detail::build_trace_model(sources, options.align, options.flows, options.multi_rank);
     if (!model) return model.error();
     if (options.overhead) detail::add_overhead_counters(*model);
     auto json = [&](std::ostream& staged) { detail::write_json(*model, staged); };

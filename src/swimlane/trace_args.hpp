@@ -57,10 +57,13 @@ enum class ArgKey : std::uint8_t {
     VisibleSubTaskLocalIdMin,
     VisibleSubTaskLocalIdMax,
     AicpuThreadId,
+    // Multi-rank traces (§1.14): every slice names its rank and that rank's placement slack.
+    Rank,
+    SlackNs,
 };
 
 /// The name of each ArgKey (the JSON key as upstream spells it).
-inline constexpr std::array<std::string_view, 36> kArgKeyName = {
+inline constexpr std::array<std::string_view, 38> kArgKeyName = {
     "event-hint",
     "fanout-hint",
     "fanin-hint",
@@ -97,6 +100,8 @@ inline constexpr std::array<std::string_view, 36> kArgKeyName = {
     "visible_sub_task_local_id_min",
     "visible_sub_task_local_id_max",
     "aicpu_thread_id",
+    "rank",
+    "slack_ns",
 };
 
 inline constexpr std::string_view arg_name(ArgKey key) {
@@ -168,11 +173,10 @@ inline std::int64_t phase_tasks_processed(const TraceModel& model, const Slice& 
     return p.kind == PhaseKind::Complete ? model.extras[s.source].finish_rows[s.ref] : 0;
 }
 
-/// Calls `sink(ArgKey, value)` for each arg of slice `s` in output order (one arg at least),
-/// `value` being one of the arg:: types. `name` is the slice's name from slice_name: a marker's
-/// and an alloc's event-hint repeat it.
+/// The args of a slice of one capture (see visit_slice_args).
 template <class Sink>
-void visit_slice_args(const TraceModel& model, const Slice& s, std::string_view name, Sink& sink) {
+void visit_own_slice_args(const TraceModel& model, const Slice& s, std::string_view name,
+                          Sink& sink) {
     const Capture& cap = *model.sources[s.source].capture;
     const SourceExtras& extras = model.extras[s.source];
     switch (s.kind) {
@@ -278,6 +282,20 @@ void visit_slice_args(const TraceModel& model, const Slice& s, std::string_view 
             sink(ArgKey::EventHint, arg::Text{name});
             return;
         }
+    }
+}
+
+/// Calls `sink(ArgKey, value)` for each arg of slice `s` in output order (one arg at least),
+/// `value` being one of the arg:: types. `name` is the slice's name from slice_name: a marker's
+/// and an alloc's event-hint repeat it. In a multi-rank trace every slice also carries `rank`
+/// and `slack_ns` (upstream-2026-09.md §1.14).
+template <class Sink>
+void visit_slice_args(const TraceModel& model, const Slice& s, std::string_view name, Sink& sink) {
+    visit_own_slice_args(model, s, name, sink);
+    if (const MultiRankLayout* layout = model.multi_rank) {
+        sink(ArgKey::Rank, arg::Int{layout->ranks.at(s.source)});
+        if (s.source < layout->slacks_ns.size())
+            sink(ArgKey::SlackNs, arg::Int{layout->slacks_ns[s.source]});
     }
 }
 

@@ -397,7 +397,10 @@ class JsonWriter {
         out_.text(provenance().dump());
         // Upstream's top-level "metadata" of a host-orchestration trace (§5.7), for tools that
         // read it; with several captures each one's is in otherData.
-        if (m_.sources.size() == 1 && m_.sources[0].capture->september()) {
+        if (m_.multi_rank) {
+            out_.lit(",\n\"metadata\":");
+            out_.text(m_.multi_rank->metadata_json);
+        } else if (m_.sources.size() == 1 && m_.sources[0].capture->september()) {
             out_.lit(",\n\"metadata\":");
             out_.text(september_metadata(*m_.sources[0].capture).dump());
         } else if (m_.sources.size() == 1 && m_.sources[0].capture->host_orchestration) {

@@ -1127,7 +1127,7 @@ std::string graph_label(const GraphInstance& graph) {
 }
 
 Result<TraceModel> build_trace_model(std::span<const TraceSource> sources, TimeAlign align,
-                                     FlowMode flows) {
+                                     FlowMode flows, const MultiRankLayout* multi_rank) {
     if (sources.size() > kMaxSources)
         return Error{
             fmt::format("{} captures in one trace; at most {}", sources.size(), kMaxSources), "", 0,
@@ -1143,7 +1143,14 @@ Result<TraceModel> build_trace_model(std::span<const TraceSource> sources, TimeA
                      });
     bool any_host = std::any_of(sources.begin(), sources.end(),
                                 [](auto& s) { return s.capture->host_orchestration; });
-    if (align == TimeAlign::Absolute && any_host && !host_axis && sources.size() > 1)
+    model.multi_rank = multi_rank;
+    if (multi_rank) {
+        // §1.14: every rank on the host clock, from the shared origin; rank r at 100·(r+1).
+        for (std::size_t k = 0; k < sources.size(); ++k) {
+            model.offsets_ns[k] = sources[k].capture->host.origin_ns - multi_rank->global_origin_ns;
+            model.pid_base[k] = 100 * static_cast<std::int64_t>(multi_rank->ranks.at(k) + 1);
+        }
+    } else if (align == TimeAlign::Absolute && any_host && !host_axis && sources.size() > 1)
         return Error{
             "--align absolute cannot join host-orchestration captures (host clock) with "
             "device-orchestration ones (device clock); use --align start",
@@ -1177,9 +1184,13 @@ Result<TraceModel> build_trace_model(std::span<const TraceSource> sources, TimeA
                   source.capture->orchestrator_phases.size() * 2;
     model.slices.reserve(slices);
     for (std::uint32_t k = 0; k < sources.size(); ++k) {
-        if (sources.size() > 1) model.pid_base[k] = 100 * static_cast<std::int64_t>(k + 1);
+        if (sources.size() > 1 && !multi_rank)
+            model.pid_base[k] = 100 * static_cast<std::int64_t>(k + 1);
         Builder(model, k).build();
     }
+    // §1.14: Perfetto orders processes by sort index; the ranks' blocks in pid order.
+    if (multi_rank)
+        for (Process& p : model.processes) p.sort_index = static_cast<int>(p.pid);
     assign_lanes(model);
     model.counts.slices = model.slices.size();
     model.counts.counters = model.counters.size();

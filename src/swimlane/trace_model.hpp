@@ -189,6 +189,7 @@ struct TraceModel {
     std::uint32_t next_slice_id = 0;   ///< X event ids, upstream order, unique across sources
     TraceCounts counts;
     FlowMode flow_mode = FlowMode::Instance;  ///< dependency arrows per anchor pair, edge or none
+    const MultiRankLayout* multi_rank = nullptr;  ///< the multi-rank layout, when it is one
 };
 
 /// No tie-break: equal keys keep their order.
@@ -308,7 +309,8 @@ inline auto longer_first(const std::vector<Slice>& slices) {
 
 /// Builds the layout. Fails only for an impossible alignment request.
 Result<TraceModel> build_trace_model(std::span<const TraceSource> sources, TimeAlign align,
-                                     FlowMode flows = FlowMode::Instance);
+                                     FlowMode flows = FlowMode::Instance,
+                                     const MultiRankLayout* multi_rank = nullptr);
 
 /// The renderers.
 void write_json(const TraceModel& model, std::ostream& out);

@@ -115,8 +115,10 @@ TEST_CASE("the two-rank fixture pairs by its parent dispatch identity", "[l3][tr
     by_d.dispatch = 0;
     auto d0 = read_tree(fixture(), by_d);
     REQUIRE(d0.ok());
-    CHECK(d0->pairing == Pairing::LocalCaptureIndex);
-    CHECK(d0->dispatches == std::vector<std::string>{"d0"});
+    // d0 holds the two members of one group: paired (and checked) as that group.
+    CHECK(d0->pairing == Pairing::ParentDispatchIdentity);
+    CHECK(d0->dispatches == std::vector<std::string>{"d0 (run1:0)"});
+    CHECK(d0->gaps.empty());
 }
 
 TEST_CASE("a damaged tree: each gap said once, the rest kept", "[l3][tree]") {

@@ -125,6 +125,11 @@ class LineReader {
 /// Number of '\n' bytes in [begin, end).
 std::size_t count_newlines(const char* begin, const char* end);
 
+/// Whether `path` is a directory (symlinks followed); false for any error, never throws.
+bool is_dir(const std::filesystem::path& path);
+/// Whether `path` is a regular file (symlinks followed); false for any error, never throws.
+bool is_file(const std::filesystem::path& path);
+
 /// True if the two paths name the same existing file (same device and inode).
 bool same_file(const std::filesystem::path& a, const std::filesystem::path& b);
 

@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "ptune/core/diagnostics.hpp"
+#include "ptune/l3/host_pairing.hpp"
 #include "ptune/l3/tree.hpp"
 #include "ptune/render/report.hpp"
 #include "ptune/rules/engine.hpp"
@@ -65,6 +66,15 @@ struct RankResult {
     std::vector<rules::Finding> findings;  ///< the rank's own (L2.* or pmu.*) findings
     std::vector<std::string> inputs;       ///< every file read
     Diagnostics diagnostics;               ///< what reading it said, replayed in rank order
+    /// Host placement (upstream-2026-09.md §1.12, §1.14): the `clock_alignment` status of the
+    /// capture ("" when it has none), why it is unavailable, the bound width
+    /// `host_anchor_max_ns − host_anchor_min_ns`, and, when placed in a host invocation of the
+    /// tree's logs, its slack and how it was paired.
+    std::string alignment_status;
+    std::string alignment_reason;
+    std::int64_t alignment_bound_ns = -1;
+    std::int64_t slack_ns = -1;
+    std::optional<HostPairing> pairing;
 };
 
 /// A kernel of the straggler against the same kernel on the median rank.
@@ -97,6 +107,10 @@ struct Comparison {
     std::vector<RankResult> ranks;  ///< tree order (dispatch, rank)
     std::vector<DispatchSummary> dispatches;
     std::vector<std::string> gaps;  ///< the tree's and the analysis' (mixed levels, unreadable)
+    /// What pairing the ranks with the tree's host logs said (§1.14), replayed after the ranks.
+    Diagnostics placement_diagnostics;
+    /// Per dispatch key placed on the host clock: `cross_rank_uncertainty_ns` (−1 with one rank).
+    std::vector<std::pair<std::string, std::int64_t>> placed_dispatches;
 };
 
 /// Options of the tree analyses.

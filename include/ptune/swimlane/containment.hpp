@@ -95,6 +95,15 @@ struct CaptureExtent {
     std::optional<std::pair<std::int64_t, std::int64_t>> host_records;
 };
 
+/// What a capture offers multi-rank pairing (ptune/l3/host_pairing.hpp), filled by the reader
+/// on request (ReadOptions::alignment_facts).
+struct CaptureAlignmentFacts {
+    CaptureExtent extent;
+    /// A host_build_graph level-3/4 capture with host data (§1.12.1): its sidecar `host_pid`
+    /// may pin it automatically (§1.14).
+    bool host_build_graph_host = false;
+};
+
 /// Everything the reader needs to compute an alignment for one capture.
 struct HostAlignmentInput {
     std::vector<HostWindow> windows;
@@ -102,6 +111,9 @@ struct HostAlignmentInput {
     std::vector<std::string> logs;  ///< the files read, for messages and metadata
     /// `--host-log` given: a saved record is not reused.
     bool forced = false;
+    /// Multi-rank mode (§1.14): the invocation the pairing chose. The capture is placed in it
+    /// without the single-file filters, whatever its runtime and level.
+    std::optional<HostWindow> paired;
 };
 
 /// Places the capture in one window (§1.12.3). The message of a failure is upstream's.

@@ -21,7 +21,9 @@
 #include "ptune/core/kernel_names.hpp"
 #include "ptune/rules/engine.hpp"
 #include "ptune/swimlane/analyze.hpp"
+#include "ptune/swimlane/containment.hpp"
 #include "ptune/swimlane/discover.hpp"
+#include "ptune/swimlane/host_phase_lanes.hpp"
 #include "ptune/swimlane/model.hpp"
 
 namespace ptune::swimlane {
@@ -40,6 +42,15 @@ struct LoadRequest {
     /// §1.12.1); they replace the sibling `host_clock_alignment.*.log` / `host.*.log` and force a
     /// fresh alignment even when the records hold a saved one.
     std::vector<std::filesystem::path> host_logs;
+    /// Also read the `host_phase_records.jsonl` beside the records (host phase lanes of the
+    /// merged trace, upstream-2026-09.md §2.8). Off for the analyses, whose diagnostics stay
+    /// those of the records alone.
+    bool host_phases = false;
+    /// Multi-rank mode (upstream-2026-09.md §1.14): the host invocation this capture was paired
+    /// with; it is placed there afresh (no sibling log, no sidecar filter, no saved record).
+    const HostWindow* paired_window = nullptr;
+    /// The host logs the paired window came from (metadata and inputs).
+    std::vector<std::string> paired_logs;
 };
 
 /// One capture as read.
@@ -53,6 +64,8 @@ struct LoadedCapture {
     std::vector<std::string> inputs;  ///< every file read, records first
     /// Torn `[STRACE]` records in the host logs read for clock alignment.
     std::size_t host_spans_torn = 0;
+    /// The host phase lanes beside the records, when `LoadRequest::host_phases` asked for them.
+    std::optional<HostPhaseLanes> host_phases;
 
     const Deps* deps_or_null() const { return deps ? &*deps : nullptr; }
     const KernelNames* names_or_null() const { return names ? &*names : nullptr; }

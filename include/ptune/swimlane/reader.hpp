@@ -28,6 +28,9 @@ struct ReadOptions {
     /// §1.12); null when the caller found none: a capture that needs an alignment then gets
     /// `unavailable` ("no Host log available") unless it has a valid saved record.
     const HostAlignmentInput* host_alignment = nullptr;
+    /// When set, receives the capture's extent and whether it is a host_build_graph host
+    /// capture (multi-rank pairing, upstream-2026-09.md §1.14).
+    CaptureAlignmentFacts* alignment_facts = nullptr;
 };
 
 /// Reads a records file of any generation (swimlane.md §2, §2.8, §2.9), recognised by shape:

@@ -50,6 +50,16 @@ enum class FlowMode {
     None,      ///< no dependency arrows (the other arrow kinds stay)
 };
 
+/// The multi-rank layout of one dispatch across ranks (upstream-2026-09.md §1.14): each source
+/// is a rank placed on the host clock; all share one origin, and rank r's views get pids
+/// 100·(r+1) + view.
+struct MultiRankLayout {
+    std::int64_t global_origin_ns = 0;    ///< host ns of time 0
+    std::vector<int> ranks;               ///< per source, its rank
+    std::vector<std::int64_t> slacks_ns;  ///< per source, its placement slack (args.slack_ns)
+    std::string metadata_json;            ///< the trace's top-level `metadata` (an object)
+};
+
 /// Options of write_trace.
 struct TraceOptions {
     TraceFormat format = TraceFormat::Json;
@@ -59,6 +69,8 @@ struct TraceOptions {
     /// (has_task_graph); the others get none.
     bool overhead = false;
     FlowMode flows = FlowMode::Instance;
+    /// Several ranks of one dispatch placed on one host axis (replaces `align`); null otherwise.
+    const MultiRankLayout* multi_rank = nullptr;
 };
 
 /// Whether a source has dependency edges (deps.json, or the `fanout` lists of a µs-era file):

@@ -36,7 +36,8 @@ bool is_l3_tree(const std::string& input) {
 
 Result<std::vector<swimlane::CaptureFiles>> l3_merge_captures(Context& context,
                                                               const std::string& input,
-                                                              const L3Options& options) {
+                                                              const L3Options& options,
+                                                              l3::Tree* tree_out) {
     auto selection = options.selection();
     if (!selection) return selection.error();
     auto tree = l3::read_tree(input, *selection);
@@ -58,6 +59,7 @@ Result<std::vector<swimlane::CaptureFiles>> l3_merge_captures(Context& context,
     if (captures.empty())
         return Error{"no rank of this dispatch has swimlane records", tree->root.string(), 0,
                      ExitCode::InputError};
+    if (tree_out) *tree_out = std::move(*tree);
     return captures;
 }
 

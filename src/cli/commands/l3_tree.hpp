@@ -29,9 +29,11 @@ bool is_l3_tree(const std::string& input);
 
 /// The captures of the selected dispatch of an L3 tree, for swimlane-merge (the trace needs
 /// every model at once); the tree's gaps go to the context's diagnostics.
+/// `tree`, when given, receives the tree read (its root, pairing and sidecars).
 Result<std::vector<swimlane::CaptureFiles>> l3_merge_captures(Context& context,
                                                               const std::string& input,
-                                                              const L3Options& options);
+                                                              const L3Options& options,
+                                                              l3::Tree* tree_out = nullptr);
 
 /// Analyses the tree with `source`'s per-capture pipeline, evaluates the L3.* rules and emits
 /// the report; returns the exit code by the command's fail-on policy.

@@ -5,13 +5,16 @@
 #include <unistd.h>
 
 #include <iostream>
+#include <optional>
 
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 #include "cli/commands/commands.hpp"
 #include "cli/commands/l3_tree.hpp"
 #include "cli/safety.hpp"
 #include "ptune/core/terminal.hpp"
+#include "ptune/l3/placement.hpp"
 #include "ptune/swimlane/console.hpp"
 #include "ptune/swimlane/host_phase_lanes.hpp"
 #include "ptune/swimlane/pipeline.hpp"
@@ -62,6 +65,10 @@ class SwimlaneMergeCommand : public Command {
                        "block = one per deps.json edge (SPMD blocks, not their instances); none")
             ->check(CLI::IsMember({"instance", "block", "none"}));
         l3_.add_to(app);
+        app.add_option("--rank-pid", rank_pids_,
+                       "L3 tree with --dispatch / --dispatch-id: pin rank RANK to the host "
+                       "invocation of process PID (RANK=PID when that pid ran one invocation, else "
+                       "RANK=PID:INV) instead of pairing by sidecar or device-window fit");
     }
 
     int run(Context& context) override {
@@ -86,28 +93,43 @@ class SwimlaneMergeCommand : public Command {
         if (freq_hz_ > 0) request.fallback_freq_hz = freq_hz_;
         request.named_files_required = false;  // as the converter: they only decorate the trace
         request.host_logs.assign(host_logs_.begin(), host_logs_.end());
+        request.host_phases = true;  // host phase lanes in the trace
         auto found = find_captures(request);
         if (!found) return context.fail(found.error());
         for (const auto& note : found->notes) context.diagnostics.note(input_, 0, note);
+        if (!rank_pids_.empty() && !l3_.selected())
+            return context.fail(
+                Error{"--rank-pid applies to an L3 tree with --dispatch or "
+                      "--dispatch-id (upstream-2026-09.md §1.14)",
+                      input_, 0, ExitCode::InputError});
+        l3::Tree tree;
         if (l3_.selected()) {  // one dispatch of an L3 tree (upstream-2026-09.md §1.14)
             if (!deps_path_.empty() || !request.names.empty())
                 return context.fail(
                     Error{"--deps, --names and -k are refused with --dispatch / "
                           "--dispatch-id (per-rank files are used)",
                           input_, 0, ExitCode::InputError});
-            auto selected = l3_merge_captures(context, input_, l3_);
+            auto selected = l3_merge_captures(context, input_, l3_, &tree);
             if (!selected) return context.fail(selected.error());
             found->captures = std::move(*selected);
         }
 
         std::vector<LoadedCapture> loaded;
-        loaded.reserve(found->captures.size());
-        for (const CaptureFiles& files : found->captures) {
-            auto one = load_capture(files, request, context.diagnostics);
-            if (one)
-                loaded.push_back(std::move(*one));
-            else
-                context.diagnostics.error(one.error().file, one.error().line, one.error().message);
+        if (l3_.selected()) {
+            if (int status = place_ranks(context, request, tree, found->captures, loaded);
+                status >= 0)
+                return status;
+        }
+        if (!placement_) {
+            loaded.reserve(found->captures.size());
+            for (const CaptureFiles& files : found->captures) {
+                auto one = load_capture(files, request, context.diagnostics);
+                if (one)
+                    loaded.push_back(std::move(*one));
+                else
+                    context.diagnostics.error(one.error().file, one.error().line,
+                                              one.error().message);
+            }
         }
         if (loaded.empty()) return context.fail(Error{"nothing usable to convert", input_, 0});
         std::vector<std::string> all_inputs;
@@ -126,22 +148,76 @@ class SwimlaneMergeCommand : public Command {
         context.flush_diagnostics();
         if (wants_trace && output == "-") {
             if (context.options.verbose > 0) std::cerr << reading_line();
-            write_merge_summary(std::cerr, loaded, input_, "<stdout>",
-                                term::output_width(STDERR_FILENO));
+            if (placement_)
+                write_multi_rank_summary(std::cerr, "<stdout>", term::output_width(STDERR_FILENO));
+            else
+                write_merge_summary(std::cerr, loaded, input_, "<stdout>",
+                                    term::output_width(STDERR_FILENO));
             return 0;
         }
         return print_summary(loaded, context, wants_trace ? output : std::string());
     }
 
   private:
+    /// §1.14: pairs and places the selected ranks on the host clock when the tree has host
+    /// logs; returns an exit status to stop with, or −1 to go on (loaded filled, or the plain
+    /// merge when there are no host logs).
+    int place_ranks(Context& context, const LoadRequest& request, const l3::Tree& tree,
+                    const std::vector<CaptureFiles>& captures, std::vector<LoadedCapture>& loaded) {
+        l3::PlacementRequest placement_request;
+        placement_request.root = tree.root;
+        placement_request.host_logs = request.host_logs;
+        for (const std::string& value : rank_pids_) {
+            auto pin = l3::parse_rank_pid(value);
+            if (!pin) return context.fail(pin.error());
+            placement_request.pins.push_back(*pin);
+        }
+        if (!l3::has_host_logs(placement_request)) {
+            if (!rank_pids_.empty())
+                return context.fail(Error{
+                    fmt::format("--rank-pid needs host logs: no host_clock_alignment.*.log or "
+                                "host.*.log under {}",
+                                tree.root.string()),
+                    input_, 0, ExitCode::InputError});
+            context.diagnostics.note(
+                tree.root.string(), 0,
+                "no host_clock_alignment.*.log or host.*.log under the tree: the ranks are not "
+                "placed on the host clock (each keeps its own axis, --align)");
+            return -1;
+        }
+        auto placed = l3::place_ranks(captures, request, placement_request, context.diagnostics);
+        if (!placed) return context.fail(placed.error());
+        placement_ = std::move(*placed);
+        layout_.global_origin_ns = placement_->global_origin_ns;
+        layout_.metadata_json = l3::multi_rank_metadata(*placement_, l3::pairing_metadata(tree),
+                                                        l3_.dispatch, l3_.dispatch_id);
+        for (l3::PlacedRank& rank : placement_->ranks) {
+            layout_.ranks.push_back(rank.rank);
+            layout_.slacks_ns.push_back(rank.slack_ns);
+            rank.loaded.files.label = fmt::format("rank{}", rank.rank);
+            loaded.push_back(std::move(rank.loaded));
+        }
+        return -1;
+    }
+
+    /// The converter's directory-mode console (upstream-2026-09.md §1.14), exact.
+    // Upstream's Multi-Rank block, folded to the width like the single-capture summary.
+    void write_multi_rank_summary(std::ostream& os, const std::string& trace_path,
+                                  std::size_t width) const {
+        std::vector<std::string> names;
+        for (int rank : layout_.ranks) names.push_back(fmt::format("rank{}", rank));
+        std::string text = fmt::format(
+            "\n\u2713 Multi-Rank conversion complete\n  Input:  {}\n  Ranks:  {}\n  Bound:  {}\n",
+            input_, fmt::join(names, ", "), l3::bound_line(placement_->slacks()));
+        if (!trace_path.empty())
+            text += fmt::format(
+                "  Output: {}\n\nTo visualize: Open https://ui.perfetto.dev/ and drag in {}\n",
+                trace_path, trace_path);
+        os << fold_summary(text, width);
+    }
+
     int write(const std::vector<LoadedCapture>& loaded, Context& context) {
         std::vector<TraceSource> sources;
-        // host_phase_records.jsonl beside a capture: host phase lanes (host_phase_lanes.hpp).
-        std::vector<std::optional<HostPhaseLanes>> host_phases;
-        host_phases.reserve(loaded.size());
-        for (const LoadedCapture& l : loaded)
-            host_phases.push_back(
-                load_host_phase_lanes(l.files.records, l.capture, context.diagnostics));
         for (const LoadedCapture& l : loaded) {
             TraceSource source;
             source.capture = &l.capture;
@@ -149,10 +225,8 @@ class SwimlaneMergeCommand : public Command {
             source.names = l.names_or_null();
             source.label = l.files.label;
             source.inputs = l.inputs;
-            if (const auto& lanes = host_phases[sources.size()]) {
-                source.host_phases = &*lanes;
-                source.inputs.push_back(lanes->source);
-            }
+            // host_phase_records.jsonl beside the capture (already among the inputs).
+            if (l.host_phases) source.host_phases = &*l.host_phases;
             sources.push_back(std::move(source));
         }
         TraceOptions options;
@@ -162,6 +236,7 @@ class SwimlaneMergeCommand : public Command {
         else if (output.ends_with(".gz"))
             options.format = TraceFormat::JsonGzip;
         options.align = align_ == "absolute" ? TimeAlign::Absolute : TimeAlign::Start;
+        if (placement_) options.multi_rank = &layout_;
         options.overhead = overhead_;
         options.flows = flows_ == "block"  ? FlowMode::Block
                         : flows_ == "none" ? FlowMode::None
@@ -212,9 +287,14 @@ class SwimlaneMergeCommand : public Command {
         auto out = context.open_output("-");
         if (!out) return context.fail(out.error());
         if (context.options.format == "json") {
-            render::write_json(render::to_json(build_merge_report(loaded, trace_path)),
-                               (*out)->stream());
+            render::Report report = build_merge_report(loaded, trace_path);
+            if (placement_)
+                report.data["multi_rank"] = nlohmann::json::parse(layout_.metadata_json);
+            render::write_json(render::to_json(report), (*out)->stream());
             (*out)->stream() << '\n';
+        } else if (placement_) {
+            write_multi_rank_summary((*out)->stream(), trace_path,
+                                     term::output_width(STDOUT_FILENO));
         } else {
             if (context.options.verbose > 0) (*out)->stream() << reading_line();
             // Folded to the width like every text output (docs/DEVELOPING.md).
@@ -239,6 +319,9 @@ class SwimlaneMergeCommand : public Command {
     std::string flows_ = "instance";
     L3Options l3_;
     std::vector<std::string> host_logs_;
+    std::vector<std::string> rank_pids_;
+    std::optional<l3::MultiRankPlacement> placement_;  ///< the ranks placed (§1.14)
+    MultiRankLayout layout_;
 };
 
 }  // namespace
