@@ -19,6 +19,7 @@
 #include "ptune/swimlane/host_phase_lanes.hpp"
 #include "ptune/swimlane/pipeline.hpp"
 #include "ptune/swimlane/report.hpp"
+#include "ptune/swimlane/summary.hpp"
 #include "ptune/swimlane/trace.hpp"
 
 namespace ptune::cli {
