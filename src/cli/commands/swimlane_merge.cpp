@@ -148,7 +148,8 @@ class SwimlaneMergeCommand : public Command {
         }
         context.flush_diagnostics();
         if (wants_trace && output == "-") {
-            if (context.options.verbose > 0) std::cerr << reading_line();
+            if (context.options.verbose > 0)
+                std::cerr << fold_summary(reading_line(), term::output_width(STDERR_FILENO));
             if (placement_)
                 write_multi_rank_summary(std::cerr, "<stdout>", term::output_width(STDERR_FILENO));
             else
@@ -297,7 +298,8 @@ class SwimlaneMergeCommand : public Command {
             write_multi_rank_summary((*out)->stream(), trace_path,
                                      term::output_width(STDOUT_FILENO));
         } else {
-            if (context.options.verbose > 0) (*out)->stream() << reading_line();
+            if (context.options.verbose > 0)
+                (*out)->stream() << fold_summary(reading_line(), term::output_width(STDOUT_FILENO));
             // Folded to the width like every text output (docs/DEVELOPING.md).
             write_merge_summary((*out)->stream(), loaded, input_, trace_path,
                                 term::output_width(STDOUT_FILENO));
