@@ -53,7 +53,10 @@ const std::string& write_scratch_file(std::string_view name, std::string_view by
     static std::map<std::string, std::string, std::less<>> paths;
     auto found = paths.find(name);
     if (found == paths.end()) {
-        found = paths.emplace(std::string(name), (scratch_directory() / name).string()).first;
+        const std::filesystem::path path = scratch_directory() / name;
+        std::error_code ignored;  // a failure shows when the file is written below
+        std::filesystem::create_directories(path.parent_path(), ignored);
+        found = paths.emplace(std::string(name), path.string()).first;
     }
     std::ofstream out(found->second, std::ios::binary | std::ios::trunc);
     out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
@@ -63,6 +66,16 @@ const std::string& write_scratch_file(std::string_view name, std::string_view by
         std::abort();
     }
     return found->second;
+}
+
+void remove_scratch_file(std::string_view name) {
+    std::error_code ignored;  // absent is what was wanted
+    std::filesystem::remove(scratch_directory() / name, ignored);
+}
+
+const std::string& scratch_root() {
+    static const std::string root = scratch_directory().string();
+    return root;
 }
 
 }  // namespace ptune::fuzz

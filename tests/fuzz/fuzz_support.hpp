@@ -27,8 +27,17 @@ class FuzzInput {
 };
 
 /// Writes `bytes` to a file named `name` (the extension matters to the bench loader) in a
-/// directory private to this process, removed at exit. Returns the file's path. Aborts when the
-/// file cannot be written: a fuzz run without its input would silently test nothing.
+/// directory private to this process, removed at exit. `name` may hold `/`: the folders are
+/// created (a directory tree as a reader expects it, e.g. `rank0/d0/`). Returns the file's
+/// path. Aborts when the file cannot be written: a fuzz run without its input would silently
+/// test nothing.
 const std::string& write_scratch_file(std::string_view name, std::string_view bytes);
+
+/// Removes the scratch file `name` if it is there, so an input that supplies fewer files than
+/// the one before is not read together with the leftovers (runs must not depend on history).
+void remove_scratch_file(std::string_view name);
+
+/// The private scratch directory itself (the root of the files written above).
+const std::string& scratch_root();
 
 }  // namespace ptune::fuzz
