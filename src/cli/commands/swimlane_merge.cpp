@@ -202,8 +202,8 @@ class SwimlaneMergeCommand : public Command {
         return -1;
     }
 
-    /// The converter's directory-mode console (upstream-2026-09.md §1.14), exact.
-    // Upstream's Multi-Rank block, folded to the width like the single-capture summary.
+    /// The converter's directory-mode console (upstream-2026-09.md §1.14): upstream's words,
+    /// folded to the width like the single-capture summary.
     void write_multi_rank_summary(std::ostream& os, const std::string& trace_path,
                                   std::size_t width) const {
         std::vector<std::string> names;
