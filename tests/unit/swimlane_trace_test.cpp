@@ -16,7 +16,6 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 #include <catch2/catch.hpp>
-#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include "../../src/swimlane/trace_args.hpp"
