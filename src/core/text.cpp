@@ -121,6 +121,13 @@ std::string strip_ansi(std::string_view s) {
     return out;
 }
 
+std::string to_lower(std::string_view s) {
+    std::string out(s);
+    for (char& c : out)
+        if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+    return out;
+}
+
 std::size_t edit_distance(std::string_view a, std::string_view b) {
     std::vector<std::size_t> previous(b.size() + 1), current(b.size() + 1);
     for (std::size_t j = 0; j <= b.size(); ++j) previous[j] = j;
@@ -138,11 +145,7 @@ std::size_t edit_distance(std::string_view a, std::string_view b) {
 std::string closest_match(std::string_view word, const std::vector<std::string>& candidates,
                           MatchOptions options) {
     auto fold = [&](std::string_view s) {
-        std::string out(s);
-        if (options.ignore_case) {
-            for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-        }
-        return out;
+        return options.ignore_case ? to_lower(s) : std::string(s);
     };
     std::string key = fold(word);
     const std::string* best = nullptr;

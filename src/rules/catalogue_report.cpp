@@ -4,10 +4,10 @@
 #include "ptune/rules/catalogue_report.hpp"
 
 #include <algorithm>
-#include <cctype>
 
 #include <fmt/format.h>
 
+#include "ptune/core/text.hpp"
 #include "ptune/core/text_match.hpp"
 
 namespace ptune::rules {
@@ -19,13 +19,6 @@ std::string params_text(const Rule& rule) {
     for (const auto& [name, value] : rule.params)
         parts.push_back(fmt::format("{}={}", name, value));
     return fmt::format("{}", fmt::join(parts, ", "));
-}
-
-std::string lower_case(std::string_view text) {
-    std::string out(text);
-    std::transform(out.begin(), out.end(), out.begin(),
-                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-    return out;
 }
 
 render::Table explain_table(const Rule& rule) {
@@ -75,12 +68,14 @@ nlohmann::json rule_to_json(const Rule& rule) {
 std::vector<const Rule*> resolve_id(const Catalogue& catalogue, std::string_view id) {
     std::vector<const Rule*> out;
     if (const Rule* rule = catalogue.find(id)) return {rule};
-    std::string lower = lower_case(id);
+    std::string lower = text::to_lower(id);
     for (const auto& rule : catalogue.rules()) {
-        if (lower_case(rule.id) == lower || lower_case(rule.id) == "hints." + lower) return {&rule};
+        if (text::to_lower(rule.id) == lower || text::to_lower(rule.id) == "hints." + lower)
+            return {&rule};
     }
     for (const auto& rule : catalogue.rules()) {
-        if (!rule.catalogue.empty() && lower_case(rule.catalogue) == lower) out.push_back(&rule);
+        if (!rule.catalogue.empty() && text::to_lower(rule.catalogue) == lower)
+            out.push_back(&rule);
     }
     return out;
 }

@@ -5,7 +5,6 @@
 #include "ptune/swimlane/analyze.hpp"
 
 #include <algorithm>
-#include <cctype>
 #include <cmath>
 #include <limits>
 #include <numeric>
@@ -14,6 +13,7 @@
 #include <fmt/format.h>
 
 #include "ptune/core/stats.hpp"
+#include "ptune/core/text.hpp"
 #include "ptune/swimlane/reader.hpp"
 
 namespace ptune::swimlane {
@@ -63,10 +63,7 @@ std::string function_name(int func_id, const KernelNames& names) {
 std::string task_label(std::uint64_t task_id, int func_id, bool spmd, const KernelNames& names,
                        TaskLabels labels) {
     std::string base = kernel_base_name(func_id, &names);
-    std::string lowered = base;
-    std::transform(lowered.begin(), lowered.end(), lowered.begin(),
-                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-    if (spmd && lowered.find("spmd") == std::string::npos) base += "_spmd";
+    if (spmd && text::to_lower(base).find("spmd") == std::string::npos) base += "_spmd";
     return fmt::format("{}({})", base, task_display(task_id, labels));
 }
 

@@ -31,6 +31,9 @@ std::optional<std::uint64_t> parse_hex(std::string_view s);
 std::string strip_ansi(std::string_view s);
 bool has_ansi(std::string_view s);
 
+/// ASCII lower case (bytes outside A-Z unchanged, independent of the locale).
+std::string to_lower(std::string_view s);
+
 /// Levenshtein distance (for "did you mean" suggestions).
 std::size_t edit_distance(std::string_view a, std::string_view b);
 
