@@ -22,6 +22,10 @@ const char* to_string(Origin origin) {
     return "report";
 }
 
+std::string to_string(const SourceRef& source) {
+    return source.line > 0 ? fmt::format("{}:{}", source.file, source.line) : source.file;
+}
+
 const char* to_string(FactSource source) {
     switch (source) {
         case FactSource::Flag:

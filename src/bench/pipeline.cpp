@@ -16,14 +16,6 @@ namespace ptune::bench {
 
 namespace {
 
-std::string fixed1(double value) {
-    return stats::format_fixed(value, 1);
-}
-
-std::string source_text(const SourceRef& source) {
-    return source.line > 0 ? fmt::format("{}:{}", source.file, source.line) : source.file;
-}
-
 class RunRenderer : public render::Renderer {
   public:
     explicit RunRenderer(const std::vector<BenchCase>& cases) : cases_(cases) {}
@@ -115,8 +107,9 @@ render::Table rank_table(const BenchCase& bench_case, const BenchBlock& block) {
     auto add = [&](std::string rank, std::string slot, const std::optional<Summary>& s) {
         if (s) {
             ranks.rows.push_back({std::move(rank), std::move(slot),
-                                  s->rounds > 0 ? std::to_string(s->rounds) : "-", fixed1(s->min),
-                                  fixed1(s->median), fixed1(s->mean), fixed1(s->max)});
+                                  s->rounds > 0 ? std::to_string(s->rounds) : "-",
+                                  stats::format_fixed(s->min, 1), stats::format_fixed(s->median, 1),
+                                  stats::format_fixed(s->mean, 1), stats::format_fixed(s->max, 1)});
         } else {
             ranks.rows.push_back(
                 {std::move(rank), std::move(slot), "-", "-", "-", "-", "no timing"});
@@ -168,22 +161,24 @@ render::Table summary_table(const std::vector<BenchCase>& cases, std::vector<std
         std::vector<std::string> row = {bench_case.name};
         if (block == nullptr) {
             row.insert(row.end(), 8, "-");
-            row.push_back(source_text(bench_case.source));
+            row.push_back(to_string(bench_case.source));
             summary.rows.push_back(std::move(row));
             continue;
         }
         row.push_back(to_string(block->origin));
         const auto& s = block->effective_us;
         if (s && !s->mean_only) {
-            row.insert(row.end(), {std::to_string(s->rounds), fixed1(s->min), fixed1(s->median),
-                                   fixed1(s->mean), fixed1(s->max)});
+            row.insert(row.end(),
+                       {std::to_string(s->rounds), stats::format_fixed(s->min, 1),
+                        stats::format_fixed(s->median, 1), stats::format_fixed(s->mean, 1),
+                        stats::format_fixed(s->max, 1)});
         } else {
-            row.insert(row.end(), {"-", "-", "-", s ? fixed1(s->mean) : "-", "-"});
+            row.insert(row.end(), {"-", "-", "-", s ? stats::format_fixed(s->mean, 1) : "-", "-"});
         }
         auto imbalance = rank_imbalance(*block);
         row.push_back(block->ranks.empty() ? "-" : std::to_string(block->ranks.size()));
         row.push_back(imbalance ? stats::format_fixed(*imbalance, 3) : "-");
-        row.push_back(source_text(block->source));
+        row.push_back(to_string(block->source));
         summary.rows.push_back(std::move(row));
     }
     return summary;

@@ -2,6 +2,7 @@
 // pypto-lib's golden/runner.py do it (bench-log.md §1.13, §2.3, §4).
 
 #include "strace.hpp"
+#include "text_util.hpp"
 
 #include <algorithm>
 #include <bit>
@@ -30,9 +31,6 @@ constexpr std::string_view kNoMarkersNote =
 
 bool is_space(char c) {
     return c == ' ' || c == '\t';
-}
-bool is_digit(char c) {
-    return c >= '0' && c <= '9';
 }
 bool is_hex(char c) {
     return is_digit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');

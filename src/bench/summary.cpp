@@ -52,10 +52,6 @@ json optional_json(const std::optional<std::string>& value) {
     return value ? json(*value) : json(nullptr);
 }
 
-std::string source_text(const SourceRef& source) {
-    return source.line > 0 ? fmt::format("{}:{}", source.file, source.line) : source.file;
-}
-
 SourceRef parse_source(const std::string& text) {
     SourceRef source{text, 0};
     std::size_t colon = text.rfind(':');
@@ -107,7 +103,7 @@ json block_to_json(const BenchBlock& block) {
                    {"host_mean_us", optional_json(c.host_mean_us)},
                    {"fallback_flattened", c.fallback_flattened},
                    {"fields", c.fields},
-                   {"source", source_text(c.source)}};
+                   {"source", to_string(c.source)}};
     }
     json raw = nullptr;
     if (block.raw) {
@@ -120,7 +116,7 @@ json block_to_json(const BenchBlock& block) {
                {"fallback_flattened", block.raw->fallback_flattened},
                {"samples", std::move(samples)}};
     }
-    json out = {{"source", source_text(block.source)},
+    json out = {{"source", to_string(block.source)},
                 {"origin", to_string(block.origin)},
                 {"effective_us", summary_to_json(block.effective_us)},
                 {"fast_variant", block.fast_variant},

@@ -12,10 +12,6 @@ namespace ptune::bench {
 
 namespace {
 
-bool is_digit(char c) {
-    return c >= '0' && c <= '9';
-}
-
 /// Length of a leading `YYYY-MM-DDTHH:MM:SS(.fff)Z ` prefix, 0 if there is none.
 std::size_t actions_timestamp_length(std::string_view line) {
     constexpr std::string_view shape = "dddd-dd-ddTdd:dd:dd";

@@ -8,6 +8,11 @@
 
 namespace ptune::bench {
 
+/// An ASCII decimal digit (unlike std::isdigit, independent of the locale and of char's sign).
+inline bool is_digit(char c) {
+    return c >= '0' && c <= '9';
+}
+
 /// Consumes a run of decimal digits; nullopt if there is none or it overflows 64 bits (the
 /// digits are consumed either way).
 std::optional<std::uint64_t> take_uint(std::string_view& text);

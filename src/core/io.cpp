@@ -575,7 +575,7 @@ void install_cleanup_handlers() {
     install(SIGXFSZ, note_file_too_large);
 }
 
-namespace {
+namespace detail {
 // A file buffer that remembers why its first write failed: by the time commit() sees the
 // stream's failbit, errno has long been overwritten (and ENOSPC must be named as such).
 class ErrnoFilebuf : public std::filebuf {
@@ -607,10 +607,10 @@ class ErrnoFilebuf : public std::filebuf {
         if (error == 0) error = errno;
     }
 };
-}  // namespace
+}  // namespace detail
 
 struct AtomicOutput::Impl {
-    ErrnoFilebuf buffer;
+    detail::ErrnoFilebuf buffer;
     std::ostream file{&buffer};
     std::string temp_path;  // empty when writing directly
     std::string target;     // where the rename lands: symlinks resolved

@@ -40,6 +40,9 @@ struct SourceRef {
     std::size_t line = 0;
 };
 
+/// "file:line", or the file alone when the whole file is meant.
+std::string to_string(const SourceRef& source);
+
 /// The four statistics of an `effective_us` / `eff_us` line over positive samples (µs).
 struct Summary {
     /// Number of positive samples, the `(N rounds)` of a headline; 0 when not printed (rank
