@@ -103,8 +103,12 @@ void add_host(Advice& advice, const AdviseOptions& options, rules::MetricStore& 
     if (facts.empty()) return;
     host::publish(facts, store);
     list_host_artifacts(advice.inventory, facts);
+    // One section per table; the first carries the data of all of them (JSON analyses.host,
+    // bench-summary's `host` schema).
+    nlohmann::json data = host::host_json(facts);
     for (render::Table& table : host::host_tables(facts)) {
-        Section section{"host", table.title, std::move(table), nlohmann::json::object(), {}};
+        Section section{"host", table.title, std::move(table), std::move(data), {}};
+        data = nlohmann::json::object();
         section.table.title.clear();
         advice.sections.push_back(std::move(section));
     }

@@ -72,7 +72,11 @@ render::Report to_report(const Advice& advice) {
                           {"timestamp", inventory.timestamp}};
     report.data["artifacts"] = inventory_json(inventory);
     nlohmann::json sections = nlohmann::json::object();
-    for (const auto& section : advice.sections) sections[section.id] = section.data;
+    for (const auto& section : advice.sections) {
+        // Sections that share an id (the host tables) keep the data the first one carries.
+        if (section.data.empty() && sections.contains(section.id)) continue;
+        sections[section.id] = section.data;
+    }
     report.data["analyses"] = std::move(sections);
     nlohmann::json findings = nlohmann::json::array();
     int rank = 0;
