@@ -10,6 +10,7 @@
 
 #include <catch2/catch.hpp>
 
+#include "ptune/advise/advisor.hpp"
 #include "ptune/advise/inventory.hpp"
 
 using namespace ptune;
@@ -104,4 +105,39 @@ TEST_CASE("inventory refuses a FIFO or a device under an artifact's name, never 
     CHECK(rows[2].text.find("FIFO") != std::string::npos);
     CHECK(rows[4].status == "missing");
     fs::remove_all(dir);
+}
+
+TEST_CASE("the report lists refused files and unreadable directories in text and JSON",
+          "[advise]") {
+    // Built by hand: an unreadable directory needs a non-root user (tests/e2e/unreadable_dirs.sh).
+    advise::Advice advice;
+    advice.inventory.run_dir = "run";
+    advice.inventory.refused.push_back(
+        {advise::ArtifactKind::Pmu, "run/dfx_outputs/pmu.csv", "is a FIFO (named pipe), ..."});
+    advice.inventory.unreadable.push_back({"run/dfx_outputs", "Permission denied"});
+    advice.inventory.missing.push_back({advise::ArtifactKind::Deps, "why"});
+    render::Report report = advise::to_report(advice);
+
+    const nlohmann::json& artifacts = report.data.at("artifacts");
+    REQUIRE(artifacts.at("refused").size() == 1);
+    CHECK(artifacts["refused"][0]["kind"] == "pmu");
+    CHECK(artifacts["refused"][0]["path"] == "run/dfx_outputs/pmu.csv");
+    CHECK(artifacts["refused"][0]["reason"] == "is a FIFO (named pipe), ...");
+    REQUIRE(artifacts.at("unreadable").size() == 1);
+    CHECK(artifacts["unreadable"][0]["path"] == "run/dfx_outputs");
+    CHECK(artifacts["unreadable"][0]["reason"] == "Permission denied");
+
+    const render::Table* table = nullptr;
+    for (const auto& candidate : report.tables)
+        if (candidate.title == "Artifacts") table = &candidate;
+    REQUIRE(table != nullptr);
+    REQUIRE(table->rows.size() == 3);
+    CHECK(table->rows[0] == std::vector<std::string>{"pmu", "refused",
+                                                     "run/dfx_outputs/pmu.csv: is a FIFO (named "
+                                                     "pipe), ...; not read"});
+    CHECK(table->rows[1] ==
+          std::vector<std::string>{"directory", "unreadable",
+                                   "run/dfx_outputs: Permission denied; artifacts in it were not "
+                                   "looked for"});
+    CHECK(table->rows[2][1] == "missing");
 }
