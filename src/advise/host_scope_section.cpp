@@ -53,13 +53,26 @@ void list_host_artifacts(Inventory& inventory, const host::HostFacts& facts) {
 }
 
 void add_scope(Advice& advice, rules::MetricStore& store, Diagnostics& diagnostics) {
-    if (advice.inventory.of(ArtifactKind::ScopeStats).empty()) return;
-    const std::string dir = advice.inventory.run_dir.string();
-    auto loaded = scope::load(dir, "", diagnostics);
-    if (!loaded) {
-        diagnostics.warn(loaded.error().file, loaded.error().line, loaded.error().message);
-        return;
+    // The files the inventory found, each on its own: one that cannot be read costs only
+    // itself (refused ones are never opened), and the orch_error_code is looked for in the
+    // host logs up to the run directory.
+    std::optional<scope::Loaded> loaded;
+    for (const Artifact* artifact : advice.inventory.of(ArtifactKind::ScopeStats)) {
+        auto one = scope::load(artifact->path.string(), "", diagnostics);
+        if (!one) {
+            diagnostics.warn(one.error().file, one.error().line, one.error().message);
+            continue;
+        }
+        if (!loaded) loaded.emplace();
+        for (auto& file : one->files) loaded->files.push_back(std::move(file));
+        for (auto& input : one->inputs) loaded->inputs.push_back(std::move(input));
+        if (!loaded->orch_error) {
+            loaded->orch_error = one->orch_error ? one->orch_error
+                                                 : scope::find_orch_error_near(
+                                                       artifact->path, advice.inventory.run_dir);
+        }
     }
+    if (!loaded) return;
     scope::publish(*loaded, store);
     for (const scope::ScopeStats& file : loaded->files) {
         note_read(advice.inventory, ArtifactKind::ScopeStats, file.source,
