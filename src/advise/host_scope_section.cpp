@@ -15,6 +15,19 @@ namespace ptune::advise {
 
 namespace {
 
+/// Notes what was read from `path` on its inventory entry; a file the inventory did not find
+/// (a host log given with --log) gets an entry of its own.
+void note_read(Inventory& inventory, ArtifactKind kind, const std::filesystem::path& path,
+               std::string read) {
+    for (Artifact& artifact : inventory.found) {
+        if (artifact.kind == kind && artifact.path == path) {
+            artifact.read = std::move(read);
+            return;
+        }
+    }
+    inventory.found.push_back({kind, path, "", std::move(read)});
+}
+
 /// The host files the section read, with what was read from each, in the Artifacts table.
 void list_host_artifacts(Inventory& inventory, const host::HostFacts& facts) {
     for (const host::HostLogFacts& log : facts.logs) {
@@ -24,40 +37,51 @@ void list_host_artifacts(Inventory& inventory, const host::HostFacts& facts) {
         for (const host::BindBreakdown& bind : log.binds) segments += bind.segments.size();
         bool strace =
             std::filesystem::path(log.source).filename().string().starts_with("host-strace.");
-        inventory.found.push_back(
-            {strace ? ArtifactKind::HostStrace : ArtifactKind::HostLog, log.source, "",
-             fmt::format("{} line(s), {} span(s), {} bind segment(s), {} host-orch line(s), {} "
-                         "cut '~', {} torn, {} dropped",
-                         log.stats.lines, log.stats.spans, segments, log.host_orch.size(),
-                         log.stats.cut_records, log.stats.torn_spans, dropped)});
+        note_read(
+            inventory, strace ? ArtifactKind::HostStrace : ArtifactKind::HostLog, log.source,
+            fmt::format("{} line(s), {} span(s), {} bind segment(s), {} host-orch line(s), {} "
+                        "cut '~', {} torn, {} dropped",
+                        log.stats.lines, log.stats.spans, segments, log.host_orch.size(),
+                        log.stats.cut_records, log.stats.torn_spans, dropped));
     }
     for (const host::PhaseRecordsFacts& records : facts.phase_records) {
         std::size_t count = 0;
         for (const host::PhasePass& pass : records.passes) count += pass.records.size();
-        inventory.found.push_back(
-            {ArtifactKind::HostPhaseRecords, records.source, "",
-             fmt::format("{} pass(es), {} record(s)", records.passes.size(), count)});
+        note_read(inventory, ArtifactKind::HostPhaseRecords, records.source,
+                  fmt::format("{} pass(es), {} record(s)", records.passes.size(), count));
     }
 }
 
 void add_scope(Advice& advice, rules::MetricStore& store, Diagnostics& diagnostics) {
-    const std::string dir = advice.inventory.run_dir.string();
-    if (scope::find_scope_stats(dir).empty()) return;
-    auto loaded = scope::load(dir, "", diagnostics);
-    if (!loaded) {
-        diagnostics.warn(loaded.error().file, loaded.error().line, loaded.error().message);
-        return;
+    // The files the inventory found, each on its own: one that cannot be read costs only
+    // itself (refused ones are never opened), and the orch_error_code is looked for in the
+    // host logs up to the run directory.
+    std::optional<scope::Loaded> loaded;
+    for (const Artifact* artifact : advice.inventory.of(ArtifactKind::ScopeStats)) {
+        auto one = scope::load(artifact->path.string(), "", diagnostics);
+        if (!one) {
+            diagnostics.warn(one.error().file, one.error().line, one.error().message);
+            continue;
+        }
+        if (!loaded) loaded.emplace();
+        for (auto& file : one->files) loaded->files.push_back(std::move(file));
+        for (auto& input : one->inputs) loaded->inputs.push_back(std::move(input));
+        if (!loaded->orch_error) {
+            loaded->orch_error = one->orch_error ? one->orch_error
+                                                 : scope::find_orch_error_near(
+                                                       artifact->path, advice.inventory.run_dir);
+        }
     }
+    if (!loaded) return;
     scope::publish(*loaded, store);
     for (const scope::ScopeStats& file : loaded->files) {
-        advice.inventory.found.push_back(
-            {ArtifactKind::ScopeStats, file.source, "",
-             fmt::format("schema v{}, {} sample(s), {} scope(s) paired, {} ring(s){}",
-                         file.meta.version, file.samples, file.scopes.size(),
-                         file.meta.task_window_max.size(),
-                         file.open_scopes.empty()
-                             ? std::string()
-                             : fmt::format(", {} open scope(s)", file.open_scopes.size()))});
+        note_read(advice.inventory, ArtifactKind::ScopeStats, file.source,
+                  fmt::format("schema v{}, {} sample(s), {} scope(s) paired, {} ring(s){}",
+                              file.meta.version, file.samples, file.scopes.size(),
+                              file.meta.task_window_max.size(),
+                              file.open_scopes.empty()
+                                  ? std::string()
+                                  : fmt::format(", {} open scope(s)", file.open_scopes.size())));
     }
     render::Report report = scope::build_report(*loaded, {}, 5);
     std::vector<render::Table>& tables = report.tables;
@@ -80,14 +104,24 @@ void add_scope(Advice& advice, rules::MetricStore& store, Diagnostics& diagnosti
 
 void add_host(Advice& advice, const AdviseOptions& options, rules::MetricStore& store,
               Diagnostics& diagnostics) {
-    std::vector<std::string> inputs = {advice.inventory.run_dir.string()};
+    // The host files the inventory found (refused ones are never opened), then --log.
+    std::vector<std::string> inputs;
+    for (ArtifactKind kind :
+         {ArtifactKind::HostLog, ArtifactKind::HostStrace, ArtifactKind::HostPhaseRecords}) {
+        for (const Artifact* artifact : advice.inventory.of(kind))
+            inputs.push_back(artifact->path.string());
+    }
     inputs.insert(inputs.end(), options.logs.begin(), options.logs.end());
     host::HostFacts facts = host::collect_host_facts(inputs, diagnostics);
     if (facts.empty()) return;
     host::publish(facts, store);
     list_host_artifacts(advice.inventory, facts);
+    // One section per table; the first carries the data of all of them (JSON analyses.host,
+    // bench-summary's `host` schema).
+    nlohmann::json data = host::host_json(facts);
     for (render::Table& table : host::host_tables(facts)) {
-        Section section{"host", table.title, std::move(table), nlohmann::json::object(), {}};
+        Section section{"host", table.title, std::move(table), std::move(data), {}};
+        data = nlohmann::json::object();
         section.table.title.clear();
         advice.sections.push_back(std::move(section));
     }

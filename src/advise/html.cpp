@@ -24,7 +24,7 @@ th{background:#f4f4f4}td.num{text-align:right;font-variant-numeric:tabular-nums}
 .finding{border-left:4px solid #999;padding:6px 12px;margin:10px 0;background:#fafafa}
 .finding.error{border-color:#d62728}.finding.warning{border-color:#f28e2b}.finding.info{border-color:#4e79a7}
 .finding .rule{font-family:ui-monospace,monospace;font-size:12px;color:#555}.finding .evidence{font-size:13px;color:#444}.finding .advice{margin-top:4px}
-.missing{color:#777}.chart{display:block;margin:8px 0;max-width:100%;height:auto}
+.missing{color:#777}.refused,.unreadable{color:#d62728}.chart{display:block;margin:8px 0;max-width:100%;height:auto}
 .chart .label{font-size:11px;fill:#333}.chart .small{font-size:9px}.chart .value{font-size:10px;fill:#555}
 .chart .chart-title{font-size:12px;font-weight:600;fill:#222}.chart .bar{fill:#4e79a7}.chart .bar.warn{fill:#e15759}
 .chart .reference{stroke:#d62728;stroke-dasharray:4 3}
@@ -144,13 +144,10 @@ class HtmlRenderer : public render::Renderer {
 
         out << "<h2>Artifacts</h2><table><thead><tr><th>kind</th><th>status</th><th>path or "
                "reason</th></tr></thead><tbody>";
-        for (const auto& artifact : inventory.found) {
-            out << "<tr><td>" << escape(std::string(to_string(artifact.kind)))
-                << "</td><td>found</td><td>" << escape(artifact.where()) << "</td></tr>";
-        }
-        for (const auto& absent : inventory.missing) {
-            out << "<tr class=\"missing\"><td>" << escape(std::string(to_string(absent.kind)))
-                << "</td><td>missing</td><td>" << escape(absent.why) << "</td></tr>";
+        for (const auto& row : inventory.rows()) {
+            out << (row.status == "found" ? "<tr>" : "<tr class=\"" + row.status + "\">") << "<td>"
+                << escape(row.kind) << "</td><td>" << row.status << "</td><td>" << escape(row.text)
+                << "</td></tr>";
         }
         out << "</tbody></table>\n<script>" << kScript << "</script>\n</body></html>\n";
     }

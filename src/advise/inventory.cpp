@@ -1,10 +1,15 @@
 #include "ptune/advise/inventory.hpp"
 
+#include <unistd.h>
+
 #include <algorithm>
+#include <cerrno>
 #include <map>
+#include <system_error>
 
 #include "ptune/core/discover.hpp"
 #include "ptune/core/io.hpp"
+#include "ptune/host/facts.hpp"
 #include "ptune/memreport/pipeline.hpp"
 
 namespace ptune::advise {
@@ -58,6 +63,22 @@ std::vector<const Artifact*> Inventory::of(ArtifactKind kind) const {
     return out;
 }
 
+std::vector<ArtifactRow> Inventory::rows() const {
+    std::vector<ArtifactRow> out;
+    for (const auto& artifact : found)
+        out.push_back({std::string(to_string(artifact.kind)), "found", artifact.where()});
+    for (const auto& file : refused)
+        out.push_back({std::string(to_string(file.kind)), "refused",
+                       file.path.string() + ": " + file.reason + "; not read"});
+    for (const auto& directory : unreadable)
+        out.push_back({"directory", "unreadable",
+                       directory.path.string() + ": " + directory.reason +
+                           "; artifacts in it were not looked for"});
+    for (const auto& absent : missing)
+        out.push_back({std::string(to_string(absent.kind)), "missing", absent.why});
+    return out;
+}
+
 namespace {
 
 // Why an artifact may legitimately be absent (swimlane.md §1, perf-hints.md §2, pmu.md §1,
@@ -100,7 +121,7 @@ std::string why_missing(ArtifactKind kind) {
         case ArtifactKind::HostStrace:
         case ArtifactKind::HostPhaseRecords:
         case ArtifactKind::ScopeStats:
-            break;  // optional September outputs: listed when read, never reported missing
+            break;  // optional September outputs: listed when there, never reported missing
     }
     return "";
 }
@@ -118,6 +139,44 @@ std::string scope_of(const fs::path& file, const fs::path& run_dir) {
         if (is_rank || is_dispatch) scope += (scope.empty() ? "" : "/") + name;
     }
     return scope;
+}
+
+// Why a file found under an artifact's name cannot be read, or empty when it can. Only stat and
+// access: opening a FIFO would block, reading a device would never end.
+std::string refusal(const fs::path& file) {
+    if (auto status = io::check_regular_file(file.string()); !status) return status.error().message;
+    if (::access(file.c_str(), R_OK) != 0) return std::generic_category().message(errno);
+    return "";
+}
+
+// Directories of the run that cannot be listed, to the inventory's search depth: the search
+// skips them, so their artifacts would otherwise read as merely "missing" (issue #24).
+std::vector<UnreadableDirectory> unreadable_directories(const fs::path& run, int max_depth) {
+    std::vector<UnreadableDirectory> out;
+    std::error_code ec;
+    fs::recursive_directory_iterator it(run, fs::directory_options::skip_permission_denied, ec);
+    for (fs::recursive_directory_iterator end; !ec && it != end; it.increment(ec)) {
+        if (it.depth() >= max_depth) it.disable_recursion_pending();
+        std::error_code type;
+        if (!it->is_directory(type)) continue;
+        std::error_code listing;
+        fs::directory_iterator probe(it->path(), listing);
+        if (listing) out.push_back({it->path(), listing.message()});
+    }
+    return out;
+}
+
+// The name filters find_files cannot express.
+bool wanted(ArtifactKind kind, const fs::path& file) {
+    switch (kind) {
+        case ArtifactKind::NameMap:
+            return file.extension() == ".json";
+        case ArtifactKind::HostLog:
+        case ArtifactKind::HostStrace:
+            return host::is_host_log_name(file.filename().string());
+        default:
+            return true;
+    }
 }
 
 }  // namespace
@@ -142,22 +201,37 @@ Result<Inventory> take_inventory(const fs::path& dir, const std::string& program
         {ArtifactKind::MergedTrace, {"merged_swimlane*"}},
         {ArtifactKind::Pmu, {"pmu.csv"}},
         {ArtifactKind::KernelConfig, {"kernel_config.py"}},
+        // September output directories (upstream-2026-09.md §2, §3): a directory holding only
+        // these is a run too.
+        {ArtifactKind::HostLog, {"host.*"}},
+        {ArtifactKind::HostStrace, {"host-strace.*"}},
+        {ArtifactKind::HostPhaseRecords, {"host_phase_records.jsonl"}},
+        {ArtifactKind::ScopeStats, {"scope_stats.jsonl"}},
     };
+    constexpr int kDepth = 6;
     for (const auto& [kind, names] : patterns) {
         // Memory reports are found as mem-report finds them, in its reading order.
         auto files = kind == ArtifactKind::MemoryReport ? memreport::find_reports(*run)
-                                                        : discover::find_files(*run, names, 6);
+                                                        : discover::find_files(*run, names, kDepth);
         for (const auto& file : files) {
-            if (kind == ArtifactKind::NameMap && file.extension() != ".json") continue;
-            // An artifact that is there but can never be read (a FIFO, a link to /dev/zero)
-            // is an error, not "missing".
-            if (auto status = io::check_regular_file(file.string()); !status) return status.error();
+            if (!wanted(kind, file)) continue;
+            // There but never readable (a FIFO, a link to /dev/zero, no permission): refused,
+            // not "missing", and never handed to an analyzer.
+            if (std::string reason = refusal(file); !reason.empty()) {
+                inventory.refused.push_back({kind, file, std::move(reason)});
+                continue;
+            }
             inventory.found.push_back({kind, file, scope_of(file, *run), ""});
         }
     }
+    inventory.unreadable = unreadable_directories(*run, kDepth);
     for (const auto& log : logs) inventory.found.push_back({ArtifactKind::RunLog, log, "", ""});
     for (const auto& [kind, names] : patterns) {
-        if (inventory.of(kind).empty()) inventory.missing.push_back({kind, why_missing(kind)});
+        bool refused = std::any_of(inventory.refused.begin(), inventory.refused.end(),
+                                   [&](const RefusedArtifact& file) { return file.kind == kind; });
+        std::string why = why_missing(kind);
+        if (inventory.of(kind).empty() && !refused && !why.empty())
+            inventory.missing.push_back({kind, std::move(why)});
     }
     if (logs.empty())
         inventory.missing.push_back({ArtifactKind::RunLog, why_missing(ArtifactKind::RunLog)});

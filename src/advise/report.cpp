@@ -28,7 +28,19 @@ nlohmann::json inventory_json(const Inventory& inventory) {
     for (const auto& absent : inventory.missing) {
         missing.push_back({{"kind", std::string(to_string(absent.kind))}, {"why", absent.why}});
     }
-    return {{"found", std::move(found)}, {"missing", std::move(missing)}};
+    nlohmann::json refused = nlohmann::json::array();
+    for (const auto& file : inventory.refused) {
+        refused.push_back({{"kind", std::string(to_string(file.kind))},
+                           {"path", file.path.string()},
+                           {"reason", file.reason}});
+    }
+    nlohmann::json unreadable = nlohmann::json::array();
+    for (const auto& directory : inventory.unreadable)
+        unreadable.push_back({{"path", directory.path.string()}, {"reason", directory.reason}});
+    return {{"found", std::move(found)},
+            {"missing", std::move(missing)},
+            {"refused", std::move(refused)},
+            {"unreadable", std::move(unreadable)}};
 }
 
 std::string subject_text(const rules::SubjectKey& subject) {
@@ -60,7 +72,11 @@ render::Report to_report(const Advice& advice) {
                           {"timestamp", inventory.timestamp}};
     report.data["artifacts"] = inventory_json(inventory);
     nlohmann::json sections = nlohmann::json::object();
-    for (const auto& section : advice.sections) sections[section.id] = section.data;
+    for (const auto& section : advice.sections) {
+        // Sections that share an id (the host tables) keep the data the first one carries.
+        if (section.data.empty() && sections.contains(section.id)) continue;
+        sections[section.id] = section.data;
+    }
     report.data["analyses"] = std::move(sections);
     nlohmann::json findings = nlohmann::json::array();
     int rank = 0;
@@ -86,12 +102,8 @@ render::Report to_report(const Advice& advice) {
     render::Table artifacts;
     artifacts.title = "Artifacts";
     artifacts.columns = {"kind", "status", "path or reason"};
-    for (const auto& artifact : inventory.found)
-        artifacts.rows.push_back(
-            {std::string(to_string(artifact.kind)), "found", artifact.where()});
-    for (const auto& absent : inventory.missing) {
-        artifacts.rows.push_back({std::string(to_string(absent.kind)), "missing", absent.why});
-    }
+    for (auto& row : inventory.rows())
+        artifacts.rows.push_back({std::move(row.kind), std::move(row.status), std::move(row.text)});
     report.tables.push_back(std::move(artifacts));
 
     render::Table ranking;

@@ -279,17 +279,72 @@ void StraceCollector::feed(std::string_view line, std::size_t line_number) {
     }
 }
 
+namespace {
+
+std::size_t group_hash(std::uint64_t pid, std::uint64_t inv) {
+    std::uint64_t h = (pid * 0x9E3779B97F4A7C15ull) ^ inv;
+    h ^= h >> 33;
+    h *= 0xFF51AFD7ED558CCDull;
+    return static_cast<std::size_t>(h ^ (h >> 33));
+}
+
+}  // namespace
+
+StraceCollector::Group* StraceCollector::find_or_add_group(std::uint64_t pid, std::uint64_t inv,
+                                                           bool& created) {
+    created = false;
+    // Kept at most half full; grown (and rebuilt from the deque) before that is passed.
+    if (group_index_.size() < 2 * (groups_.size() + 1)) {
+        std::vector<std::uint32_t> grown(std::max<std::size_t>(64, 2 * group_index_.size()), 0);
+        std::size_t mask = grown.size() - 1;
+        for (std::size_t at = 0; at < groups_.size(); ++at) {
+            std::size_t slot = group_hash(groups_[at].pid, groups_[at].inv) & mask;
+            while (grown[slot] != 0) slot = (slot + 1) & mask;
+            grown[slot] = static_cast<std::uint32_t>(at + 1);
+        }
+        group_index_ = std::move(grown);
+    }
+    std::size_t mask = group_index_.size() - 1;
+    std::size_t slot = group_hash(pid, inv) & mask;
+    for (; group_index_[slot] != 0; slot = (slot + 1) & mask) {
+        Group& group = groups_[group_index_[slot] - 1];
+        if (group.pid == pid && group.inv == inv) return &group;
+    }
+    // Slot values are positions + 1 in 32 bits: 4 billion launches would need a 400 GB log.
+    if (groups_.size() >= std::numeric_limits<std::uint32_t>::max() - 1) {
+        if (!groups_full_) {
+            diagnostics_.warn(source_, 0,
+                              "more than 4294967294 [STRACE] launch groups; later ones are "
+                              "ignored");
+        }
+        groups_full_ = true;
+        return nullptr;
+    }
+    Group& group = groups_.emplace_back();
+    group.pid = pid;
+    group.inv = inv;
+    group_index_[slot] = static_cast<std::uint32_t>(groups_.size());
+    created = true;
+    return &group;
+}
+
+std::uint32_t StraceCollector::hid_id(std::string_view hid) {
+    std::string name = lowercase(hid);
+    auto [it, inserted] = hid_ids_.try_emplace(name, static_cast<std::uint32_t>(hid_names_.size()));
+    if (inserted) hid_names_.push_back(std::move(name));
+    return it->second;
+}
+
 void StraceCollector::add_record(const StraceRecord& record, std::size_t line_number) {
     SpanKind kind = classify(record.name);
     if (kind == SpanKind::NotAnInvocation) return;
     Group* group = last_group_;
     if (group == nullptr || group->pid != record.pid || group->inv != record.inv) {
-        auto [it, inserted] = groups_.try_emplace({record.pid, record.inv});
-        group = &it->second;
-        if (inserted) {
-            group->pid = record.pid;
-            group->inv = record.inv;
-            group->hid = lowercase(record.hid);
+        bool created = false;
+        group = find_or_add_group(record.pid, record.inv, created);
+        if (group == nullptr) return;
+        if (created) {
+            group->hid = hid_id(record.hid);
             group->line = line_number;
             group->in_timing_region = in_timing_;
         }
@@ -362,7 +417,7 @@ void StraceCollector::on_sentinel(std::string_view text, std::size_t line_number
 std::vector<const StraceCollector::Group*> StraceCollector::usable_groups() const {
     std::vector<const Group*> groups;
     groups.reserve(groups_.size());
-    for (const auto& [key, group] : groups_) {
+    for (const Group& group : groups_) {
         if (saw_sentinel_ && !group.in_timing_region) continue;
         groups.push_back(&group);
     }
@@ -382,7 +437,7 @@ bool divides_all(std::size_t loop, const std::vector<std::size_t>& counts) {
 }
 
 /// The shortest period (a divisor of the length) after which `hids` repeats itself.
-std::size_t hid_period(const std::vector<std::string_view>& hids) {
+std::size_t hid_period(const std::vector<std::uint32_t>& hids) {
     for (std::size_t period = 1; period < hids.size(); ++period) {
         if (hids.size() % period != 0) continue;
         bool repeats = true;
@@ -399,15 +454,15 @@ std::vector<const StraceCollector::Group*> StraceCollector::l2_bucket(
     const std::vector<const Group*>& groups) {
     // The hid bucket with the most launches is the benchmarked callable (§4); ties go to the
     // bucket whose first group comes first in (pid, inv) order, i.e. the first one met here.
-    std::map<std::string, std::size_t> counts;
-    std::vector<std::string> first_seen;
+    std::map<std::uint32_t, std::size_t> counts;
+    std::vector<std::uint32_t> first_seen;
     for (const Group* group : groups) {
         if (counts[group->hid]++ == 0) first_seen.push_back(group->hid);
     }
     std::vector<const Group*> bucket;
     if (first_seen.empty()) return bucket;
-    std::string chosen = first_seen.front();
-    for (const std::string& hid : first_seen) {
+    std::uint32_t chosen = first_seen.front();
+    for (std::uint32_t hid : first_seen) {
         if (counts[hid] > counts[chosen]) chosen = hid;
     }
     for (const Group* group : groups) {
@@ -511,7 +566,7 @@ StraceCollector::LoopLength StraceCollector::measure_loop(const std::vector<cons
         std::vector<std::string> shapes;
         for (const auto& [pid, list] : l3_launches(groups)) {
             counts.push_back(list.size());
-            std::vector<std::string_view> hids;
+            std::vector<std::uint32_t> hids;
             for (const Group* group : list) hids.push_back(group->hid);
             std::size_t period = hid_period(hids);
             std::size_t loop = list.size() / period;
@@ -677,18 +732,21 @@ std::optional<BenchBlock> StraceCollector::compute(const StraceOptions& options,
                           "[STRACE] markers hold no launch (only setup or scheduler spans)");
         return std::nullopt;
     }
-    return with_facts(loop.distributed ? compute_l3(l3_launches(groups), loop)
-                                       : compute_l2(l2_bucket(groups), loop));
+    if (loop.distributed) return with_facts(compute_l3(l3_launches(groups), loop));
+    std::vector<const Group*> bucket = l2_bucket(groups);
+    std::vector<const Group*>().swap(groups);  // the bucket is all compute_l2 needs
+    return with_facts(compute_l2(std::move(bucket), loop));
 }
 
 namespace {
 
+bool all_zero(std::span<const double> values) {
+    return std::all_of(values.begin(), values.end(), [](double v) { return v == 0.0; });
+}
+
 /// Fills the headline of `block` from per-round device and Effective series as pypto-lib's
 /// `_report_effective` decides between a number and an `unavailable` reason.
-void set_headline(BenchBlock& block, std::span<const double> device,
-                  std::span<const double> effective) {
-    bool all_zero_device =
-        std::all_of(device.begin(), device.end(), [](double v) { return v == 0.0; });
+void set_headline(BenchBlock& block, bool all_zero_device, std::span<const double> effective) {
     if (all_zero_device) {
         block.unavailable = std::string(kNoDeviceSpans);
         return;
@@ -702,25 +760,27 @@ void set_headline(BenchBlock& block, std::span<const double> device,
 BenchBlock StraceCollector::compute_l2(std::vector<const Group*> bucket,
                                        const Loop& options) const {
     std::size_t skip = std::min(options.warmup, bucket.size());
-    std::vector<const Group*> measured(bucket.begin() + static_cast<std::ptrdiff_t>(skip),
-                                       bucket.end());
+    // A view, not a copy: every launch is held once already.
+    std::span<const Group* const> measured(bucket.data() + skip, bucket.size() - skip);
 
     BenchBlock block;
     block.origin = Origin::Strace;
     block.source = {source_, measured.empty() ? first_line_ : measured.front()->line};
     block.declared_rounds = options.rounds;
     block.declared_warmup = options.warmup;
-    std::vector<double> device, effective;
+    bool all_zero_device = true;
+    std::vector<double> effective;
+    effective.reserve(measured.size());
     for (const Group* group : measured) {
-        device.push_back(group->device_us());
+        all_zero_device = all_zero_device && group->device_us() == 0.0;
         effective.push_back(group->effective_us());
     }
-    set_headline(block, device, effective);
+    set_headline(block, all_zero_device, effective);
     if (options.raw) {
         RawSamples& raw = block.raw.emplace();
         raw.rounds = options.rounds;
         raw.warmup = options.warmup;
-        std::vector<const Group*> by_pid = measured;
+        std::vector<const Group*> by_pid(measured.begin(), measured.end());
         std::sort(by_pid.begin(), by_pid.end(), [](const Group* a, const Group* b) {
             return std::tie(a->pid, a->inv) < std::tie(b->pid, b->inv);
         });
@@ -770,7 +830,7 @@ BenchBlock StraceCollector::compute_l3(const Launches& by_pid, const Loop& optio
             if (block.source.line == first_line_ && !launches.empty())
                 block.source.line = launches.front()->line;
         }
-        set_headline(block, device, effective);
+        set_headline(block, all_zero(device), effective);
         context.ranks = 0;
         context.host_mean_us = fmean(host);
         context.fallback_flattened = true;
@@ -817,7 +877,7 @@ BenchBlock StraceCollector::compute_l3(const Launches& by_pid, const Loop& optio
         for (std::size_t s = 0; s < per_round; ++s) {
             Slot& slot = rank.slots.emplace_back();
             slot.slot = s;
-            slot.name = launches[first + s]->hid;
+            slot.name = hid_names_[launches[first + s]->hid];
             slot.eff_us = summarize_positive(slot_effective[s]);
         }
     }
@@ -831,7 +891,7 @@ BenchBlock StraceCollector::compute_l3(const Launches& by_pid, const Loop& optio
             union_us[k] = static_cast<double>(union_end[k] - union_begin[k]) / 1000.0;
     }
     block.source.line = block.ranks.front().source.line;
-    set_headline(block, device, headline);
+    set_headline(block, all_zero(device), headline);
     context.ranks = by_pid.size();
     context.host_union_mean_us = fmean(union_us);
     context.host_mean_us = fmean(host);

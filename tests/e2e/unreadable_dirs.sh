@@ -3,8 +3,9 @@
 # swimlane-analyze on a run whose dfx_outputs/ has mode 000 exits 2 naming it ("cannot read the
 # directory"), not "no swimlane records here"; in an L3 tree an unreadable rank is a warning
 # saying so, also in the JSON gaps; advise warns about a directory of the run it cannot list
-# (its artifacts would otherwise read as merely "missing"). We run as root, where permissions do not bite: the runs are
-# made as nobody (setpriv, else runuser); skipped when neither works.
+# (its artifacts would otherwise read as merely "missing") and lists it in the report (text
+# Artifacts table, JSON artifacts.unreadable). We run as root, where permissions do not bite:
+# the runs are made as nobody (setpriv, else runuser); skipped when neither works.
 # Usage: unreadable_dirs.sh PTUNE BUILD_DIR
 set -uo pipefail
 ptune=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
@@ -56,11 +57,22 @@ grep -q "rank0: cannot read the directory" "$work/out" ||
 cp -r "$data/hints/build_output" "$work/build"
 chmod -R a+rX "$work/build"
 chmod 000 "$work/build/Attn_20260820_101500/report"
-as_nobody "$ptune" advise "$work/build" -o - >/dev/null 2>"$work/err"
+# Wide enough that the Artifacts row is one line.
+as_nobody env COLUMNS=400 "$ptune" advise "$work/build" -o - >"$work/out" 2>"$work/err"
 code=$?
 [ "$code" -le 1 ] || fail "advise, unreadable report/: exit $code: $(cat "$work/err")"
 grep -q "report: warning: cannot read the directory" "$work/err" ||
   fail "advise, unreadable report/: not said: $(cat "$work/err")"
+# ... and said in the report itself: the Artifacts table (text) and artifacts.unreadable (JSON).
+grep -Eq "^directory +unreadable +/.*/Attn_20260820_101500/report: Permission denied; artifacts in it were not looked for" "$work/out" ||
+  fail "advise, unreadable report/: not in the text Artifacts table: $(grep -n directory "$work/out")"
+as_nobody "$ptune" advise "$work/build" --format json -o - >"$work/out" 2>"$work/err"
+python3 - "$work/out" <<'PY' || fail "advise, unreadable report/: not in JSON artifacts.unreadable"
+import json, sys
+entries = json.load(open(sys.argv[1]))["artifacts"]["unreadable"]
+assert any(e["path"].endswith("Attn_20260820_101500/report") and e["reason"] == "Permission denied"
+           for e in entries), entries
+PY
 
 [ "$failures" -eq 0 ] || exit 1
 echo "unreadable directories: ok"

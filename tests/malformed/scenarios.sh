@@ -170,9 +170,35 @@ cp -r "$data/pmu/work_20260101_000000" "$work/pmu-fifo"
 mkfifo "$work/pmu-fifo/dfx_outputs/name_map_x.json"
 run pmu-discovered-fifo-names 1 "name_map_x.json: warning: is a FIFO" pmu-analyze "$work/pmu-fifo"  # 1: findings
 run advise-discovered-fifo 2 "FIFO" advise "$work/pmu-fifo"
+# advise still writes its report, listing the file as refused (never "missing"), then exits 2.
+# refused_in_report ID KIND NAME REASON: the last run's markdown has the row, not a missing one.
+refused_in_report() {
+  grep -Eq "^\| $2 \| refused \| [^|]*/$3: $4" "$work/out" ||
+    fail "$1" "no refused $2 row: $(grep -E "^\| $2 " "$work/out")"
+  ! grep -Eq "^\| $2 \| missing " "$work/out" || fail "$1" "$2 also listed as missing"
+}
+# refused_in_json ID KIND NAME REASON: the last run's JSON has it in artifacts.refused.
+refused_in_json() {
+  python3 - "$work/out" "$2" "$3" "$4" <<'PY' || fail "$1" "not in JSON artifacts.refused"
+import json, sys
+artifacts = json.load(open(sys.argv[1]))["artifacts"]
+_, kind, name, reason = sys.argv[1:]
+assert any(e["kind"] == kind and e["path"].endswith("/" + name) and reason in e["reason"]
+           for e in artifacts["refused"]), artifacts["refused"]
+assert not any(e["kind"] == kind for e in artifacts["missing"]), "also missing"
+PY
+}
+run advise-discovered-fifo-markdown 2 "FIFO" advise "$work/pmu-fifo" --format markdown &&
+  refused_in_report advise-discovered-fifo-markdown name-map name_map_x.json "is a FIFO"
+run advise-discovered-fifo-json 2 "FIFO" advise "$work/pmu-fifo" --format json &&
+  refused_in_json advise-discovered-fifo-json name-map name_map_x.json "is a FIFO"
 cp -r "$data/pmu/work_20260101_000000" "$work/pmu-zero"
 ln -sf /dev/zero "$work/pmu-zero/dfx_outputs/pmu.csv"
 run advise-discovered-dev-zero 2 "character device" advise "$work/pmu-zero"
+run advise-discovered-dev-zero-markdown 2 "character device" advise "$work/pmu-zero" --format markdown &&
+  refused_in_report advise-discovered-dev-zero-markdown pmu pmu.csv "is a character device"
+run advise-discovered-dev-zero-json 2 "character device" advise "$work/pmu-zero" --format json &&
+  refused_in_json advise-discovered-dev-zero-json pmu pmu.csv "is a character device"
 run pmu-discovered-dev-zero 2 "character device" pmu-analyze "$work/pmu-zero"
 
 # --- numbers ---------------------------------------------------------------------------------

@@ -263,3 +263,45 @@ TEST_CASE("bench strace: statistics follow Python exactly", "[bench][strace]") {
     CHECK(format_raw_value(0.0) == "0.0");
     CHECK(format_raw_value(1e16) == "1e+16");
 }
+
+TEST_CASE("[STRACE] groups revisited out of order after the index grows give the same report",
+          "[bench][strace]") {
+    // 300 launches of two callables on two L3 ranks: every group is met four times, one kind of
+    // span at a time over all launches, so each lookup after the first crosses several rebuilds
+    // of the group index. The report must equal the one from launches written one by one.
+    auto ns = [](std::size_t inv, std::size_t k) { return static_cast<std::int64_t>(inv * 7 + k); };
+    std::string grouped, scattered;
+    std::vector<std::string> roots, walls, orchs, scheds;
+    for (std::uint64_t pid : {101u, 202u}) {
+        for (std::size_t inv = 0; inv < 300; ++inv) {
+            std::string hid = inv % 2 == 0 ? "AA" : "bb";  // case folds: "aa" is one callable
+            std::int64_t ts = static_cast<std::int64_t>(inv) * 100000;
+            std::string root = span(pid, inv, hid, 0, "chip.run", ts, 90000 + ns(inv, pid));
+            std::string wall = span(pid, inv, hid, 2, "chip.run.runner_run.device_wall", ts + 10,
+                                    60000 + ns(inv, 1), true);
+            std::string orch = span(pid, inv, hid, 3, "chip.run.runner_run.device_wall.orch",
+                                    ts + 20, 30000 + ns(inv, 2), true);
+            std::string sched = span(pid, inv, hid, 3, "chip.run.runner_run.device_wall.sched",
+                                     ts + 25, 40000 + ns(inv, pid % 7), true);
+            grouped += wall + orch + sched + root;
+            roots.push_back(root);
+            walls.push_back(wall);
+            orchs.push_back(orch);
+            scheds.push_back(sched);
+        }
+    }
+    for (const auto* kind : {&orchs, &scheds, &walls, &roots})
+        for (const std::string& line : *kind) scattered += line;
+    StraceOptions options = loop(2, 148, true);
+    CHECK(run_lines(scattered, options) == run_lines(grouped, options));
+    Diagnostics diagnostics;
+    auto block = recompute(scattered, options, diagnostics);
+    REQUIRE(block);
+    REQUIRE(block->ranks.size() == 2);
+    REQUIRE(block->effective_us);
+    CHECK(block->effective_us->rounds == 148);
+    // Two dispatches per round (aa, bb): slot names come from the interned, lower-cased hids.
+    REQUIRE(block->ranks[0].slots.size() == 2);
+    CHECK(block->ranks[0].slots[0].name == "aa");
+    CHECK(block->ranks[0].slots[1].name == "bb");
+}

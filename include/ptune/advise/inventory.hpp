@@ -22,10 +22,10 @@ enum class ArtifactKind {
     Pmu,               ///< dfx_outputs/pmu.csv
     KernelConfig,      ///< kernel_config.py
     RunLog,            ///< console log of the run (given with --log)
-    HostLog,           ///< host.<pid>.log (upstream-2026-09.md §2), listed by the host section
-    HostStrace,        ///< host-strace.<pid>.log (§2.6), listed by the host section
-    HostPhaseRecords,  ///< host_phase_records.jsonl (§2.8), listed by the host section
-    ScopeStats,        ///< scope_stats.jsonl (§3), listed by the scope section
+    HostLog,           ///< host.<pid>.log (upstream-2026-09.md §2)
+    HostStrace,        ///< host-strace.<pid>.log (§2.6)
+    HostPhaseRecords,  ///< host_phase_records.jsonl (§2.8)
+    ScopeStats,        ///< scope_stats/scope_stats.jsonl (§3)
 };
 
 /// Stable lower-case name of a kind, e.g. "memory-report".
@@ -49,6 +49,28 @@ struct MissingArtifact {
     std::string why;
 };
 
+/// An artifact that is there under its name but cannot be read: a FIFO, a device or a link to
+/// one (reading could block or never end), or a file without read permission. Refused, never
+/// opened, and never reported as "missing" (issue #24).
+struct RefusedArtifact {
+    ArtifactKind kind;
+    std::filesystem::path path;
+    std::string reason;  ///< "is a FIFO (named pipe), expected a regular file", "Permission denied"
+};
+
+/// A directory of the run that cannot be listed: its artifacts are not looked for.
+struct UnreadableDirectory {
+    std::filesystem::path path;
+    std::string reason;  ///< the system's message, e.g. "Permission denied"
+};
+
+/// One row of the Artifacts table (text, markdown and HTML reports).
+struct ArtifactRow {
+    std::string kind;    ///< artifact kind, or "directory"
+    std::string status;  ///< "found", "refused", "unreadable" or "missing"
+    std::string text;    ///< path (found), path and reason (refused, unreadable), or why missing
+};
+
 /// Everything known about one run directory.
 struct Inventory {
     std::filesystem::path run_dir;  ///< the analysed directory
@@ -57,15 +79,21 @@ struct Inventory {
     std::string chosen_note;  ///< how the run was picked, when a parent dir was given
     std::vector<Artifact> found;
     std::vector<MissingArtifact> missing;
+    std::vector<RefusedArtifact> refused;
+    std::vector<UnreadableDirectory> unreadable;
 
     /// The artifacts of one kind (several for L3 runs).
     std::vector<const Artifact*> of(ArtifactKind kind) const;
+
+    /// The Artifacts table: found, refused, unreadable directories, then missing kinds.
+    std::vector<ArtifactRow> rows() const;
 };
 
 /// Scans `dir`: a run directory, or a `build_output/` holding several, or a project directory
 /// holding `build_output/` (the newest by the timestamp in the name, or the newest of `program`).
-/// `logs` are console logs given by the user. Fails only when `dir` is not a directory or `program`
-/// matches nothing.
+/// `logs` are console logs given by the user. Artifacts that cannot be read go to `refused` and
+/// directories that cannot be listed to `unreadable` (both within the search depth), never to
+/// `missing`. Fails only when `dir` is not a directory or `program` matches nothing.
 Result<Inventory> take_inventory(const std::filesystem::path& dir, const std::string& program,
                                  int nth_latest, const std::vector<std::string>& logs);
 

@@ -44,23 +44,38 @@ class AdviseCommand : public Command {
         auto inventory = advise::take_inventory(dir_, program_, nth_latest_, logs_);
         if (!inventory) return context.fail(inventory.error());
         if (!inventory->chosen_note.empty()) spdlog::info("{}", inventory->chosen_note);
-        warn_unreadable(inventory->run_dir, context);
+        // Said on stderr as well as in the report's Artifacts (text) and `artifacts` (JSON).
+        for (const auto& directory : inventory->unreadable) {
+            context.diagnostics.warn(
+                directory.path.string(), 0,
+                fmt::format("cannot read the directory ({}): artifacts in it are not looked for, "
+                            "and may show as missing",
+                            directory.reason));
+        }
+        for (const auto& file : inventory->refused) {
+            context.diagnostics.error(
+                file.path.string(), 0,
+                fmt::format("{} artifact {}: not read", advise::to_string(file.kind), file.reason));
+        }
         // An output over an artifact found in the directory is refused here, once, before any
         // section reads it: the section would report the refused read and emit() the refused
         // output a second time.
         if (context.options.output != io::kStdinName) {
             std::vector<std::string> found;
             for (const auto& artifact : inventory->found) found.push_back(artifact.path.string());
+            for (const auto& file : inventory->refused) found.push_back(file.path.string());
             if (auto status = io::check_outputs({context.options.output}, found); !status)
                 return context.fail(status.error());
         }
         // A PyPTO run (`<Program>_<ts>/`) with nothing ptune reads is still a run to report on
         // (today's pypto writes no memory report: rule M10 says what to do instead); any other
         // empty directory is the wrong directory.
-        if (inventory->found.empty() && inventory->program.empty()) {
+        // A September output directory (host logs, scope_stats.jsonl) is a run too.
+        if (inventory->found.empty() && inventory->refused.empty() && inventory->program.empty()) {
             return context.fail(
                 Error{"no PyPTO artifact found (memory report, perf_hints.log, swimlane "
-                      "records, pmu.csv, kernel_config.py)",
+                      "records, pmu.csv, kernel_config.py, host.<pid>.log, "
+                      "host_phase_records.jsonl, scope_stats.jsonl)",
                       dir_, 0, ExitCode::InputError});
         }
         advise::AdviseOptions options;
@@ -71,35 +86,16 @@ class AdviseCommand : public Command {
                 Error{"--baseline compares the run's benchmark lines: give them with --log", "", 0,
                       ExitCode::InputError});
         }
+        bool refused = !inventory->refused.empty();
         auto advice =
             advise::advise(std::move(*inventory), options, **catalogue, context.diagnostics);
         auto report = advise::to_report(advice);
-        return context.emit(report, {{"html", advise::make_html_renderer(advice)}});
+        int code = context.emit(report, {{"html", advise::make_html_renderer(advice)}});
+        // The report lists what was refused; the exit code says an input could not be read.
+        return code == 0 && refused ? static_cast<int>(ExitCode::InputError) : code;
     }
 
   private:
-    // Directories of the run that cannot be listed: the inventory skips them, so their
-    // artifacts would read as merely "missing" (issue #24). Same depth as the inventory.
-    static void warn_unreadable(const std::filesystem::path& run, Context& context) {
-        namespace fs = std::filesystem;
-        std::error_code ec;
-        fs::recursive_directory_iterator it(run, fs::directory_options::skip_permission_denied, ec);
-        for (fs::recursive_directory_iterator end; !ec && it != end; it.increment(ec)) {
-            if (it.depth() >= 6) it.disable_recursion_pending();
-            std::error_code type;
-            if (!it->is_directory(type)) continue;
-            std::error_code listing;
-            fs::directory_iterator probe(it->path(), listing);
-            if (listing) {
-                context.diagnostics.warn(
-                    it->path().string(), 0,
-                    fmt::format("cannot read the directory ({}): artifacts in it are not looked "
-                                "for, and may show as missing",
-                                listing.message()));
-            }
-        }
-    }
-
     std::string dir_;
     std::vector<std::string> logs_;
     std::vector<std::string> baselines_;
