@@ -260,10 +260,6 @@ std::string findings_list(const RankResult& r) {
     return ids.empty() ? std::string("none") : fmt::format("{}", fmt::join(ids, ", "));
 }
 
-std::string fixed(double v, int decimals = 1) {
-    return stats::format_fixed(v, decimals);
-}
-
 }  // namespace
 
 namespace {
@@ -428,21 +424,21 @@ void publish(const Comparison& c, rules::MetricStore& store, bool only_if_absent
             subject.metrics["L3.kernel.straggler"] = k.straggler;
             subject.metrics["L3.kernel.median"] = k.median;
             parts.push_back(fmt::format("kernel {} takes {} {} in all on {} against {} on {}",
-                                        k.name, fixed(k.straggler), c.unit, s.label,
-                                        fixed(k.median), m.label));
+                                        k.name, stats::format_fixed(k.straggler, 1), c.unit,
+                                        s.label, stats::format_fixed(k.median, 1), m.label));
         } else {
             subject.labels["L3.kernel"] = "none";
         }
         if (s.has_path && m.has_path) {
             std::vector<std::string> top;
             for (const auto& [name, us] : s.path_kernels)
-                top.push_back(fmt::format("{} {} µs", name, fixed(us)));
+                top.push_back(fmt::format("{} {} µs", name, stats::format_fixed(us, 1)));
             parts.push_back(fmt::format(
                 "critical path {} µs ({} µs kernels: {}) against {} µs on "
                 "the median rank",
-                fixed(s.path_us), fixed(s.path_kernel_us),
+                stats::format_fixed(s.path_us, 1), stats::format_fixed(s.path_kernel_us, 1),
                 top.empty() ? std::string("-") : fmt::format("{}", fmt::join(top, ", ")),
-                fixed(m.path_us)));
+                stats::format_fixed(m.path_us, 1)));
             subject.metrics["L3.path.straggler_us"] = s.path_us;
             subject.metrics["L3.path.median_us"] = m.path_us;
         }

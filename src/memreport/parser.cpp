@@ -246,8 +246,8 @@ class Parser {
                 fmt::format("second '{}' row in '{}'; the first is kept", cells[0], function.name));
             return;
         }
-        static constexpr std::string_view kSpaces[] = {"Vec", "Mat", "Left", "Right", "Acc"};
-        if (std::find(std::begin(kSpaces), std::end(kSpaces), cells[0]) == std::end(kSpaces)) {
+        if (std::find(std::begin(kMemorySpaces), std::end(kMemorySpaces), cells[0]) ==
+            std::end(kMemorySpaces)) {
             warn(fmt::format(
                 "unknown space '{}' in '{}' (the report prints Vec, Mat, Left, Right, Acc)",
                 cells[0], function.name));

@@ -33,10 +33,6 @@ bool looks_like_pass_dump(std::string_view first_line) {
 
 namespace {
 
-// The spaces the report prints, in its order (mem-report.md §4); other non-DDR spaces (Bias,
-// LeftScale, RightScale, ScalarLocal) are never printed, so they are not tabled either.
-constexpr std::string_view kSpaces[] = {"Vec", "Mat", "Left", "Right", "Acc"};
-
 bool is_ident_start(char c) {
     return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
 }
@@ -454,7 +450,9 @@ class DumpParser {
     void close_function() {
         in_function_ = false;
         if (!compute_) return;
-        for (std::string_view space : kSpaces) {
+        // Only the spaces the report prints (mem-report.md §4); other non-DDR spaces (Bias,
+        // LeftScale, RightScale, ScalarLocal) are never printed, so they are not tabled either.
+        for (std::string_view space : kMemorySpaces) {
             auto it = spaces_.find(std::string(space));
             if (it == spaces_.end()) continue;
             SpaceAcc& acc = it->second;
@@ -520,7 +518,8 @@ class DumpParser {
     std::vector<std::string> skipped_;
 };
 
-Report parse_lines(io::LineReader& reader, const std::string& source, Diagnostics& diagnostics) {
+Report parse_dump_lines(io::LineReader& reader, const std::string& source,
+                        Diagnostics& diagnostics) {
     DumpParser parser(source, diagnostics);
     std::string_view line;
     while (reader.next(line)) parser.line(line, reader.line_number());
@@ -531,12 +530,12 @@ Report parse_lines(io::LineReader& reader, const std::string& source, Diagnostic
 
 Report parse_pass_dump(std::istream& in, const std::string& source, Diagnostics& diagnostics) {
     io::LineReader reader(in);
-    return parse_lines(reader, source, diagnostics);
+    return parse_dump_lines(reader, source, diagnostics);
 }
 
 Report parse_pass_dump(std::string_view text, const std::string& source, Diagnostics& diagnostics) {
     io::LineReader reader(text);
-    return parse_lines(reader, source, diagnostics);
+    return parse_dump_lines(reader, source, diagnostics);
 }
 
 void apply_dump_backend(Report& report, Backend backend, const std::string& how,

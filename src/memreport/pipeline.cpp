@@ -167,7 +167,7 @@ std::vector<std::string> compare_tables(const Report& text, const Report& dump) 
             continue;
         }
         const Function& other = *it->second;
-        for (std::string_view space : {"Vec", "Mat", "Left", "Right", "Acc"}) {
+        for (std::string_view space : kMemorySpaces) {
             const SpaceUsage* a = function.find(space);
             const SpaceUsage* b = other.find(space);
             if (!a && !b) continue;

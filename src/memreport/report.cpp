@@ -21,9 +21,6 @@ namespace {
 
 using Bands = std::map<std::string, UsageBand, std::less<>>;
 
-// The spaces usage_table() and usage_bars() show, in the report's order.
-constexpr const char* kSpaces[] = {"Vec", "Mat", "Left", "Right", "Acc"};
-
 // SGR colour of a usage cell (`91.5%`) in `band`: red over the limit, yellow when marginal.
 std::string_view usage_colour(std::string_view cell, const UsageBand& band) {
     if (cell.size() < 2 || cell.back() != '%') return {};
@@ -497,12 +494,12 @@ std::shared_ptr<render::Renderer> make_csv_renderer(const Report& report) {
 render::Table usage_table(const Report& report) {
     render::Table table;
     table.columns = {"function"};
-    table.columns.insert(table.columns.end(), std::begin(kSpaces), std::end(kSpaces));
+    table.columns.insert(table.columns.end(), std::begin(kMemorySpaces), std::end(kMemorySpaces));
     table.align = {render::Align::Left,  render::Align::Right, render::Align::Right,
                    render::Align::Right, render::Align::Right, render::Align::Right};
     for (const auto& function : report.functions) {
         std::vector<std::string> row = {function.name};
-        for (const char* space : kSpaces) {
+        for (std::string_view space : kMemorySpaces) {
             const SpaceUsage* usage = function.find(space);
             row.push_back(usage && usage->usage_pct ? percent_cell(*usage->usage_pct) : "-");
         }
@@ -514,7 +511,7 @@ render::Table usage_table(const Report& report) {
 std::vector<render::svg::Bar> usage_bars(const Report& report) {
     std::vector<render::svg::Bar> bars;
     for (const auto& function : report.functions) {
-        for (const char* space : kSpaces) {
+        for (std::string_view space : kMemorySpaces) {
             const SpaceUsage* usage = function.find(space);
             if (!usage || !usage->usage_pct) continue;
             bars.push_back({fmt::format("{} {}", function.name, space), *usage->usage_pct,

@@ -23,8 +23,6 @@ namespace ptune::swimlane::detail {
 
 namespace {
 
-constexpr std::int64_t kLifecyclePid = 6, kGraphPid = 5, kWorkerPid = 4, kSchedViewPid = 3,
-                       kSchedulerPid = 2, kOrchPid = 1;
 /// Upstream shifts arrow sources 0.01 µs before a slice end so they land inside it.
 constexpr std::int64_t kEndInsetNs = 10;
 

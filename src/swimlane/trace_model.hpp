@@ -19,6 +19,10 @@
 
 namespace ptune::swimlane::detail {
 
+/// Process ids of one capture's views, relative to its pid base (swimlane.md §5).
+inline constexpr std::int64_t kLifecyclePid = 6, kGraphPid = 5, kWorkerPid = 4, kSchedViewPid = 3,
+                              kSchedulerPid = 2, kOrchPid = 1;
+
 inline constexpr std::uint32_t kNone = std::numeric_limits<std::uint32_t>::max();
 
 enum class SliceKind : std::uint8_t {

@@ -24,7 +24,6 @@ namespace detail {
 
 namespace {
 
-constexpr std::int64_t kSchedulerPid = 2;
 constexpr std::size_t kTypes = 2;  // aic, aiv (CoreType order)
 
 /// The series in upstream's emission order at one instant, with their fixed tids.

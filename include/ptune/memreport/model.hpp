@@ -61,6 +61,9 @@ struct Overlap {
     std::uint64_t at = 0;               ///< the first program point where both are live
 };
 
+/// The on-chip memory spaces a report names, in its row order.
+inline constexpr std::string_view kMemorySpaces[] = {"Vec", "Mat", "Left", "Right", "Acc"};
+
 /// One row of a function's table, plus what the analyzer derives from it.
 struct SpaceUsage {
     std::string space;  ///< Vec, Mat, Left, Right, Acc
