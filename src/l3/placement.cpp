@@ -117,6 +117,7 @@ Result<DispatchPairing> pair_dispatch(const std::vector<swimlane::CaptureFiles>&
                         root),
             root);
     swimlane::HostSpanLog spans;
+    spans.all_spans = request.keep_spans;
     for (const fs::path& path : logs) {
         auto log = io::open_input(path.string());
         if (!log) return log.error();
@@ -172,6 +173,7 @@ Result<DispatchPairing> pair_dispatch(const std::vector<swimlane::CaptureFiles>&
     auto pairs = pair_ranks(out.windows, pairing_input, request.pins);
     if (!pairs) return placement_error(pairs.error().message, root);
     out.pairs = std::move(*pairs);
+    if (request.keep_spans) out.spans = std::move(spans.spans);
     return out;
 }
 
@@ -184,6 +186,7 @@ Result<MultiRankPlacement> place_ranks(const std::vector<swimlane::CaptureFiles>
     out.logs = paired->logs;
     out.host_clock_domain_id = paired->host_clock_domain_id;
     out.runtime = paired->runtime;
+    out.spans = std::move(paired->spans);
     // Each capture read again, placed in its window; the origin is the earliest placement and
     // host span of the paired invocations.
     std::int64_t origin = std::numeric_limits<std::int64_t>::max();
@@ -269,7 +272,7 @@ std::string multi_rank_metadata(const MultiRankPlacement& p, const std::string& 
             {"clock_alignment", nlohmann::json::parse(cap.clock_alignment.record_json())}};
         ranks.push_back(std::move(rank));
     }
-    nlohmann::json dispatcher_pids = nlohmann::json::array();
+    nlohmann::json dispatcher_pids = p.dispatcher_pids;
     auto uncertainty = cross_rank_uncertainty(p.slacks());
     nlohmann::json out = {
         {"layout", "containment_spliced_multi_rank"},
