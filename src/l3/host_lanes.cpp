@@ -37,11 +37,25 @@ nlohmann::json span_args(const HostSpan& s, nlohmann::json head) {
     return head;
 }
 
+/// a + b, held at the int64 limits: a log can hold times near them.
+std::int64_t saturating_add(std::int64_t a, std::int64_t b) {
+    std::int64_t out = 0;
+    if (!__builtin_add_overflow(a, b, &out)) return out;
+    return b > 0 ? std::numeric_limits<std::int64_t>::max()
+                 : std::numeric_limits<std::int64_t>::min();
+}
+
 std::int64_t end_of(const HostSpan& s) {
-    // Saturating: a torn log can hold ts and dur near the int64 limits.
-    if (s.dur > 0 && s.ts > std::numeric_limits<std::int64_t>::max() - s.dur)
-        return std::numeric_limits<std::int64_t>::max();
-    return s.ts + std::max<std::int64_t>(s.dur, 0);
+    return saturating_add(s.ts, std::max<std::int64_t>(s.dur, 0));
+}
+
+/// Where a `clk=dev` span at device ts `ts` lands on the host axis (§1.12.3 step 4).
+std::int64_t placed_ns(const RankHostInput& r, std::int64_t ts) {
+    std::int64_t since_zero = 0;
+    if (__builtin_sub_overflow(ts, r.device_phase_zero, &since_zero))
+        since_zero = ts > r.device_phase_zero ? std::numeric_limits<std::int64_t>::max()
+                                              : std::numeric_limits<std::int64_t>::min();
+    return saturating_add(r.device_phase_zero_host_ns, since_zero);
 }
 
 /// "node" of "node.dispatch".
@@ -155,9 +169,8 @@ Result<HostLayout> build_host_layout(const std::vector<HostSpan>& spans,
             const auto tid = static_cast<std::int64_t>(it - names.begin()) + 1;
             nlohmann::json args = {
                 {"rank", r.rank}, {"device_ts_ns", s->ts}, {"slack_ns", r.slack_ns}};
-            out.slices.push_back(LayoutSlice{
-                base + 1, tid, s->name, "device_phase",
-                r.device_phase_zero_host_ns + (s->ts - r.device_phase_zero), s->dur, args.dump()});
+            out.slices.push_back(LayoutSlice{base + 1, tid, s->name, "device_phase",
+                                             placed_ns(r, s->ts), s->dur, args.dump()});
         }
         // Lane 2: the window the rank was placed in and the room it had.
         out.processes.push_back({base + 2, fmt::format("rank{} / Placement Bound", r.rank)});
