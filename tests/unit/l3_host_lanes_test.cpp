@@ -259,4 +259,14 @@ TEST_CASE("merge_ranks: the composed two-rank tree drawn with host blocks and st
     CHECK(processes[16] == "rank1 / Placement Bound");
     CHECK(processes[204] == "rank1 / Worker View");
     CHECK_FALSE(processes.count(1));  // the fixture has no scheduler log
+
+    // The protobuf trace draws the same host blocks; a bound slice's args are one string.
+    options.format = swimlane::TraceFormat::Proto;
+    std::ostringstream proto;
+    REQUIRE(swimlane::write_trace(sources, options, proto, counts));
+    const std::string bytes = proto.str();
+    for (const char* text :
+         {"rank1 / Placement Bound", "rank0 / Device phases (placed)", "placement slack",
+          "slack 40.0 us", "chip.run.runner_run (rank1)", "\"method\":\"span_containment_v1\""})
+        CHECK(bytes.find(text) != std::string::npos);
 }

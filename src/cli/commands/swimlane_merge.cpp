@@ -117,7 +117,7 @@ class SwimlaneMergeCommand : public Command {
 
         std::vector<LoadedCapture> loaded;
         if (l3_.selected()) {
-            if (int status = place_ranks(context, request, tree, found->captures, loaded);
+            if (int status = merge_dispatch(context, request, tree, found->captures, loaded);
                 status >= 0)
                 return status;
         }
@@ -164,8 +164,9 @@ class SwimlaneMergeCommand : public Command {
     /// §1.14: pairs, places and lays out the selected ranks through the l3 pipeline when the
     /// tree has host logs; returns an exit status to stop with, or −1 to go on (loaded filled,
     /// or the plain merge when there are no host logs).
-    int place_ranks(Context& context, const LoadRequest& request, const l3::Tree& tree,
-                    const std::vector<CaptureFiles>& captures, std::vector<LoadedCapture>& loaded) {
+    int merge_dispatch(Context& context, const LoadRequest& request, const l3::Tree& tree,
+                       const std::vector<CaptureFiles>& captures,
+                       std::vector<LoadedCapture>& loaded) {
         l3::MultiRankRequest merge;
         merge.tree = &tree;
         merge.captures = captures;
