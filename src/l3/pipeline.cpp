@@ -5,10 +5,12 @@
 #include "ptune/l3/pipeline.hpp"
 
 #include <algorithm>
+#include <set>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "ptune/core/io.hpp"
 #include "ptune/l3/host_lanes.hpp"
 
 namespace ptune::l3 {
@@ -36,6 +38,29 @@ RankHostInput host_input(const PlacedRank& rank) {
     return in;
 }
 
+/// The spans the host lanes draw from (§1.14): every span of the paired invocations and of the
+/// pids that ran none (the dispatcher candidates), read again from the logs so that the chip
+/// processes' other invocations — most of a long log — are never held.
+Result<std::vector<swimlane::HostSpan>> lane_spans(const MultiRankPlacement& placed) {
+    std::set<std::pair<std::uint64_t, std::uint64_t>> paired;
+    std::set<std::uint64_t> paired_pids;
+    for (const PlacedRank& r : placed.ranks) {
+        paired.insert({r.pairing.pid, r.pairing.inv});
+        paired_pids.insert(r.pairing.pid);
+    }
+    swimlane::HostSpanLog log;
+    log.all_spans = true;
+    log.keep = [&](std::uint64_t pid, std::uint64_t inv) {
+        return !paired_pids.count(pid) || paired.count({pid, inv}) > 0;
+    };
+    for (const std::string& path : placed.logs) {
+        auto in = io::open_input(path);
+        if (!in) return in.error();
+        swimlane::read_host_spans(in->stream(), log);
+    }
+    return std::move(log.spans);
+}
+
 }  // namespace
 
 Result<std::optional<MultiRankMerge>> merge_ranks(const MultiRankRequest& request,
@@ -44,7 +69,6 @@ Result<std::optional<MultiRankMerge>> merge_ranks(const MultiRankRequest& reques
     PlacementRequest placement_request;
     placement_request.root = tree.root;
     placement_request.host_logs = request.base.host_logs;
-    placement_request.keep_spans = true;
     for (const std::string& value : request.rank_pids) {
         auto pin = parse_rank_pid(value);
         if (!pin) return pin.error();
@@ -67,10 +91,10 @@ Result<std::optional<MultiRankMerge>> merge_ranks(const MultiRankRequest& reques
     MultiRankMerge out;
     std::vector<RankHostInput> hosts;
     for (const PlacedRank& rank : placed->ranks) hosts.push_back(host_input(rank));
-    auto host = build_host_layout(placed->spans, hosts);
+    auto spans = lane_spans(*placed);
+    if (!spans) return spans.error();
+    auto host = build_host_layout(*spans, hosts);
     if (!host) return Error{host.error().message, tree.root.string(), 0, ExitCode::InputError};
-    placed->spans.clear();  // drawn: only the layout's copies are needed from here
-    placed->spans.shrink_to_fit();
     placed->dispatcher_pids = host->dispatcher_pids;
     // §1.14: the origin is the earliest placement, paired invocation host span or dispatcher
     // span (host_lanes.cpp), and never later than what placement itself found.

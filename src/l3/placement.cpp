@@ -117,7 +117,6 @@ Result<DispatchPairing> pair_dispatch(const std::vector<swimlane::CaptureFiles>&
                         root),
             root);
     swimlane::HostSpanLog spans;
-    spans.all_spans = request.keep_spans;
     for (const fs::path& path : logs) {
         auto log = io::open_input(path.string());
         if (!log) return log.error();
@@ -173,7 +172,6 @@ Result<DispatchPairing> pair_dispatch(const std::vector<swimlane::CaptureFiles>&
     auto pairs = pair_ranks(out.windows, pairing_input, request.pins);
     if (!pairs) return placement_error(pairs.error().message, root);
     out.pairs = std::move(*pairs);
-    if (request.keep_spans) out.spans = std::move(spans.spans);
     return out;
 }
 
@@ -186,7 +184,6 @@ Result<MultiRankPlacement> place_ranks(const std::vector<swimlane::CaptureFiles>
     out.logs = paired->logs;
     out.host_clock_domain_id = paired->host_clock_domain_id;
     out.runtime = paired->runtime;
-    out.spans = std::move(paired->spans);
     // Each capture read again, placed in its window; the origin is the earliest placement and
     // host span of the paired invocations.
     std::int64_t origin = std::numeric_limits<std::int64_t>::max();

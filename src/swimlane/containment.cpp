@@ -43,6 +43,7 @@ class AlignmentSpans final : public host::HostLogVisitor {
             default:
                 if (!log_.all_spans) return;
         }
+        if (log_.all_spans && log_.keep && !log_.keep(s.pid, s.inv)) return;
         HostSpan span;
         span.pid = s.pid, span.tid = s.tid, span.inv = s.inv, span.depth = s.depth;
         span.name = s.name;

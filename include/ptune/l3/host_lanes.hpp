@@ -52,7 +52,8 @@ struct HostLayout {
     std::int64_t earliest_ns = 0;
 };
 
-/// Builds the host lanes from every span of the host logs (HostSpanLog::all_spans) and the
+/// Builds the host lanes from the host logs' spans (HostSpanLog::all_spans; spans of other
+/// invocations of the paired pids may be left out, they are never drawn) and the
 /// placed ranks. Fails (exit 2) with more than 10 dispatching processes or a rank above 28.
 Result<HostLayout> build_host_layout(const std::vector<swimlane::HostSpan>& spans,
                                      const std::vector<RankHostInput>& ranks);

@@ -26,9 +26,6 @@ struct PlacementRequest {
     /// --host-log: replaces the root's logs.
     std::vector<std::filesystem::path> host_logs;
     std::vector<RankPin> pins;  ///< --rank-pid
-    /// Keep every span of the logs (DispatchPairing::spans, MultiRankPlacement::spans): the
-    /// merged trace draws the invocations and dispatchers (host_lanes.hpp).
-    bool keep_spans = false;
 };
 
 /// The host logs of a tree (§1.14): the named ones, else the root's
@@ -45,7 +42,6 @@ struct DispatchPairing {
     std::vector<std::string> sidecars;          ///< per capture: its sidecar (raw JSON) or ""
     std::optional<std::string> host_clock_domain_id;
     std::string runtime;
-    std::vector<swimlane::HostSpan> spans;  ///< every span, with PlacementRequest::keep_spans
 };
 
 /// Finds the tree's host logs, scans each capture (its extent, sidecar, runtime, host clock)
@@ -71,7 +67,6 @@ struct MultiRankPlacement {
     std::int64_t global_origin_ns = 0;
     std::optional<std::string> host_clock_domain_id;  ///< shared by every rank that has one
     std::string runtime;
-    std::vector<swimlane::HostSpan> spans;  ///< every span, with PlacementRequest::keep_spans
     /// The dispatching processes' OS pids (metadata `dispatcher_pids`), filled by whoever draws
     /// them (pipeline.hpp); trace pid = index + 1.
     std::vector<std::uint64_t> dispatcher_pids;

@@ -12,6 +12,7 @@
 
 #include <array>
 #include <cstdint>
+#include <functional>
 #include <istream>
 #include <optional>
 #include <string>
@@ -46,6 +47,9 @@ struct HostSpanLog {
     /// Keep every span, not only the kinds alignment uses: the multi-rank trace draws each
     /// paired invocation's host spans and the dispatching processes' spans (§1.14).
     bool all_spans = false;
+    /// With all_spans: keep a span only when `keep(pid, inv)` (null: every span), so that a
+    /// long log's other invocations are never held in memory.
+    std::function<bool(std::uint64_t pid, std::uint64_t inv)> keep;
 };
 
 /// Appends the spans of `text` to `log`. Unless `log.all_spans`, only the invocation root,
