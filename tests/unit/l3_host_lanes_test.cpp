@@ -270,3 +270,23 @@ TEST_CASE("merge_ranks: the composed two-rank tree drawn with host blocks and st
           "slack 40.0 us", "chip.run.runner_run (rank1)", "\"method\":\"span_containment_v1\""})
         CHECK(bytes.find(text) != std::string::npos);
 }
+
+TEST_CASE("host spans for the lanes: every kind, only the invocations asked for",
+          "[l3][host_lanes]") {
+    const std::string text =
+        "[STRACE] v=1 pid=7 tid=7 inv=1 hid=a depth=1 name=chip.run.bind ts=100 dur=5 bytes=64\n"
+        "[STRACE] v=1 pid=7 tid=7 inv=2 hid=a depth=1 name=chip.run.bind ts=900 dur=5\n"
+        "[STRACE] v=1 pid=9 tid=9 inv=0 hid=b depth=0 name=node.scheduler_loop ts=50 dur=500\n";
+    swimlane::HostSpanLog alignment_only;
+    swimlane::read_host_spans(text, alignment_only);
+    CHECK(alignment_only.spans.empty());  // placement reads none of these kinds
+    swimlane::HostSpanLog lanes;
+    lanes.all_spans = true;
+    lanes.keep = [](std::uint64_t pid, std::uint64_t inv) { return pid != 7 || inv == 1; };
+    swimlane::read_host_spans(text, lanes);
+    REQUIRE(lanes.spans.size() == 2);
+    CHECK(lanes.spans[0].name == "chip.run.bind");
+    CHECK(lanes.spans[0].inv == 1);
+    CHECK(lanes.spans[0].int_attr("bytes") == 64);
+    CHECK(lanes.spans[1].name == "node.scheduler_loop");
+}
