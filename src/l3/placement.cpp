@@ -269,7 +269,7 @@ std::string multi_rank_metadata(const MultiRankPlacement& p, const std::string& 
             {"clock_alignment", nlohmann::json::parse(cap.clock_alignment.record_json())}};
         ranks.push_back(std::move(rank));
     }
-    nlohmann::json dispatcher_pids = nlohmann::json::array();
+    nlohmann::json dispatcher_pids = p.dispatcher_pids;
     auto uncertainty = cross_rank_uncertainty(p.slacks());
     nlohmann::json out = {
         {"layout", "containment_spliced_multi_rank"},

@@ -41,8 +41,9 @@ class AlignmentSpans final : public host::HostLogVisitor {
             case host::SpanFamily::AicpuLaunch:
                 break;
             default:
-                return;
+                if (!log_.all_spans) return;
         }
+        if (log_.all_spans && log_.keep && !log_.keep(s.pid, s.inv)) return;
         HostSpan span;
         span.pid = s.pid, span.tid = s.tid, span.inv = s.inv, span.depth = s.depth;
         span.name = s.name;
@@ -270,6 +271,8 @@ Result<ContainmentAlignment> place_in_window(const HostWindow& w, const CaptureE
         placement["causal_constraint"] = "aicpu_launch<=device_start";
     }
     out.placement_json = placement.dump();
+    out.device_phase_zero = zero;
+    out.device_phase_zero_host_ns = std::llround(mid->place_lo - mid->head);
     return out;
 }
 

@@ -59,6 +59,11 @@ std::string_view slice_category(SliceKind kind) {
     }
 }
 
+std::string_view slice_category(const TraceModel& model, const Slice& s) {
+    if (s.kind == SliceKind::Layout) return model.multi_rank->slices[s.ref].cat;
+    return slice_category(s.kind);
+}
+
 std::string_view composed_slice_name(const TraceModel& model, const Slice& s,
                                      std::string& scratch) {
     const TraceSource& src = model.sources[s.source];
@@ -111,6 +116,8 @@ std::string_view composed_slice_name(const TraceModel& model, const Slice& s,
         case SliceKind::Graph:
             scratch = graph_label(model.extras[s.source].graphs[s.ref]);
             return scratch;
+        case SliceKind::Layout:
+            return model.multi_rank->slices[s.ref].name;
         case SliceKind::Alloc:
             scratch = "alloc(";
             scratch += task_display(

@@ -60,10 +60,13 @@ enum class ArgKey : std::uint8_t {
     // Multi-rank traces (§1.14): every slice names its rank and that rank's placement slack.
     Rank,
     SlackNs,
+    // A multi-rank host block or dispatcher slice: its args as JSON text (the protobuf output's
+    // one string annotation; the JSON output writes the object itself).
+    LayoutArgs,
 };
 
 /// The name of each ArgKey (the JSON key as upstream spells it).
-inline constexpr std::array<std::string_view, 38> kArgKeyName = {
+inline constexpr std::array<std::string_view, 39> kArgKeyName = {
     "event-hint",
     "fanout-hint",
     "fanin-hint",
@@ -102,6 +105,7 @@ inline constexpr std::array<std::string_view, 38> kArgKeyName = {
     "aicpu_thread_id",
     "rank",
     "slack_ns",
+    "args",
 };
 
 inline constexpr std::string_view arg_name(ArgKey key) {
@@ -149,8 +153,10 @@ struct TaskHint {
 };
 }  // namespace arg
 
-/// The `cat` of a slice.
+/// The `cat` of a slice kind.
 std::string_view slice_category(SliceKind kind);
+/// The `cat` of a slice (a multi-rank layout slice carries its own).
+std::string_view slice_category(const TraceModel& model, const Slice& s);
 
 /// The name of a slice that is not a task row's (`complete(3)`, `submit(r1t2)`, ...), composed
 /// in `scratch`.
@@ -272,6 +278,9 @@ void visit_own_slice_args(const TraceModel& model, const Slice& s, std::string_v
             if (g.run_epoch != kNoEpoch) sink(ArgKey::RunEpoch, arg::Int{g.run_epoch});
             return;
         }
+        case SliceKind::Layout:
+            sink(ArgKey::LayoutArgs, arg::Text{model.multi_rank->slices[s.ref].args_json});
+            return;
         case SliceKind::Lifecycle:
             sink(ArgKey::AicpuThreadId, arg::Int{cap.lifecycle[s.ref / 8].thread});
             return;
@@ -292,6 +301,7 @@ void visit_own_slice_args(const TraceModel& model, const Slice& s, std::string_v
 template <class Sink>
 void visit_slice_args(const TraceModel& model, const Slice& s, std::string_view name, Sink& sink) {
     visit_own_slice_args(model, s, name, sink);
+    if (s.kind == SliceKind::Layout) return;  // a host block slice names its rank itself
     if (const MultiRankLayout* layout = model.multi_rank) {
         sink(ArgKey::Rank, arg::Int{layout->ranks.at(s.source)});
         if (s.source < layout->slacks_ns.size())

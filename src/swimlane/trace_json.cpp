@@ -523,8 +523,21 @@ class JsonWriter {
         key_us(",\"dur\":", s.dur);
         if (s.id != kNone) {
             out_.lit(",\"id\":");
-            out_.integer(s.id);
+            id(s, s.id);
         }
+    }
+    /// An event id: the number, or in a multi-rank trace the string `"r<rank>:<id>"` of the
+    /// rank the slice belongs to, so that ids of different ranks never collide (§1.14).
+    void id(const Slice& s, std::uint32_t value) {
+        if (!m_.multi_rank) {
+            out_.integer(value);
+            return;
+        }
+        out_.lit("\"r");
+        out_.integer(m_.multi_rank->ranks.at(s.source));
+        out_.ch(':');
+        out_.integer(value);
+        out_.ch('"');
     }
     /// `{"name":"…"` (escaped).
     void name(std::string_view text) {
@@ -536,7 +549,7 @@ class JsonWriter {
     void slice(const Slice& s) {
         std::string_view label = slice_name(m_, s, scratch_);
         name(label);
-        head(slice_category(s.kind), s);
+        head(slice_category(m_, s), s);
         colour(s);
         args(s, label);
     }
@@ -572,6 +585,11 @@ class JsonWriter {
     /// `,"args":{…}}`, closing the event.
     void args(const Slice& s, std::string_view label) {
         out_.lit(",\"args\":");
+        if (s.kind == SliceKind::Layout) {  // made by the multi-rank layout, already JSON
+            out_.text(m_.multi_rank->slices[s.ref].args_json);
+            out_.ch('}');
+            return;
+        }
         JsonArgs sink(out_);
         visit_slice_args(m_, s, label, sink);
         out_.lit("}}");
@@ -605,19 +623,19 @@ class JsonWriter {
         out_.lit("}}");
     }
 
-    void flow(std::uint32_t id, bool start) {
-        const Flow& f = m_.flows[id];
+    void flow(std::uint32_t index, bool start) {
+        const Flow& f = m_.flows[index];
         const Slice& s = m_.slices[start ? f.s_slice : f.f_slice];
         out_.lit("{\"name\":\"");
         out_.text(flow_name(f.name()));
         out_.text(start ? R"(","cat":"flow","ph":"s","id":)" : R"(","cat":"flow","ph":"f","id":)");
-        out_.integer(id);
+        id(s, index);
         track_key(s.track);
         key_us(",\"ts\":", start ? f.s_ts : f.f_ts);
         if (!start) out_.lit(",\"bp\":\"e\"");
         if (s.id != kNone) {
             out_.lit(",\"bind_id\":");
-            out_.integer(s.id);
+            id(s, s.id);
         }
         if (f.input_count >= 0) {
             out_.lit(",\"input_task_count\":");

@@ -1116,6 +1116,36 @@ void assign_lanes(TraceModel& model) {
     }
 }
 
+/// The processes, threads and slices a multi-rank layout adds besides the ranks' views
+/// (upstream-2026-09.md §1.14: dispatchers at 1..10, rank host blocks at 11 + 3·rank + lane).
+/// Each thread is a lane group, so overlapping slices get overflow lanes like any other.
+void add_layout(TraceModel& model, const MultiRankLayout& layout) {
+    for (const MultiRankLayout::Process& p : layout.processes)
+        model.processes.push_back({p.pid, p.name, static_cast<int>(p.pid)});
+    std::map<std::pair<std::int64_t, std::int64_t>, std::uint32_t> group_of;
+    for (const MultiRankLayout::Thread& t : layout.threads) {
+        group_of.emplace(std::pair(t.pid, t.tid), static_cast<std::uint32_t>(model.groups.size()));
+        LaneGroup g;
+        g.pid = t.pid;
+        g.base_tid = t.tid;
+        g.name = t.name;
+        model.groups.push_back(std::move(g));
+    }
+    for (std::uint32_t i = 0; i < layout.slices.size(); ++i) {
+        const MultiRankLayout::Slice& l = layout.slices[i];
+        auto it = group_of.find({l.pid, l.tid});
+        if (it == group_of.end()) continue;  // a slice without its thread: nothing to draw on
+        Slice s;
+        s.kind = SliceKind::Layout;
+        s.ref = i;
+        s.ts = l.start_ns - layout.global_origin_ns;
+        s.dur = std::max<std::int64_t>(l.dur_ns, 0);
+        s.track = it->second;
+        s.id = kNone;
+        model.slices.push_back(s);
+    }
+}
+
 }  // namespace
 
 std::string graph_label(const GraphInstance& graph) {
@@ -1180,7 +1210,9 @@ Result<TraceModel> build_trace_model(std::span<const TraceSource> sources, TimeA
     for (const auto& source : sources)
         slices += source.capture->tasks.size() * 2 + source.capture->scheduler_phases.size() +
                   source.capture->orchestrator_phases.size() * 2;
+    if (multi_rank) slices += multi_rank->slices.size();
     model.slices.reserve(slices);
+    if (multi_rank) add_layout(model, *multi_rank);
     for (std::uint32_t k = 0; k < sources.size(); ++k) {
         if (sources.size() > 1 && !multi_rank)
             model.pid_base[k] = 100 * static_cast<std::int64_t>(k + 1);

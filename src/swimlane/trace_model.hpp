@@ -36,6 +36,7 @@ enum class SliceKind : std::uint8_t {
     Graph,       ///< ref = SourceExtras::graphs index; pid 5
     HostPhase,   ///< ref = TraceSource::host_phases slice index; pid 1 host phase lanes
     Lifecycle,   ///< ref = lifecycle record · 8 + interval; pid 6
+    Layout,      ///< ref = MultiRankLayout::slices index; dispatcher and rank host blocks
 };
 
 enum class FlowName : std::uint8_t {

@@ -370,7 +370,7 @@ class ProtoWriter {
             put_uint(event, kEventTrackUuid, track_uuid(s.track));
             if (e.type == kBegin) {
                 std::string_view name = slice_name(m_, s, scratch_);
-                put_bytes(event, kEventCategories, slice_category(s.kind));
+                put_bytes(event, kEventCategories, slice_category(m_, s));
                 put_bytes(event, kEventName, name);
                 for (std::uint32_t k = out_flows_[e.index]; k < out_flows_[e.index + 1]; ++k)
                     put_fixed64(event, kEventFlowIds, out_ids_[k]);

@@ -67,6 +67,9 @@ struct MultiRankPlacement {
     std::int64_t global_origin_ns = 0;
     std::optional<std::string> host_clock_domain_id;  ///< shared by every rank that has one
     std::string runtime;
+    /// The dispatching processes' OS pids (metadata `dispatcher_pids`), filled by whoever draws
+    /// them (pipeline.hpp); trace pid = index + 1.
+    std::vector<std::uint64_t> dispatcher_pids;
 
     /// Per rank slack (ns), in rank order.
     std::vector<std::int64_t> slacks() const;

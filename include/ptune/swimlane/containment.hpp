@@ -12,6 +12,7 @@
 
 #include <array>
 #include <cstdint>
+#include <functional>
 #include <istream>
 #include <optional>
 #include <string>
@@ -43,10 +44,17 @@ struct HostSpan {
 struct HostSpanLog {
     std::vector<HostSpan> spans;
     std::size_t torn = 0;  ///< `[STRACE] v=N` heads that did not parse
+    /// Keep every span, not only the kinds alignment uses: the multi-rank trace draws each
+    /// paired invocation's host spans and the dispatching processes' spans (§1.14).
+    bool all_spans = false;
+    /// With all_spans: keep a span only when `keep(pid, inv)` (null: every span), so that a
+    /// long log's other invocations are never held in memory.
+    std::function<bool(std::uint64_t pid, std::uint64_t inv)> keep;
 };
 
-/// Appends the spans of `text` to `log`. Only the invocation root, `runner_run`, `device_wall`,
-/// its device phases and the AICPU launch marker are kept (nothing else is used here).
+/// Appends the spans of `text` to `log`. Unless `log.all_spans`, only the invocation root,
+/// `runner_run`, `device_wall`, its device phases and the AICPU launch marker are kept (nothing
+/// else is used for alignment).
 void read_host_spans(std::string_view text, HostSpanLog& log);
 /// The same, streaming a log file of any size.
 void read_host_spans(std::istream& in, HostSpanLog& log);

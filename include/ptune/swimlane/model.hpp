@@ -231,6 +231,10 @@ struct ContainmentAlignment {
     std::string placement_json;
     /// The host logs the placement was computed from.
     std::vector<std::string> logs;
+    /// A fresh placement: the window's device-phase timeline zero (the earliest `clk=dev`
+    /// device_wall / sub-phase ts) and the host ns it is drawn at, so a `clk=dev` span at `t`
+    /// sits at `device_phase_zero_host_ns + (t − device_phase_zero)` (§1.12.3 step 4).
+    std::int64_t device_phase_zero = 0, device_phase_zero_host_ns = 0;
     /// Bound width `host_anchor_max_ns − host_anchor_min_ns` (Bounded only).
     std::int64_t bound_ns() const { return host_anchor_max_ns - host_anchor_min_ns; }
     bool bounded() const { return status == Status::Bounded; }

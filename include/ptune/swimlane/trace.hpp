@@ -58,6 +58,29 @@ struct MultiRankLayout {
     std::vector<int> ranks;               ///< per source, its rank
     std::vector<std::int64_t> slacks_ns;  ///< per source, its placement slack (args.slack_ns)
     std::string metadata_json;            ///< the trace's top-level `metadata` (an object)
+
+    /// A process besides the ranks' views: a dispatcher (pids 1..10) or a lane of a rank's
+    /// host block (11 + 3·rank + lane). Its process_sort_index is its pid.
+    struct Process {
+        std::int64_t pid = 0;
+        std::string name;
+    };
+    /// A thread of one of those processes.
+    struct Thread {
+        std::int64_t pid = 0, tid = 0;
+        std::string name;
+    };
+    /// A slice on one of those threads, in host ns (the writer rebases it on global_origin_ns).
+    /// Slices that overlap on one thread get overflow lanes like every other slice.
+    struct Slice {
+        std::int64_t pid = 0, tid = 0;
+        std::string name, cat;
+        std::int64_t start_ns = 0, dur_ns = 0;
+        std::string args_json = "{}";  ///< the JSON output's `args` object, as is
+    };
+    std::vector<Process> processes;
+    std::vector<Thread> threads;  ///< each slice's (pid, tid) must be one of these
+    std::vector<Slice> slices;
 };
 
 /// Options of write_trace.

@@ -14,7 +14,7 @@
 #include "cli/commands/l3_tree.hpp"
 #include "cli/safety.hpp"
 #include "ptune/core/terminal.hpp"
-#include "ptune/l3/placement.hpp"
+#include "ptune/l3/pipeline.hpp"
 #include "ptune/swimlane/console.hpp"
 #include "ptune/swimlane/host_phase_lanes.hpp"
 #include "ptune/swimlane/pipeline.hpp"
@@ -117,11 +117,11 @@ class SwimlaneMergeCommand : public Command {
 
         std::vector<LoadedCapture> loaded;
         if (l3_.selected()) {
-            if (int status = place_ranks(context, request, tree, found->captures, loaded);
+            if (int status = merge_dispatch(context, request, tree, found->captures, loaded);
                 status >= 0)
                 return status;
         }
-        if (!placement_) {
+        if (!merged_) {
             loaded.reserve(found->captures.size());
             for (const CaptureFiles& files : found->captures) {
                 auto one = load_capture(files, request, context.diagnostics);
@@ -150,7 +150,7 @@ class SwimlaneMergeCommand : public Command {
         if (wants_trace && output == "-") {
             if (context.options.verbose > 0)
                 std::cerr << fold_summary(reading_line(), term::output_width(STDERR_FILENO));
-            if (placement_)
+            if (merged_)
                 write_multi_rank_summary(std::cerr, "<stdout>", term::output_width(STDERR_FILENO));
             else
                 write_merge_summary(std::cerr, loaded, input_, "<stdout>",
@@ -161,44 +161,25 @@ class SwimlaneMergeCommand : public Command {
     }
 
   private:
-    /// §1.14: pairs and places the selected ranks on the host clock when the tree has host
-    /// logs; returns an exit status to stop with, or −1 to go on (loaded filled, or the plain
-    /// merge when there are no host logs).
-    int place_ranks(Context& context, const LoadRequest& request, const l3::Tree& tree,
-                    const std::vector<CaptureFiles>& captures, std::vector<LoadedCapture>& loaded) {
-        l3::PlacementRequest placement_request;
-        placement_request.root = tree.root;
-        placement_request.host_logs = request.host_logs;
-        for (const std::string& value : rank_pids_) {
-            auto pin = l3::parse_rank_pid(value);
-            if (!pin) return context.fail(pin.error());
-            placement_request.pins.push_back(*pin);
-        }
-        if (!l3::has_host_logs(placement_request)) {
-            if (!rank_pids_.empty())
-                return context.fail(Error{
-                    fmt::format("--rank-pid needs host logs: no host_clock_alignment.*.log or "
-                                "host.*.log under {}",
-                                tree.root.string()),
-                    input_, 0, ExitCode::InputError});
-            context.diagnostics.note(
-                tree.root.string(), 0,
-                "no host_clock_alignment.*.log or host.*.log under the tree: the ranks are not "
-                "placed on the host clock (each keeps its own axis, --align)");
-            return -1;
-        }
-        auto placed = l3::place_ranks(captures, request, placement_request, context.diagnostics);
-        if (!placed) return context.fail(placed.error());
-        placement_ = std::move(*placed);
-        layout_.global_origin_ns = placement_->global_origin_ns;
-        layout_.metadata_json = l3::multi_rank_metadata(*placement_, l3::pairing_metadata(tree),
-                                                        l3_.dispatch, l3_.dispatch_id);
-        for (l3::PlacedRank& rank : placement_->ranks) {
-            layout_.ranks.push_back(rank.rank);
-            layout_.slacks_ns.push_back(rank.slack_ns);
-            rank.loaded.files.label = fmt::format("rank{}", rank.rank);
-            loaded.push_back(std::move(rank.loaded));
-        }
+    /// §1.14: pairs, places and lays out the selected ranks through the l3 pipeline when the
+    /// tree has host logs; returns an exit status to stop with, or −1 to go on (loaded filled,
+    /// or the plain merge when there are no host logs).
+    int merge_dispatch(Context& context, const LoadRequest& request, const l3::Tree& tree,
+                       const std::vector<CaptureFiles>& captures,
+                       std::vector<LoadedCapture>& loaded) {
+        l3::MultiRankRequest merge;
+        merge.tree = &tree;
+        merge.captures = captures;
+        merge.base = request;
+        merge.rank_pids = rank_pids_;
+        merge.dispatch = l3_.dispatch;
+        merge.dispatch_id = l3_.dispatch_id;
+        merge.input = input_;
+        auto merged = l3::merge_ranks(merge, context.diagnostics);
+        if (!merged) return context.fail(merged.error());
+        if (!*merged) return -1;
+        merged_ = std::move(**merged);
+        loaded = std::move(merged_->loaded);
         return -1;
     }
 
@@ -207,10 +188,10 @@ class SwimlaneMergeCommand : public Command {
     void write_multi_rank_summary(std::ostream& os, const std::string& trace_path,
                                   std::size_t width) const {
         std::vector<std::string> names;
-        for (int rank : layout_.ranks) names.push_back(fmt::format("rank{}", rank));
+        for (int rank : merged_->layout.ranks) names.push_back(fmt::format("rank{}", rank));
         std::string text = fmt::format(
             "\n\u2713 Multi-Rank conversion complete\n  Input:  {}\n  Ranks:  {}\n  Bound:  {}\n",
-            input_, fmt::join(names, ", "), l3::bound_line(placement_->slacks()));
+            input_, fmt::join(names, ", "), l3::bound_line(merged_->placement.slacks()));
         if (!trace_path.empty())
             text += fmt::format(
                 "  Output: {}\n\nTo visualize: Open https://ui.perfetto.dev/ and drag in {}\n",
@@ -238,7 +219,7 @@ class SwimlaneMergeCommand : public Command {
         else if (output.ends_with(".gz"))
             options.format = TraceFormat::JsonGzip;
         options.align = align_ == "absolute" ? TimeAlign::Absolute : TimeAlign::Start;
-        if (placement_) options.multi_rank = &layout_;
+        if (merged_) options.multi_rank = &merged_->layout;
         options.overhead = overhead_;
         options.flows = flows_ == "block"  ? FlowMode::Block
                         : flows_ == "none" ? FlowMode::None
@@ -290,11 +271,11 @@ class SwimlaneMergeCommand : public Command {
         if (!out) return context.fail(out.error());
         if (context.options.format == "json") {
             render::Report report = build_merge_report(loaded, trace_path);
-            if (placement_)
-                report.data["multi_rank"] = nlohmann::json::parse(layout_.metadata_json);
+            if (merged_)
+                report.data["multi_rank"] = nlohmann::json::parse(merged_->layout.metadata_json);
             render::write_json(render::to_json(report), (*out)->stream());
             (*out)->stream() << '\n';
-        } else if (placement_) {
+        } else if (merged_) {
             write_multi_rank_summary((*out)->stream(), trace_path,
                                      term::output_width(STDOUT_FILENO));
         } else {
@@ -323,8 +304,7 @@ class SwimlaneMergeCommand : public Command {
     L3Options l3_;
     std::vector<std::string> host_logs_;
     std::vector<std::string> rank_pids_;
-    std::optional<l3::MultiRankPlacement> placement_;  ///< the ranks placed (§1.14)
-    MultiRankLayout layout_;
+    std::optional<l3::MultiRankMerge> merged_;  ///< the ranks placed and laid out (§1.14)
 };
 
 }  // namespace
