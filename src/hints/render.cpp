@@ -68,7 +68,7 @@ json diagnostic_to_json(const LintDiagnostic& d) {
                  {"col", or_null(d.column)},
                  {"raw_file", entry.span ? json(entry.span->file) : json(nullptr)},
                  {"raw_col", entry.span ? json(entry.span->column) : json(nullptr)},
-                 {"fields", entry.fields},
+                 {"fields", entry.fields.json()},
                  {"advice_summary", d.advice_summary},
                  {"advice", d.advice},
                  {"fingerprint", d.fingerprint},
@@ -175,7 +175,9 @@ class SarifRenderer : public render::Renderer {
                 {"message", {{"text", fmt::format("{}\n{}", d->entry.message, d->advice_summary)}}},
                 {"partialFingerprints", {{"primaryLocationLineHash", d->fingerprint}}},
                 {"properties",
-                 {{"ptuneRule", d->rule_id}, {"fields", d->entry.fields}, {"count", d->count}}}};
+                 {{"ptuneRule", d->rule_id},
+                  {"fields", d->entry.fields.json()},
+                  {"count", d->count}}}};
             result["locations"] = json::array({physical_location(*d)});
             if (d->line == 0) {
                 // No source file to point at (no span, or a pseudo-file such as `<string>`):
@@ -245,8 +247,8 @@ class SarifRenderer : public render::Renderer {
         std::string code = display_code(d);
         const rules::Rule* rule = catalogue_.find("hints." + code);
         if (!rule) rule = catalogue_.find(d.rule_id);
-        std::string title = rule ? rule->title : d.title;
-        std::string advice = rule ? rule->advice : d.advice;
+        std::string title = rule ? rule->title : d.title.str();
+        std::string advice = rule ? rule->advice : d.advice.str();
         rules::RuleSeverity severity = rule ? rule->severity : d.severity;
         json metadata = {{"id", code},
                          {"name", d.entry.rule},
@@ -255,8 +257,8 @@ class SarifRenderer : public render::Renderer {
                          {"help", {{"text", advice}, {"markdown", advice}}},
                          {"defaultConfiguration", {{"level", sarif_level(severity)}}},
                          {"properties",
-                          {{"ptuneRule", rule ? rule->id : d.rule_id},
-                           {"catalogue", rule ? rule->catalogue : d.catalogue}}}};
+                          {{"ptuneRule", rule ? rule->id : d.rule_id.str()},
+                           {"catalogue", rule ? rule->catalogue : d.catalogue.str()}}}};
         return metadata;
     }
 

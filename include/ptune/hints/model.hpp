@@ -7,7 +7,7 @@
 #include <optional>
 #include <string>
 
-#include <nlohmann/json.hpp>
+#include "ptune/hints/compact.hpp"
 
 namespace ptune::hints {
 
@@ -28,7 +28,7 @@ struct Entry {
     std::string rule;     ///< `TileInnermostDimGranularity`, `MemoryReuse`, …
     std::string message;  ///< physical lines joined with `\n`, location suffix removed
     std::optional<SourceSpan> span;  ///< absent for invalid spans (no ` at …` suffix)
-    nlohmann::json fields = nlohmann::json::object();
+    Fields fields;                   ///< packed (compact.hpp): 200,000 hints each hold theirs
     /// PH001 template generation: 1 (no tuple clause), 2 (tuple), 3 (tuple + `moves` clause);
     /// 0 for other codes.
     int ph001_template = 0;
