@@ -404,7 +404,7 @@ std::string_view fingerprint_text(std::string_view message) {
 
 // Fingerprint = hash(code, display file, message) plus the rank among identical hints of the
 // file in line order, so it survives lines moving but tells two identical statements apart.
-void assign_fingerprints(std::vector<LintDiagnostic>& diagnostics) {
+void assign_fingerprints(std::deque<LintDiagnostic>& diagnostics) {
     std::vector<std::size_t> order(diagnostics.size());
     for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
     std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
@@ -472,7 +472,9 @@ ParsedLog read_log(std::istream& in, const std::string& path, Diagnostics& diagn
             }
         }
         index_of.emplace(key_hash, log.entries.size());
+        entry.code = texts.get(entry.code);
         entry.rule = texts.get(entry.rule);
+        entry.message.shrink_to_fit();  // built line by line: drop the growth slack
         if (entry.span) entry.span->file = texts.get(entry.span->file);
         log.entries.push_back(std::move(entry));
         log.counts.push_back(1);
@@ -498,10 +500,6 @@ LintResult lint(std::vector<ParsedLog> logs, const rules::Catalogue& catalogue,
     // Diagnostics by the hash of their merge key, confirmed on the key (as in read_log).
     std::unordered_multimap<std::uint64_t, std::size_t> index_of;
     TextPool texts;  // paths repeat from hint to hint
-    // One allocation: growing by doubling would hold two arrays of diagnostics at the peak.
-    std::size_t entries = 0;
-    for (const auto& log : logs) entries += log.entries.size();
-    result.diagnostics.reserve(entries);
     for (auto& log : logs) {
         SharedText log_path = texts.get(log.path);
         while (!log.entries.empty()) {

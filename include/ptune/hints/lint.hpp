@@ -103,7 +103,9 @@ struct LintOptions {
 /// The lint result of all logs.
 struct LintResult {
     std::vector<ParsedLog> logs;              ///< entries moved out into diagnostics
-    std::vector<LintDiagnostic> diagnostics;  ///< log order of first occurrence
+    /// Log order of first occurrence. A deque: it grows block by block while the logs' entries
+    /// are freed, so the two are never both held in full (and no doubling copies).
+    std::deque<LintDiagnostic> diagnostics;
     std::vector<UnusedSuppression> unused_suppressions;
     std::vector<FixedEntry> fixed;
     std::size_t disabled = 0;  ///< hints whose every rule is disabled (not reported)
