@@ -217,11 +217,15 @@ void write_json_with_arrays(nlohmann::json value, const std::vector<LazyArray>& 
     constexpr auto kReplace = nlohmann::json::error_handler_t::replace;
     // Placeholders no input can produce (control characters are escaped in JSON strings),
     // replaced by the arrays written element by element.
-    for (std::size_t a = 0; a < arrays.size(); ++a)
-        value[arrays[a].key] = fmt::format(
+    for (std::size_t a = 0; a < arrays.size(); ++a) {
+        const std::string& key = arrays[a].key;
+        nlohmann::json& slot =
+            key.rfind('/', 0) == 0 ? value[nlohmann::json::json_pointer(key)] : value[key];
+        slot = fmt::format(
             "\x01"
             "array{}\x01",  // split: "\x01a" would be one escape
             a);
+    }
     const std::string text = value.dump(2, ' ', false, kReplace);
     // (position in text, array) in text order.
     std::vector<std::pair<std::size_t, std::size_t>> at;

@@ -16,7 +16,8 @@ namespace ptune::render {
 
 /// An array made element by element: `count` elements, `element(i)` makes the i-th.
 struct LazyArray {
-    std::string key;
+    std::string
+        key;  ///< a top-level key, or a JSON pointer (`/runs/0/results`) when it starts with '/'
     std::size_t count = 0;
     std::function<nlohmann::json(std::size_t)> element;
 };
