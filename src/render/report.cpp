@@ -248,8 +248,15 @@ void write_json_with_arrays(nlohmann::json value, const std::vector<LazyArray>& 
         const std::string indent(text.find_first_not_of(' ', line_start) - line_start, ' ');
         const std::string inner = indent + "  ";
         out << '[';
+        std::string written_text;
         for (std::size_t i = 0; i < array.count; ++i) {
             out << (i == 0 ? "\n" : ",\n") << inner;
+            if (array.write) {
+                written_text.clear();
+                array.write(i, inner.size(), written_text);
+                out.write(written_text.data(), static_cast<std::streamsize>(written_text.size()));
+                continue;
+            }
             const std::string item = array.element(i).dump(2, ' ', false, kReplace);
             // Line by line, each continuation indented (a put() per byte dominated the time).
             std::size_t from = 0;

@@ -45,8 +45,8 @@ void check_against_expected(const std::string& stem) {
     for (std::size_t i = 0; i < entries.size(); ++i) {
         INFO(stem << " entry " << i);
         const Entry& entry = entries[i];
-        CHECK(entry.code == expected[i]["code"]);
-        CHECK(entry.rule == expected[i]["rule"]);
+        CHECK(entry.code.str() == expected[i]["code"]);
+        CHECK(entry.rule.str() == expected[i]["rule"]);
         CHECK(entry.message == expected[i]["message"]);
         CHECK(optional_text(entry.span, true) == expected[i]["file"]);
         CHECK(optional_text(entry.span, false) == expected[i]["line"]);
