@@ -5,85 +5,15 @@
 
 #include <map>
 #include <string_view>
-#include <vector>
-
-#include <fmt/format.h>
-#include <nlohmann/json.hpp>
 
 #include "ptune/memreport/findings.hpp"
+#include "ptune/render/pretty_json.hpp"
 
 namespace ptune::memreport {
 
 namespace {
 
-// Pretty-printed JSON as nlohmann's dump(2) lays it out: `{}` / `[]` when empty, else one
-// member per line two spaces deeper, `"key": value`. Members must come in nlohmann's key
-// order (sorted); the writer does not sort.
-class Pretty {
-  public:
-    Pretty(std::string& out, std::size_t indent) : out_(out), indent_(indent) {}
-
-    void begin_object() { open('{'); }
-    void end_object() { close('}'); }
-    void begin_array() { open('['); }
-    void end_array() { close(']'); }
-    // The next member's key; its value follows.
-    void key(std::string_view name) {
-        next();
-        string(name);
-        out_ += ": ";
-    }
-    // The next array element; its value follows.
-    void element() { next(); }
-
-    void string(std::string_view text) {
-        bool plain = true;
-        for (char c : text) {
-            auto byte = static_cast<unsigned char>(c);
-            if (byte < 0x20 || byte >= 0x80 || c == '"' || c == '\\') {
-                plain = false;
-                break;
-            }
-        }
-        if (plain) {
-            out_ += '"';
-            out_ += text;
-            out_ += '"';
-        } else {
-            // Escapes and invalid UTF-8 exactly as the JSON renderer writes them (rare here).
-            out_ += nlohmann::json(std::string(text))
-                        .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
-        }
-    }
-    void number(std::uint64_t value) { fmt::format_to(std::back_inserter(out_), "{}", value); }
-    void number(double value) { out_ += nlohmann::json(value).dump(); }
-    void boolean(bool value) { out_ += value ? "true" : "false"; }
-    void null() { out_ += "null"; }
-
-  private:
-    void open(char bracket) {
-        out_ += bracket;
-        empty_.push_back(true);
-    }
-    void close(char bracket) {
-        bool empty = empty_.back();
-        empty_.pop_back();
-        if (!empty) {
-            out_ += '\n';
-            out_.append(indent_ + 2 * empty_.size(), ' ');
-        }
-        out_ += bracket;
-    }
-    void next() {
-        out_ += empty_.back() ? "\n" : ",\n";
-        empty_.back() = false;
-        out_.append(indent_ + 2 * empty_.size(), ' ');
-    }
-
-    std::string& out_;
-    std::size_t indent_;
-    std::vector<bool> empty_;  // per open container: nothing written in it yet
-};
+using Pretty = render::PrettyJson;
 
 // A buffer: buffer_json's keys (a peak's or an overlap's buffer) or, for a `buffers` row, the
 // allocation as printed too; keys in sorted order.
