@@ -87,9 +87,8 @@ json op_or_null(std::string_view message) {
 }
 
 // PH001, all three template generations (perf-hints.md §4).
-bool read_ph001(std::string_view message, Entry& entry) {
+bool read_ph001(std::string_view message, Entry& entry, json& f) {
     Scanner s(message);
-    json& f = entry.fields;
     f["op"] = s.until(" has innermost dim = ");
     s.expect(" has innermost dim = ");
     f["innermost_bytes"] = s.number();
@@ -130,9 +129,8 @@ bool read_ph001(std::string_view message, Entry& entry) {
 }
 
 // PH-MR-001 (perf-hints.md §5): slot-bound or space-pressure branch.
-bool read_memory_reuse(std::string_view message, Entry& entry) {
+bool read_memory_reuse(std::string_view message, json& f) {
     Scanner s(message);
-    json& f = entry.fields;
     s.expect("software pipelining requested depth ");
     f["requested_depth"] = s.number();
     s.expect(" for pipeline group ");
@@ -183,9 +181,8 @@ bool read_memory_reuse(std::string_view message, Entry& entry) {
     return s.done();
 }
 
-bool read_dsa(std::string_view message, Entry& entry) {
+bool read_dsa(std::string_view message, json& f) {
     Scanner s(message);
-    json& f = entry.fields;
     s.expect(
         "DSA-RP's bounded strict search did not retain all software-pipeline buffer separations "
         "for '");
@@ -208,8 +205,7 @@ bool read_chained_shape(Scanner& s, json& f) {
     return s.ok();
 }
 
-bool read_auto_tile(std::string_view code, std::string_view message, Entry& entry) {
-    json& f = entry.fields;
+bool read_auto_tile(std::string_view code, std::string_view message, const Entry& entry, json& f) {
     if (code == "PH-AT-006" && message.substr(0, 15) == "chained-matmul ") {
         Scanner s(message);
         f["op"] = nullptr;
@@ -303,30 +299,33 @@ std::optional<int> dtype_bits(std::string_view dtype) {
 }
 
 void extract_fields(Entry& entry) {
-    entry.fields = json::object();
+    // Built as JSON (the templates' natural form), then packed: the entry keeps only the bytes.
+    json f = json::object();
     entry.ph001_template = 0;
     bool matched = true;
     const std::string& code = entry.code;
     if (code == "PH001") {
-        matched = read_ph001(entry.message, entry);
+        matched = read_ph001(entry.message, entry, f);
     } else if (code == "PH-MR-001") {
-        matched = read_memory_reuse(entry.message, entry);
+        matched = read_memory_reuse(entry.message, f);
     } else if (code == "PH-DSA-001") {
-        matched = read_dsa(entry.message, entry);
+        matched = read_dsa(entry.message, f);
     } else if (code.rfind("PH-AT-", 0) == 0 && is_known_code(code)) {
-        matched = read_auto_tile(code, entry.message, entry);
+        matched = read_auto_tile(code, entry.message, entry, f);
     } else {
         // Codes added after the spec: keep the op when it leads, as PH-AT messages do.
-        if (auto op = leading_op(entry.message)) entry.fields["op"] = *op;
+        if (auto op = leading_op(entry.message)) f["op"] = *op;
+        entry.fields = Fields(f);
         return;
     }
     if (!matched) {
         // Drop what a half-read template left behind; keep only what is read generically.
-        entry.fields = json::object();
+        f = json::object();
         entry.ph001_template = 0;
-        if (auto op = leading_op(entry.message)) entry.fields["op"] = *op;
+        if (auto op = leading_op(entry.message)) f["op"] = *op;
         entry.template_matched = false;
     }
+    entry.fields = Fields(f);
 }
 
 }  // namespace ptune::hints

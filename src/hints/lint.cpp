@@ -6,6 +6,7 @@
 #include "ptune/rules/subject_rules.hpp"
 
 #include <algorithm>
+#include <deque>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -85,9 +86,7 @@ class CompileTracker {
   private:
     using Site = std::tuple<std::string, std::size_t, long, std::string>;
     static Site site_of(const Entry& entry) {
-        std::string op = entry.fields.contains("op") && entry.fields["op"].is_string()
-                             ? entry.fields["op"].get<std::string>()
-                             : std::string();
+        std::string op = entry.fields.string("op").value_or("");
         return {entry.span->file, entry.span->line, entry.span->column, op};
     }
     int last_phase_ = -1;
@@ -96,7 +95,7 @@ class CompileTracker {
 };
 
 // Column base from the entries (perf-hints.md §7.4 `auto`, refined by template dating).
-ColumnBase column_base_from_entries(const std::vector<Entry>& entries) {
+ColumnBase column_base_from_entries(const std::deque<Entry>& entries) {
     bool v3 = false, v1 = false, zero = false;
     for (const auto& entry : entries) {
         v3 = v3 || entry.ph001_template == 3;
@@ -279,7 +278,7 @@ bool apply_suppression(LintDiagnostic& diagnostic, SourceCache& sources,
             auto display = display_of.find(diagnostic.source_path);
             diagnostic.disposition = Disposition::Suppressed;
             diagnostic.suppressed_by = fmt::format(
-                "{}:{}", display == display_of.end() ? diagnostic.file : display->second,
+                "{}:{}", display == display_of.end() ? diagnostic.file.str() : display->second,
                 suppression.line);
             return true;
         }
@@ -293,25 +292,26 @@ void describe_entry(const LintDiagnostic& diagnostic, rules::Subject& subject) {
     subject.labels["hints.code"] = entry.code;
     subject.labels["hints.rule"] = entry.rule;
     if (!is_known_code(entry.code)) subject.metrics["hints.unknown_code"] = 1;
-    for (const auto& [name, value] : entry.fields.items()) {
-        std::string key = "hints." + name;
+    entry.fields.for_each([&](std::string_view name, const nlohmann::json& value) {
+        std::string key = "hints.";
+        key += name;
         if (value.is_string())
             subject.labels[key] = value.get<std::string>();
         else if (value.is_boolean())
             subject.metrics[key] = value.get<bool>() ? 1 : 0;
         else if (value.is_number())
             subject.metrics[key] = value.get<double>();
-    }
+    });
     subject.metrics["hints.count"] = static_cast<double>(diagnostic.count);
-    if (entry.code == "PH001" && entry.fields.contains("recommended_bytes")) {
-        auto recommended = entry.fields["recommended_bytes"].get<std::int64_t>();
+    auto recommended_bytes = entry.fields.number("recommended_bytes");
+    if (entry.code == "PH001" && recommended_bytes) {
+        auto recommended = static_cast<std::int64_t>(*recommended_bytes);
         std::string width = fmt::format("{} B", recommended);
-        if (entry.fields.contains("dtype")) {
-            std::string dtype = entry.fields["dtype"].get<std::string>();
-            if (auto bits = dtype_bits(dtype)) {
+        if (auto dtype = entry.fields.string("dtype")) {
+            if (auto bits = dtype_bits(*dtype)) {
                 std::int64_t elements = (recommended * 8 + *bits - 1) / *bits;
                 subject.metrics["hints.needed_elems"] = static_cast<double>(elements);
-                width = fmt::format("{} {} elements ({} B)", elements, dtype, recommended);
+                width = fmt::format("{} {} elements ({} B)", elements, *dtype, recommended);
             }
         }
         subject.labels["hints.target_width"] = width;
@@ -323,13 +323,11 @@ void describe_entry(const LintDiagnostic& diagnostic, rules::Subject& subject) {
 
 double ranking_weight(const LintDiagnostic& diagnostic) {
     const auto& fields = diagnostic.entry.fields;
-    double occurrences = fields.contains("occurrences")
-                             ? fields["occurrences"].get<double>()
-                             : (diagnostic.entry.ph001_template == 1
-                                    ? static_cast<double>(diagnostic.count)  // v1 repeats lines
-                                    : 1.0);
-    if (fields.contains("transfer_bytes"))
-        return fields["transfer_bytes"].get<double>() * occurrences;
+    double occurrences = fields.number("occurrences")
+                             .value_or(diagnostic.entry.ph001_template == 1
+                                           ? static_cast<double>(diagnostic.count)  // v1 repeats
+                                           : 1.0);
+    if (auto transfer_bytes = fields.number("transfer_bytes")) return *transfer_bytes * occurrences;
     return occurrences;
 }
 
@@ -353,6 +351,7 @@ void apply_rules(LintResult& result, const std::vector<ParsedLog>& logs,
     // Each hint's subject is made, evaluated and dropped: 200,000 hints never hold a metric
     // map and a list of findings each at once.
     const rules::SubjectRules entry_rules(catalogue, "entry", {"hints."});
+    TextPool texts;  // rule metadata, advice and most summaries repeat from hint to hint
     std::vector<rules::Finding> findings;
     std::size_t kept = 0;
     for (std::size_t i = 0; i < result.diagnostics.size(); ++i) {
@@ -371,18 +370,19 @@ void apply_rules(LintResult& result, const std::vector<ParsedLog>& logs,
         });
         LintDiagnostic& diagnostic = result.diagnostics[i];
         const rules::Finding& primary = findings.front();
-        diagnostic.rule_id = primary.rule;
-        diagnostic.catalogue = primary.catalogue;
+        diagnostic.rule_id = texts.get(primary.rule);
+        diagnostic.catalogue = texts.get(primary.catalogue);
         diagnostic.severity = primary.severity;
-        diagnostic.title = primary.title;
+        diagnostic.title = texts.get(primary.title);
         std::vector<std::string> summaries, advices;
+        diagnostic.rule_ids.reserve(findings.size());
         for (const auto& finding : findings) {
-            diagnostic.rule_ids.push_back(finding.rule);
+            diagnostic.rule_ids.push_back(texts.get(finding.rule));
             summaries.push_back(finding.message);
             if (!finding.advice.empty()) advices.push_back(finding.advice);
         }
-        diagnostic.advice_summary = fmt::format("{}", fmt::join(summaries, "; "));
-        diagnostic.advice = fmt::format("{}", fmt::join(advices, " "));
+        diagnostic.advice_summary = texts.get(fmt::format("{}", fmt::join(summaries, "; ")));
+        diagnostic.advice = texts.get(fmt::format("{}", fmt::join(advices, " ")));
         if (kept != i) result.diagnostics[kept] = std::move(diagnostic);
         ++kept;
     }
@@ -404,7 +404,7 @@ std::string_view fingerprint_text(std::string_view message) {
 
 // Fingerprint = hash(code, display file, message) plus the rank among identical hints of the
 // file in line order, so it survives lines moving but tells two identical statements apart.
-void assign_fingerprints(std::vector<LintDiagnostic>& diagnostics) {
+void assign_fingerprints(std::deque<LintDiagnostic>& diagnostics) {
     std::vector<std::size_t> order(diagnostics.size());
     for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
     std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
@@ -416,7 +416,7 @@ void assign_fingerprints(std::vector<LintDiagnostic>& diagnostics) {
         auto& diagnostic = diagnostics[index];
         std::uint64_t hash = fnv1a(diagnostic.entry.code);
         hash = fnv1a(std::string_view("\0", 1), hash);
-        hash = fnv1a(diagnostic.file, hash);
+        hash = fnv1a(diagnostic.file.str(), hash);
         hash = fnv1a(std::string_view("\0", 1), hash);
         hash = fnv1a(fingerprint_text(diagnostic.entry.message), hash);
         diagnostic.fingerprint = fmt::format("{:016x}:{}", hash, seen[hash]++);
@@ -448,7 +448,10 @@ ParsedLog read_log(std::istream& in, const std::string& path, Diagnostics& diagn
     ParsedLog log;
     log.path = path;
     CompileTracker tracker;
-    std::unordered_map<std::string, std::size_t> index_of;
+    // Entries by the hash of their key; a hash match is confirmed on the key, so a collision
+    // only costs a comparison. (Keys themselves, ~400 bytes a hint, are not kept.)
+    std::unordered_multimap<std::uint64_t, std::size_t> index_of;
+    TextPool texts;  // rule names and source files repeat
     // Per compile: a hash of its entry sequence and its size, to tell identical re-appends.
     std::vector<std::pair<std::uint64_t, std::size_t>> compiles;
     parse_log(in, path, diagnostics, [&](Entry&& entry) {
@@ -461,13 +464,20 @@ ParsedLog read_log(std::istream& in, const std::string& path, Diagnostics& diagn
         compiles.back().first = (compiles.back().first ^ key_hash) * 1099511628211ull;
         ++compiles.back().second;
         ++log.total_entries;
-        auto [it, inserted] = index_of.try_emplace(std::move(key), log.entries.size());
-        if (inserted) {
-            log.entries.push_back(std::move(entry));
-            log.counts.push_back(1);
-        } else {
-            ++log.counts[it->second];
+        auto [first, last] = index_of.equal_range(key_hash);
+        for (auto it = first; it != last; ++it) {
+            if (entry_key(log.entries[it->second]) == key) {
+                ++log.counts[it->second];
+                return;
+            }
         }
+        index_of.emplace(key_hash, log.entries.size());
+        entry.code = texts.get(entry.code);
+        entry.rule = texts.get(entry.rule);
+        entry.message.shrink_to_fit();  // built line by line: drop the growth slack
+        if (entry.span) entry.span->file = texts.get(entry.span->file);
+        log.entries.push_back(std::move(entry));
+        log.counts.push_back(1);
     });
     log.identical_compiles =
         compiles.size() > 1 && std::all_of(compiles.begin(), compiles.end(),
@@ -487,18 +497,18 @@ LintResult lint(std::vector<ParsedLog> logs, const rules::Catalogue& catalogue,
     LintResult result;
     SourceCache sources;
     std::map<std::string, std::string> display_of;  // on-disk path -> display path
-    std::unordered_map<std::string, std::size_t> index_of;
-    // One allocation: growing by doubling would hold two arrays of diagnostics at the peak.
-    std::size_t entries = 0;
-    for (const auto& log : logs) entries += log.entries.size();
-    result.diagnostics.reserve(entries);
+    // Diagnostics by the hash of their merge key, confirmed on the key (as in read_log).
+    std::unordered_multimap<std::uint64_t, std::size_t> index_of;
+    TextPool texts;  // paths repeat from hint to hint
     for (auto& log : logs) {
-        for (std::size_t i = 0; i < log.entries.size(); ++i) {
-            Entry& entry = log.entries[i];
+        SharedText log_path = texts.get(log.path);
+        while (!log.entries.empty()) {
+            Entry& entry = log.entries.front();
+            std::size_t count = log.counts.front();
             LintDiagnostic diagnostic;
             if (entry.span && !is_pseudo_file(entry.span->file)) {
-                diagnostic.file = display_path(entry.span->file, options.root);
-                diagnostic.source_path = on_disk_path(entry.span->file, options.root);
+                diagnostic.file = texts.get(display_path(entry.span->file, options.root));
+                diagnostic.source_path = texts.get(on_disk_path(entry.span->file, options.root));
                 display_of[diagnostic.source_path] = diagnostic.file;
                 diagnostic.line = entry.span->line;
                 if (entry.span->column >= 0) {
@@ -507,32 +517,53 @@ LintResult lint(std::vector<ParsedLog> logs, const rules::Catalogue& catalogue,
                 }
             }
             // The same hint in several logs (or compiles) merges across column bases.
-            std::string key = fmt::format("{}\x1f{}\x1f{}\x1f{}\x1f{}", entry.code, entry.message,
-                                          diagnostic.file, diagnostic.line, diagnostic.column);
-            auto [it, inserted] = index_of.try_emplace(std::move(key), result.diagnostics.size());
-            if (!inserted) {
-                result.diagnostics[it->second].count += log.counts[i];
-                continue;
+            auto merge_key = [](const Entry& e, const LintDiagnostic& d) {
+                std::uint64_t hash = fnv1a(e.code);
+                for (std::string_view part :
+                     {std::string_view("\x1f"), std::string_view(e.message),
+                      std::string_view("\x1f"), std::string_view(d.file.str())})
+                    hash = fnv1a(part, hash);
+                return fnv1a(fmt::format("\x1f{}\x1f{}", d.line, d.column), hash);
+            };
+            auto same = [](const Entry& e, const LintDiagnostic& d, const LintDiagnostic& other) {
+                return e.code == other.entry.code && e.message == other.entry.message &&
+                       d.file == other.file && d.line == other.line && d.column == other.column;
+            };
+            std::uint64_t hash = merge_key(entry, diagnostic);
+            auto [first, last] = index_of.equal_range(hash);
+            auto found = std::find_if(first, last, [&](const auto& indexed) {
+                return same(entry, diagnostic, result.diagnostics[indexed.second]);
+            });
+            if (found != last) {
+                result.diagnostics[found->second].count += count;
+            } else {
+                index_of.emplace(hash, result.diagnostics.size());
+                diagnostic.count = count;
+                diagnostic.log_path = log_path;
+                diagnostic.entry = std::move(entry);
+                result.diagnostics.push_back(std::move(diagnostic));
             }
-            diagnostic.count = log.counts[i];
-            diagnostic.log_path = log.path;
-            diagnostic.entry = std::move(entry);
-            result.diagnostics.push_back(std::move(diagnostic));
+            // Each entry is freed once moved: the deque gives its blocks back as it empties, so
+            // the entries and the diagnostics are never both held in full.
+            log.entries.pop_front();
+            log.counts.pop_front();
         }
-        // Freed, not just cleared: the moved-from entries still take their size each.
-        std::vector<Entry>().swap(log.entries);
-        std::vector<std::size_t>().swap(log.counts);
     }
-    index_of = {};  // the merge keys (each a copy of its message) are not needed any more
+    index_of = {};
     apply_rules(result, logs, catalogue);
     assign_fingerprints(result.diagnostics);
+    TextPool kernels;
     for (auto& diagnostic : result.diagnostics) {
         diagnostic.weight = ranking_weight(diagnostic);
-        if (diagnostic.entry.code == "PH-DSA-001" && diagnostic.entry.fields.contains("function")) {
-            diagnostic.kernel = diagnostic.entry.fields["function"].get<std::string>();
+        auto function = diagnostic.entry.code == "PH-DSA-001"
+                            ? diagnostic.entry.fields.string("function")
+                            : std::nullopt;
+        if (function) {
+            diagnostic.kernel = kernels.get(*function);
         } else if (diagnostic.line && !diagnostic.source_path.empty()) {
             if (const auto* lines = sources.lines(diagnostic.source_path)) {
-                diagnostic.kernel = enclosing_function(*lines, diagnostic.line).value_or("");
+                diagnostic.kernel =
+                    kernels.get(enclosing_function(*lines, diagnostic.line).value_or(""));
             }
         }
         if (options.inline_suppressions) apply_suppression(diagnostic, sources, display_of);
@@ -581,10 +612,10 @@ void publish_kernel_metrics(LintResult& result, rules::MetricStore& store) {
         if (code == "PH001") {
             if (fields.contains("transfer_bytes"))
                 metrics["hints.PH001.traffic_bytes"] += diagnostic.weight;
-            if (fields.contains("target_memory") && fields["target_memory"] == "Mat" &&
-                fields.contains("rows")) {
-                double& rows = metrics["hints.PH001.mat_max_rows"];
-                rows = std::max(rows, fields["rows"].get<double>());
+            auto rows = fields.number("rows");
+            if (fields.string("target_memory") == "Mat" && rows) {
+                double& max_rows = metrics["hints.PH001.mat_max_rows"];
+                max_rows = std::max(max_rows, *rows);
             }
         }
     }

@@ -171,4 +171,33 @@ nlohmann::json summary_json(const std::vector<RuleSummary>& summaries) {
     return entries;
 }
 
+void report_side_notes(const LintResult& result, const std::string& baseline_path,
+                       Diagnostics& diagnostics) {
+    for (const auto& unused : result.unused_suppressions) {
+        diagnostics.warn(
+            unused.file, unused.line,
+            unused.code == "*"
+                ? std::string("unused suppression: '# ptune: ignore' matches no hint")
+                : fmt::format("unused suppression: no {} hint on the line it covers", unused.code));
+    }
+    for (const auto& fixed : result.fixed) {
+        diagnostics.note(
+            baseline_path, 0,
+            fmt::format("fixed since the baseline: {} {}: {} (refresh with --write-baseline)",
+                        fixed.code, fixed.file.empty() ? "<no location>" : fixed.file,
+                        fixed.message.substr(0, fixed.message.find('\n'))));
+    }
+    for (const auto& finding : result.log_findings) {
+        diagnostics.note(
+            "", 0, fmt::format("{} ({}): {}", finding.rule, finding.catalogue, finding.message));
+    }
+    std::size_t counts[3] = {0, 0, 0};
+    for (const auto& d : result.diagnostics) ++counts[static_cast<int>(d.disposition)];
+    diagnostics.note(
+        "", 0,
+        fmt::format("{} hint(s): {} reported, {} suppressed inline, {} in the baseline{}",
+                    result.diagnostics.size(), counts[0], counts[1], counts[2],
+                    result.fixed.empty() ? "" : fmt::format(", {} fixed", result.fixed.size())));
+}
+
 }  // namespace ptune::hints

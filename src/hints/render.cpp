@@ -3,6 +3,7 @@
 #include "ptune/hints/render.hpp"
 #include "ptune/core/text.hpp"
 #include "ptune/render/json_stream.hpp"
+#include "ptune/render/pretty_json.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -22,16 +23,17 @@ std::string_view first_line(std::string_view text) {
     return text.substr(0, text.find('\n'));
 }
 
-std::string_view severity_word(rules::RuleSeverity severity) {
-    switch (severity) {
-        case rules::RuleSeverity::Error:
-            return "error";
-        case rules::RuleSeverity::Warning:
-            return "warning";
-        case rules::RuleSeverity::Info:
-            return "note";
-    }
-    return "warning";
+// How each output form names a severity: GCC's `note:`, SARIF's `note` level, GitHub's
+// `::notice`.
+enum class Levels { Gcc, Sarif, Github };
+
+std::string_view level_word(rules::RuleSeverity severity, Levels form) {
+    //                                                  Info      Warning    Error
+    static constexpr std::string_view kWords[3][3] = {{"note", "warning", "error"},     // Gcc
+                                                      {"note", "warning", "error"},     // Sarif
+                                                      {"notice", "warning", "error"}};  // Github
+    auto index = static_cast<std::size_t>(severity);
+    return index < 3 ? kWords[static_cast<std::size_t>(form)][index] : "warning";
 }
 
 std::string_view disposition_word(Disposition disposition) {
@@ -68,7 +70,7 @@ json diagnostic_to_json(const LintDiagnostic& d) {
                  {"col", or_null(d.column)},
                  {"raw_file", entry.span ? json(entry.span->file) : json(nullptr)},
                  {"raw_col", entry.span ? json(entry.span->column) : json(nullptr)},
-                 {"fields", entry.fields},
+                 {"fields", entry.fields.json()},
                  {"advice_summary", d.advice_summary},
                  {"advice", d.advice},
                  {"fingerprint", d.fingerprint},
@@ -82,6 +84,84 @@ json diagnostic_to_json(const LintDiagnostic& d) {
         item["suppressed_by"] = d.suppressed_by;
     }
     return item;
+}
+
+// diagnostic_to_json(d).dump(2) written directly (the same bytes; render/pretty_json.hpp):
+// `--format json` of 200,000 hints built and freed ~40 JSON nodes per hint.
+void write_diagnostic_json(const LintDiagnostic& d, std::size_t indent, std::string& text) {
+    const Entry& entry = d.entry;
+    render::PrettyJson out(text, indent);
+    auto string_or_null = [&](std::string_view value) {
+        value.empty() ? out.null() : out.string(value);
+    };
+    auto number_or_null = [&](std::uint64_t value) { value ? out.number(value) : out.null(); };
+    out.begin_object();
+    out.key("advice");
+    out.string(d.advice);
+    out.key("advice_summary");
+    out.string(d.advice_summary);
+    out.key("catalogue");
+    string_or_null(d.catalogue);
+    out.key("code");
+    out.string(entry.code);
+    out.key("col");
+    number_or_null(d.column);
+    out.key("count");
+    out.number(std::uint64_t{d.count});
+    out.key("fields");
+    out.begin_object();
+    entry.fields.for_each([&](std::string_view name, const json& value) {
+        out.key(name);
+        out.value(value);
+    });
+    out.end_object();
+    out.key("file");
+    string_or_null(d.file);
+    out.key("fingerprint");
+    out.string(d.fingerprint);
+    out.key("kernel");
+    string_or_null(d.kernel);
+    out.key("line");
+    number_or_null(d.line);
+    out.key("log");
+    out.begin_object();
+    out.key("file");
+    out.string(d.log_path);
+    out.key("line");
+    out.number(std::uint64_t{entry.log_line});
+    out.end_object();
+    out.key("message");
+    out.string(entry.message);
+    out.key("raw_col");
+    entry.span ? out.number(std::int64_t{entry.span->column}) : out.null();
+    out.key("raw_file");
+    entry.span ? out.string(entry.span->file) : out.null();
+    out.key("rule");
+    out.string(entry.rule);
+    out.key("rule_id");
+    out.string(d.rule_id);
+    out.key("rules");
+    out.begin_array();
+    for (const auto& rule : d.rule_ids) {
+        out.element();
+        out.string(rule);
+    }
+    out.end_array();
+    out.key("severity");
+    out.string(rules::to_string(d.severity));
+    if (d.disposition != Disposition::Reported) {
+        out.key("status");
+        out.string(disposition_word(d.disposition));
+        out.key("suppressed_by");
+        out.string(d.suppressed_by);
+    }
+    if (entry.ph001_template) {
+        out.key("template");
+        out.number(std::int64_t{entry.ph001_template});
+    }
+    out.key("weight");
+    out.number(d.weight);
+    out.end_object();
 }
 
 std::vector<const LintDiagnostic*> reported(const LintResult& result) {
@@ -121,7 +201,7 @@ std::string_view severity_style(rules::RuleSeverity severity) {
 void write_gcc(const LintDiagnostic& d, std::ostream& out, bool color = false) {
     std::string where = term::paint(gcc_location(d), "1", color);
     out << fmt::format("{}: {} {} [{}]\n", where,
-                       term::paint(fmt::format("{}:", severity_word(d.severity)),
+                       term::paint(fmt::format("{}:", level_word(d.severity, Levels::Gcc)),
                                    severity_style(d.severity), color),
                        first_line(d.entry.message), term::paint(display_code(d), "1", color));
     std::string repeats =
@@ -142,53 +222,21 @@ class GccRenderer : public render::Renderer {
     const LintResult& result_;
 };
 
-std::string_view sarif_level(rules::RuleSeverity severity) {
-    switch (severity) {
-        case rules::RuleSeverity::Error:
-            return "error";
-        case rules::RuleSeverity::Warning:
-            return "warning";
-        case rules::RuleSeverity::Info:
-            return "note";
-    }
-    return "warning";
-}
-
 class SarifRenderer : public render::Renderer {
   public:
     SarifRenderer(const LintResult& result, const rules::Catalogue& catalogue, bool with_baseline)
         : result_(result), catalogue_(catalogue), with_baseline_(with_baseline) {}
 
+    // 200,000 results are written one at a time (a DOM of them passed 1 GB): the rule list,
+    // which comes after them in key order, is made first from the codes alone.
     void render(const render::Report&, std::ostream& out,
                 const render::RenderOptions&) const override {
         json rules_json = json::array();
         std::map<std::string, std::size_t> rule_index;
-        json results = json::array();
-        for (const auto* d : reported(result_)) {
-            std::string code = display_code(*d);
-            auto [it, inserted] = rule_index.try_emplace(code, rule_index.size());
-            if (inserted) rules_json.push_back(rule_metadata(*d));
-            json result = {
-                {"ruleId", code},
-                {"ruleIndex", it->second},
-                {"level", sarif_level(d->severity)},
-                {"message", {{"text", fmt::format("{}\n{}", d->entry.message, d->advice_summary)}}},
-                {"partialFingerprints", {{"primaryLocationLineHash", d->fingerprint}}},
-                {"properties",
-                 {{"ptuneRule", d->rule_id}, {"fields", d->entry.fields}, {"count", d->count}}}};
-            result["locations"] = json::array({physical_location(*d)});
-            if (d->line == 0) {
-                // No source file to point at (no span, or a pseudo-file such as `<string>`):
-                // the result points at its own log line, because GitHub code scanning rejects a
-                // result without a location. The compiler's position is kept as a property.
-                if (d->entry.span) {
-                    result["properties"]["originalLocation"] =
-                        fmt::format("{}:{}:{}", d->entry.span->file, d->entry.span->line,
-                                    d->entry.span->column);
-                }
-            }
-            if (with_baseline_) result["baselineState"] = "new";
-            results.push_back(std::move(result));
+        const std::vector<const LintDiagnostic*> results = reported(result_);
+        for (const auto* d : results) {
+            if (rule_index.try_emplace(display_code(*d), rule_index.size()).second)
+                rules_json.push_back(rule_metadata(*d));
         }
         json driver = {{"name", "ptune"},
                        {"version", std::string(version())},
@@ -196,11 +244,18 @@ class SarifRenderer : public render::Renderer {
                        {"rules", std::move(rules_json)}};
         json run = {{"tool", {{"driver", std::move(driver)}}},
                     {"invocations", json::array({{{"executionSuccessful", true}}})},
-                    {"results", std::move(results)}};
+                    {"results", json::array()}};
         json document = {{"$schema", "https://json.schemastore.org/sarif-2.1.0.json"},
                          {"version", "2.1.0"},
                          {"runs", json::array({std::move(run)})}};
-        render::write_json(document, out, true);
+        render::write_json_with_arrays(
+            std::move(document),
+            {render::LazyArray{"/runs/0/results", results.size(),
+                               [&](std::size_t i) {
+                                   const LintDiagnostic& d = *results[i];
+                                   return result_json(d, rule_index.at(display_code(d)));
+                               }}},
+            out);
     }
 
   private:
@@ -239,24 +294,47 @@ class SarifRenderer : public render::Renderer {
                   {"region", {{"startLine", std::max<std::size_t>(1, d.entry.log_line)}}}}}};
     }
 
+    json result_json(const LintDiagnostic& d, std::size_t rule_index) const {
+        json result = {
+            {"ruleId", display_code(d)},
+            {"ruleIndex", rule_index},
+            {"level", level_word(d.severity, Levels::Sarif)},
+            {"message", {{"text", fmt::format("{}\n{}", d.entry.message, d.advice_summary)}}},
+            {"partialFingerprints", {{"primaryLocationLineHash", d.fingerprint}}},
+            {"properties",
+             {{"ptuneRule", d.rule_id}, {"fields", d.entry.fields.json()}, {"count", d.count}}}};
+        result["locations"] = json::array({physical_location(d)});
+        if (d.line == 0) {
+            // No source file to point at (no span, or a pseudo-file such as `<string>`): the
+            // result points at its own log line, because GitHub code scanning rejects a result
+            // without a location. The compiler's position is kept as a property.
+            if (d.entry.span) {
+                result["properties"]["originalLocation"] = fmt::format(
+                    "{}:{}:{}", d.entry.span->file, d.entry.span->line, d.entry.span->column);
+            }
+        }
+        if (with_baseline_) result["baselineState"] = "new";
+        return result;
+    }
+
     // Rule metadata of a code: the catalogue rule `hints.<CODE>` when there is one, else the
     // rule that produced this diagnostic.
     json rule_metadata(const LintDiagnostic& d) const {
         std::string code = display_code(d);
         const rules::Rule* rule = catalogue_.find("hints." + code);
         if (!rule) rule = catalogue_.find(d.rule_id);
-        std::string title = rule ? rule->title : d.title;
-        std::string advice = rule ? rule->advice : d.advice;
+        std::string title = rule ? rule->title : d.title.str();
+        std::string advice = rule ? rule->advice : d.advice.str();
         rules::RuleSeverity severity = rule ? rule->severity : d.severity;
         json metadata = {{"id", code},
                          {"name", d.entry.rule},
                          {"shortDescription", {{"text", title}}},
                          {"fullDescription", {{"text", advice}}},
                          {"help", {{"text", advice}, {"markdown", advice}}},
-                         {"defaultConfiguration", {{"level", sarif_level(severity)}}},
+                         {"defaultConfiguration", {{"level", level_word(severity, Levels::Sarif)}}},
                          {"properties",
-                          {{"ptuneRule", rule ? rule->id : d.rule_id},
-                           {"catalogue", rule ? rule->catalogue : d.catalogue}}}};
+                          {{"ptuneRule", rule ? rule->id : d.rule_id.str()},
+                           {"catalogue", rule ? rule->catalogue : d.catalogue.str()}}}};
         return metadata;
     }
 
@@ -264,18 +342,6 @@ class SarifRenderer : public render::Renderer {
     const rules::Catalogue& catalogue_;
     bool with_baseline_;
 };
-
-std::string_view github_level(rules::RuleSeverity severity) {
-    switch (severity) {
-        case rules::RuleSeverity::Error:
-            return "error";
-        case rules::RuleSeverity::Warning:
-            return "warning";
-        case rules::RuleSeverity::Info:
-            return "notice";
-    }
-    return "warning";
-}
 
 class GithubRenderer : public render::Renderer {
   public:
@@ -333,8 +399,8 @@ class GithubRenderer : public render::Renderer {
             "title=" +
             ptune::text::github_escape(fmt::format("{} {}", display_code(d), d.entry.rule), true));
         std::string message = fmt::format("{}\n{}", d.entry.message, d.advice_summary);
-        out << fmt::format("::{} {}::{}\n", github_level(d.severity), fmt::join(properties, ","),
-                           ptune::text::github_escape(message, false));
+        out << fmt::format("::{} {}::{}\n", level_word(d.severity, Levels::Github),
+                           fmt::join(properties, ","), ptune::text::github_escape(message, false));
     }
 
     const LintResult& result_;
@@ -413,14 +479,15 @@ class JsonRenderer : public render::Renderer {
         std::vector<std::size_t> reported, suppressed;
         render::Report header = report;
         header.data = json_without_diagnostics(result_, reported, suppressed);
-        auto element = [&](const std::vector<std::size_t>& indices) {
-            return
-                [&](std::size_t i) { return diagnostic_to_json(result_.diagnostics[indices[i]]); };
+        auto writer = [&](const std::vector<std::size_t>& indices) {
+            return [&](std::size_t i, std::size_t indent, std::string& text) {
+                write_diagnostic_json(result_.diagnostics[indices[i]], indent, text);
+            };
         };
         render::write_json_with_arrays(
             render::to_json(header),
-            {render::LazyArray{"diagnostics", reported.size(), element(reported)},
-             render::LazyArray{"suppressed", suppressed.size(), element(suppressed)}},
+            {render::LazyArray{"diagnostics", reported.size(), nullptr, writer(reported)},
+             render::LazyArray{"suppressed", suppressed.size(), nullptr, writer(suppressed)}},
             out);
     }
 

@@ -462,8 +462,10 @@ class StreamingJson : public render::Renderer {
             {render::LazyArray{
                  "findings", findings_.size(),
                  [&](std::size_t i) { return render::finding_to_json(findings_[i]); }},
-             render::LazyArray{"functions", functions.size(),
-                               [&](std::size_t i) { return function_json(functions[i]); }}},
+             render::LazyArray{"functions", functions.size(), nullptr,
+                               [&](std::size_t i, std::size_t indent, std::string& text) {
+                                   write_function_json(functions[i], indent, text);
+                               }}},
             out);
     }
 

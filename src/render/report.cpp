@@ -217,11 +217,15 @@ void write_json_with_arrays(nlohmann::json value, const std::vector<LazyArray>& 
     constexpr auto kReplace = nlohmann::json::error_handler_t::replace;
     // Placeholders no input can produce (control characters are escaped in JSON strings),
     // replaced by the arrays written element by element.
-    for (std::size_t a = 0; a < arrays.size(); ++a)
-        value[arrays[a].key] = fmt::format(
+    for (std::size_t a = 0; a < arrays.size(); ++a) {
+        const std::string& key = arrays[a].key;
+        nlohmann::json& slot =
+            key.rfind('/', 0) == 0 ? value[nlohmann::json::json_pointer(key)] : value[key];
+        slot = fmt::format(
             "\x01"
             "array{}\x01",  // split: "\x01a" would be one escape
             a);
+    }
     const std::string text = value.dump(2, ' ', false, kReplace);
     // (position in text, array) in text order.
     std::vector<std::pair<std::size_t, std::size_t>> at;
@@ -244,8 +248,15 @@ void write_json_with_arrays(nlohmann::json value, const std::vector<LazyArray>& 
         const std::string indent(text.find_first_not_of(' ', line_start) - line_start, ' ');
         const std::string inner = indent + "  ";
         out << '[';
+        std::string written_text;
         for (std::size_t i = 0; i < array.count; ++i) {
             out << (i == 0 ? "\n" : ",\n") << inner;
+            if (array.write) {
+                written_text.clear();
+                array.write(i, inner.size(), written_text);
+                out.write(written_text.data(), static_cast<std::streamsize>(written_text.size()));
+                continue;
+            }
             const std::string item = array.element(i).dump(2, ' ', false, kReplace);
             // Line by line, each continuation indented (a put() per byte dominated the time).
             std::size_t from = 0;

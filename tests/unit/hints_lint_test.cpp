@@ -157,7 +157,7 @@ TEST_CASE("advice comes from the hints rules of the catalogue", "[hints]") {
         "z")});
     REQUIRE(padded.diagnostics.size() == 1);
     CHECK(padded.diagnostics[0].rule_ids ==
-          std::vector<std::string>{"hints.PH001", "hints.PH001-tail"});
+          std::vector<SharedText>{"hints.PH001", "hints.PH001-tail"});
     CHECK(padded.diagnostics[0].advice_summary.find("32 fp32 elements (128 B)") !=
           std::string::npos);
 

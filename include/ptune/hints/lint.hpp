@@ -6,6 +6,7 @@
 /// cross-artifact rules (docs/METRICS.md, section hints).
 
 #include <cstddef>
+#include <deque>
 #include <filesystem>
 #include <istream>
 #include <map>
@@ -34,10 +35,11 @@ std::optional<ColumnBase> column_base_from_build(const std::filesystem::path& lo
 
 /// One log after parsing: its entries in file order and what the linter learnt about it.
 struct ParsedLog {
-    std::string path;                 ///< as named to the user ("-" for stdin)
-    std::vector<Entry> entries;       ///< distinct entries, in order of first appearance
-    std::vector<std::size_t> counts;  ///< how often each entry appears (v1 repeats, re-appends)
-    std::size_t total_entries = 0;    ///< entries read, repeats included
+    std::string path;  ///< as named to the user ("-" for stdin)
+    /// Distinct entries, in order of first appearance (a deque: lint() frees each as it takes it).
+    std::deque<Entry> entries;
+    std::deque<std::size_t> counts;  ///< how often each entry appears (v1 repeats, re-appends)
+    std::size_t total_entries = 0;   ///< entries read, repeats included
     ColumnBase column_base;
     /// Compiles appended to the log (append mode; perf-hints.md §1), by the log line each starts.
     std::vector<std::size_t> compile_starts;
@@ -55,24 +57,26 @@ enum class Disposition { Reported, Suppressed, Baselined };
 /// One lint diagnostic: a unique hint (identical entries of the logs merged, `count` kept).
 struct LintDiagnostic {
     Entry entry;
-    std::string log_path;     ///< the log it came from (first occurrence)
-    std::string file;         ///< display path (relative to --root when under it); "" none
-    std::string source_path;  ///< where the kernel source would be on disk; "" none
-    std::size_t line = 0;     ///< 1-based; 0 when the hint has no (real) location
-    std::size_t column = 0;   ///< 1-based; 0 unknown
-    std::size_t count = 1;    ///< identical entries merged into this one
-    std::string rule_id;      ///< the catalogue rule giving the advice, e.g. `hints.PH001`
-    std::string catalogue;    ///< H1…H14
+    // Texts that many hints share (paths, rule metadata, advice) are SharedText: one copy per
+    // distinct value, not per hint (issue #24: 200,000 hints within 3x the log).
+    SharedText log_path;     ///< the log it came from (first occurrence)
+    SharedText file;         ///< display path (relative to --root when under it); "" none
+    SharedText source_path;  ///< where the kernel source would be on disk; "" none
+    std::size_t line = 0;    ///< 1-based; 0 when the hint has no (real) location
+    std::size_t column = 0;  ///< 1-based; 0 unknown
+    std::size_t count = 1;   ///< identical entries merged into this one
+    SharedText rule_id;      ///< the catalogue rule giving the advice, e.g. `hints.PH001`
+    SharedText catalogue;    ///< H1…H14
     rules::RuleSeverity severity = rules::RuleSeverity::Warning;
-    std::string title;                  ///< rule title
-    std::string advice_summary;         ///< the rule's message rendered for this hint (one line)
-    std::string advice;                 ///< the rules' advice texts
-    std::vector<std::string> rule_ids;  ///< every rule that fired on it (primary first)
-    std::string fingerprint;            ///< stable across line shifts (baseline, SARIF)
-    std::string kernel;                 ///< enclosing kernel function when derivable
+    SharedText title;                  ///< rule title
+    SharedText advice_summary;         ///< the rule's message rendered for this hint (one line)
+    SharedText advice;                 ///< the rules' advice texts
+    std::vector<SharedText> rule_ids;  ///< every rule that fired on it (primary first)
+    std::string fingerprint;           ///< stable across line shifts (baseline, SARIF)
+    SharedText kernel;                 ///< enclosing kernel function when derivable
     double weight = 0;  ///< ranking weight: PH001 transfer_bytes x occurrences, else occurrences
     Disposition disposition = Disposition::Reported;
-    std::string suppressed_by;  ///< `file:line` of the suppression comment or "baseline"
+    SharedText suppressed_by;  ///< `file:line` of the suppression comment or "baseline"
 };
 
 /// An inline suppression comment that matched no hint.
@@ -99,7 +103,9 @@ struct LintOptions {
 /// The lint result of all logs.
 struct LintResult {
     std::vector<ParsedLog> logs;              ///< entries moved out into diagnostics
-    std::vector<LintDiagnostic> diagnostics;  ///< log order of first occurrence
+    /// Log order of first occurrence. A deque: it grows block by block while the logs' entries
+    /// are freed, so the two are never both held in full (and no doubling copies).
+    std::deque<LintDiagnostic> diagnostics;
     std::vector<UnusedSuppression> unused_suppressions;
     std::vector<FixedEntry> fixed;
     std::size_t disabled = 0;  ///< hints whose every rule is disabled (not reported)

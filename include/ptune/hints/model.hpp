@@ -7,14 +7,14 @@
 #include <optional>
 #include <string>
 
-#include <nlohmann/json.hpp>
+#include "ptune/hints/compact.hpp"
 
 namespace ptune::hints {
 
 /// The ` at file:line:col` suffix of an entry, exactly as printed (the column base is not known
 /// from one entry alone; see lint.hpp for the normalisation to 1-based columns).
 struct SourceSpan {
-    std::string file;  ///< as stored by the compiler: absolute, relative or `<string>`, `<jit:…>`
+    SharedText file;  ///< as stored by the compiler: absolute, relative or `<string>`, `<jit:…>`
     std::size_t line = 0;  ///< 1-based
     long column = -1;  ///< as printed: 0-based bytes before 2026-08-06, 1-based after; -1 unknown
 
@@ -24,11 +24,11 @@ struct SourceSpan {
 /// One hint. Fields are typed values extracted from the message template of the code (names as
 /// in the fixtures' `*.expected.json`: `op`, `innermost_bytes`, `dtype`, `rows`, `cause`, …).
 struct Entry {
-    std::string code;     ///< `PH001`, `PH-MR-001`, `PH-AT-005`, …; empty when the log omits it
-    std::string rule;     ///< `TileInnermostDimGranularity`, `MemoryReuse`, …
+    SharedText code;      ///< `PH001`, `PH-MR-001`, `PH-AT-005`, …; empty when the log omits it
+    SharedText rule;      ///< `TileInnermostDimGranularity`, `MemoryReuse`, …
     std::string message;  ///< physical lines joined with `\n`, location suffix removed
     std::optional<SourceSpan> span;  ///< absent for invalid spans (no ` at …` suffix)
-    nlohmann::json fields = nlohmann::json::object();
+    Fields fields;                   ///< packed (compact.hpp): 200,000 hints each hold theirs
     /// PH001 template generation: 1 (no tuple clause), 2 (tuple), 3 (tuple + `moves` clause);
     /// 0 for other codes.
     int ph001_template = 0;

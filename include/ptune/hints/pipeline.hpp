@@ -73,4 +73,9 @@ render::Table summary_table(const std::vector<RuleSummary>& summaries);
 /// `[{rule, sites, top}]`, one entry per summary.
 nlohmann::json summary_json(const std::vector<RuleSummary>& summaries);
 
+/// What is not a hint goes to stderr as diagnostics: unused suppressions (warnings), baseline
+/// entries fixed since `baseline_path`, the rules on the logs themselves and the summary line.
+void report_side_notes(const LintResult& result, const std::string& baseline_path,
+                       Diagnostics& diagnostics);
+
 }  // namespace ptune::hints

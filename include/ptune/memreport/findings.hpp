@@ -35,6 +35,10 @@ void mirror_as_kernel(const rules::Subject& function, rules::Subject& kernel);
 
 /// One function of the JSON view (to_json's `functions[i]`).
 nlohmann::json function_json(const Function& function);
+/// Appends function_json(function).dump(2) to `out` without building it, every line after the
+/// first indented `indent` more spaces (its place in the document): `--format json` of a large
+/// report.
+void write_function_json(const Function& function, std::size_t indent, std::string& out);
 /// The JSON view without functions (`functions` is an empty array).
 nlohmann::json report_json_header(const Report& report, const BackendChoice& choice);
 

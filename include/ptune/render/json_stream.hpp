@@ -16,9 +16,14 @@ namespace ptune::render {
 
 /// An array made element by element: `count` elements, `element(i)` makes the i-th.
 struct LazyArray {
-    std::string key;
+    std::string
+        key;  ///< a top-level key, or a JSON pointer (`/runs/0/results`) when it starts with '/'
     std::size_t count = 0;
     std::function<nlohmann::json(std::size_t)> element;
+    /// When set, used instead of `element`: appends the i-th element's pretty text (dump(2)) to
+    /// `text` with every line after the first indented `indent` more spaces, for callers that
+    /// write large arrays without a DOM per element.
+    std::function<void(std::size_t i, std::size_t indent, std::string& text)> write = {};
 };
 
 /// Writes `value` as write_json(pretty) would with `value[array.key]` set to each array's

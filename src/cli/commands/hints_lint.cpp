@@ -80,7 +80,7 @@ class HintsLintCommand : public Command {
         if (!write_baseline_path_.empty()) {
             if (int code = write_baseline(context, result); code != 0) return code;
         }
-        report_side_notes(context, result);
+        hints::report_side_notes(result, baseline_path_, context.diagnostics);
 
         render::Report report;
         report.command = "hints-lint";
@@ -105,39 +105,6 @@ class HintsLintCommand : public Command {
             write_baseline_path_, 0,
             fmt::format("baseline written with {} hint(s)", hints::adopt_as_baseline(result)));
         return 0;
-    }
-
-    // What is not a hint goes to stderr: unused suppressions, fixed baseline entries, the
-    // summary.
-    void report_side_notes(Context& context, const hints::LintResult& result) {
-        for (const auto& unused : result.unused_suppressions) {
-            context.diagnostics.warn(
-                unused.file, unused.line,
-                unused.code == "*"
-                    ? std::string("unused suppression: '# ptune: ignore' matches no hint")
-                    : fmt::format("unused suppression: no {} hint on the line it covers",
-                                  unused.code));
-        }
-        for (const auto& fixed : result.fixed) {
-            context.diagnostics.note(
-                baseline_path_, 0,
-                fmt::format("fixed since the baseline: {} {}: {} (refresh with --write-baseline)",
-                            fixed.code, fixed.file.empty() ? "<no location>" : fixed.file,
-                            fixed.message.substr(0, fixed.message.find('\n'))));
-        }
-        for (const auto& finding : result.log_findings) {
-            context.diagnostics.note(
-                "", 0,
-                fmt::format("{} ({}): {}", finding.rule, finding.catalogue, finding.message));
-        }
-        std::size_t counts[3] = {0, 0, 0};
-        for (const auto& d : result.diagnostics) ++counts[static_cast<int>(d.disposition)];
-        context.diagnostics.note(
-            "", 0,
-            fmt::format(
-                "{} hint(s): {} reported, {} suppressed inline, {} in the baseline{}",
-                result.diagnostics.size(), counts[0], counts[1], counts[2],
-                result.fixed.empty() ? "" : fmt::format(", {} fixed", result.fixed.size())));
     }
 
     // The table's fail-on severity, changed by --fail-on and --exit-zero, over reported hints.

@@ -1,0 +1,101 @@
+// Direct pretty JSON text (pretty_json.hpp).
+
+#include "ptune/render/pretty_json.hpp"
+
+#include <fmt/format.h>
+
+namespace ptune::render {
+
+void PrettyJson::key(std::string_view name) {
+    next();
+    string(name);
+    out_ += ": ";
+}
+
+void PrettyJson::string(std::string_view text) {
+    bool plain = true;
+    for (char c : text) {
+        auto byte = static_cast<unsigned char>(c);
+        if (byte < 0x20 || byte >= 0x80 || c == '"' || c == '\\') {
+            plain = false;
+            break;
+        }
+    }
+    if (plain) {
+        out_ += '"';
+        out_ += text;
+        out_ += '"';
+        return;
+    }
+    // Escapes and invalid UTF-8 exactly as the JSON renderer writes them (the rare case).
+    out_ += nlohmann::json(std::string(text))
+                .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
+void PrettyJson::number(std::uint64_t value) {
+    fmt::format_to(std::back_inserter(out_), "{}", value);
+}
+
+void PrettyJson::number(std::int64_t value) {
+    fmt::format_to(std::back_inserter(out_), "{}", value);
+}
+
+void PrettyJson::number(double value) {
+    out_ += nlohmann::json(value).dump();
+}
+
+void PrettyJson::value(const nlohmann::json& value) {
+    switch (value.type()) {
+        case nlohmann::json::value_t::object:
+            begin_object();
+            for (const auto& [name, member] : value.items()) {
+                key(name);
+                this->value(member);
+            }
+            end_object();
+            return;
+        case nlohmann::json::value_t::array:
+            begin_array();
+            for (const auto& item : value) {
+                element();
+                this->value(item);
+            }
+            end_array();
+            return;
+        case nlohmann::json::value_t::string:
+            string(value.get_ref<const std::string&>());
+            return;
+        case nlohmann::json::value_t::number_unsigned:
+            number(value.get<std::uint64_t>());
+            return;
+        case nlohmann::json::value_t::number_integer:
+            number(value.get<std::int64_t>());
+            return;
+        default:  // null, booleans, doubles, binary: rare, nlohmann's own text
+            out_ += value.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+            return;
+    }
+}
+
+void PrettyJson::open(char bracket) {
+    out_ += bracket;
+    empty_.push_back(true);
+}
+
+void PrettyJson::close(char bracket) {
+    bool empty = empty_.back();
+    empty_.pop_back();
+    if (!empty) {
+        out_ += '\n';
+        out_.append(indent_ + 2 * empty_.size(), ' ');
+    }
+    out_ += bracket;
+}
+
+void PrettyJson::next() {
+    out_ += empty_.back() ? "\n" : ",\n";
+    empty_.back() = false;
+    out_.append(indent_ + 2 * empty_.size(), ' ');
+}
+
+}  // namespace ptune::render
