@@ -15,6 +15,12 @@
 
 namespace ptune::bench::gate {
 
+namespace detail {
+// Which way the change goes once the tolerances are applied.
+enum class Exceeds { No, Up, Down };
+}  // namespace detail
+using detail::Exceeds;
+
 std::string_view to_string(Metric metric) {
     switch (metric) {
         case Metric::Mean:
@@ -252,15 +258,18 @@ Tolerance tolerance_for(const std::string& name, const Options& options) {
     return tolerance;
 }
 
-// Which way the change goes once the tolerances are applied.
-enum class Exceeds { No, Up, Down };
+}  // namespace
 
 // A case waiting for Holm before its verdict is final.
-struct PendingP {
+struct detail::PendingP {
     std::size_t index;
     Exceeds exceeds;
     Verdict if_not_significant;  ///< noisy (raw samples) or underpowered (summaries)
 };
+
+namespace {
+
+using detail::PendingP;
 
 std::string percent(double fraction) {
     return stats::format_signed_percent(fraction * 100.0);
@@ -328,7 +337,6 @@ std::optional<PendingP> compare(const CaseInput& input, const Options& options, 
         return std::nullopt;
     }
     const Observation& current = *input.current;
-    r.current_source = current.source;
     r.current_mean = current.mean;
     r.current_median = current.median;
     if (!current.unavailable.empty()) {
@@ -541,21 +549,40 @@ void compute_geomean(GateResult& result, const Options& options) {
 
 }  // namespace
 
-GateResult evaluate(const std::vector<CaseInput>& cases, const Options& options) {
-    GateResult result;
-    std::vector<PendingP> pending;
-    for (const auto& input : cases) {
-        if (is_ignored(input.name, options.ignore)) {
-            result.ignored.push_back(input.name);
-            continue;
-        }
-        CaseResult r;
-        r.name = input.name;
-        r.tolerance = tolerance_for(input.name, options);
-        r.baseline_runs = input.baseline.size();
-        if (auto p = compare(input, options, r, result.cases.size())) pending.push_back(*p);
-        result.cases.push_back(std::move(r));
+Evaluation::Evaluation(const Options& options) : options_(options) {}
+
+Evaluation::~Evaluation() = default;
+
+void Evaluation::reserve(std::size_t cases) {
+    result_.cases.reserve(cases);
+}
+
+void Evaluation::add(const CaseInput& input) {
+    add_named(input, input.name);
+}
+
+void Evaluation::add(CaseInput&& input) {
+    std::string name = std::move(input.name);
+    add_named(input, std::move(name));
+}
+
+void Evaluation::add_named(const CaseInput& input, std::string name) {
+    if (is_ignored(name, options_.ignore)) {
+        result_.ignored.push_back(std::move(name));
+        return;
     }
+    CaseResult r;
+    r.name = std::move(name);
+    r.tolerance = tolerance_for(r.name, options_);
+    r.baseline_runs = input.baseline.size();
+    if (auto p = compare(input, options_, r, result_.cases.size())) pending_.push_back(*p);
+    result_.cases.push_back(std::move(r));
+}
+
+GateResult Evaluation::finish() {
+    const Options& options = options_;
+    GateResult result = std::move(result_);
+    const std::vector<PendingP> pending = std::move(pending_);
     // Holm over every case that produced a p-value: a family-wise error rate of alpha however
     // many cases the suite has (benchstat's open TODO).
     std::vector<double> p_values;
@@ -579,6 +606,12 @@ GateResult evaluate(const std::vector<CaseInput>& cases, const Options& options)
     for (auto& r : result.cases) decide_failure(r, options);
     compute_geomean(result, options);
     return result;
+}
+
+GateResult evaluate(const std::vector<CaseInput>& cases, const Options& options) {
+    Evaluation evaluation(options);
+    for (const auto& input : cases) evaluation.add(input);
+    return evaluation.finish();
 }
 
 }  // namespace ptune::bench::gate

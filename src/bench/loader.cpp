@@ -35,13 +35,15 @@ struct CaseState {
 class LogScanner {
   public:
     LogScanner(std::string source, std::string default_case, const LoadOptions& options,
-               Diagnostics& diagnostics)
+               Diagnostics& diagnostics, const CaseSink& sink)
         : source_(std::move(source)),
           default_case_(std::move(default_case)),
           options_(options),
-          diagnostics_(diagnostics) {}
+          diagnostics_(diagnostics),
+          sink_(sink) {}
 
-    std::vector<BenchCase> scan(std::istream& in) {
+    /// Reads the log, handing each case to the sink as it ends; returns how many it handed.
+    std::size_t scan(std::istream& in) {
         io::LineReader reader(in);
         std::string scratch;
         std::string_view raw_line;
@@ -69,9 +71,11 @@ class LogScanner {
                 std::size_t nul = raw_line.find('\0');
                 if (nul != std::string_view::npos && line_start + nul < kBinaryProbeBytes) {
                     binary_ = true;
-                    cases_.clear();
-                    return {};
+                    probed_.clear();
+                    return 0;
                 }
+            } else {
+                release_probed();  // no line of the probe had a NUL: the log is text
             }
             std::string_view line = strip_actions_timestamp(raw_line);
             // Nothing before the prefilter's first hit is of interest (no tag, no ESC).
@@ -107,8 +111,9 @@ class LogScanner {
             }
         }
         finish_case();
+        release_probed();
         if (options_.progress) options_.progress(source_, reader.bytes_read(), reader.bytes_read());
-        return std::move(cases_);
+        return handed_;
     }
 
     /// True when the file looked binary (NUL bytes near its start); nothing was read.
@@ -203,24 +208,43 @@ class LogScanner {
                 state.bench_case.blocks.push_back(std::move(*block));
         }
         if (!state.bench_case.blocks.empty() || !state.bench_case.notes.empty()) {
-            cases_.push_back(std::move(state.bench_case));
+            if (binary_probe_open_) {
+                probed_.push_back(std::move(state.bench_case));
+            } else {
+                ++handed_;
+                sink_(std::move(state.bench_case));
+            }
         }
         current_.reset();
+    }
+
+    /// Hands over the cases that ended within the binary probe, once it is over.
+    void release_probed() {
+        if (!binary_probe_open_) return;
+        binary_probe_open_ = false;
+        handed_ += probed_.size();
+        for (BenchCase& bench_case : probed_) sink_(std::move(bench_case));
+        probed_.clear();
     }
 
     std::string source_;
     std::string default_case_;
     const LoadOptions& options_;
     Diagnostics& diagnostics_;
+    const CaseSink& sink_;
     std::unique_ptr<CaseState> current_;
-    std::vector<BenchCase> cases_;
+    // Cases are streamed to the sink, except those that end before the binary probe is over: a
+    // NUL byte later in the probe makes the whole file binary, and none of them count.
+    std::vector<BenchCase> probed_;
+    bool binary_probe_open_ = true;
+    std::size_t handed_ = 0;
     bool binary_ = false;
 };
 
 /// Daily-CI results.tsv: `<case>\t<pass|fail>[\t<perf|->]` (bench-log.md §5.1).
-std::vector<BenchCase> read_results_tsv(std::istream& in, const std::string& source,
-                                        Diagnostics& diagnostics) {
-    std::vector<BenchCase> cases;
+std::size_t read_results_tsv(std::istream& in, const std::string& source, Diagnostics& diagnostics,
+                             const CaseSink& sink) {
+    std::size_t handed = 0;
     io::LineReader reader(in);
     std::string_view line;
     while (reader.next(line)) {
@@ -237,31 +261,30 @@ std::vector<BenchCase> read_results_tsv(std::istream& in, const std::string& sou
                                          clip_for_message(line, 120)));
             continue;
         }
-        BenchCase& bench_case = cases.emplace_back();
+        BenchCase bench_case;
         bench_case.name = std::string(text::trim(fields[0]));
         bench_case.source = {source, number};
         bench_case.status = std::string(status);
         std::string_view perf = fields.size() > 2 ? text::trim(fields[2]) : std::string_view();
         if (perf.empty() || perf == "-") {
             bench_case.notes.emplace_back("no effective_us recorded (perf '-')");
-            continue;
-        }
-        auto mean = text::parse_double(perf);
-        if (!mean || *mean < 0.0) {
+        } else if (auto mean = text::parse_double(perf); !mean || *mean < 0.0) {
             diagnostics.warn(source, number,
                              fmt::format("garbled perf value '{}' for case {}, treated as '-'",
                                          clip_for_message(perf, 40), bench_case.name));
             bench_case.notes.emplace_back("garbled perf value");
-            continue;
+        } else {
+            BenchBlock& block = bench_case.blocks.emplace_back();
+            block.origin = Origin::ResultsTsv;
+            block.source = bench_case.source;
+            Summary& summary = block.effective_us.emplace();
+            summary.mean = *mean;
+            summary.mean_only = true;
         }
-        BenchBlock& block = bench_case.blocks.emplace_back();
-        block.origin = Origin::ResultsTsv;
-        block.source = bench_case.source;
-        Summary& summary = block.effective_us.emplace();
-        summary.mean = *mean;
-        summary.mean_only = true;
+        ++handed;
+        sink(std::move(bench_case));
     }
-    return cases;
+    return handed;
 }
 
 /// A `ptune bench-summary --format json` output.
@@ -307,26 +330,27 @@ bool is_json(const fs::path& path) {
     return path.extension() == ".json";
 }
 
-/// Loads one file; its cases are appended to `out`. False when the file held nothing usable,
-/// with the reason in `unusable` (the caller decides whether it is the error or one of several).
+/// Loads one file, handing its cases to `sink`. False when the file held nothing usable, with
+/// the reason in `unusable` (the caller decides whether it is the error or one of several).
 Result<bool> load_file(const std::string& path, const std::string& case_name,
-                       const LoadOptions& options, Diagnostics& diagnostics,
-                       std::vector<BenchCase>& out, std::string& unusable) {
+                       const LoadOptions& options, Diagnostics& diagnostics, const CaseSink& sink,
+                       std::string& unusable) {
     fs::path fs_path(path);
-    std::vector<BenchCase> cases;
+    std::size_t handed = 0;
     if (path != io::kStdinName && is_json(fs_path)) {
-        auto loaded = read_summary_json(path, diagnostics);
+        auto loaded = read_summary_json(path, diagnostics);  // a DOM: small files only
         if (!loaded) return loaded.error();
-        cases = std::move(*loaded);
+        handed = loaded->size();
+        for (BenchCase& bench_case : *loaded) sink(std::move(bench_case));
     } else {
         auto input = io::open_input(path);
         if (!input) return input.error();
         if (path != io::kStdinName && is_results_tsv(fs_path)) {
-            cases = read_results_tsv(input->stream(), path, diagnostics);
+            handed = read_results_tsv(input->stream(), path, diagnostics, sink);
         } else {
-            LogScanner scanner(path, case_name, options, diagnostics);
-            cases = scanner.scan(input->stream());
-            if (cases.empty()) {
+            LogScanner scanner(path, case_name, options, diagnostics, sink);
+            handed = scanner.scan(input->stream());
+            if (handed == 0) {
                 unusable = scanner.binary() ? "binary file, no benchmark lines"
                                             : "no benchmark lines ([RUN] effective_us report, "
                                               "[STRACE] markers or device-log orch/sched timing "
@@ -335,11 +359,10 @@ Result<bool> load_file(const std::string& path, const std::string& case_name,
             }
         }
     }
-    if (cases.empty()) {
+    if (handed == 0) {
         unusable = "no benchmark data";
         return false;
     }
-    for (BenchCase& bench_case : cases) out.push_back(std::move(bench_case));
     return true;
 }
 
@@ -380,10 +403,9 @@ std::vector<std::string> files_under(const fs::path& dir) {
 
 }  // namespace
 
-Result<std::vector<BenchCase>> load_bench_inputs(const std::vector<std::string>& paths_or_labels,
-                                                 const LoadOptions& options,
-                                                 Diagnostics& diagnostics) {
-    std::vector<BenchCase> cases;
+Status for_each_bench_case(const std::vector<std::string>& paths_or_labels,
+                           const LoadOptions& options, Diagnostics& diagnostics,
+                           const CaseSink& sink) {
     std::size_t usable_files = 0;
     std::vector<Error> unusable;  // files without benchmark data, with the reason
     std::string reason;
@@ -408,12 +430,12 @@ Result<std::vector<BenchCase>> load_bench_inputs(const std::vector<std::string>&
                     // Other JSON files (baselines, traces) may sit next to the logs: skip them.
                     auto loaded = read_summary_json(file, diagnostics);
                     if (!loaded) continue;
-                    for (BenchCase& bench_case : *loaded) cases.push_back(std::move(bench_case));
+                    for (BenchCase& bench_case : *loaded) sink(std::move(bench_case));
                     ++usable_files;
                     continue;
                 }
                 auto loaded = load_file(file, case_name_for(file, options), options, diagnostics,
-                                        cases, reason);
+                                        sink, reason);
                 if (!loaded) return loaded.error();
                 if (*loaded)
                     ++usable_files;
@@ -422,16 +444,16 @@ Result<std::vector<BenchCase>> load_bench_inputs(const std::vector<std::string>&
             }
             continue;
         }
-        const std::size_t first = cases.size();
         const std::string default_name = case_name_for(path, options);
+        const bool unlabelled = label.empty() && options.case_name.empty();
+        const CaseSink named = [&](BenchCase&& bench_case) {
+            bench_case.named_from_file = unlabelled && bench_case.name == default_name;
+            sink(std::move(bench_case));
+        };
         auto loaded = load_file(path, label.empty() ? default_name : label, options, diagnostics,
-                                cases, reason);
+                                named, reason);
         if (!loaded) return loaded.error();
         if (!*loaded) unusable.push_back(Error{reason, path, 0, ExitCode::InputError});
-        for (std::size_t i = first; i < cases.size(); ++i) {
-            cases[i].named_from_file =
-                label.empty() && options.case_name.empty() && cases[i].name == default_name;
-        }
         if (*loaded) ++usable_files;
     }
     // One unusable input is the error itself; several are listed before the summary (each
@@ -445,6 +467,17 @@ Result<std::vector<BenchCase>> load_bench_inputs(const std::vector<std::string>&
                          : "no benchmark data in any input",
                      "", 0, ExitCode::InputError};
     }
+    return ok_status();
+}
+
+Result<std::vector<BenchCase>> load_bench_inputs(const std::vector<std::string>& paths_or_labels,
+                                                 const LoadOptions& options,
+                                                 Diagnostics& diagnostics) {
+    std::vector<BenchCase> cases;
+    auto status = for_each_bench_case(
+        paths_or_labels, options, diagnostics,
+        [&](BenchCase&& bench_case) { cases.push_back(std::move(bench_case)); });
+    if (!status) return status.error();
     return cases;
 }
 

@@ -231,18 +231,34 @@ Error with_role(Error error, std::string_view role) {
 
 }  // namespace
 
+Status for_each_run_case(const std::vector<std::string>& baseline_inputs,
+                         const std::vector<std::string>& current_inputs,
+                         const std::function<void(std::size_t, BenchCase&&)>& on_baseline,
+                         const CaseSink& on_current, Diagnostics& diagnostics) {
+    for (std::size_t run = 0; run < baseline_inputs.size(); ++run) {
+        auto status = for_each_bench_case(
+            {baseline_inputs[run]}, LoadOptions{}, diagnostics,
+            [&](BenchCase&& bench_case) { on_baseline(run, std::move(bench_case)); });
+        if (!status) return with_role(status.error(), "baseline");
+    }
+    if (current_inputs.empty()) return ok_status();
+    auto status = for_each_bench_case(current_inputs, LoadOptions{}, diagnostics, on_current);
+    if (!status) return with_role(status.error(), "current run");
+    return ok_status();
+}
+
 Result<Runs> load_runs(const std::vector<std::string>& baseline_inputs,
                        const std::vector<std::string>& current_inputs, Diagnostics& diagnostics) {
     Runs runs;
-    for (const auto& input : baseline_inputs) {
-        auto loaded = load_bench_inputs({input}, LoadOptions{}, diagnostics);
-        if (!loaded) return with_role(loaded.error(), "baseline");
-        runs.baseline.push_back(std::move(*loaded));
-    }
-    if (current_inputs.empty()) return runs;
-    auto current = load_bench_inputs(current_inputs, LoadOptions{}, diagnostics);
-    if (!current) return with_role(current.error(), "current run");
-    runs.current = std::move(*current);
+    runs.baseline.resize(baseline_inputs.size());
+    auto status = for_each_run_case(
+        baseline_inputs, current_inputs,
+        [&](std::size_t run, BenchCase&& bench_case) {
+            runs.baseline[run].push_back(std::move(bench_case));
+        },
+        [&](BenchCase&& bench_case) { runs.current.push_back(std::move(bench_case)); },
+        diagnostics);
+    if (!status) return status.error();
     return runs;
 }
 

@@ -16,6 +16,16 @@ namespace ptune::history {
 
 namespace {
 
+// Compact JSON of text read back from a database: a damaged or foreign file can hold invalid
+// UTF-8, which nlohmann's dump() throws on; it is replaced (U+FFFD) as in every ptune output.
+std::string dump(const nlohmann::json& value) {
+    return value.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
+}  // namespace
+
+namespace {
+
 std::string cell(const std::optional<double>& value) {
     return value ? fmt::format("{}", *value) : std::string();
 }
@@ -92,7 +102,7 @@ Status export_json(Store& store, std::ostream& out) {
                                  {"origin", v.origin},
                                  {"source", v.source}});
             }
-            out << (first ? "\n" : ",\n") << json.dump();
+            out << (first ? "\n" : ",\n") << dump(json);
             first = false;
             return ok_status();
         });
@@ -151,7 +161,7 @@ Status export_gab_json(Store& store, const AnalyseOptions& options, std::ostream
     out << "{\"lastUpdate\":" << last << ",\"repoUrl\":\"\",\"entries\":{";
     bool first_epoch = true;
     for (auto& [epoch, per_run] : results) {
-        out << (first_epoch ? "\n" : "],\n") << nlohmann::json("ptune " + epoch.label()).dump()
+        out << (first_epoch ? "\n" : "],\n") << dump(nlohmann::json("ptune " + epoch.label()))
             << ":[";
         first_epoch = false;
         std::vector<std::pair<const RunInfo*, std::vector<Bench>*>> ordered;
@@ -179,7 +189,7 @@ Status export_gab_json(Store& store, const AnalyseOptions& options, std::ostream
                 {"date", epoch_ms(run->time)},
                 {"tool", "customSmallerIsBetter"},
                 {"benches", nlohmann::json::parse(text.str())}};
-            out << (first_run ? "\n" : ",\n") << entry.dump();
+            out << (first_run ? "\n" : ",\n") << dump(entry);
             first_run = false;
         }
     }

@@ -14,6 +14,8 @@
 #include "ptune/bench/pipeline.hpp"
 #include "ptune/core/stats.hpp"
 #include "ptune/core/text.hpp"
+#include "ptune/history/export.hpp"
+#include "ptune/history/report.hpp"
 
 namespace ptune::history {
 
@@ -347,6 +349,71 @@ Result<bench::gate::Runs> load_gate_runs(const std::string& database,
     if (!baseline) return baseline.error();
     runs->baseline = std::move(*baseline);
     return runs;
+}
+
+Status add_labels(const std::vector<std::string>& labels, RunMeta& meta) {
+    for (const auto& label : labels) {
+        const auto eq = label.find('=');
+        if (eq == std::string::npos || eq == 0)
+            return Error{fmt::format("--meta '{}' is not KEY=VALUE", label), "", 0,
+                         ExitCode::InputError};
+        meta.labels[label.substr(0, eq)] = label.substr(eq + 1);
+    }
+    return ok_status();
+}
+
+Result<render::Report> add_run(const std::string& location, OpenOptions open,
+                               const std::vector<std::string>& inputs, const RunMeta& meta,
+                               Diagnostics& diagnostics) {
+    auto run = build_run(inputs, meta, diagnostics);
+    if (!run) return run.error();
+    open.create = true;
+    auto store = Store::open(location, open);
+    if (!store) return store.error();
+    auto outcome = (*store)->add(*run);
+    if (!outcome) return outcome.error();
+    return add_report(*run, *outcome);
+}
+
+Result<std::vector<Analysis>> collect_analyses(Store& store, const std::string& only,
+                                               const AnalyseOptions& options,
+                                               Diagnostics& diagnostics) {
+    std::vector<Analysis> all;
+    std::vector<std::string> names;
+    if (!only.empty()) names.push_back(only);
+    auto status = analyse(
+        store, names, options,
+        [&](Analysis&& analysis) -> Status {
+            all.push_back(std::move(analysis));
+            return ok_status();
+        },
+        diagnostics);
+    if (!status) return status.error();
+    return all;
+}
+
+Result<ChangeList> collect_changes(Store& store, const std::string& only,
+                                   const AnalyseOptions& options, Diagnostics& diagnostics) {
+    ChangeList list;
+    std::vector<std::string> names;
+    if (!only.empty()) names.push_back(only);
+    auto status = analyse(
+        store, names, options,
+        [&](Analysis&& analysis) -> Status {
+            ++list.series;
+            for (auto& change : describe(analysis)) list.changes.push_back(std::move(change));
+            return ok_status();
+        },
+        diagnostics);
+    if (!status) return status.error();
+    return list;
+}
+
+Status export_history(Store& store, const std::string& format, const AnalyseOptions& options,
+                      std::ostream& out, Diagnostics& diagnostics) {
+    if (format == "csv") return export_csv(store, out);
+    if (format == "json") return export_json(store, out);
+    return export_gab_json(store, options, out, diagnostics);
 }
 
 }  // namespace ptune::history

@@ -4,6 +4,7 @@
 
 #include <sqlite3.h>
 
+#include <charconv>
 #include <cmath>
 #include <filesystem>
 #include <unordered_map>
@@ -14,17 +15,31 @@
 
 namespace ptune::history::sql {
 
+// A database file can be damaged or written by another tool: a column may hold text where a
+// number belongs. Such a value reads as 0 (integer) or NaN (real), as NULL does; never throws.
 std::int64_t Row::integer(std::size_t i) const {
     if (const auto* v = std::get_if<std::int64_t>(&values[i])) return *v;
-    if (const auto* d = std::get_if<double>(&values[i])) return static_cast<std::int64_t>(*d);
-    if (const auto* s = std::get_if<std::string>(&values[i])) return std::stoll(*s);
+    if (const auto* d = std::get_if<double>(&values[i])) {
+        // Out of range (or NaN) a conversion would be undefined.
+        constexpr double kLimit = 9.2e18;
+        return std::isfinite(*d) && std::fabs(*d) < kLimit ? static_cast<std::int64_t>(*d) : 0;
+    }
+    if (const auto* s = std::get_if<std::string>(&values[i])) {
+        std::int64_t value = 0;
+        const auto [end, error] = std::from_chars(s->data(), s->data() + s->size(), value);
+        return error == std::errc() && end == s->data() + s->size() ? value : 0;
+    }
     return 0;
 }
 
 double Row::real(std::size_t i) const {
     if (const auto* d = std::get_if<double>(&values[i])) return *d;
     if (const auto* v = std::get_if<std::int64_t>(&values[i])) return static_cast<double>(*v);
-    if (const auto* s = std::get_if<std::string>(&values[i])) return std::stod(*s);
+    if (const auto* s = std::get_if<std::string>(&values[i])) {
+        double value = 0.0;
+        const auto [end, error] = std::from_chars(s->data(), s->data() + s->size(), value);
+        return error == std::errc() && end == s->data() + s->size() ? value : std::nan("");
+    }
     return std::nan("");
 }
 

@@ -139,7 +139,6 @@ struct CaseResult {
     /// under require_all, or incomparable because its numbers are damaged.
     bool fails = false;
     bool invalid_input = false;  ///< a summary that cannot be a set of positive rounds
-    std::string current_source;
     std::optional<double> current_mean, current_median;  ///< for the tail check
 };
 
@@ -168,6 +167,37 @@ struct GateResult {
 /// with a reason. A summary that cannot be a set of rounds (no rounds, min > max, a median
 /// outside [min, max], NaN or a value <= 0) makes its case `incomparable`, never a pass.
 GateResult evaluate(const std::vector<CaseInput>& cases, const Options& options);
+
+namespace detail {
+struct PendingP;
+}  // namespace detail
+
+/// evaluate() one case at a time, so a caller can build each CaseInput when it is needed and
+/// drop it afterwards (200,000 cases need not exist as inputs and results at once). The result
+/// is final only after finish(): Holm and the geomean need every case.
+class Evaluation {
+  public:
+    explicit Evaluation(const Options& options);
+    ~Evaluation();
+    Evaluation(const Evaluation&) = delete;
+    Evaluation& operator=(const Evaluation&) = delete;
+
+    /// Room for `cases` results (no doubling slack when the caller knows the count).
+    void reserve(std::size_t cases);
+    /// Compares one case (input order is the result order).
+    void add(const CaseInput& input);
+    /// The same, taking the input's name.
+    void add(CaseInput&& input);
+    /// Holm across the cases with a p-value, the final verdicts and the geomean.
+    GateResult finish();
+
+  private:
+    void add_named(const CaseInput& input, std::string name);
+
+    const Options& options_;
+    GateResult result_;
+    std::vector<detail::PendingP> pending_;
+};
 
 /// True if `name` matches an ignore entry (exact, or a shell pattern with `*`, `?`, `[...]`).
 bool is_ignored(const std::string& name, const std::vector<std::string>& patterns);

@@ -3,7 +3,11 @@
 /// From loaded bench cases (model.hpp) to the gate's inputs: one Observation per case and run,
 /// baseline runs paired with the current run by case name.
 
+#include <cstdint>
+#include <deque>
+#include <functional>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "ptune/bench/gate.hpp"
@@ -25,6 +29,63 @@ std::string platform_from_path(const std::string& path);
 /// reproduce the headline's round count are dropped with a warning, so a test never runs on
 /// samples that disagree with the summary.
 Observation observe(const BenchCase& bench_case, Diagnostics& diagnostics);
+
+/// One run as the gate keeps it: a digest of each case's observation (~150 bytes, where a
+/// BenchCase of even a one-line block takes kilobytes), the strings they share stored once.
+/// Loading a 200,000-case log this way holds no BenchCase beyond the one being read.
+class GateRun {
+  public:
+    /// Digests `bench_case` (observe()). The warnings observe() gives are kept, to be replayed
+    /// when the runs are paired, in the order pair_cases() gives them.
+    void add(const BenchCase& bench_case);
+    std::size_t size() const { return cases_.size(); }
+    bool empty() const { return cases_.empty(); }
+
+    /// A case as the gate keeps it (see GateRun).
+    struct Digest {
+        static constexpr std::uint32_t kNone = 0xffffffffu;
+        std::string name;
+        std::size_t case_line = 0;  ///< BenchCase::source.line
+        std::size_t line = 0;       ///< the observation's line (Observation::source)
+        double min = 0.0, median = 0.0, mean = 0.0, max = 0.0;
+        std::size_t rounds = 0;
+        std::size_t declared_rounds = 0;
+        std::uint32_t case_file = 0;  ///< strings_ index of BenchCase::source.file
+        std::uint32_t file = 0;       ///< strings_ index of the observation's file
+        std::uint32_t platform = 0;   ///< strings_ index
+        std::uint32_t unavailable = 0;
+        std::uint32_t samples = kNone;  ///< samples_ index
+        std::uint32_t warning = kNone;  ///< warnings_ index
+        std::uint8_t present = 0;       ///< which optional fields are set (bits)
+        bool named_from_file = false;
+    };
+
+    const Digest& operator[](std::size_t i) const { return cases_[i]; }
+    const std::string& text(std::uint32_t index) const { return strings_[index]; }
+    /// The case's Observation; its raw samples move out of the run (each is taken once).
+    Observation take_observation(std::size_t i);
+    /// The case's name, moved out (once pairing is done, a name is needed once).
+    std::string take_name(std::size_t i) { return std::move(cases_[i].name); }
+    /// Reports the warnings observe() gave for case `i` (kept by add()).
+    void replay_warnings(std::size_t i, Diagnostics& diagnostics) const;
+
+  private:
+    std::uint32_t intern(const std::string& text);
+
+    std::deque<Digest> cases_;  // no doubling slack and no copies as a large run grows
+    std::vector<std::string> strings_ = {std::string()};  // index 0 is ""
+    std::unordered_map<std::string, std::uint32_t> string_index_;
+    std::vector<std::vector<double>> samples_;
+    std::vector<Diagnostic> warnings_;
+};
+
+/// The runs as GateRun digests; `visit` receives every case's input in pair_cases() order (and
+/// with its diagnostics, all given before the first visit), built when it is visited and
+/// dropped after. Before the first visit, `on_count` (when set) learns how many there will be.
+/// The runs' names and raw samples move into the inputs.
+void for_each_pair(std::vector<GateRun>& baseline_runs, GateRun& current, Diagnostics& diagnostics,
+                   const std::function<void(CaseInput&&)>& visit,
+                   const std::function<void(std::size_t)>& on_count = {});
 
 /// Pairs the runs by case name. Every entry of `baseline_runs` is one run; a case that occurs
 /// several times in one run (a directory of several results.tsv) counts once per occurrence,

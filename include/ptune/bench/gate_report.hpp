@@ -19,6 +19,9 @@ struct ReportSettings {
     /// Put the per-case JSON into Report::data["cases"]. Off for the CLI, whose JSON renderer
     /// (make_json_renderer) streams the cases: a DOM of 200,000 cases did not fit in 1 GB.
     bool cases_in_data = true;
+    /// Build the table (text, Markdown, the step summary). Off when only JSON, gab-json or
+    /// GitHub annotations are written: 200,000 rows of strings are ~50 MB nobody reads.
+    bool tables = true;
 };
 
 /// The report: a benchstat-style table (case, baseline, current, delta, test, verdict; `~` for

@@ -214,4 +214,14 @@ Result<std::vector<BenchCase>> load_bench_inputs(const std::vector<std::string>&
                                                  const LoadOptions& options,
                                                  Diagnostics& diagnostics);
 
+/// Receives each case as soon as its input has been read past it.
+using CaseSink = std::function<void(BenchCase&&)>;
+
+/// load_bench_inputs() without the vector: every case goes to `sink` in the same order with the
+/// same diagnostics and errors, so a caller that keeps only a digest of each case (bench-gate)
+/// never holds the cases of a large log.
+Status for_each_bench_case(const std::vector<std::string>& paths_or_labels,
+                           const LoadOptions& options, Diagnostics& diagnostics,
+                           const CaseSink& sink);
+
 }  // namespace ptune::bench

@@ -6,6 +6,7 @@
 /// the renderer choice and the exit code, so every entry point sees the same cases under the
 /// same names.
 
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -69,6 +70,14 @@ struct Runs {
 /// Empty `current_inputs` leave `current` empty for a caller that has loaded it already.
 Result<Runs> load_runs(const std::vector<std::string>& baseline_inputs,
                        const std::vector<std::string>& current_inputs, Diagnostics& diagnostics);
+
+/// load_runs() a case at a time: `on_baseline(run, case)` for the cases of each baseline input
+/// (`run` = its index), then `on_current(case)` for the current run's; same diagnostics and
+/// errors as load_runs().
+Status for_each_run_case(const std::vector<std::string>& baseline_inputs,
+                         const std::vector<std::string>& current_inputs,
+                         const std::function<void(std::size_t, BenchCase&&)>& on_baseline,
+                         const CaseSink& on_current, Diagnostics& diagnostics);
 
 /// Reads and parses a config file (parse_config).
 Result<Config> load_config(const std::string& path);

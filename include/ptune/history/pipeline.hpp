@@ -8,6 +8,7 @@
 #include <functional>
 #include <map>
 #include <optional>
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -18,6 +19,7 @@
 #include "ptune/history/changepoint.hpp"
 #include "ptune/history/model.hpp"
 #include "ptune/history/store.hpp"
+#include "ptune/render/report.hpp"
 
 namespace ptune::history {
 
@@ -85,6 +87,33 @@ std::size_t current_segment_start(const Analysis& analysis);
 Result<std::vector<std::vector<bench::BenchCase>>> gate_baseline(
     Store& store, const std::vector<bench::BenchCase>& current, const AnalyseOptions& options,
     Diagnostics& diagnostics);
+
+/// Adds `--meta KEY=VALUE` labels to `meta`; a label without `=` or key is a usage error.
+Status add_labels(const std::vector<std::string>& labels, RunMeta& meta);
+
+/// `history add`: builds the run from `inputs` (build_run), records it in the database at
+/// `location` (created when missing) and returns its report (history/report.hpp add_report).
+Result<render::Report> add_run(const std::string& location, OpenOptions open,
+                               const std::vector<std::string>& inputs, const RunMeta& meta,
+                               Diagnostics& diagnostics);
+
+/// Every analysis of `only` (all cases when empty), kept (`history show`).
+Result<std::vector<Analysis>> collect_analyses(Store& store, const std::string& only,
+                                               const AnalyseOptions& options,
+                                               Diagnostics& diagnostics);
+
+/// The change points of every series (of `only` when not empty), streamed: only the changes
+/// are kept, not the series (a large history).
+struct ChangeList {
+    std::vector<Change> changes;
+    std::size_t series = 0;  ///< series analysed
+};
+Result<ChangeList> collect_changes(Store& store, const std::string& only,
+                                   const AnalyseOptions& options, Diagnostics& diagnostics);
+
+/// `history export --format csv|json|gab-json` of the whole history to `out` (export.hpp).
+Status export_history(Store& store, const std::string& format, const AnalyseOptions& options,
+                      std::ostream& out, Diagnostics& diagnostics);
 
 /// bench-gate --history DB: the current run (as gate::load_runs reads it) and, as the
 /// baseline, each case's current segment from the history at `database` (gate_baseline).

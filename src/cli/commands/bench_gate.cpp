@@ -2,18 +2,15 @@
 // (spec: conventions.md §1.8, bench-log.md §5). Baseline and current are anything
 // bench-summary reads; each --baseline argument is one run, several make a history.
 
-#include <sstream>
+#include <cstdlib>
 
 #include <fmt/format.h>
 
 #include "cli/commands/commands.hpp"
 #include "cli/safety.hpp"
-#include "ptune/bench/gate_findings.hpp"
-#include "ptune/bench/gate_input.hpp"
-#include "ptune/bench/gate_report.hpp"
+#include "ptune/bench/gate_pipeline.hpp"
 #include "ptune/bench/perf_guard.hpp"
 #include "ptune/bench/pipeline.hpp"
-#include "ptune/history/pipeline.hpp"
 
 namespace ptune::cli {
 
@@ -89,28 +86,29 @@ class BenchGateCommand : public Command {
             return run_perf_guard(context, std::move(**guard));
         }
         if (auto status = resolve_options(context); !status) return context.fail(status.error());
-
-        auto runs =
-            history_.empty()
-                ? bench::gate::load_runs(baseline_inputs_, current_inputs_, context.diagnostics)
-                : history::load_gate_runs(history_, current_inputs_, context.diagnostics);
-        if (!runs) return context.fail(runs.error());
         auto catalogue = context.catalogue();
         if (!catalogue) return context.fail(catalogue.error());
-        // The rules see one case at a time (gate_findings.hpp): no metric map per case.
-        const auto result = bench::gate::evaluate(
-            bench::gate::pair_cases(runs->baseline, runs->current, context.diagnostics), options_);
-        const bench::gate::ReportSettings settings{options_, warn_only_, false};
-        auto report = bench::gate::make_report(result, settings);
-        report.findings = bench::gate::case_findings(result, options_, **catalogue);
+
+        bench::gate::ReportSettings settings{options_, warn_only_, false};
+        // JSON, gab-json and annotations read no table; the step summary is Markdown.
+        const char* step_summary = std::getenv("GITHUB_STEP_SUMMARY");
+        settings.tables = context.options.format == "text" ||
+                          context.options.format == "markdown" ||
+                          (step_summary != nullptr && *step_summary != '\0');
+        auto outcome = bench::gate::run_gate(
+            {baseline_inputs_, history_, current_inputs_, !save_baseline_.empty()}, options_,
+            settings, **catalogue, context.diagnostics);
+        if (!outcome) return context.fail(outcome.error());
+        const auto& result = outcome->result;
 
         context.flush_diagnostics();
         std::map<std::string, std::shared_ptr<render::Renderer>> custom = {
             {"github", bench::gate::make_github_renderer(result, settings)},
             {"gab-json", bench::gate::make_gab_json_renderer(result)},
             {"json", bench::gate::make_json_renderer(result)}};
-        if (int code = context.emit(report, custom); code != 0) return code;
-        if (int code = context.append_step_summary("bench-gate", report); code != 0) return code;
+        if (int code = context.emit(outcome->report, custom); code != 0) return code;
+        if (int code = context.append_step_summary("bench-gate", outcome->report); code != 0)
+            return code;
         if (result.compared() == 0) {
             // Wrong baseline, renamed cases, other rounds: the report says why, but it is no pass.
             return context.fail(Error{
@@ -119,8 +117,13 @@ class BenchGateCommand : public Command {
                 "decode=base.log --current decode=run.log",
                 "", 0, ExitCode::InputError});
         }
-        if (int code = save_baseline(context, runs->current, result.failed()); code != 0)
-            return code;
+        if (!save_baseline_.empty()) {
+            auto saved =
+                bench::gate::save_baseline(save_baseline_, context.inputs(), outcome->current,
+                                           result.failed(), force_save_, context.diagnostics);
+            context.flush_diagnostics();
+            if (!saved) return context.fail(saved.error());
+        }
         return result.failed() && !warn_only_ ? static_cast<int>(ExitCode::Findings) : 0;
     }
 
@@ -158,24 +161,6 @@ class BenchGateCommand : public Command {
         if (threshold_pct_) options_.tolerance.threshold_pct = *threshold_pct_;
         if (min_delta_us_) options_.tolerance.min_delta_us = *min_delta_us_;
         return ok_status();
-    }
-
-    // The saved baseline is a bench-summary JSON, so every bench command reads it back.
-    int save_baseline(Context& context, const std::vector<bench::BenchCase>& current,
-                      bool regressed) const {
-        if (save_baseline_.empty()) return 0;
-        if (regressed && !force_save_) {
-            context.diagnostics.warn(save_baseline_, 0,
-                                     "not written: the current run regressed (use --force-save to "
-                                     "write it anyway)");
-            context.flush_diagnostics();
-            return 0;
-        }
-        auto output = context.open_output(save_baseline_);
-        if (!output) return context.fail(output.error());
-        render::write_json(render::to_json(bench::cases_document(current)), (*output)->stream());
-        if (auto status = (*output)->commit(); !status) return context.fail(status.error());
-        return 0;
     }
 
     std::vector<std::string> baseline_inputs_;

@@ -6,15 +6,12 @@
 
 #include "cli/commands/commands.hpp"
 #include "cli/safety.hpp"
-#include "ptune/history/export.hpp"
 #include "ptune/history/pipeline.hpp"
 #include "ptune/history/report.hpp"
 
 namespace ptune::cli {
 
 namespace {
-
-using history::Analysis;
 
 Error usage(std::string message) {
     return Error{std::move(message), "", 0, ExitCode::InputError};
@@ -121,22 +118,12 @@ class HistoryCommand : public Command {
     }
 
     int add(Context& context) {
-        for (const auto& label : labels_) {
-            const auto eq = label.find('=');
-            if (eq == std::string::npos || eq == 0)
-                return context.fail(usage(fmt::format("--meta '{}' is not KEY=VALUE", label)));
-            meta_.labels[label.substr(0, eq)] = label.substr(eq + 1);
-        }
+        if (auto status = history::add_labels(labels_, meta_); !status)
+            return context.fail(status.error());
         context.add_labelled_inputs(inputs_);
-        auto run = history::build_run(inputs_, meta_, context.diagnostics);
-        if (!run) return context.fail(run.error());
-        history::OpenOptions open = open_;
-        open.create = true;
-        auto store = history::Store::open(db_, open);
-        if (!store) return context.fail(store.error());
-        auto outcome = (*store)->add(*run);
-        if (!outcome) return context.fail(outcome.error());
-        return context.emit(history::add_report(*run, *outcome));
+        auto report = history::add_run(db_, open_, inputs_, meta_, context.diagnostics);
+        if (!report) return context.fail(report.error());
+        return context.emit(*report);
     }
 
     int list(Context& context, history::Store& store) {
@@ -145,25 +132,9 @@ class HistoryCommand : public Command {
         return context.emit(history::list_report(*runs, store.location()));
     }
 
-    Result<std::vector<Analysis>> analyses(Context& context, history::Store& store,
-                                           const std::string& only) {
-        analyse_.use_cache = !recompute_;
-        std::vector<Analysis> all;
-        std::vector<std::string> names;
-        if (!only.empty()) names.push_back(only);
-        auto status = history::analyse(
-            store, names, analyse_,
-            [&](Analysis&& analysis) -> Status {
-                all.push_back(std::move(analysis));
-                return ok_status();
-            },
-            context.diagnostics);
-        if (!status) return status.error();
-        return all;
-    }
-
     int show(Context& context, history::Store& store) {
-        auto found = analyses(context, store, case_);
+        analyse_.use_cache = !recompute_;
+        auto found = history::collect_analyses(store, case_, analyse_, context.diagnostics);
         if (!found) return context.fail(found.error());
         if (found->empty()) {
             return context.fail(Error{fmt::format("no case '{}' in the history (see ptune history "
@@ -176,26 +147,15 @@ class HistoryCommand : public Command {
     }
 
     int changes(Context& context, history::Store& store) {
-        // Streamed: only the change points are kept, not the series (a large history).
         analyse_.use_cache = !recompute_;
-        std::vector<history::Change> all;
-        std::size_t series = 0;
-        std::vector<std::string> names;
-        if (!case_.empty()) names.push_back(case_);
-        auto status = history::analyse(
-            store, names, analyse_,
-            [&](Analysis&& analysis) -> Status {
-                ++series;
-                for (auto& change : history::describe(analysis)) all.push_back(std::move(change));
-                return ok_status();
-            },
-            context.diagnostics);
-        if (!status) return context.fail(status.error());
-        if (!case_.empty() && series == 0) {
+        auto found = history::collect_changes(store, case_, analyse_, context.diagnostics);
+        if (!found) return context.fail(found.error());
+        if (!case_.empty() && found->series == 0) {
             return context.fail(Error{fmt::format("no case '{}' in the history", case_),
                                       store.location(), 0, ExitCode::InputError});
         }
-        return context.emit(history::changes_report(all, series, analyse_.detect));
+        return context.emit(
+            history::changes_report(found->changes, found->series, analyse_.detect));
     }
 
     int export_history(Context& context, history::Store& store) {
@@ -203,12 +163,8 @@ class HistoryCommand : public Command {
         // Streamed into an atomic output: a failure halfway leaves no partial file.
         auto output = context.open_output(context.options.output);
         if (!output) return context.fail(output.error());
-        const auto& format = context.options.format;
-        auto status = format == "csv" ? history::export_csv(store, (*output)->stream())
-                      : format == "json"
-                          ? history::export_json(store, (*output)->stream())
-                          : history::export_gab_json(store, analyse_, (*output)->stream(),
-                                                     context.diagnostics);
+        auto status = history::export_history(store, context.options.format, analyse_,
+                                              (*output)->stream(), context.diagnostics);
         if (!status) return context.fail(status.error());
         if (auto committed = (*output)->commit(); !committed)
             return context.fail(committed.error());

@@ -1,0 +1,165 @@
+// bench-gate's low-memory path: cases streamed out of the loader, kept as GateRun digests and
+// compared one at a time must give what the BenchCase path gives, diagnostics and their order
+// included.
+
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+#include <fstream>
+
+#include "ptune/bench/gate_input.hpp"
+#include "ptune/bench/gate_pipeline.hpp"
+#include "ptune/bench/model.hpp"
+#include "ptune/bench/pipeline.hpp"
+#include "ptune/rules/engine.hpp"
+
+using namespace ptune;
+using namespace ptune::bench;
+using namespace ptune::bench::gate;
+
+namespace {
+
+namespace fs = std::filesystem;
+
+fs::path write_file(const std::string& name, const std::string& text) {
+    const fs::path dir = fs::temp_directory_path() / "ptune_gate_stream_test";
+    fs::create_directories(dir);
+    std::ofstream(dir / name, std::ios::binary) << text;
+    return dir / name;
+}
+
+std::string group(const std::string& name, double mean, std::size_t rounds = 5) {
+    return "::group::" + name + "\n[RUN]   effective_us (" + std::to_string(rounds) +
+           " rounds) min=" + std::to_string(mean - 1) + " median=" + std::to_string(mean) +
+           " mean=" + std::to_string(mean) + " max=" + std::to_string(mean + 1) +
+           "\n::endgroup::\n";
+}
+
+BenchCase case_with(const std::string& name, const std::string& file) {
+    BenchCase c;
+    c.name = name;
+    c.source = {file, 3};
+    BenchBlock& block = c.blocks.emplace_back();
+    block.source = {file, 7};
+    block.declared_rounds = 4;
+    Summary& s = block.effective_us.emplace();
+    s.rounds = 4;
+    s.min = 9.0;
+    s.median = 10.0;
+    s.mean = 10.5;
+    s.max = 12.0;
+    return c;
+}
+
+}  // namespace
+
+TEST_CASE("for_each_bench_case hands over what load_bench_inputs returns", "[bench-gate]") {
+    const auto path = write_file("two.log", group("models/a.py", 10) + group("models/b.py", 20));
+    const auto single = write_file("one.log",
+                                   "[RUN]   effective_us (3 rounds) min=1.0 "
+                                   "median=2.0 mean=2.0 max=3.0\n");
+    Diagnostics first, second;
+    auto loaded = load_bench_inputs({path.string(), single.string()}, {}, first);
+    REQUIRE(loaded);
+    std::vector<BenchCase> streamed;
+    auto status = for_each_bench_case({path.string(), single.string()}, {}, second,
+                                      [&](BenchCase&& c) { streamed.push_back(std::move(c)); });
+    REQUIRE(status);
+    REQUIRE(streamed.size() == loaded->size());
+    REQUIRE(streamed.size() == 3);
+    for (std::size_t i = 0; i < streamed.size(); ++i) {
+        CHECK(streamed[i].name == (*loaded)[i].name);
+        CHECK(streamed[i].named_from_file == (*loaded)[i].named_from_file);
+        CHECK(streamed[i].ci_mean() == (*loaded)[i].ci_mean());
+    }
+    CHECK(streamed[2].named_from_file);  // "one", named after its file
+    CHECK_FALSE(streamed[0].named_from_file);
+}
+
+TEST_CASE("a NUL byte late in the binary probe drops the cases that ended before it",
+          "[bench-gate]") {
+    std::string text = group("models/a.py", 10);
+    text += std::string(1000, 'x') + '\n';
+    text += std::string("bin") + '\0' + "ary\n";  // still within the first 8 KiB
+    const auto path = write_file("late_nul.log", text);
+    Diagnostics diagnostics;
+    std::size_t handed = 0;
+    auto status =
+        for_each_bench_case({path.string()}, {}, diagnostics, [&](BenchCase&&) { ++handed; });
+    CHECK_FALSE(status);
+    CHECK(handed == 0);
+    CHECK_THAT(status.error().message, Catch::Contains("binary"));
+}
+
+TEST_CASE("a GateRun digest gives back the observation observe() made", "[bench-gate]") {
+    BenchCase c = case_with("models/x.py", "nightly/results-a2a3/run.log");
+    RawSamples& raw = c.blocks.front().raw.emplace();
+    raw.ranks = 1;
+    raw.rounds = 4;
+    raw.per_rank[7] = {9.0, 10.0, 11.0, 12.0};
+    BenchCase unavailable;
+    unavailable.name = "models/y.py";
+    unavailable.source = {"run.log", 0};
+    unavailable.notes.push_back("no benchmark lines");
+
+    GateRun run;
+    run.add(c);
+    run.add(unavailable);
+    Diagnostics diagnostics;
+    const Observation expected = observe(c, diagnostics);
+    const Observation got = run.take_observation(0);
+    CHECK(got.source == expected.source);
+    CHECK(got.source == "nightly/results-a2a3/run.log:7");
+    CHECK(got.platform == "a2a3");
+    CHECK(got.min == expected.min);
+    CHECK(got.median == expected.median);
+    CHECK(got.mean == expected.mean);
+    CHECK(got.max == expected.max);
+    CHECK(got.rounds == 4);
+    CHECK(got.declared_rounds == std::optional<std::size_t>(4));
+    CHECK(got.samples == std::vector<double>{9.0, 10.0, 11.0, 12.0});
+    const Observation missing = run.take_observation(1);
+    CHECK(missing.unavailable == "no benchmark lines");
+    CHECK(missing.source == "run.log");
+    CHECK_FALSE(missing.mean);
+}
+
+TEST_CASE("run_gate gives the report of load_runs + pair_cases + evaluate", "[bench-gate]") {
+    std::string base, cur;
+    for (int i = 0; i < 40; ++i) {
+        const std::string name = "models/case_" + std::to_string(i % 37) + ".py";  // repeats
+        base += group(name, 100 + i);
+        cur += group(name, (i % 5 == 0 ? 140 : 100) + i);
+    }
+    base += group("models/only_base.py", 50);
+    cur += group("models/only_cur.py", 50);
+    const auto base_path = write_file("base.log", base);
+    const auto cur_path = write_file("cur.log", cur);
+    const auto catalogue = rules::Catalogue::builtin();
+    REQUIRE(catalogue);
+    Options options;
+    const ReportSettings settings{options, false, true};
+
+    Diagnostics old_diagnostics;
+    auto runs = load_runs({base_path.string()}, {cur_path.string()}, old_diagnostics);
+    REQUIRE(runs);
+    const auto expected =
+        evaluate(pair_cases(runs->baseline, runs->current, old_diagnostics), options);
+    const auto expected_report = make_report(expected, settings);
+
+    Diagnostics diagnostics;
+    auto outcome = run_gate({{base_path.string()}, "", {cur_path.string()}, true}, options,
+                            settings, *catalogue, diagnostics);
+    REQUIRE(outcome);
+    CHECK(outcome->report.data == expected_report.data);
+    REQUIRE(outcome->report.tables.size() == 1);
+    CHECK(outcome->report.tables[0].rows == expected_report.tables[0].rows);
+    CHECK(outcome->report.notes == expected_report.notes);
+    CHECK(outcome->current.size() == runs->current.size());
+    REQUIRE(diagnostics.items().size() == old_diagnostics.items().size());
+    for (std::size_t i = 0; i < diagnostics.items().size(); ++i)
+        CHECK(diagnostics.items()[i].to_string() == old_diagnostics.items()[i].to_string());
+    CHECK(diagnostics.items().size() >= 3);  // the repeated current cases are said
+    CHECK(outcome->result.count(Verdict::New) == 1);
+    CHECK(outcome->result.count(Verdict::Missing) == 1);
+}
