@@ -226,7 +226,8 @@ Result<Inventory> take_inventory(const fs::path& dir, const std::string& program
     }
     inventory.unreadable = unreadable_directories(*run, kDepth);
     for (const auto& log : logs) inventory.found.push_back({ArtifactKind::RunLog, log, "", ""});
-    for (const auto& [kind, names] : patterns) {
+    for (const auto& pattern : patterns) {
+        ArtifactKind kind = pattern.first;
         bool refused = std::any_of(inventory.refused.begin(), inventory.refused.end(),
                                    [&](const RefusedArtifact& file) { return file.kind == kind; });
         std::string why = why_missing(kind);
