@@ -28,8 +28,8 @@ std::string_view to_string(FormatVersion version) {
 
 namespace {
 
-constexpr double kKiB = 1024.0;
-constexpr double kMiB = 1024.0 * 1024.0;
+constexpr double kBytesPerKB = 1024.0;
+constexpr double kBytesPerMB = 1024.0 * 1024.0;
 
 bool is_digits(std::string_view s) {
     if (s.empty()) return false;
@@ -328,13 +328,15 @@ std::optional<PrintedSize> parse_size(std::string_view text) {
     if ((unit != "KB" && unit != "MB") || !is_plain_decimal(number)) return std::nullopt;
     auto value = text::parse_double(number);
     if (!value || *value > 1e12) return std::nullopt;
-    double bytes = *value * (unit == "KB" ? kKiB : kMiB);
+    double bytes = *value * (unit == "KB" ? kBytesPerKB : kBytesPerMB);
     return PrintedSize{static_cast<std::uint64_t>(std::llround(bytes)), false};
 }
 
 std::string format_size(std::uint64_t bytes) {
-    if (bytes >= 1048576) return stats::format_fixed(static_cast<double>(bytes) / kMiB, 1) + " MB";
-    if (bytes >= 1024) return stats::format_fixed(static_cast<double>(bytes) / kKiB, 1) + " KB";
+    if (bytes >= 1048576)
+        return stats::format_fixed(static_cast<double>(bytes) / kBytesPerMB, 1) + " MB";
+    if (bytes >= 1024)
+        return stats::format_fixed(static_cast<double>(bytes) / kBytesPerKB, 1) + " KB";
     return fmt::format("{} B", bytes);
 }
 
