@@ -86,13 +86,14 @@ class AdviseCommand : public Command {
                 Error{"--baseline compares the run's benchmark lines: give them with --log", "", 0,
                       ExitCode::InputError});
         }
-        bool refused = !inventory->refused.empty();
+        bool unread = !inventory->refused.empty() || !inventory->unreadable.empty();
         auto advice =
             advise::advise(std::move(*inventory), options, **catalogue, context.diagnostics);
         auto report = advise::to_report(advice);
         int code = context.emit(report, {{"html", advise::make_html_renderer(advice)}});
-        // The report lists what was refused; the exit code says an input could not be read.
-        return code == 0 && refused ? static_cast<int>(ExitCode::InputError) : code;
+        // The report lists what was refused or could not be listed; the exit code says that part
+        // of the input was not read (as swimlane-analyze does for an unreadable directory).
+        return code == 0 && unread ? static_cast<int>(ExitCode::InputError) : code;
     }
 
   private:
