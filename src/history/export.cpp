@@ -10,19 +10,10 @@
 #include "ptune/bench/gate_report.hpp"
 #include "ptune/core/stats.hpp"
 #include "ptune/core/text.hpp"
+#include "ptune/render/pretty_json.hpp"
 #include "ptune/render/report.hpp"
 
 namespace ptune::history {
-
-namespace {
-
-// Compact JSON of text read back from a database: a damaged or foreign file can hold invalid
-// UTF-8, which nlohmann's dump() throws on; it is replaced (U+FFFD) as in every ptune output.
-std::string dump(const nlohmann::json& value) {
-    return value.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
-}
-
-}  // namespace
 
 namespace {
 
@@ -83,7 +74,7 @@ Status export_json(Store& store, std::ostream& out) {
     report.command = "history export";
     report.include_findings_in_json = false;
     // The envelope as every ptune JSON, then the runs streamed into it.
-    std::string envelope = render::to_json(report).dump();
+    std::string envelope = render::compact_json(render::to_json(report));
     envelope.pop_back();
     out << envelope << (envelope.size() > 1 ? "," : "") << "\"runs\":[";
     bool first = true;
@@ -102,7 +93,7 @@ Status export_json(Store& store, std::ostream& out) {
                                  {"origin", v.origin},
                                  {"source", v.source}});
             }
-            out << (first ? "\n" : ",\n") << dump(json);
+            out << (first ? "\n" : ",\n") << render::compact_json(json);
             first = false;
             return ok_status();
         });
@@ -161,8 +152,8 @@ Status export_gab_json(Store& store, const AnalyseOptions& options, std::ostream
     out << "{\"lastUpdate\":" << last << ",\"repoUrl\":\"\",\"entries\":{";
     bool first_epoch = true;
     for (auto& [epoch, per_run] : results) {
-        out << (first_epoch ? "\n" : "],\n") << dump(nlohmann::json("ptune " + epoch.label()))
-            << ":[";
+        out << (first_epoch ? "\n" : "],\n")
+            << render::compact_json(nlohmann::json("ptune " + epoch.label())) << ":[";
         first_epoch = false;
         std::vector<std::pair<const RunInfo*, std::vector<Bench>*>> ordered;
         for (auto& [id, benches] : per_run) ordered.emplace_back(by_id.at(id), &benches);
@@ -189,7 +180,7 @@ Status export_gab_json(Store& store, const AnalyseOptions& options, std::ostream
                 {"date", epoch_ms(run->time)},
                 {"tool", "customSmallerIsBetter"},
                 {"benches", nlohmann::json::parse(text.str())}};
-            out << (first_run ? "\n" : ",\n") << dump(entry);
+            out << (first_run ? "\n" : ",\n") << render::compact_json(entry);
             first_run = false;
         }
     }

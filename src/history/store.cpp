@@ -12,6 +12,7 @@
 
 #include "ptune/core/text.hpp"
 #include "ptune/core/version.hpp"
+#include "ptune/render/pretty_json.hpp"
 #include "schema.hpp"
 #include "sql.hpp"
 
@@ -197,8 +198,7 @@ class SqlStore : public Store {
             "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (run_key) DO NOTHING RETURNING id",
             {run.info.run_key, run.info.content_digest, run.info.time, now_utc(), run.info.commit,
              run.info.branch, run.info.toolchain, run.info.device, run.info.source_digest,
-             labels.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace),
-             inputs.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)},
+             render::compact_json(labels), render::compact_json(inputs)},
             [&](const Row& row) { id = row.integer(0); });
         if (!status) return explain(status, "add the run");
         if (!id) return fail("another process recorded the same run key at the same time");

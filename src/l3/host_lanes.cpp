@@ -13,6 +13,8 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "ptune/render/pretty_json.hpp"
+
 namespace ptune::l3 {
 
 namespace {
@@ -143,7 +145,8 @@ Result<HostLayout> build_host_layout(const std::vector<HostSpan>& spans,
         for (const HostSpan* s : list)
             out.slices.push_back(LayoutSlice{
                 trace_pid, static_cast<std::int64_t>(s->tid), s->name, "dispatcher", s->ts, s->dur,
-                span_args(*s, {{"pid", s->pid}, {"inv", s->inv}, {"depth", s->depth}}).dump()});
+                render::compact_json(
+                    span_args(*s, {{"pid", s->pid}, {"inv", s->inv}, {"depth", s->depth}}))});
     }
 
     for (const RankHostInput& r : ranks) {
@@ -153,9 +156,10 @@ Result<HostLayout> build_host_layout(const std::vector<HostSpan>& spans,
         const auto host_tid = static_cast<std::int64_t>(r.pid);
         out.threads.push_back({base, host_tid, fmt::format("pid {}", r.pid)});
         for (const HostSpan* s : host_of[&r])
-            out.slices.push_back(LayoutSlice{
-                base, host_tid, s->name, "host", s->ts, s->dur,
-                span_args(*s, {{"rank", r.rank}, {"inv", s->inv}, {"depth", s->depth}}).dump()});
+            out.slices.push_back(
+                LayoutSlice{base, host_tid, s->name, "host", s->ts, s->dur,
+                            render::compact_json(span_args(
+                                *s, {{"rank", r.rank}, {"inv", s->inv}, {"depth", s->depth}}))});
         // Lane 1: the clk=dev spans on the host axis, one thread per name (first seen first).
         out.processes.push_back({base + 1, fmt::format("rank{} / Device phases (placed)", r.rank)});
         std::vector<std::string> names;
@@ -170,7 +174,8 @@ Result<HostLayout> build_host_layout(const std::vector<HostSpan>& spans,
             nlohmann::json args = {
                 {"rank", r.rank}, {"device_ts_ns", s->ts}, {"slack_ns", r.slack_ns}};
             out.slices.push_back(LayoutSlice{base + 1, tid, s->name, "device_phase",
-                                             placed_ns(r, s->ts), s->dur, args.dump()});
+                                             placed_ns(r, s->ts), s->dur,
+                                             render::compact_json(args)});
         }
         // Lane 2: the window the rank was placed in and the room it had.
         out.processes.push_back({base + 2, fmt::format("rank{} / Placement Bound", r.rank)});

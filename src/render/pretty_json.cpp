@@ -6,6 +6,10 @@
 
 namespace ptune::render {
 
+std::string compact_json(const nlohmann::json& value) {
+    return value.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
 void PrettyJson::key(std::string_view name) {
     next();
     string(name);

@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "ptune/render/pretty_json.hpp"
 #include "ptune/swimlane/model.hpp"
 
 namespace ptune::swimlane {
@@ -62,7 +63,7 @@ std::string ContainmentAlignment::record_json() const {
                 device_anchor_cycles, host_anchor_ns, host_anchor_min_ns, host_anchor_max_ns);
         case Status::Unavailable: {
             nlohmann::json j = {{"status", "unavailable"}, {"reason", reason}};
-            return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+            return render::compact_json(j);
         }
         case Status::None:
             break;
