@@ -3,6 +3,7 @@
 #include "ptune/history/export.hpp"
 
 #include <algorithm>
+#include <set>
 #include <sstream>
 
 #include <fmt/format.h>
@@ -149,6 +150,7 @@ Status export_gab_json(Store& store, const AnalyseOptions& options, std::ostream
         by_id[run.id] = &run;
         last = std::max(last, epoch_ms(run.time));
     }
+    std::set<std::int64_t> orphan_runs;
     out << "{\"lastUpdate\":" << last << ",\"repoUrl\":\"\",\"entries\":{";
     bool first_epoch = true;
     for (auto& [epoch, per_run] : results) {
@@ -156,7 +158,14 @@ Status export_gab_json(Store& store, const AnalyseOptions& options, std::ostream
             << render::compact_json(nlohmann::json("ptune " + epoch.label())) << ":[";
         first_epoch = false;
         std::vector<std::pair<const RunInfo*, std::vector<Bench>*>> ordered;
-        for (auto& [id, benches] : per_run) ordered.emplace_back(by_id.at(id), &benches);
+        for (auto& [id, benches] : per_run) {
+            // A damaged database can hold samples of a run it has no row for: left out, said once.
+            auto run = by_id.find(id);
+            if (run != by_id.end())
+                ordered.emplace_back(run->second, &benches);
+            else
+                orphan_runs.insert(id);
+        }
         std::sort(ordered.begin(), ordered.end(), [](const auto& a, const auto& b) {
             return std::tie(a.first->time, a.first->id) < std::tie(b.first->time, b.first->id);
         });
@@ -185,6 +194,13 @@ Status export_gab_json(Store& store, const AnalyseOptions& options, std::ostream
         }
     }
     out << (first_epoch ? "}}\n" : "]}}\n");
+    if (!orphan_runs.empty()) {
+        diagnostics.warn(
+            store.location(), 0,
+            fmt::format("samples of {} run id(s) without a run row ({}, ...) were left "
+                        "out: the database is damaged",
+                        orphan_runs.size(), *orphan_runs.begin()));
+    }
     return ok_status();
 }
 
