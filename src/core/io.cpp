@@ -14,6 +14,7 @@
 #include <iostream>
 #include <map>
 #include <mutex>
+#include <random>
 
 #include <fmt/format.h>
 
@@ -479,7 +480,8 @@ namespace {
 constexpr std::size_t kMaxPending = 16;
 constexpr std::size_t kMaxPath = 4096;
 std::array<std::array<char, kMaxPath>, kMaxPending> g_pending{};
-std::array<std::atomic<bool>, kMaxPending> g_pending_used{};
+std::array<std::atomic<bool>, kMaxPending> g_pending_used{};   // slot taken
+std::array<std::atomic<bool>, kMaxPending> g_pending_ready{};  // its path is complete
 volatile std::sig_atomic_t g_file_too_large = 0;
 
 int register_pending(const std::string& path) {
@@ -488,6 +490,7 @@ int register_pending(const std::string& path) {
         bool expected = false;
         if (g_pending_used[i].compare_exchange_strong(expected, true)) {
             std::memcpy(g_pending[i].data(), path.c_str(), path.size() + 1);
+            g_pending_ready[i].store(true, std::memory_order_release);
             return static_cast<int>(i);
         }
     }
@@ -495,12 +498,14 @@ int register_pending(const std::string& path) {
 }
 
 void unregister_pending(int slot) {
-    if (slot >= 0) g_pending_used[static_cast<std::size_t>(slot)] = false;
+    if (slot < 0) return;
+    g_pending_ready[static_cast<std::size_t>(slot)] = false;
+    g_pending_used[static_cast<std::size_t>(slot)] = false;
 }
 
 extern "C" void remove_pending_and_exit(int signal_number) {
     for (std::size_t i = 0; i < kMaxPending; ++i) {
-        if (g_pending_used[i]) ::unlink(g_pending[i].data());
+        if (g_pending_ready[i].load(std::memory_order_acquire)) ::unlink(g_pending[i].data());
     }
     std::signal(signal_number, SIG_DFL);
     std::raise(signal_number);
@@ -520,15 +525,54 @@ std::string write_failure(int error) {
     return "write failed (disk full?)";
 }
 
+constexpr std::string_view kTempSuffix = ".ptune-tmp-XXXXXX";
+
 // The name of the temporary file next to `target`: `.<name>.ptune-tmp-XXXXXX`, with the name
 // cut so that the whole stays within the directory's NAME_MAX (a 250-byte output name is fine).
 std::string temp_pattern(const fs::path& directory, const std::string& name) {
-    constexpr std::string_view kSuffix = ".ptune-tmp-XXXXXX";
     long name_max = ::pathconf(directory.c_str(), _PC_NAME_MAX);
     std::size_t limit = name_max > 0 ? static_cast<std::size_t>(name_max) : 255;
-    std::size_t room = limit - 1 - kSuffix.size();
+    std::size_t room = limit - 1 - kTempSuffix.size();
     std::string stem = name.size() > room ? name.substr(0, room) : name;
-    return (directory / ("." + stem + std::string(kSuffix))).string();
+    return (directory / ("." + stem + std::string(kTempSuffix))).string();
+}
+
+struct TempFile {
+    int fd = -1;
+    int error = 0;     // errno when fd < 0
+    int slot = -1;     // register_pending's slot
+    std::string path;  // the pattern with its X's filled in
+};
+
+// Creates the file of `pattern` (ending in XXXXXX) like mkstemp, but registers its name for the
+// signal handlers before the file exists: with mkstemp a signal between creating and
+// registering the file left it behind. Any thread may take a process-directed signal, so
+// blocking signals in this one would not close that window.
+TempFile create_temp_file(std::string pattern) {
+    static constexpr std::string_view kLetters =
+        "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+    static std::mutex mutex;
+    static std::mt19937_64 random(std::random_device{}() ^ static_cast<std::uint64_t>(::getpid()));
+    TempFile temp;
+    const std::size_t at = pattern.size() - 6;
+    for (int attempt = 0; attempt < 100; ++attempt) {
+        {
+            std::lock_guard<std::mutex> lock(mutex);
+            for (std::size_t i = at; i < pattern.size(); ++i)
+                pattern[i] = kLetters[random() % kLetters.size()];
+        }
+        temp.slot = register_pending(pattern);
+        temp.fd = ::open(pattern.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+        if (temp.fd >= 0) {
+            temp.path = pattern;
+            return temp;
+        }
+        temp.error = errno;
+        unregister_pending(temp.slot);
+        temp.slot = -1;
+        if (temp.error != EEXIST) break;
+    }
+    return temp;
 }
 }  // namespace
 
@@ -661,23 +705,20 @@ Result<std::unique_ptr<AtomicOutput>> AtomicOutput::open(const std::string& path
     // rename replaces, and the link stays a link.
     fs::path resolved(target);
     fs::path directory = resolved.has_parent_path() ? resolved.parent_path() : fs::path(".");
-    std::string pattern = temp_pattern(directory, resolved.filename().string());
-    int fd = ::mkstemp(pattern.data());
-    if (fd < 0) {
-        return Error{
-            fmt::format("cannot create a file in '{}': {}", directory.string(), errno_text(errno)),
-            path, 0, ExitCode::InputError};
+    TempFile temp = create_temp_file(temp_pattern(directory, resolved.filename().string()));
+    if (temp.fd < 0) {
+        return Error{fmt::format("cannot create a file in '{}': {}", directory.string(),
+                                 errno_text(temp.error)),
+                     path, 0, ExitCode::InputError};
     }
-    // mkstemp creates 0600; give the result the permissions a plain create would.
-    mode_t mask = ::umask(0);
-    ::umask(mask);
-    ::fchmod(fd, exists ? (info.st_mode & 07777) : (0666 & ~mask));
-    ::close(fd);
-    out->impl_->temp_path = pattern;
+    // Created as a plain create would (0666 less the umask); a replaced file keeps its mode.
+    if (exists) ::fchmod(temp.fd, info.st_mode & 07777);
+    ::close(temp.fd);
+    out->impl_->temp_path = temp.path;
     out->impl_->target = target;
-    out->impl_->pending_slot = register_pending(pattern);
-    if (out->impl_->buffer.open(pattern, mode) == nullptr) {
-        ::unlink(pattern.c_str());
+    out->impl_->pending_slot = temp.slot;
+    if (out->impl_->buffer.open(temp.path, mode) == nullptr) {
+        ::unlink(temp.path.c_str());
         return Error{fmt::format("cannot open for writing: {}", errno_text(errno)), path, 0,
                      ExitCode::InputError};
     }
