@@ -102,7 +102,7 @@ struct LintOptions {
 
 /// The lint result of all logs.
 struct LintResult {
-    std::vector<ParsedLog> logs;              ///< entries moved out into diagnostics
+    std::vector<ParsedLog> logs;  ///< entries moved out into diagnostics
     /// Log order of first occurrence. A deque: it grows block by block while the logs' entries
     /// are freed, so the two are never both held in full (and no doubling copies).
     std::deque<LintDiagnostic> diagnostics;
