@@ -118,4 +118,18 @@ Result<std::optional<MultiRankMerge>> merge_ranks(const MultiRankRequest& reques
     return std::optional<MultiRankMerge>(std::move(out));
 }
 
+std::string multi_rank_summary(const MultiRankMerge& merge, const std::string& input,
+                               const std::string& trace_path) {
+    std::vector<std::string> names;
+    for (int rank : merge.layout.ranks) names.push_back(fmt::format("rank{}", rank));
+    std::string text = fmt::format(
+        "\n\u2713 Multi-Rank conversion complete\n  Input:  {}\n  Ranks:  {}\n  Bound:  {}\n",
+        input, fmt::join(names, ", "), bound_line(merge.placement.slacks()));
+    if (!trace_path.empty())
+        text += fmt::format(
+            "  Output: {}\n\nTo visualize: Open https://ui.perfetto.dev/ and drag in {}\n",
+            trace_path, trace_path);
+    return text;
+}
+
 }  // namespace ptune::l3

@@ -271,4 +271,16 @@ void publish(const CaptureAnalysis& result, rules::MetricStore& store) {
     publish_metrics(result.analysis, result.input, store);
 }
 
+TraceSource trace_source(const LoadedCapture& loaded) {
+    TraceSource source;
+    source.capture = &loaded.capture;
+    source.deps = loaded.deps_or_null();
+    source.names = loaded.names_or_null();
+    source.label = loaded.files.label;
+    source.inputs = loaded.inputs;
+    // host_phase_records.jsonl beside the capture (already among the inputs).
+    if (loaded.host_phases) source.host_phases = &*loaded.host_phases;
+    return source;
+}
+
 }  // namespace ptune::swimlane

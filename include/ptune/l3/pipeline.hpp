@@ -45,4 +45,9 @@ struct MultiRankMerge {
 Result<std::optional<MultiRankMerge>> merge_ranks(const MultiRankRequest& request,
                                                   Diagnostics& diagnostics);
 
+/// The converter's directory-mode console (upstream-2026-09.md §1.14), upstream's words
+/// unfolded; the Output and "To visualize" lines only when a trace was written.
+std::string multi_rank_summary(const MultiRankMerge& merge, const std::string& input,
+                               const std::string& trace_path);
+
 }  // namespace ptune::l3

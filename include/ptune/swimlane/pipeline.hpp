@@ -25,6 +25,7 @@
 #include "ptune/swimlane/discover.hpp"
 #include "ptune/swimlane/host_phase_lanes.hpp"
 #include "ptune/swimlane/model.hpp"
+#include "ptune/swimlane/trace.hpp"
 
 namespace ptune::swimlane {
 
@@ -70,6 +71,9 @@ struct LoadedCapture {
     const Deps* deps_or_null() const { return deps ? &*deps : nullptr; }
     const KernelNames* names_or_null() const { return names ? &*names : nullptr; }
 };
+
+/// The capture as a source of the merged trace (it must outlive the source).
+TraceSource trace_source(const LoadedCapture& loaded);
 
 /// Discovery of `request.input` with its notes. Fails when nothing is found, or when a named
 /// deps/names file is given for a tree of several captures (each has its own).

@@ -183,35 +183,14 @@ class SwimlaneMergeCommand : public Command {
         return -1;
     }
 
-    /// The converter's directory-mode console (upstream-2026-09.md §1.14): upstream's words,
-    /// folded to the width like the single-capture summary.
     void write_multi_rank_summary(std::ostream& os, const std::string& trace_path,
                                   std::size_t width) const {
-        std::vector<std::string> names;
-        for (int rank : merged_->layout.ranks) names.push_back(fmt::format("rank{}", rank));
-        std::string text = fmt::format(
-            "\n\u2713 Multi-Rank conversion complete\n  Input:  {}\n  Ranks:  {}\n  Bound:  {}\n",
-            input_, fmt::join(names, ", "), l3::bound_line(merged_->placement.slacks()));
-        if (!trace_path.empty())
-            text += fmt::format(
-                "  Output: {}\n\nTo visualize: Open https://ui.perfetto.dev/ and drag in {}\n",
-                trace_path, trace_path);
-        os << fold_summary(text, width);
+        os << fold_summary(l3::multi_rank_summary(*merged_, input_, trace_path), width);
     }
 
     int write(const std::vector<LoadedCapture>& loaded, Context& context) {
         std::vector<TraceSource> sources;
-        for (const LoadedCapture& l : loaded) {
-            TraceSource source;
-            source.capture = &l.capture;
-            source.deps = l.deps_or_null();
-            source.names = l.names_or_null();
-            source.label = l.files.label;
-            source.inputs = l.inputs;
-            // host_phase_records.jsonl beside the capture (already among the inputs).
-            if (l.host_phases) source.host_phases = &*l.host_phases;
-            sources.push_back(std::move(source));
-        }
+        for (const LoadedCapture& l : loaded) sources.push_back(trace_source(l));
         TraceOptions options;
         const std::string& output = context.options.output;
         if (context.options.format == "proto")
