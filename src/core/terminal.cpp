@@ -166,13 +166,14 @@ std::string hang(std::string_view first, std::string_view text, std::size_t widt
     if (width == 0 ||
         (used + display_width(text) <= width && text.find('\n') == std::string_view::npos))
         return out + std::string(text);
-    // The first line has `width - used` columns, the others `width - indent`.
-    std::size_t first_room = width > used + 10 ? width - used : 10;
+    // The first line has `width - used` columns (none when `first` fills it), the others
+    // `width - indent`.
+    std::size_t first_room = width > used ? width - used : 0;
     std::size_t room = width > indent + 10 ? width - indent : 10;
     std::string_view rest = text;
-    std::string head = wrap(text, first_room).front();
+    std::string head = first_room > 0 ? wrap(text, first_room).front() : std::string();
     // A first word too long for the first line starts on the next one, alone there.
-    if (rest.substr(0, head.size()) == head && display_width(head) <= first_room) {
+    if (!head.empty() && rest.substr(0, head.size()) == head && display_width(head) <= first_room) {
         out += head;
         rest.remove_prefix(head.size());
         while (!rest.empty() && rest.front() == ' ') rest.remove_prefix(1);

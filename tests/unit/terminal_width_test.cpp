@@ -80,6 +80,18 @@ TEST_CASE("hang wraps under its first line", "[terminal]") {
     CHECK(ptune::term::hang("a: ", "b", 0, 4) == "a: b");
 }
 
+TEST_CASE("hang starts the text on the next line when its first line is nearly full",
+          "[terminal]") {
+    // A finding's head with a long subject path leaves fewer than 10 columns on its line.
+    std::string first(25, 'h');
+    first += ": ";
+    std::string text = ptune::term::hang(first, "reaches 96.88% of the ring heap", 30, 4);
+    auto lines = lines_of(text);
+    REQUIRE(lines.size() > 1);
+    CHECK(lines[0] == std::string(25, 'h') + ":");
+    CHECK(widest(text) <= 30);
+}
+
 TEST_CASE("a table wider than the width narrows its text columns", "[terminal][render]") {
     ptune::render::Table table;
     table.columns = {"case", "min (µs)", "source"};
