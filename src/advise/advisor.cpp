@@ -113,6 +113,13 @@ void add_swimlane(Advice& advice, const rules::Catalogue& catalogue, rules::Metr
     request.input = advice.inventory.run_dir;
     auto discovery = swimlane::find_captures(request);
     if (!discovery) {
+        // The inventory looks deeper than the swimlane layouts (a directory above several
+        // runs): the capture is then read where the inventory found it.
+        request.input =
+            advice.inventory.of(ArtifactKind::SwimlaneRecords).front()->path.parent_path().string();
+        discovery = swimlane::find_captures(request);
+    }
+    if (!discovery) {
         diagnostics.warn(discovery.error().file, 0, discovery.error().message);
         return;
     }
