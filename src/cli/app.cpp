@@ -191,6 +191,83 @@ int exit_without_teardown(int code) {
 #endif
 }
 
+using CommandList = std::vector<std::pair<CLI::App*, std::unique_ptr<Command>>>;
+
+/// One subcommand of the table on `app`: its common options (--format, -o, --rules), then its
+/// own.
+std::pair<CLI::App*, std::unique_ptr<Command>> add_command(CLI::App& app, const CommandSpec& spec,
+                                                           CommonOptions& options) {
+    CLI::App* sub = app.add_subcommand(std::string(spec.name), std::string(spec.summary));
+    for (auto alias : spec.aliases) sub->alias(std::string(alias));
+    sub->footer(fmt::format("\nExamples:\n{}\n{}", spec.examples, kExitCodes));
+    if (!spec.formats.empty()) {
+        options.format = std::string(spec.formats.front());
+        std::vector<std::string> formats(spec.formats.begin(), spec.formats.end());
+        sub->add_option("--format", options.format,
+                        fmt::format("Output format: {} (default {})", fmt::join(formats, ", "),
+                                    formats.front()))
+            ->check(CLI::IsMember(formats));
+    }
+    if (spec.writes_output)
+        sub->add_option("-o,--output", options.output, "Write to FILE atomically ('-' is stdout)");
+    if (spec.uses_rules) {
+        // One file per --rules, so a positional after it stays one.
+        sub->add_option("--rules", options.rules_files,
+                        "Rules file adding or overriding rules and thresholds (repeatable)")
+            ->allow_extra_args(false);
+    }
+    auto command = spec.make();
+    command->configure(*sub);
+    add_number_checks(*sub);
+    return {sub, std::move(command)};
+}
+
+/// `ptune help [CMD]`, answered before parsing: CLI11 would take CMD for the subcommand itself
+/// and run or reject it instead of describing it.
+std::optional<int> answer_help(const CLI::App& app, const CommandList& commands, int argc,
+                               char** argv) {
+    if (argc <= 1 || std::string_view(argv[1]) != "help") return std::nullopt;
+    if (argc == 2) {
+        std::cout << app.help();
+        return 0;
+    }
+    for (const auto& [sub, command] : commands) {
+        if (sub->check_name(argv[2])) {
+            std::cout << sub->help("ptune");
+            return 0;
+        }
+    }
+    return unknown_command(argv[2]);
+}
+
+/// Runs the parsed command under one Context, whose scope ends first: it removes unfinished
+/// outputs. Exceptions become exit codes here, the CLI's edge.
+int run_command(CLI::App& sub, Command& command, const CommandSpec& spec, CommonOptions& options) {
+    // The default format is the first of this command's list.
+    if (!spec.formats.empty() && sub.count("--format") == 0)
+        options.format = std::string(spec.formats.front());
+    options.fail_on = spec.fail_on;
+    Context context(options);
+    if (auto status = check_output_safety(sub, options); !status)
+        return context.fail(status.error());
+    try {
+        int code = command.run(context);
+        context.flush_diagnostics();
+        return code;
+    } catch (const std::bad_alloc&) {
+        // A valid input too large for the memory (or address-space limit) at hand: a clear
+        // error, not an internal one; unfinished outputs go with the context.
+        context.flush_diagnostics();
+        std::cerr << "ptune: out of memory: the input is too large to analyse in the memory "
+                     "available (docs/RELIABILITY.md, Limits)\n";
+        return static_cast<int>(ExitCode::InputError);
+    } catch (const std::exception& e) {
+        context.flush_diagnostics();
+        std::cerr << fmt::format("ptune: internal error: {}\n", e.what());
+        return static_cast<int>(ExitCode::InternalError);
+    }
+}
+
 }  // namespace
 
 int run(int argc, char** argv) {
@@ -213,56 +290,15 @@ int run(int argc, char** argv) {
     app.add_flag("-v,--verbose", options.verbose, "More detail on stderr (repeatable)");
     app.fallthrough();
 
-    // Listed for --help; answered before parsing (see below).
+    // Listed for --help; answered before parsing (answer_help).
     app.add_subcommand("help", "Show help for a command (ptune help CMD)")->allow_extras();
 
-    std::vector<std::pair<CLI::App*, std::unique_ptr<Command>>> commands;
-    for (const auto& spec : command_table()) {
-        CLI::App* sub = app.add_subcommand(std::string(spec.name), std::string(spec.summary));
-        for (auto alias : spec.aliases) sub->alias(std::string(alias));
-        sub->footer(fmt::format("\nExamples:\n{}\n{}", spec.examples, kExitCodes));
-        if (!spec.formats.empty()) {
-            options.format = std::string(spec.formats.front());
-            std::vector<std::string> formats(spec.formats.begin(), spec.formats.end());
-            sub->add_option("--format", options.format,
-                            fmt::format("Output format: {} (default {})", fmt::join(formats, ", "),
-                                        formats.front()))
-                ->check(CLI::IsMember(formats));
-        }
-        if (spec.writes_output) {
-            sub->add_option("-o,--output", options.output,
-                            "Write to FILE atomically ('-' is stdout)");
-        }
-        if (spec.uses_rules) {
-            sub->add_option("--rules", options.rules_files,
-                            "Rules file adding or overriding rules and thresholds (repeatable)")
-                ->allow_extra_args(
-                    false);  // one file per --rules, so a positional after it stays one
-        }
-        auto command = spec.make();
-        command->configure(*sub);
-        add_number_checks(*sub);
-        commands.emplace_back(sub, std::move(command));
-    }
+    CommandList commands;
+    for (const auto& spec : command_table()) commands.push_back(add_command(app, spec, options));
 
     // Completion data and man pages, from this very App (src/cli/introspect.cpp).
     if (auto hidden = run_hidden(app, argc, argv)) return *hidden;
-
-    // `ptune help CMD` is answered before parsing: CLI11 would take CMD for the subcommand itself
-    // and run or reject it instead of describing it.
-    if (argc > 1 && std::string_view(argv[1]) == "help") {
-        if (argc == 2) {
-            std::cout << app.help();
-            return 0;
-        }
-        for (auto& [sub, command] : commands) {
-            if (sub->check_name(argv[2])) {
-                std::cout << sub->help("ptune");
-                return 0;
-            }
-        }
-        return unknown_command(argv[2]);
-    }
+    if (auto help = answer_help(app, commands, argc, argv)) return *help;
 
     try {
         app.parse(argc, argv);
@@ -279,34 +315,8 @@ int run(int argc, char** argv) {
 
     for (std::size_t i = 0; i < commands.size(); ++i) {
         auto& [sub, command] = commands[i];
-        if (!sub->parsed()) continue;
-        // The default format is the first of this command's list.
-        const auto& spec = command_table()[i];
-        if (!spec.formats.empty() && sub->count("--format") == 0)
-            options.format = std::string(spec.formats.front());
-        options.fail_on = spec.fail_on;
-        int code = 0;
-        {
-            Context context(options);  // its scope ends first: it removes unfinished outputs
-            if (auto status = check_output_safety(*sub, options); !status)
-                return exit_without_teardown(context.fail(status.error()));
-            try {
-                code = command->run(context);
-                context.flush_diagnostics();
-            } catch (const std::bad_alloc&) {
-                // A valid input too large for the memory (or address-space limit) at hand: a
-                // clear error, not an internal one; unfinished outputs go with the context.
-                context.flush_diagnostics();
-                std::cerr << "ptune: out of memory: the input is too large to analyse in the "
-                             "memory available (docs/RELIABILITY.md, Limits)\n";
-                code = static_cast<int>(ExitCode::InputError);
-            } catch (const std::exception& e) {
-                context.flush_diagnostics();
-                std::cerr << fmt::format("ptune: internal error: {}\n", e.what());
-                code = static_cast<int>(ExitCode::InternalError);
-            }
-        }
-        return exit_without_teardown(code);
+        if (sub->parsed())
+            return exit_without_teardown(run_command(*sub, *command, command_table()[i], options));
     }
     std::cerr << app.help();
     return static_cast<int>(ExitCode::InputError);

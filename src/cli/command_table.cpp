@@ -5,14 +5,16 @@
 
 namespace ptune::cli {
 
-const std::vector<CommandSpec>& command_table() {
-    using Severity = rules::RuleSeverity;
-    // One row per command, laid out to be read as a table. The severity before the factory is
-    // the exit policy: findings at or above it mean exit 1. bench-gate fails on its own verdicts
-    // instead (GateResult::failed; its rule findings are advice); swimlane-merge, advise and
-    // rules report.
-    // clang-format off
-    static const std::vector<CommandSpec> table = {
+namespace {
+
+using Severity = rules::RuleSeverity;
+
+// One row per command, laid out to be read as a table. The severity before the factory is
+// the exit policy: findings at or above it mean exit 1. bench-gate fails on its own verdicts
+// instead (GateResult::failed; its rule findings are advice); swimlane-merge, advise and
+// rules report.
+// clang-format off
+const std::vector<CommandSpec> kCommandTable = {
         {"bench-summary", {"bench"},
          "Summarise benchmark logs: effective_us per case, rank and slot; recompute from [STRACE]",
          "  ptune bench run.log\n"
@@ -105,9 +107,13 @@ const std::vector<CommandSpec>& command_table() {
          "  ptune rules explain mem.over-limit\n"
          "  ptune rules list --rules my-thresholds.json --format json\n",
          {"text", "json", "markdown"}, true, true, std::nullopt, &make_rules},
-    };
-    // clang-format on
-    return table;
+};
+// clang-format on
+
+}  // namespace
+
+const std::vector<CommandSpec>& command_table() {
+    return kCommandTable;
 }
 
 }  // namespace ptune::cli

@@ -1,10 +1,12 @@
 // ptune rules list | explain ID: the catalogue, with thresholds, as the engine sees it. The
-// lookups and tables are rules/catalogue_report.hpp; this file holds options and errors.
+// lookups and tables are rules/lookup.hpp and render/catalogue_report.hpp; this file holds options
+// and errors.
 
 #include <fmt/format.h>
 
 #include "cli/commands/commands.hpp"
-#include "ptune/rules/catalogue_report.hpp"
+#include "ptune/render/catalogue_report.hpp"
+#include "ptune/rules/lookup.hpp"
 
 namespace ptune::cli {
 
@@ -40,7 +42,7 @@ class RulesCommand : public Command {
                                 hint.empty() ? "" : fmt::format(" (did you mean '{}'?)", hint)),
                     "", 0, ExitCode::InputError});
             }
-            return context.emit(rules::explain_report(found));
+            return context.emit(render::catalogue_explain_report(found));
         }
         if (!id_.empty()) {
             return context.fail(Error{
@@ -49,7 +51,7 @@ class RulesCommand : public Command {
                             id_, id_),
                 "", 0, ExitCode::InputError});
         }
-        return context.emit(rules::list_report(**catalogue, area_));
+        return context.emit(render::catalogue_list_report(**catalogue, area_));
     }
 
   private:

@@ -1,7 +1,7 @@
 #pragma once
-/// @file catalogue_report.hpp
-/// `ptune rules list | explain ID`: finding rules by the ids outputs print and what the
-/// catalogue looks like to a user, as render::Reports (the command only parses and emits).
+/// @file lookup.hpp
+/// Finding rules by the ids outputs print (rule id, catalogue number, hint code), and a rule as
+/// JSON. The catalogue as a report for `ptune rules` is render/catalogue_report.hpp.
 
 #include <string>
 #include <string_view>
@@ -9,7 +9,6 @@
 
 #include <nlohmann/json.hpp>
 
-#include "ptune/render/report.hpp"
 #include "ptune/rules/engine.hpp"
 
 namespace ptune::rules {
@@ -26,14 +25,5 @@ std::string closest_id(const Catalogue& catalogue, std::string_view id);
 /// A rule as JSON: id, catalogue (null when none), title, severity, tier, guide, subject,
 /// condition, params, message, advice, enabled.
 nlohmann::json rule_to_json(const Rule& rule);
-
-/// `rules explain`: one field/value table per rule; JSON `rules` (all of them) and, for a single
-/// rule, `rule` too (the historical shape).
-render::Report explain_report(const std::vector<const Rule*>& found);
-
-/// `rules list`: one row per rule whose id starts with `area` + "." (every rule when `area` is
-/// empty): id (`(disabled)` marked), catalogue number, severity, tier, thresholds, title; JSON
-/// `rules`.
-render::Report list_report(const Catalogue& catalogue, const std::string& area);
 
 }  // namespace ptune::rules
