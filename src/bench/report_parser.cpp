@@ -193,6 +193,47 @@ bool ReportParser::parse_headline(std::string_view rest, bool fast, std::size_t 
     return true;
 }
 
+bool ReportParser::parse_raw_samples(std::uint64_t pid, std::string_view text,
+                                     std::string_view rest, std::size_t line_number) {
+    text.remove_prefix(7);
+    auto count = take_uint(text);
+    if (!count || !text.starts_with(" eff_us=[") || text.back() != ']') {
+        warn(line_number,
+             fmt::format("garbled raw sample line, ignored: rank {}", clip_for_message(rest, 120)));
+        return true;
+    }
+    std::string_view list = text.substr(9, text.size() - 10);
+    std::vector<double> values;
+    values.reserve(std::min<std::size_t>(*count, list.size() / 2 + 1));  // n= may lie
+    std::size_t start = text::trim(list).empty() ? list.size() + 1 : 0;  // "[]": no values
+    while (start <= list.size()) {
+        std::size_t comma = std::min(list.find(',', start), list.size());
+        std::string_view item = text::trim(list.substr(start, comma - start));
+        auto value = text::parse_double(item);
+        if (!value) {
+            warn(line_number,
+                 fmt::format("garbled value '{}' in raw samples of rank {}, line ignored",
+                             clip_for_message(item, 40), pid));
+            return true;
+        }
+        values.push_back(*value);
+        start = comma + 1;
+    }
+    if (values.size() != *count) {
+        warn(line_number, fmt::format("raw samples of rank {} announce n={} but list {} values",
+                                      pid, *count, values.size()));
+    }
+    if (!block_open_) open_block(line_number);
+    BenchBlock& block = case_.blocks.back();
+    if (!block.raw) block.raw.emplace();
+    if (!block.raw->per_rank.emplace(pid, std::move(values)).second) {
+        warn(line_number, fmt::format("raw samples of rank {} printed twice in one bench "
+                                      "block, the repeat is ignored",
+                                      pid));
+    }
+    return true;
+}
+
 bool ReportParser::parse_rank(std::string_view rest, std::size_t line_number) {
     saw_report_ = true;
     std::string_view text = rest;
@@ -202,45 +243,7 @@ bool ReportParser::parse_rank(std::string_view rest, std::size_t line_number) {
              fmt::format("garbled rank line, ignored: rank {}", clip_for_message(rest, 120)));
         return true;
     }
-    if (text.starts_with(" raw n=")) {
-        text.remove_prefix(7);
-        auto count = take_uint(text);
-        if (!count || !text.starts_with(" eff_us=[") || text.back() != ']') {
-            warn(line_number, fmt::format("garbled raw sample line, ignored: rank {}",
-                                          clip_for_message(rest, 120)));
-            return true;
-        }
-        std::string_view list = text.substr(9, text.size() - 10);
-        std::vector<double> values;
-        values.reserve(std::min<std::size_t>(*count, list.size() / 2 + 1));  // n= may lie
-        std::size_t start = text::trim(list).empty() ? list.size() + 1 : 0;  // "[]": no values
-        while (start <= list.size()) {
-            std::size_t comma = std::min(list.find(',', start), list.size());
-            std::string_view item = text::trim(list.substr(start, comma - start));
-            auto value = text::parse_double(item);
-            if (!value) {
-                warn(line_number,
-                     fmt::format("garbled value '{}' in raw samples of rank {}, line ignored",
-                                 clip_for_message(item, 40), *pid));
-                return true;
-            }
-            values.push_back(*value);
-            start = comma + 1;
-        }
-        if (values.size() != *count) {
-            warn(line_number, fmt::format("raw samples of rank {} announce n={} but list {} values",
-                                          *pid, *count, values.size()));
-        }
-        if (!block_open_) open_block(line_number);
-        BenchBlock& block = case_.blocks.back();
-        if (!block.raw) block.raw.emplace();
-        if (!block.raw->per_rank.emplace(*pid, std::move(values)).second) {
-            warn(line_number, fmt::format("raw samples of rank {} printed twice in one bench "
-                                          "block, the repeat is ignored",
-                                          *pid));
-        }
-        return true;
-    }
+    if (text.starts_with(" raw n=")) return parse_raw_samples(*pid, text, rest, line_number);
     if (!text.starts_with(": ")) {
         warn(line_number,
              fmt::format("garbled rank line, ignored: rank {}", clip_for_message(rest, 120)));

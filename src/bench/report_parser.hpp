@@ -36,6 +36,9 @@ class ReportParser {
     void warn(std::size_t line_number, std::string message);
     bool parse_headline(std::string_view body, bool fast, std::size_t line_number);
     bool parse_rank(std::string_view body, std::size_t line_number);
+    /// `rank P raw n=N eff_us=[...]` (`text` from ` raw n=`, `rest` the whole line body).
+    bool parse_raw_samples(std::uint64_t pid, std::string_view text, std::string_view rest,
+                           std::size_t line_number);
     bool parse_slot(std::string_view body, std::size_t line_number);
     bool parse_raw_header(std::string_view body, std::size_t line_number);
     bool parse_context(std::string_view body, std::size_t line_number);

@@ -131,6 +131,10 @@ class StraceCollector {
                           const std::vector<const Group*>& groups) const;
     BenchBlock compute_l2(std::vector<const Group*> bucket, const Loop& loop) const;
     BenchBlock compute_l3(const Launches& by_pid, const Loop& loop) const;
+    /// L3 without a whole number of loops per rank: every launch after each rank's warmup,
+    /// pooled into one series (`fallback_flattened`).
+    void pool_l3(const Launches& by_pid, const Loop& loop, BenchBlock& block,
+                 std::optional<RawSamples>& raw) const;
 
     std::string source_;
     Diagnostics& diagnostics_;

@@ -424,8 +424,9 @@ void publish(const HostFacts& facts, rules::MetricStore& store) {
     run.metrics["host.phase_passes_dropped"] = pass_dropped;
 }
 
-std::vector<render::Table> host_tables(const HostFacts& facts) {
-    std::vector<render::Table> tables;
+namespace {
+
+void add_host_loss_table(const HostFacts& facts, std::vector<render::Table>& tables) {
     if (!facts.logs.empty()) {
         render::Table losses;
         losses.title = "Host logs";
@@ -449,7 +450,9 @@ std::vector<render::Table> host_tables(const HostFacts& facts) {
         }
         tables.push_back(std::move(losses));
     }
+}
 
+void add_bind_segment_table(const HostFacts& facts, std::vector<render::Table>& tables) {
     render::Table binds;
     binds.title = "Bind segments (chip.run.bind.<segment>)";
     binds.columns = {"file", "pid", "inv", "segment", "us", "% of bind", "quantities"};
@@ -479,7 +482,9 @@ std::vector<render::Table> host_tables(const HostFacts& facts) {
         }
     }
     if (!binds.rows.empty()) tables.push_back(std::move(binds));
+}
 
+void add_host_orch_table(const HostFacts& facts, std::vector<render::Table>& tables) {
     render::Table orch;
     orch.title = "Host orchestration cost shares (host-orch; kinds nest, not intervals)";
     orch.columns = {"file", "kind", "total us", "count", "detail_sum", "dropped"};
@@ -503,7 +508,9 @@ std::vector<render::Table> host_tables(const HostFacts& facts) {
         }
     }
     if (!orch.rows.empty()) tables.push_back(std::move(orch));
+}
 
+void add_phase_record_tables(const HostFacts& facts, std::vector<render::Table>& tables) {
     for (const PhaseRecordsFacts& records : facts.phase_records) {
         std::string file = fs::path(records.source).filename().string();
         render::Table kinds;
@@ -537,6 +544,16 @@ std::vector<render::Table> host_tables(const HostFacts& facts) {
         }
         tables.push_back(std::move(passes));
     }
+}
+
+}  // namespace
+
+std::vector<render::Table> host_tables(const HostFacts& facts) {
+    std::vector<render::Table> tables;
+    add_host_loss_table(facts, tables);
+    add_bind_segment_table(facts, tables);
+    add_host_orch_table(facts, tables);
+    add_phase_record_tables(facts, tables);
     return tables;
 }
 
