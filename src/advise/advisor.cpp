@@ -11,11 +11,11 @@
 
 #include <fmt/format.h>
 
-#include "ptune/bench/gate_report.hpp"
 #include "ptune/bench/pipeline.hpp"
 #include "ptune/bench/summary.hpp"
 #include "ptune/core/io.hpp"
 #include "ptune/core/stats.hpp"
+#include "ptune/gate/pipeline.hpp"
 #include "ptune/hints/pipeline.hpp"
 #include "ptune/memreport/memory_map.hpp"
 #include "ptune/memreport/pipeline.hpp"
@@ -51,16 +51,17 @@ std::string percent(double fraction) {
 void add_bench_gate(Advice& advice, const AdviseOptions& options,
                     std::vector<bench::BenchCase> current, rules::MetricStore& store,
                     Diagnostics& diagnostics) {
-    auto runs = bench::gate::load_runs(options.baselines, {}, diagnostics);
-    if (!runs) {
-        diagnostics.warn(runs.error().file, runs.error().line,
-                         "baseline not usable, no comparison: " + runs.error().message);
+    gate::Options gate_options;
+    gate::GateRequest request{options.baselines, "", {}, false, std::move(current)};
+    auto outcome =
+        gate::run_gate(request, gate_options, {gate_options, false}, nullptr, diagnostics);
+    if (!outcome) {
+        diagnostics.warn(outcome.error().file, outcome.error().line,
+                         "baseline not usable, no comparison: " + outcome.error().message);
         return;
     }
-    runs->current = std::move(current);
-    bench::gate::Options gate_options;
-    auto result = bench::gate::compare(*runs, gate_options, store, diagnostics);
-    auto report = bench::gate::make_report(result, {gate_options, false});
+    gate::publish_metrics(outcome->result, gate_options, store);
+    auto& report = outcome->report;
     advice.sections.push_back({"bench-gate",
                                "effective_us against the baseline",
                                std::move(report.tables.front()),
