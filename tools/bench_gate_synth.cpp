@@ -84,9 +84,9 @@ int main(int argc, char** argv) {
         if (count == 0) count = 1;
         for (std::size_t k = 0; k < count; ++k) names.push_back(fmt::format("case-{:04}", k));
     }
-    std::vector<ptune::bench::gate::SynthCase> cases;
+    std::vector<ptune::gate::SynthCase> cases;
     for (std::size_t k = 0; k < names.size(); ++k) {
-        ptune::bench::gate::SynthCase c;
+        ptune::gate::SynthCase c;
         c.name = names[k];
         c.base_us = base * (1.0 + static_cast<double>(k % 7) / 10.0);
         c.sigma = sigma;
@@ -96,6 +96,6 @@ int main(int argc, char** argv) {
         cases.push_back(c);
     }
     std::ios::sync_with_stdio(false);
-    ptune::bench::gate::write_synth_log(std::cout, cases, rounds, seed, raw);
+    ptune::gate::write_synth_log(std::cout, cases, rounds, seed, raw);
     return std::cout.good() ? 0 : 1;
 }

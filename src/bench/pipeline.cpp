@@ -6,8 +6,6 @@
 
 #include <fmt/format.h>
 
-#include "ptune/bench/gate_input.hpp"
-#include "ptune/bench/gate_report.hpp"
 #include "ptune/bench/summary.hpp"
 #include "ptune/core/io.hpp"
 #include "ptune/core/stats.hpp"
@@ -218,70 +216,3 @@ render::Report cases_document(const std::vector<BenchCase>& cases) {
 }
 
 }  // namespace ptune::bench
-
-namespace ptune::bench::gate {
-
-namespace {
-
-Error with_role(Error error, std::string_view role) {
-    error.message = fmt::format("{} ({})", error.message, role);
-    error.code = ExitCode::InputError;
-    return error;
-}
-
-}  // namespace
-
-Status for_each_run_case(const std::vector<std::string>& baseline_inputs,
-                         const std::vector<std::string>& current_inputs,
-                         const std::function<void(std::size_t, BenchCase&&)>& on_baseline,
-                         const CaseSink& on_current, Diagnostics& diagnostics) {
-    for (std::size_t run = 0; run < baseline_inputs.size(); ++run) {
-        auto status = for_each_bench_case(
-            {baseline_inputs[run]}, LoadOptions{}, diagnostics,
-            [&](BenchCase&& bench_case) { on_baseline(run, std::move(bench_case)); });
-        if (!status) return with_role(status.error(), "baseline");
-    }
-    if (current_inputs.empty()) return ok_status();
-    auto status = for_each_bench_case(current_inputs, LoadOptions{}, diagnostics, on_current);
-    if (!status) return with_role(status.error(), "current run");
-    return ok_status();
-}
-
-Result<Runs> load_runs(const std::vector<std::string>& baseline_inputs,
-                       const std::vector<std::string>& current_inputs, Diagnostics& diagnostics) {
-    Runs runs;
-    runs.baseline.resize(baseline_inputs.size());
-    auto status = for_each_run_case(
-        baseline_inputs, current_inputs,
-        [&](std::size_t run, BenchCase&& bench_case) {
-            runs.baseline[run].push_back(std::move(bench_case));
-        },
-        [&](BenchCase&& bench_case) { runs.current.push_back(std::move(bench_case)); },
-        diagnostics);
-    if (!status) return status.error();
-    return runs;
-}
-
-Result<Config> load_config(const std::string& path) {
-    auto text = io::read_file(path);
-    if (!text) return text.error();
-    return parse_config(*text, path);
-}
-
-void apply_config(Config config, Options& options) {
-    if (config.threshold_pct) options.tolerance.threshold_pct = *config.threshold_pct;
-    if (config.min_delta_us) options.tolerance.min_delta_us = *config.min_delta_us;
-    options.overrides = std::move(config.cases);
-    options.ignore = std::move(config.ignore);
-    options.allow_missing.insert(options.allow_missing.end(), config.allow_missing.begin(),
-                                 config.allow_missing.end());
-}
-
-GateResult compare(const Runs& runs, const Options& options, rules::MetricStore& store,
-                   Diagnostics& diagnostics) {
-    GateResult result = evaluate(pair_cases(runs.baseline, runs.current, diagnostics), options);
-    publish_metrics(result, options, store);
-    return result;
-}
-
-}  // namespace ptune::bench::gate

@@ -8,7 +8,7 @@
 
 #include <fmt/format.h>
 
-#include "ptune/bench/gate_report.hpp"
+#include "ptune/bench/gab_json.hpp"
 #include "ptune/core/stats.hpp"
 #include "ptune/core/text.hpp"
 #include "ptune/render/pretty_json.hpp"
@@ -102,17 +102,22 @@ Status export_json(Store& store, std::ostream& out) {
     return status;
 }
 
-Status export_gab_json(Store& store, const AnalyseOptions& options, std::ostream& out,
-                       Diagnostics& diagnostics) {
-    // Per epoch and run, a compact view of each case (a GateResult per run is made only while
-    // that run is written, and the document is streamed: a large history stays small here).
-    struct Bench {
-        std::string name;
-        double value, baseline;
-        bench::gate::Verdict verdict;
-    };
-    std::map<Epoch, std::map<std::int64_t, std::vector<Bench>>> results;
-    auto status = analyse(
+namespace {
+
+// A compact view of one case in one run (the document is streamed: a large history stays
+// small here).
+struct GabCase {
+    std::string name;
+    double value, baseline;
+    std::string_view verdict;
+};
+using GabCases = std::map<Epoch, std::map<std::int64_t, std::vector<GabCase>>>;
+
+// Per epoch and run, each case against its segment's median, or at a change point against the
+// previous segment's median.
+Status collect_gab_cases(Store& store, const AnalyseOptions& options, GabCases& results,
+                         Diagnostics& diagnostics) {
+    return analyse(
         store, {}, options,
         [&](Analysis&& analysis) -> Status {
             const auto changes = describe(analysis);
@@ -126,13 +131,11 @@ Status export_gab_json(Store& store, const AnalyseOptions& options, std::ostream
                 for (std::size_t i = begin; i < end; ++i) values.push_back(points[i].value_us);
                 const double median = stats::median(values).value_or(0.0);
                 for (std::size_t i = begin; i < end; ++i) {
-                    Bench b{analysis.series.name, points[i].value_us, median,
-                            bench::gate::Verdict::Unchanged};
+                    GabCase b{analysis.series.name, points[i].value_us, median, "unchanged"};
                     if (c > 0 && i == begin) {  // the first run after change point c - 1
                         const auto& change = changes[c - 1];
                         b.baseline = change.before_us;
-                        b.verdict = change.change_pct > 0 ? bench::gate::Verdict::Regressed
-                                                          : bench::gate::Verdict::Improved;
+                        b.verdict = change.change_pct > 0 ? "regressed" : "improved";
                     }
                     results[analysis.series.epoch][points[i].run].push_back(std::move(b));
                 }
@@ -141,7 +144,31 @@ Status export_gab_json(Store& store, const AnalyseOptions& options, std::ostream
             return ok_status();
         },
         diagnostics);
-    if (!status) return status;
+}
+
+// One run's entry: its commit and date, and its cases as github-action-benchmark benches.
+void write_gab_run(const RunInfo& run, const std::vector<GabCase>& cases, std::ostream& out) {
+    std::ostringstream text;
+    bench::GabJsonWriter writer(text);
+    for (const auto& b : cases)
+        writer.add(
+            {b.name, b.value, b.verdict, b.baseline, (b.value - b.baseline) / b.baseline * 100.0});
+    writer.finish();
+    const nlohmann::json entry = {
+        {"commit", {{"id", run.commit}, {"message", ""}, {"timestamp", run.time}, {"url", ""}}},
+        {"date", epoch_ms(run.time)},
+        {"tool", "customSmallerIsBetter"},
+        {"benches", nlohmann::json::parse(text.str())}};
+    out << render::compact_json(entry);
+}
+
+}  // namespace
+
+Status export_gab_json(Store& store, const AnalyseOptions& options, std::ostream& out,
+                       Diagnostics& diagnostics) {
+    GabCases results;
+    if (auto status = collect_gab_cases(store, options, results, diagnostics); !status)
+        return status;
     auto runs = store.runs();
     if (!runs) return runs.error();
     std::map<std::int64_t, const RunInfo*> by_id;
@@ -157,12 +184,12 @@ Status export_gab_json(Store& store, const AnalyseOptions& options, std::ostream
         out << (first_epoch ? "\n" : "],\n")
             << render::compact_json(nlohmann::json("ptune " + epoch.label())) << ":[";
         first_epoch = false;
-        std::vector<std::pair<const RunInfo*, std::vector<Bench>*>> ordered;
-        for (auto& [id, benches] : per_run) {
+        std::vector<std::pair<const RunInfo*, const std::vector<GabCase>*>> ordered;
+        for (const auto& [id, cases] : per_run) {
             // A damaged database can hold samples of a run it has no row for: left out, said once.
             auto run = by_id.find(id);
             if (run != by_id.end())
-                ordered.emplace_back(run->second, &benches);
+                ordered.emplace_back(run->second, &cases);
             else
                 orphan_runs.insert(id);
         }
@@ -170,26 +197,9 @@ Status export_gab_json(Store& store, const AnalyseOptions& options, std::ostream
             return std::tie(a.first->time, a.first->id) < std::tie(b.first->time, b.first->id);
         });
         bool first_run = true;
-        for (auto& [run, benches] : ordered) {
-            bench::gate::GateResult result;
-            for (const auto& b : *benches) {
-                bench::gate::CaseResult r;
-                r.name = b.name;
-                r.current = b.value;
-                r.baseline = b.baseline;
-                r.verdict = b.verdict;
-                r.delta_pct = (b.value - b.baseline) / b.baseline * 100.0;
-                result.cases.push_back(std::move(r));
-            }
-            std::ostringstream text;
-            bench::gate::make_gab_json_renderer(result)->render({}, text, {});
-            const nlohmann::json entry = {
-                {"commit",
-                 {{"id", run->commit}, {"message", ""}, {"timestamp", run->time}, {"url", ""}}},
-                {"date", epoch_ms(run->time)},
-                {"tool", "customSmallerIsBetter"},
-                {"benches", nlohmann::json::parse(text.str())}};
-            out << (first_run ? "\n" : ",\n") << render::compact_json(entry);
+        for (const auto& [run, cases] : ordered) {
+            out << (first_run ? "\n" : ",\n");
+            write_gab_run(*run, *cases, out);
             first_run = false;
         }
     }

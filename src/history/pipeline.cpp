@@ -10,7 +10,7 @@
 
 #include <fmt/format.h>
 
-#include "ptune/bench/gate_input.hpp"
+#include "ptune/bench/observation.hpp"
 #include "ptune/bench/pipeline.hpp"
 #include "ptune/core/stats.hpp"
 #include "ptune/core/text.hpp"
@@ -152,8 +152,8 @@ Result<NewRun> build_run(const std::vector<std::string>& inputs, const RunMeta& 
     if (!cases) return cases.error();
     std::set<std::string> platforms;
     for (const auto& bench_case : *cases) {
-        const auto observation = bench::gate::observe(bench_case, diagnostics);
-        const auto mean = observation.value(bench::gate::Metric::Mean);
+        const auto observation = bench::observe(bench_case, diagnostics);
+        const auto mean = observation.value(bench::Metric::Mean);
         if (!mean || !std::isfinite(*mean) || *mean <= 0.0) {
             diagnostics.warn(
                 bench_case.source.file, bench_case.source.line,
@@ -335,19 +335,6 @@ Result<std::vector<std::vector<bench::BenchCase>>> gate_baseline(
     }
     std::vector<std::vector<bench::BenchCase>> runs;
     for (auto& [key, cases] : by_run) runs.push_back(std::move(cases));
-    return runs;
-}
-
-Result<bench::gate::Runs> load_gate_runs(const std::string& database,
-                                         const std::vector<std::string>& current_inputs,
-                                         Diagnostics& diagnostics) {
-    auto runs = bench::gate::load_runs({}, current_inputs, diagnostics);
-    if (!runs) return runs.error();
-    auto store = Store::open(database, OpenOptions{});
-    if (!store) return store.error();
-    auto baseline = gate_baseline(**store, runs->current, AnalyseOptions{}, diagnostics);
-    if (!baseline) return baseline.error();
-    runs->baseline = std::move(*baseline);
     return runs;
 }
 

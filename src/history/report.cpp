@@ -3,7 +3,10 @@
 
 #include "ptune/history/report.hpp"
 
+#include <algorithm>
+
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "ptune/core/stats.hpp"
 #include "ptune/history/chart.hpp"
@@ -187,6 +190,54 @@ render::Report changes_report(const std::vector<Change>& changes, std::size_t se
                     "permutations, segments of {}+ runs)",
                     changes.size(), series, detect.alpha, detect.permutations, detect.min_segment));
     return report;
+}
+
+Status check_format(const std::string& action, std::string& format) {
+    static const std::map<std::string, std::vector<std::string>> allowed = {
+        {"add", {"text", "json"}},
+        {"list", {"text", "json", "csv", "markdown"}},
+        {"show", {"text", "json", "csv", "markdown", "html", "svg"}},
+        {"changes", {"text", "json", "csv", "markdown"}},
+        {"export", {"csv", "json", "gab-json"}}};
+    if (action == "export" && format == "text") format = "csv";  // the default
+    const auto& formats = allowed.at(action);
+    if (std::find(formats.begin(), formats.end(), format) != formats.end()) return ok_status();
+    return Error{fmt::format("history {} has no --format {} (it has {})", action, format,
+                             fmt::join(formats, ", ")),
+                 "", 0, ExitCode::InputError};
+}
+
+Result<render::Report> list(Store& store) {
+    auto runs = store.runs();
+    if (!runs) return runs.error();
+    return list_report(*runs, store.location());
+}
+
+Result<Shown> show(Store& store, const std::string& name, const AnalyseOptions& options,
+                   Diagnostics& diagnostics) {
+    auto found = collect_analyses(store, name, options, diagnostics);
+    if (!found) return found.error();
+    if (found->empty()) {
+        return Error{fmt::format("no case '{}' in the history (see ptune history changes or "
+                                 "export for the case names)",
+                                 name),
+                     store.location(), 0, ExitCode::InputError};
+    }
+    Shown shown;
+    shown.report = show_report(name, *found);
+    shown.analyses = std::move(*found);
+    return shown;
+}
+
+Result<render::Report> changes(Store& store, const std::string& only, const AnalyseOptions& options,
+                               Diagnostics& diagnostics) {
+    auto found = collect_changes(store, only, options, diagnostics);
+    if (!found) return found.error();
+    if (!only.empty() && found->series == 0) {
+        return Error{fmt::format("no case '{}' in the history", only), store.location(), 0,
+                     ExitCode::InputError};
+    }
+    return changes_report(found->changes, found->series, options.detect);
 }
 
 }  // namespace ptune::history

@@ -1,4 +1,4 @@
-// Fuzz target: the bench-gate config file (`--config`, bench::gate::parse_config), applied as
+// Fuzz target: the bench-gate config file (`--config`, gate::parse_config), applied as
 // the CLI does (apply_config) and used: its per-case tolerances, ignore and allow_missing
 // patterns (fnmatch) decide a fixed set of cases (raw samples, summaries, a history for the
 // noise fence, a missing and a new case), whose result goes through every bench-gate report.
@@ -8,14 +8,14 @@
 #include <sstream>
 
 #include "fuzz_support.hpp"
-#include "ptune/bench/gate.hpp"
-#include "ptune/bench/gate_report.hpp"
-#include "ptune/bench/pipeline.hpp"
+#include "ptune/gate/gate.hpp"
+#include "ptune/gate/pipeline.hpp"
+#include "ptune/gate/report.hpp"
 
 namespace {
 
-using ptune::bench::gate::CaseInput;
-using ptune::bench::gate::Observation;
+using ptune::gate::CaseInput;
+using ptune::gate::Observation;
 
 Observation summary(double min, double median, double mean, double max, std::size_t rounds) {
     Observation run;
@@ -70,21 +70,21 @@ const std::vector<CaseInput>& fixed_cases() {
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     ptune::fuzz::FuzzInput input(data, size, 1);
-    auto config = ptune::bench::gate::parse_config(input.text(), "gate-config.json");
+    auto config = ptune::gate::parse_config(input.text(), "gate-config.json");
     if (!config) return 0;
-    ptune::bench::gate::ReportSettings settings;
-    ptune::bench::gate::Options& options = settings.options;
-    options.metric = static_cast<ptune::bench::gate::Metric>(input.option(0) % 3);
+    ptune::gate::ReportSettings settings;
+    ptune::gate::Options& options = settings.options;
+    options.metric = static_cast<ptune::gate::Metric>(input.option(0) % 3);
     options.require_all = !(input.option(0) & 4);
-    ptune::bench::gate::apply_config(std::move(*config), options);
-    const auto result = ptune::bench::gate::evaluate(fixed_cases(), options);
+    ptune::gate::apply_config(std::move(*config), options);
+    const auto result = ptune::gate::evaluate(fixed_cases(), options);
     ptune::rules::MetricStore store;
-    ptune::bench::gate::publish_metrics(result, options, store);
-    const auto report = ptune::bench::gate::make_report(result, settings);
+    ptune::gate::publish_metrics(result, options, store);
+    const auto report = ptune::gate::make_report(result, settings);
     std::ostringstream sink;
     for (const char* format : {"text", "markdown", "csv", "json"})
         ptune::render::make_standard_renderer(format)->render(report, sink, {});
-    ptune::bench::gate::make_github_renderer(result, settings)->render(report, sink, {});
-    ptune::bench::gate::make_gab_json_renderer(result)->render(report, sink, {});
+    ptune::gate::make_github_renderer(result, settings)->render(report, sink, {});
+    ptune::gate::make_gab_json_renderer(result)->render(report, sink, {});
     return 0;
 }

@@ -8,11 +8,11 @@
 #include <sstream>
 
 #include "fuzz_support.hpp"
-#include "ptune/bench/perf_guard.hpp"
+#include "ptune/gate/perf_guard.hpp"
 
 namespace {
 
-namespace guard = ptune::bench::perf_guard;
+namespace guard = ptune::gate::perf_guard;
 
 void report(guard::Baseline baseline, guard::Measurement measurement, bool warn_only) {
     const auto outcome = guard::judge(std::move(baseline), std::move(measurement));

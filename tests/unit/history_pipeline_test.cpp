@@ -146,12 +146,14 @@ TEST_CASE("60 synthetic runs: the step is described, the gate baseline is its se
 
     // The gate's baseline: prefill from its step on (about 21 runs), decode all 60 runs.
     const auto current = write_log(dir.path, 61, false, {10, 6});
-    auto runs = load_gate_runs(db, {current}, diagnostics);
-    REQUIRE(runs);
+    auto current_cases = bench::load_run({current}, bench::LoadOptions{}, diagnostics);
+    REQUIRE(current_cases);
+    CHECK(current_cases->size() == 2);
+    auto baseline = gate_baseline(**store, *current_cases, {}, diagnostics);
+    REQUIRE(baseline);
     std::map<std::string, std::size_t> per_case;
-    for (const auto& run : runs->baseline)
+    for (const auto& run : *baseline)
         for (const auto& c : run) ++per_case[c.name];
     CHECK(per_case["decode_fwd"] == 60);
     CHECK(per_case["prefill_fwd"] == Approx(21).margin(1));
-    CHECK(runs->current.size() == 2);
 }

@@ -11,7 +11,7 @@
 
 #include "ptune/core/stats.hpp"
 
-namespace ptune::bench::gate {
+namespace ptune::gate {
 
 namespace {
 
@@ -76,4 +76,4 @@ void write_synth_log(std::ostream& out, const std::vector<SynthCase>& cases, std
     }
 }
 
-}  // namespace ptune::bench::gate
+}  // namespace ptune::gate

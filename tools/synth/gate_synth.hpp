@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-namespace ptune::bench::gate {
+namespace ptune::gate {
 
 /// How one case behaves in a synthetic run.
 struct SynthCase {
@@ -32,4 +32,4 @@ std::vector<double> synth_samples(const SynthCase& c, std::size_t rounds, std::u
 void write_synth_log(std::ostream& out, const std::vector<SynthCase>& cases, std::size_t rounds,
                      std::uint64_t seed, bool raw);
 
-}  // namespace ptune::bench::gate
+}  // namespace ptune::gate

@@ -37,20 +37,20 @@ std::vector<double> series(const CaseSpec& c, std::size_t k, std::size_t runs, s
 void write_run(std::ostream& out, const std::vector<CaseSpec>& cases, std::size_t run,
                std::size_t rounds, std::uint64_t seed, bool raw,
                const std::vector<double>& extra_pct) {
-    std::vector<bench::gate::SynthCase> synth;
+    std::vector<gate::SynthCase> synth;
     for (std::size_t k = 0; k < cases.size(); ++k) {
         const auto& c = cases[k];
         const double factor = k < extra_pct.size()
                                   ? step_factor(c, run) * (1.0 + extra_pct[k] / 100.0)
                                   : run_factor(c, k, run, seed);
-        bench::gate::SynthCase s;
+        gate::SynthCase s;
         s.name = c.name;
         s.base_us = c.base_us;
         s.sigma = 0.005;
         s.shift_pct = (factor - 1.0) * 100.0;
         synth.push_back(s);
     }
-    bench::gate::write_synth_log(out, synth, rounds, seed * 1000003ULL + run, raw);
+    gate::write_synth_log(out, synth, rounds, seed * 1000003ULL + run, raw);
 }
 
 }  // namespace ptune::history::synth

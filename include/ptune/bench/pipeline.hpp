@@ -11,7 +11,6 @@
 #include <string>
 #include <vector>
 
-#include "ptune/bench/gate.hpp"
 #include "ptune/bench/model.hpp"
 #include "ptune/core/diagnostics.hpp"
 #include "ptune/core/error.hpp"
@@ -55,40 +54,3 @@ std::shared_ptr<render::Renderer> make_cases_json_renderer(const std::vector<Ben
 render::Report cases_document(const std::vector<BenchCase>& cases);
 
 }  // namespace ptune::bench
-
-namespace ptune::bench::gate {
-
-/// The runs bench-gate compares: every baseline input is one run (several form a history), all
-/// current inputs together are one run.
-struct Runs {
-    std::vector<std::vector<BenchCase>> baseline;
-    std::vector<BenchCase> current;
-};
-
-/// Loads the runs. An input that cannot be read is an error naming its role (`baseline`,
-/// `current run`) with ExitCode::InputError: a baseline that cannot be read is never a pass.
-/// Empty `current_inputs` leave `current` empty for a caller that has loaded it already.
-Result<Runs> load_runs(const std::vector<std::string>& baseline_inputs,
-                       const std::vector<std::string>& current_inputs, Diagnostics& diagnostics);
-
-/// load_runs() a case at a time: `on_baseline(run, case)` for the cases of each baseline input
-/// (`run` = its index), then `on_current(case)` for the current run's; same diagnostics and
-/// errors as load_runs().
-Status for_each_run_case(const std::vector<std::string>& baseline_inputs,
-                         const std::vector<std::string>& current_inputs,
-                         const std::function<void(std::size_t, BenchCase&&)>& on_baseline,
-                         const CaseSink& on_current, Diagnostics& diagnostics);
-
-/// Reads and parses a config file (parse_config).
-Result<Config> load_config(const std::string& path);
-
-/// Applies a config file under `options`: its defaults, per-case overrides and ignore list;
-/// its allow_missing entries join those already there. Command-line values are applied after
-/// this, so they win.
-void apply_config(Config config, Options& options);
-
-/// Pairs the runs by case, compares them and publishes the `gate.*` metrics into `store`.
-GateResult compare(const Runs& runs, const Options& options, rules::MetricStore& store,
-                   Diagnostics& diagnostics);
-
-}  // namespace ptune::bench::gate

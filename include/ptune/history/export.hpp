@@ -2,7 +2,7 @@
 /// @file export.hpp
 /// `history export`: the whole history, streamed run by run (csv, json), or as the data file
 /// github-action-benchmark keeps on its branch (gab-json), whose per-run `benches` arrays are
-/// written by bench-gate's gab-json renderer.
+/// written by bench/gab_json.hpp as bench-gate's are.
 
 #include <ostream>
 

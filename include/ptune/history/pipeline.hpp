@@ -115,10 +115,4 @@ Result<ChangeList> collect_changes(Store& store, const std::string& only,
 Status export_history(Store& store, const std::string& format, const AnalyseOptions& options,
                       std::ostream& out, Diagnostics& diagnostics);
 
-/// bench-gate --history DB: the current run (as gate::load_runs reads it) and, as the
-/// baseline, each case's current segment from the history at `database` (gate_baseline).
-Result<bench::gate::Runs> load_gate_runs(const std::string& database,
-                                         const std::vector<std::string>& current_inputs,
-                                         Diagnostics& diagnostics);
-
 }  // namespace ptune::history

@@ -44,6 +44,27 @@ std::map<std::string, std::shared_ptr<render::Renderer>> show_renderers(
 render::Report changes_report(const std::vector<Change>& changes, std::size_t series,
                               const DetectOptions& detect);
 
+/// The formats each action has (`add`, `list`, `show`, `changes`, `export`); `export` given
+/// `text` (no --format) becomes `csv`. Another format is a usage error naming those it has.
+Status check_format(const std::string& action, std::string& format);
+
+/// `history list`: the report of every run in `store`.
+Result<render::Report> list(Store& store);
+
+/// `history show CASE`: the analyses of `name` and their report; an error (exit 2) when the
+/// history has no such case.
+struct Shown {
+    std::vector<Analysis> analyses;
+    render::Report report;
+};
+Result<Shown> show(Store& store, const std::string& name, const AnalyseOptions& options,
+                   Diagnostics& diagnostics);
+
+/// `history changes [CASE]`: the change points' report; an error (exit 2) when `only` names a
+/// case the history does not have.
+Result<render::Report> changes(Store& store, const std::string& only, const AnalyseOptions& options,
+                               Diagnostics& diagnostics);
+
 /// Change points as JSON: case, toolchain, device, run, commit_before, commit, before_us,
 /// after_us, change_pct, p_value, confidence.
 nlohmann::json changes_json(const std::vector<Change>& changes);

@@ -2,8 +2,6 @@
 // detection (docs/HISTORY.md). The work is in the history pipeline (ptune/history/); this file
 // holds options, renderer choice and exit codes; what each action prints is history/report.hpp.
 
-#include <fmt/format.h>
-
 #include "cli/commands/commands.hpp"
 #include "cli/safety.hpp"
 #include "ptune/history/pipeline.hpp"
@@ -13,18 +11,10 @@ namespace ptune::cli {
 
 namespace {
 
-Error usage(std::string message) {
-    return Error{std::move(message), "", 0, ExitCode::InputError};
-}
-
 class HistoryCommand : public Command {
   public:
     void configure(CLI::App& app) override {
         app.require_subcommand(1, 1);
-        const auto common = [&](CLI::App* sub) {
-            sub->fallthrough();  // --db, --format, -o may follow the action
-            return sub;
-        };
         app.add_option("--db", db_,
                        "History database: an SQLite file (default .ptune/history.db) or a "
                        "postgresql:// URI");
@@ -32,8 +22,8 @@ class HistoryCommand : public Command {
                        "Seconds to wait for another writer's lock (default 30)")
             ->check(non_negative_number());
 
-        auto* add = common(app.add_subcommand(
-            "add", "Record a run: INPUT... (anything bench-summary reads, or its JSON)"));
+        auto* add = app.add_subcommand(
+            "add", "Record a run: INPUT... (anything bench-summary reads, or its JSON)");
         add->add_option("inputs", inputs_, "Logs, directories, results.tsv, bench-summary JSON")
             ->required();
         add->add_option("--commit", meta_.commit, "Commit the run measured")->required();
@@ -52,39 +42,44 @@ class HistoryCommand : public Command {
                         "The run's identity (e.g. CI run id and attempt); default: a digest "
                         "of its content");
 
-        common(app.add_subcommand("list", "List the recorded runs"));
+        app.add_subcommand("list", "List the recorded runs");
 
-        auto* show = common(app.add_subcommand(
-            "show", "One case's history: table and sparkline (--format html|svg: a chart)"));
+        auto* show = app.add_subcommand(
+            "show", "One case's history: table and sparkline (--format html|svg: a chart)");
         show->add_option("case", case_, "Case name")->required();
         detection_options(show);
 
-        auto* changes = common(app.add_subcommand(
-            "changes", "Change points: run, commit range, size in %, confidence"));
+        auto* changes = app.add_subcommand(
+            "changes", "Change points: run, commit range, size in %, confidence");
         changes->add_option("case", case_, "Only this case");
         detection_options(changes);
 
-        auto* exports = common(app.add_subcommand(
-            "export", "The whole history: --format csv (default), json or gab-json"));
+        auto* exports = app.add_subcommand(
+            "export", "The whole history: --format csv (default), json or gab-json");
         detection_options(exports);
         subcommands_ = {add, app.get_subcommand("list"), show, changes, exports};
+        for (auto* sub : subcommands_) sub->fallthrough();  // --db, --format, -o may follow it
     }
 
     int run(Context& context) override {
         for (auto* sub : subcommands_) {
             if (!sub->parsed()) continue;
             const std::string action = sub->get_name();
-            if (auto status = check_format(action, context.options.format); !status)
+            if (auto status = history::check_format(action, context.options.format); !status)
                 return context.fail(status.error());
             if (action == "add") return add(context);
             auto store = history::Store::open(db_, open_);
             if (!store) return context.fail(store.error());
-            if (action == "list") return list(context, **store);
+            analyse_.use_cache = !recompute_;
+            if (action == "list") return emit(context, history::list(**store));
             if (action == "show") return show(context, **store);
-            if (action == "changes") return changes(context, **store);
+            if (action == "changes")
+                return emit(context,
+                            history::changes(**store, case_, analyse_, context.diagnostics));
             return export_history(context, **store);
         }
-        return context.fail(usage("history needs an action: add, list, show, changes, export"));
+        return context.fail(Error{"history needs an action: add, list, show, changes, export", "",
+                                  0, ExitCode::InputError});
     }
 
   private:
@@ -103,63 +98,25 @@ class HistoryCommand : public Command {
                       "Search every series from scratch instead of reusing cached change points");
     }
 
-    static Status check_format(const std::string& action, std::string& format) {
-        static const std::map<std::string, std::vector<std::string>> allowed = {
-            {"add", {"text", "json"}},
-            {"list", {"text", "json", "csv", "markdown"}},
-            {"show", {"text", "json", "csv", "markdown", "html", "svg"}},
-            {"changes", {"text", "json", "csv", "markdown"}},
-            {"export", {"csv", "json", "gab-json"}}};
-        if (action == "export" && format == "text") format = "csv";  // the default
-        const auto& formats = allowed.at(action);
-        if (std::find(formats.begin(), formats.end(), format) != formats.end()) return ok_status();
-        return usage(fmt::format("history {} has no --format {} (it has {})", action, format,
-                                 fmt::join(formats, ", ")));
-    }
-
     int add(Context& context) {
-        if (auto status = history::add_labels(labels_, meta_); !status)
-            return context.fail(status.error());
+        auto labelled = history::add_labels(labels_, meta_);
+        if (!labelled) return context.fail(labelled.error());
         context.add_labelled_inputs(inputs_);
-        auto report = history::add_run(db_, open_, inputs_, meta_, context.diagnostics);
-        if (!report) return context.fail(report.error());
-        return context.emit(*report);
+        return emit(context, history::add_run(db_, open_, inputs_, meta_, context.diagnostics));
     }
 
-    int list(Context& context, history::Store& store) {
-        auto runs = store.runs();
-        if (!runs) return context.fail(runs.error());
-        return context.emit(history::list_report(*runs, store.location()));
+    static int emit(Context& context, const Result<render::Report>& report) {
+        return report ? context.emit(*report) : context.fail(report.error());
     }
 
     int show(Context& context, history::Store& store) {
-        analyse_.use_cache = !recompute_;
-        auto found = history::collect_analyses(store, case_, analyse_, context.diagnostics);
-        if (!found) return context.fail(found.error());
-        if (found->empty()) {
-            return context.fail(Error{fmt::format("no case '{}' in the history (see ptune history "
-                                                  "changes or export for the case names)",
-                                                  case_),
-                                      store.location(), 0, ExitCode::InputError});
-        }
-        const auto report = history::show_report(case_, *found);
-        return context.emit(report, history::show_renderers(case_, *found, report));
-    }
-
-    int changes(Context& context, history::Store& store) {
-        analyse_.use_cache = !recompute_;
-        auto found = history::collect_changes(store, case_, analyse_, context.diagnostics);
-        if (!found) return context.fail(found.error());
-        if (!case_.empty() && found->series == 0) {
-            return context.fail(Error{fmt::format("no case '{}' in the history", case_),
-                                      store.location(), 0, ExitCode::InputError});
-        }
-        return context.emit(
-            history::changes_report(found->changes, found->series, analyse_.detect));
+        auto shown = history::show(store, case_, analyse_, context.diagnostics);
+        if (!shown) return context.fail(shown.error());
+        return context.emit(shown->report,
+                            history::show_renderers(case_, shown->analyses, shown->report));
     }
 
     int export_history(Context& context, history::Store& store) {
-        analyse_.use_cache = !recompute_;
         // Streamed into an atomic output: a failure halfway leaves no partial file.
         auto output = context.open_output(context.options.output);
         if (!output) return context.fail(output.error());

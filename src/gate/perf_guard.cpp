@@ -1,6 +1,6 @@
 // pypto's perf_guard contract (perf_guard.hpp): baseline file, makespan extraction, verdict.
 
-#include "ptune/bench/perf_guard.hpp"
+#include "ptune/gate/perf_guard.hpp"
 
 #include <cmath>
 #include <filesystem>
@@ -17,7 +17,7 @@
 #include "ptune/swimlane/pipeline.hpp"
 #include "ptune/swimlane/summary.hpp"
 
-namespace ptune::bench::perf_guard {
+namespace ptune::gate::perf_guard {
 
 namespace {
 
@@ -257,6 +257,16 @@ render::Report make_report(const Outcome& outcome) {
     return report;
 }
 
+Result<Outcome> run(Baseline baseline, const std::vector<std::string>& current_inputs,
+                    Diagnostics& diagnostics) {
+    Measurement measurement;
+    for (const auto& input : current_inputs) {
+        auto status = measure(input, measurement, diagnostics);
+        if (!status) return status.error();
+    }
+    return judge(std::move(baseline), std::move(measurement));
+}
+
 namespace {
 
 class GithubRenderer : public render::Renderer {
@@ -281,4 +291,4 @@ std::unique_ptr<render::Renderer> make_github_renderer(const Outcome& outcome, b
     return std::make_unique<GithubRenderer>(outcome, warn_only);
 }
 
-}  // namespace ptune::bench::perf_guard
+}  // namespace ptune::gate::perf_guard

@@ -9,9 +9,9 @@
 
 #include <catch2/catch.hpp>
 
-#include "ptune/bench/gate_stats.hpp"
+#include "ptune/gate/stats.hpp"
 
-using namespace ptune::bench::gate;
+using namespace ptune::gate;
 using Catch::Detail::Approx;
 
 TEST_CASE("exact one-sided U test matches enumeration of all splits", "[bench-gate][stats]") {

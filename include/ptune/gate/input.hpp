@@ -1,5 +1,5 @@
 #pragma once
-/// @file gate_input.hpp
+/// @file input.hpp
 /// From loaded bench cases (model.hpp) to the gate's inputs: one Observation per case and run,
 /// baseline runs paired with the current run by case name.
 
@@ -10,25 +10,11 @@
 #include <unordered_map>
 #include <vector>
 
-#include "ptune/bench/gate.hpp"
 #include "ptune/bench/model.hpp"
 #include "ptune/core/diagnostics.hpp"
+#include "ptune/gate/gate.hpp"
 
-namespace ptune::bench::gate {
-
-/// The per-round headline samples behind a block's raw lines, positive values only (as the
-/// headline drops zeros): L2 and the flatten fallback pool every value; L3 sums each rank's
-/// dispatches per round and takes the slowest rank. Empty when the rounds cannot be aligned.
-std::vector<double> headline_samples(const RawSamples& raw);
-
-/// The platform a daily-CI artifact path names (`.../results-a2a3/results.tsv` -> "a2a3"),
-/// empty when the path does not say.
-std::string platform_from_path(const std::string& path);
-
-/// The gate's view of a case's CI block (the number daily CI quotes). Raw samples that do not
-/// reproduce the headline's round count are dropped with a warning, so a test never runs on
-/// samples that disagree with the summary.
-Observation observe(const BenchCase& bench_case, Diagnostics& diagnostics);
+namespace ptune::gate {
 
 /// One run as the gate keeps it: a digest of each case's observation (~150 bytes, where a
 /// BenchCase of even a one-line block takes kilobytes), the strings they share stored once.
@@ -37,7 +23,7 @@ class GateRun {
   public:
     /// Digests `bench_case` (observe()). The warnings observe() gives are kept, to be replayed
     /// when the runs are paired, in the order pair_cases() gives them.
-    void add(const BenchCase& bench_case);
+    void add(const bench::BenchCase& bench_case);
     std::size_t size() const { return cases_.size(); }
     bool empty() const { return cases_.empty(); }
 
@@ -45,12 +31,12 @@ class GateRun {
     struct Digest {
         static constexpr std::uint32_t kNone = 0xffffffffu;
         std::string name;
-        std::size_t case_line = 0;  ///< BenchCase::source.line
+        std::size_t case_line = 0;  ///< bench::BenchCase::source.line
         std::size_t line = 0;       ///< the observation's line (Observation::source)
         double min = 0.0, median = 0.0, mean = 0.0, max = 0.0;
         std::size_t rounds = 0;
         std::size_t declared_rounds = 0;
-        std::uint32_t case_file = 0;  ///< strings_ index of BenchCase::source.file
+        std::uint32_t case_file = 0;  ///< strings_ index of bench::BenchCase::source.file
         std::uint32_t file = 0;       ///< strings_ index of the observation's file
         std::uint32_t platform = 0;   ///< strings_ index
         std::uint32_t unavailable = 0;
@@ -93,7 +79,8 @@ void for_each_pair(std::vector<GateRun>& baseline_runs, GateRun& current, Diagno
 /// occurrence (with a warning). Order: the current run's cases, then baseline-only cases.
 /// When each side holds exactly one case named only after its file (`--baseline base.log
 /// --current cur.log`), the two are paired whatever their names, with a note saying so.
-std::vector<CaseInput> pair_cases(const std::vector<std::vector<BenchCase>>& baseline_runs,
-                                  const std::vector<BenchCase>& current, Diagnostics& diagnostics);
+std::vector<CaseInput> pair_cases(const std::vector<std::vector<bench::BenchCase>>& baseline_runs,
+                                  const std::vector<bench::BenchCase>& current,
+                                  Diagnostics& diagnostics);
 
-}  // namespace ptune::bench::gate
+}  // namespace ptune::gate

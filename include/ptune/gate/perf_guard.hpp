@@ -15,7 +15,7 @@
 #include "ptune/core/error.hpp"
 #include "ptune/render/report.hpp"
 
-namespace ptune::bench::perf_guard {
+namespace ptune::gate::perf_guard {
 
 /// A perf_guard baseline file.
 struct Baseline {
@@ -61,6 +61,10 @@ struct Outcome {
 /// Compares as perf_guard.py does.
 Outcome judge(Baseline baseline, Measurement measurement);
 
+/// measure() every current input, then judge().
+Result<Outcome> run(Baseline baseline, const std::vector<std::string>& current_inputs,
+                    Diagnostics& diagnostics);
+
 /// The report: perf_guard's step-summary table `| Metric | Measured | Baseline | Δ | Threshold |`
 /// and a verdict note; the JSON view carries every number.
 render::Report make_report(const Outcome& outcome);
@@ -69,4 +73,4 @@ render::Report make_report(const Outcome& outcome);
 /// `warn_only`), `::notice` otherwise.
 std::unique_ptr<render::Renderer> make_github_renderer(const Outcome& outcome, bool warn_only);
 
-}  // namespace ptune::bench::perf_guard
+}  // namespace ptune::gate::perf_guard

@@ -1,5 +1,5 @@
 #pragma once
-/// @file gate_stats.hpp
+/// @file stats.hpp
 /// The statistics behind `ptune bench-gate` (spec: conventions.md §1.8): a one-sided
 /// Mann–Whitney U test with a Hodges–Lehmann shift for raw samples, the distribution-free
 /// "current median above baseline max" bound for summaries, a between-run noise fence on
@@ -10,7 +10,7 @@
 #include <span>
 #include <vector>
 
-namespace ptune::bench::gate {
+namespace ptune::gate {
 
 /// Direction of a one-sided test: is the current sample larger (slower) or smaller (faster)?
 enum class Tail { Greater, Less };
@@ -90,4 +90,4 @@ struct NoiseFence {
 std::optional<NoiseFence> fit_noise_fence(std::span<const double> history, FenceMethod method,
                                           double k);
 
-}  // namespace ptune::bench::gate
+}  // namespace ptune::gate

@@ -1,7 +1,7 @@
 // Adapter from the bench model to the gate: which number of a case is compared, and which
 // samples back it.
 
-#include "ptune/bench/gate_input.hpp"
+#include "ptune/gate/input.hpp"
 
 #include <algorithm>
 #include <filesystem>
@@ -9,101 +9,15 @@
 
 #include <fmt/format.h>
 
-namespace ptune::bench::gate {
-
-std::vector<double> headline_samples(const RawSamples& raw) {
-    std::vector<double> samples;
-    if (raw.per_rank.size() <= 1 || raw.fallback_flattened) {
-        for (const auto& [rank, values] : raw.per_rank) {
-            for (double v : values) {
-                if (v > 0.0) samples.push_back(v);
-            }
-        }
-        return samples;
-    }
-    // L3: a rank runs its dispatches of a round serially; the round takes as long as the
-    // slowest rank (bench-log.md §4).
-    if (raw.rounds == 0) return {};
-    // The header's round count is checked against the samples before anything is sized by it:
-    // a declared 2^64-1 rounds must not become an allocation.
-    for (const auto& [rank, values] : raw.per_rank) {
-        if (values.empty() || values.size() % raw.rounds != 0) return {};
-    }
-    std::vector<double> per_round(raw.rounds, 0.0);
-    for (const auto& [rank, values] : raw.per_rank) {
-        const std::size_t dispatches = values.size() / raw.rounds;
-        for (std::size_t round = 0; round < raw.rounds; ++round) {
-            double sum = 0.0;
-            for (std::size_t d = 0; d < dispatches; ++d) sum += values[round * dispatches + d];
-            per_round[round] = std::max(per_round[round], sum);
-        }
-    }
-    for (double v : per_round) {
-        if (v > 0.0) samples.push_back(v);
-    }
-    return samples;
-}
-
-std::string platform_from_path(const std::string& path) {
-    constexpr std::string_view kArtifactPrefix = "results-";
-    for (const auto& part : std::filesystem::path(path)) {
-        const std::string name = part.string();
-        if (name.size() > kArtifactPrefix.size() && name.starts_with(kArtifactPrefix)) {
-            return name.substr(kArtifactPrefix.size());
-        }
-    }
-    return {};
-}
+namespace ptune::gate {
 
 namespace {
 
-std::string place(const SourceRef& source) {
+std::string place(const bench::SourceRef& source) {
     return source.line > 0 ? fmt::format("{}:{}", source.file, source.line) : source.file;
 }
 
 }  // namespace
-
-Observation observe(const BenchCase& bench_case, Diagnostics& diagnostics) {
-    Observation o;
-    o.source = place(bench_case.source);
-    o.platform = platform_from_path(bench_case.source.file);
-    const BenchBlock* block = bench_case.ci_block();
-    if (!block) {
-        o.unavailable =
-            bench_case.notes.empty() ? "no effective_us headline" : bench_case.notes.front();
-        return o;
-    }
-    o.source = place(block->source);
-    o.declared_rounds = block->declared_rounds;
-    if (!block->effective_us) {
-        o.unavailable = block->unavailable.value_or("no effective_us headline");
-        return o;
-    }
-    const Summary& summary = *block->effective_us;
-    if (bench_case.status == "fail" && !(summary.mean > 0.0)) {
-        // Daily CI writes 0 for a case that failed: no result, not a time of zero.
-        o.unavailable = "the case failed (results.tsv status fail)";
-        return o;
-    }
-    o.mean = summary.mean;
-    if (!summary.mean_only) {
-        o.min = summary.min;
-        o.median = summary.median;
-        o.max = summary.max;
-        o.rounds = summary.rounds;
-    }
-    if (block->raw) {
-        o.samples = headline_samples(*block->raw);
-        if (!summary.mean_only && o.samples.size() != summary.rounds) {
-            diagnostics.warn(block->source.file, block->source.line,
-                             fmt::format("{}: raw samples give {} rounds but the headline says {}; "
-                                         "comparing summaries only",
-                                         bench_case.name, o.samples.size(), summary.rounds));
-            o.samples.clear();
-        }
-    }
-    return o;
-}
 
 namespace {
 
@@ -124,7 +38,7 @@ std::uint32_t GateRun::intern(const std::string& text) {
     return it->second;
 }
 
-void GateRun::add(const BenchCase& bench_case) {
+void GateRun::add(const bench::BenchCase& bench_case) {
     Diagnostics warnings;
     Observation o = observe(bench_case, warnings);
     Digest d;
@@ -132,8 +46,8 @@ void GateRun::add(const BenchCase& bench_case) {
     d.case_line = bench_case.source.line;
     d.case_file = intern(bench_case.source.file);
     // Where observe() took Observation::source from.
-    const BenchBlock* block = bench_case.ci_block();
-    const SourceRef& source = block ? block->source : bench_case.source;
+    const bench::BenchBlock* block = bench_case.ci_block();
+    const bench::SourceRef& source = block ? block->source : bench_case.source;
     d.file = intern(source.file);
     d.line = source.line;
     const auto keep = [&](const std::optional<double>& value, double& slot, std::uint8_t bit) {
@@ -187,41 +101,52 @@ void GateRun::replay_warnings(std::size_t i, Diagnostics& diagnostics) const {
     diagnostics.add(warning.severity, warning.file, warning.line, warning.message);
 }
 
-void for_each_pair(std::vector<GateRun>& baseline_runs, GateRun& current, Diagnostics& diagnostics,
-                   const std::function<void(CaseInput&&)>& visit,
-                   const std::function<void(std::size_t)>& on_count) {
-    constexpr std::uint32_t kNone = GateRun::Digest::kNone;
-    constexpr std::uint32_t kCurrentRun = kNone;
+namespace {
+
+constexpr std::uint32_t kNoCase = GateRun::Digest::kNone;
+constexpr std::uint32_t kCurrentRun = kNoCase;
+
+// One case of the result, in pair_cases order: where its name is read and which current case
+// (the last occurrence) it compares.
+struct PairSlot {
+    std::uint32_t run;
+    std::uint32_t index;
+    std::uint32_t current = kNoCase;
+};
+
+// The current run's cases by name (a few words per case instead of a map of names).
+struct CurrentIndex {
+    std::vector<std::uint32_t> by_name;  ///< case indices sorted by name (stable)
+    std::vector<std::uint32_t> slot_of;  ///< each case's slot
+};
+
+// One slot per distinct current name, the last occurrence compared (with a warning for each
+// repeat); the digests' own warnings replayed in order.
+CurrentIndex current_slots(const GateRun& current, std::vector<PairSlot>& slots,
+                           Diagnostics& diagnostics) {
     const auto count = static_cast<std::uint32_t>(current.size());
-    // A few words per case instead of a map of names: the current cases sorted by name (stable,
-    // so the first of equal names comes first) find every occurrence's first one.
-    std::vector<std::uint32_t> by_name(count);
+    CurrentIndex index;
+    auto& by_name = index.by_name;
+    by_name.resize(count);
     for (std::uint32_t i = 0; i < count; ++i) by_name[i] = i;
+    // Stable, so the first of equal names comes first and finds every occurrence's first one.
     std::stable_sort(by_name.begin(), by_name.end(), [&](std::uint32_t a, std::uint32_t b) {
         return current[a].name < current[b].name;
     });
-    std::vector<std::uint32_t> first(count), previous(count, kNone);
+    std::vector<std::uint32_t> first(count), previous(count, kNoCase);
     for (std::uint32_t k = 0; k < count; ++k) {
         const bool repeat = k > 0 && current[by_name[k - 1]].name == current[by_name[k]].name;
         first[by_name[k]] = repeat ? first[by_name[k - 1]] : by_name[k];
         if (repeat) previous[by_name[k]] = by_name[k - 1];
     }
-    // One slot per case of the result, in pair_cases order: where its name is read and which
-    // current case (the last occurrence) it compares.
-    struct Slot {
-        std::uint32_t run;
-        std::uint32_t index;
-        std::uint32_t current = kNone;
-    };
-    std::vector<Slot> slots;
-    std::vector<std::uint32_t>& slot_of = previous;  // reused once a case's warning is given
+    index.slot_of.assign(count, kNoCase);
     for (std::uint32_t i = 0; i < count; ++i) {
         std::uint32_t slot;
         if (first[i] == i) {
             slot = static_cast<std::uint32_t>(slots.size());
             slots.push_back({kCurrentRun, i});
         } else {
-            slot = slot_of[first[i]];
+            slot = index.slot_of[first[i]];
             diagnostics.warn(current.text(current[i].case_file), current[i].case_line,
                              fmt::format("case '{}' appears again in the current run (first at "
                                          "{}); using this one",
@@ -230,28 +155,37 @@ void for_each_pair(std::vector<GateRun>& baseline_runs, GateRun& current, Diagno
                                                 current[previous[i]].line})));
         }
         slots[slot].current = i;
-        slot_of[i] = slot;
+        index.slot_of[i] = slot;
         current.replay_warnings(i, diagnostics);
     }
-    first.clear();
-    first.shrink_to_fit();
+    return index;
+}
+
+// A baseline case's place: its slot, run and index in the run.
+struct PairLink {
+    std::uint32_t slot, run, index;
+};
+
+// Links every baseline case to the slot of its name, adding a slot for a name the current run
+// lacks; the digests' warnings replayed in order.
+std::vector<PairLink> link_baseline(const std::vector<GateRun>& baseline_runs,
+                                    const GateRun& current, CurrentIndex& index,
+                                    std::vector<PairSlot>& slots, Diagnostics& diagnostics) {
     const auto find_current = [&](const std::string& name) -> std::uint32_t {
         auto it = std::lower_bound(
-            by_name.begin(), by_name.end(), name,
+            index.by_name.begin(), index.by_name.end(), name,
             [&](std::uint32_t a, const std::string& key) { return current[a].name < key; });
-        return it != by_name.end() && current[*it].name == name ? slot_of[*it] : kNone;
+        return it != index.by_name.end() && current[*it].name == name ? index.slot_of[*it]
+                                                                      : kNoCase;
     };
     // `--baseline base.log --current cur.log`: one case a side, each named after its own file.
     const bool one_unlabelled_each =
-        count == 1 && current[0].named_from_file && !baseline_runs.empty() &&
+        current.size() == 1 && current[0].named_from_file && !baseline_runs.empty() &&
         std::all_of(baseline_runs.begin(), baseline_runs.end(),
                     [](const GateRun& run) { return run.size() == 1 && run[0].named_from_file; });
     // Baseline cases whose name the current run lacks, by name (views into the runs).
     std::unordered_map<std::string_view, std::uint32_t> baseline_only;
-    struct Link {
-        std::uint32_t slot, run, index;
-    };
-    std::vector<Link> links;
+    std::vector<PairLink> links;
     for (std::uint32_t r = 0; r < baseline_runs.size(); ++r) {
         const GateRun& run = baseline_runs[r];
         for (std::uint32_t i = 0; i < run.size(); ++i) {
@@ -264,7 +198,7 @@ void for_each_pair(std::vector<GateRun>& baseline_runs, GateRun& current, Diagno
                 name = &current[0].name;
             }
             std::uint32_t slot = find_current(*name);
-            if (slot == kNone) {
+            if (slot == kNoCase) {
                 auto [it, inserted] =
                     baseline_only.emplace(*name, static_cast<std::uint32_t>(slots.size()));
                 if (inserted) slots.push_back({r, i});
@@ -274,22 +208,33 @@ void for_each_pair(std::vector<GateRun>& baseline_runs, GateRun& current, Diagno
             run.replay_warnings(i, diagnostics);
         }
     }
-    by_name = {};
-    slot_of = {};
-    baseline_only = {};
+    return links;
+}
+
+}  // namespace
+
+void for_each_pair(std::vector<GateRun>& baseline_runs, GateRun& current, Diagnostics& diagnostics,
+                   const std::function<void(CaseInput&&)>& visit,
+                   const std::function<void(std::size_t)>& on_count) {
+    std::vector<PairSlot> slots;
+    std::vector<PairLink> links;
+    {
+        CurrentIndex index = current_slots(current, slots, diagnostics);
+        links = link_baseline(baseline_runs, current, index, slots, diagnostics);
+    }
     // The links in slot order, run order kept within a slot (a counting sort).
     std::vector<std::uint32_t> begin(slots.size() + 1, 0);
-    for (const Link& link : links) ++begin[link.slot + 1];
+    for (const PairLink& link : links) ++begin[link.slot + 1];
     for (std::size_t s = 0; s < slots.size(); ++s) begin[s + 1] += begin[s];
     std::vector<std::pair<std::uint32_t, std::uint32_t>> ordered(links.size());
     {
         std::vector<std::uint32_t> next(begin.begin(), begin.end() - 1);
-        for (const Link& link : links) ordered[next[link.slot]++] = {link.run, link.index};
+        for (const PairLink& link : links) ordered[next[link.slot]++] = {link.run, link.index};
     }
     links = {};
     if (on_count) on_count(slots.size());
     for (std::size_t s = 0; s < slots.size(); ++s) {
-        const Slot& slot = slots[s];
+        const PairSlot& slot = slots[s];
         CaseInput input;
         // Each slot names a different digest, and no name is looked up any more.
         input.name = slot.run == kCurrentRun ? current.take_name(slot.index)
@@ -297,13 +242,14 @@ void for_each_pair(std::vector<GateRun>& baseline_runs, GateRun& current, Diagno
         for (std::uint32_t k = begin[s]; k < begin[s + 1]; ++k)
             input.baseline.push_back(
                 baseline_runs[ordered[k].first].take_observation(ordered[k].second));
-        if (slot.current != kNone) input.current = current.take_observation(slot.current);
+        if (slot.current != kNoCase) input.current = current.take_observation(slot.current);
         visit(std::move(input));
     }
 }
 
-std::vector<CaseInput> pair_cases(const std::vector<std::vector<BenchCase>>& baseline_runs,
-                                  const std::vector<BenchCase>& current, Diagnostics& diagnostics) {
+std::vector<CaseInput> pair_cases(const std::vector<std::vector<bench::BenchCase>>& baseline_runs,
+                                  const std::vector<bench::BenchCase>& current,
+                                  Diagnostics& diagnostics) {
     std::vector<GateRun> runs(baseline_runs.size());
     for (std::size_t r = 0; r < baseline_runs.size(); ++r) {
         for (const auto& bench_case : baseline_runs[r]) runs[r].add(bench_case);
@@ -316,4 +262,4 @@ std::vector<CaseInput> pair_cases(const std::vector<std::vector<BenchCase>>& bas
     return inputs;
 }
 
-}  // namespace ptune::bench::gate
+}  // namespace ptune::gate

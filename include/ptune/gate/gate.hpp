@@ -2,7 +2,7 @@
 /// @file gate.hpp
 /// The decision core of `ptune bench-gate`: per case, compare the current run with one or
 /// more baseline runs and give a verdict, saying which test decided (spec: conventions.md
-/// §1.8). The inputs are plain numbers here; gate_input.hpp builds them from bench cases.
+/// §1.8). The inputs are plain numbers here (bench::Observation); input.hpp pairs them by case.
 
 #include <cstddef>
 #include <map>
@@ -11,29 +11,16 @@
 #include <string_view>
 #include <vector>
 
-#include "ptune/bench/gate_stats.hpp"
+#include "ptune/bench/observation.hpp"
 #include "ptune/core/error.hpp"
+#include "ptune/gate/stats.hpp"
 
-namespace ptune::bench::gate {
+namespace ptune::gate {
 
-/// The per-case statistic the gate compares.
-enum class Metric { Mean, Median, Min };
-std::string_view to_string(Metric metric);
-std::optional<Metric> parse_metric(std::string_view text);
-
-/// One case's numbers in one run (µs).
-struct Observation {
-    std::string source;                            ///< "file:line" for messages
-    std::optional<double> min, median, mean, max;  ///< a results.tsv row has only the mean
-    std::size_t rounds = 0;       ///< positive samples behind the summary; 0 when unknown
-    std::vector<double> samples;  ///< per-round raw samples (positive), empty when not printed
-    std::optional<std::size_t> declared_rounds;  ///< configured rounds, when the input says
-    std::string platform;                        ///< e.g. "a2a3"; empty when unknown
-    std::string unavailable;  ///< why the run has no number (empty when it has one)
-
-    /// The chosen statistic, nullopt when the run does not carry it.
-    std::optional<double> value(Metric metric) const;
-};
+using bench::Metric;
+using bench::Observation;
+using bench::parse_metric;
+using bench::to_string;
 
 /// One case: every baseline run that has it (a history when there are several) and the
 /// current run.
@@ -202,4 +189,4 @@ class Evaluation {
 /// True if `name` matches an ignore entry (exact, or a shell pattern with `*`, `?`, `[...]`).
 bool is_ignored(const std::string& name, const std::vector<std::string>& patterns);
 
-}  // namespace ptune::bench::gate
+}  // namespace ptune::gate

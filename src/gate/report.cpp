@@ -1,9 +1,10 @@
 // bench-gate output. Every format is built from the same GateResult, so the text table, the
 // Markdown summary, the JSON and the dashboard JSON cannot disagree.
 
-#include "ptune/bench/gate_report.hpp"
-#include "ptune/bench/gate_findings.hpp"
+#include "ptune/gate/report.hpp"
+#include "ptune/bench/gab_json.hpp"
 #include "ptune/core/text.hpp"
+#include "ptune/gate/findings.hpp"
 #include "ptune/rules/subject_rules.hpp"
 
 #include <algorithm>
@@ -12,7 +13,7 @@
 
 #include "ptune/core/stats.hpp"
 
-namespace ptune::bench::gate {
+namespace ptune::gate {
 
 namespace {
 
@@ -313,33 +314,14 @@ class GabJsonRenderer : public render::Renderer {
   public:
     explicit GabJsonRenderer(const GateResult& result) : result_(result) {}
 
-    // The bytes of render::write_json(array of entries), one entry at a time: the DOM of
-    // 200,000 entries took 130 MB.
     void render(const render::Report&, std::ostream& out,
                 const render::RenderOptions&) const override {
-        bool first = true;
+        bench::GabJsonWriter writer(out);
         for (const auto& c : result_.cases) {
-            if (!c.current) continue;
-            const nlohmann::json entry = {
-                {"name", c.name},
-                {"unit", "us"},
-                {"value", *c.current},
-                {"extra",
-                 fmt::format("verdict: {}; baseline: {}; delta: {}", to_string(c.verdict),
-                             number(c.baseline), c.delta_pct ? signed_percent(c.delta_pct) : "-")}};
-            const std::string text =
-                entry.dump(2, ' ', false, nlohmann::json::error_handler_t::replace);
-            out << (first ? "[\n  " : ",\n  ");
-            first = false;
-            std::size_t from = 0;
-            for (std::size_t eol; (eol = text.find('\n', from)) != std::string::npos;
-                 from = eol + 1) {
-                out.write(text.data() + from, static_cast<std::streamsize>(eol + 1 - from));
-                out << "  ";
-            }
-            out.write(text.data() + from, static_cast<std::streamsize>(text.size() - from));
+            if (c.current)
+                writer.add({c.name, *c.current, to_string(c.verdict), c.baseline, c.delta_pct});
         }
-        out << (first ? "[]\n" : "\n]\n");
+        writer.finish();
     }
 
   private:
@@ -362,4 +344,4 @@ std::unique_ptr<render::Renderer> make_gab_json_renderer(const GateResult& resul
     return std::make_unique<GabJsonRenderer>(result);
 }
 
-}  // namespace ptune::bench::gate
+}  // namespace ptune::gate

@@ -1,7 +1,7 @@
 // Statistics of bench-gate. The U test follows scipy.stats.mannwhitneyu 1.10 so that its
 // p-values can be checked against a reference implementation.
 
-#include "ptune/bench/gate_stats.hpp"
+#include "ptune/gate/stats.hpp"
 
 #include <algorithm>
 #include <array>
@@ -10,7 +10,7 @@
 
 #include "ptune/core/stats.hpp"
 
-namespace ptune::bench::gate {
+namespace ptune::gate {
 
 namespace {
 
@@ -313,4 +313,4 @@ std::optional<NoiseFence> fit_noise_fence(std::span<const double> history, Fence
     return fence;
 }
 
-}  // namespace ptune::bench::gate
+}  // namespace ptune::gate

@@ -1,8 +1,8 @@
 #include <catch2/catch.hpp>
 
-#include "ptune/bench/perf_guard.hpp"
+#include "ptune/gate/perf_guard.hpp"
 
-using namespace ptune::bench::perf_guard;
+using namespace ptune::gate::perf_guard;
 
 TEST_CASE("perf_guard baselines: recognised by shape, fields checked", "[bench-gate][perf_guard]") {
     auto pypto = read_baseline(

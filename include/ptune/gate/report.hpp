@@ -1,5 +1,5 @@
 #pragma once
-/// @file gate_report.hpp
+/// @file report.hpp
 /// bench-gate's output: one render::Report (text, Markdown and JSON share its table and
 /// numbers) plus the gate's own formats, GitHub annotations and github-action-benchmark JSON.
 
@@ -7,10 +7,10 @@
 #include <memory>
 #include <string>
 
-#include "ptune/bench/gate.hpp"
+#include "ptune/gate/gate.hpp"
 #include "ptune/render/report.hpp"
 
-namespace ptune::bench::gate {
+namespace ptune::gate {
 
 /// What the report says about how the gate was run.
 struct ReportSettings {
@@ -49,4 +49,4 @@ std::unique_ptr<render::Renderer> make_json_renderer(const GateResult& result);
 /// case with a current number (value = the gated statistic, unit "us"), `extra` = verdict.
 std::unique_ptr<render::Renderer> make_gab_json_renderer(const GateResult& result);
 
-}  // namespace ptune::bench::gate
+}  // namespace ptune::gate

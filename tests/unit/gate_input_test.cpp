@@ -3,11 +3,11 @@
 
 #include <catch2/catch.hpp>
 
-#include "ptune/bench/gate_input.hpp"
+#include "ptune/gate/input.hpp"
 
 using namespace ptune;
 using namespace ptune::bench;
-using namespace ptune::bench::gate;
+using namespace ptune::gate;
 
 namespace {
 

@@ -1,7 +1,7 @@
 // The decision core of bench-gate: tolerances first (a change must matter), then the strongest
 // significance test the data allows, then Holm across the cases that produced a p-value.
 
-#include "ptune/bench/gate.hpp"
+#include "ptune/gate/gate.hpp"
 
 #include <fnmatch.h>
 
@@ -13,32 +13,13 @@
 
 #include "ptune/core/stats.hpp"
 
-namespace ptune::bench::gate {
+namespace ptune::gate {
 
 namespace detail {
 // Which way the change goes once the tolerances are applied.
 enum class Exceeds { No, Up, Down };
 }  // namespace detail
 using detail::Exceeds;
-
-std::string_view to_string(Metric metric) {
-    switch (metric) {
-        case Metric::Mean:
-            return "mean";
-        case Metric::Median:
-            return "median";
-        case Metric::Min:
-            return "min";
-    }
-    return "mean";
-}
-
-std::optional<Metric> parse_metric(std::string_view text) {
-    if (text == "mean") return Metric::Mean;
-    if (text == "median") return Metric::Median;
-    if (text == "min") return Metric::Min;
-    return std::nullopt;
-}
 
 std::string_view to_string(Verdict verdict) {
     switch (verdict) {
@@ -76,18 +57,6 @@ std::string_view to_string(Test test) {
             return "threshold";
     }
     return "-";
-}
-
-std::optional<double> Observation::value(Metric metric) const {
-    switch (metric) {
-        case Metric::Mean:
-            return mean;
-        case Metric::Median:
-            return median;
-        case Metric::Min:
-            return min;
-    }
-    return std::nullopt;
 }
 
 std::size_t GateResult::count(Verdict verdict) const {
@@ -325,9 +294,10 @@ std::vector<const Observation*> comparable_runs(const CaseInput& input, Metric m
     return runs;
 }
 
-// Fills everything but the p-value verdicts; returns the pending p when one decides.
-std::optional<PendingP> compare(const CaseInput& input, const Options& options, CaseResult& r,
-                                std::size_t index) {
+// The current run's value, or nullopt with the verdict that says why there is none (missing,
+// incomparable, new).
+std::optional<double> current_value_of(const CaseInput& input, const Options& options,
+                                       CaseResult& r) {
     if (!input.current) {
         r.verdict = Verdict::Missing;
         r.reason = "not in the current run";
@@ -370,6 +340,100 @@ std::optional<PendingP> compare(const CaseInput& input, const Options& options, 
         r.reason = "not in the baseline";
         return std::nullopt;
     }
+    return current_value;
+}
+
+// Which way `current` leaves `reference`, when it leaves both tolerances.
+Exceeds exceeds_tolerance(double current, double reference, const Tolerance& tolerance) {
+    const double delta_us = current - reference;
+    const double delta_pct = delta_us / reference * 100.0;
+    if (delta_pct > tolerance.threshold_pct && delta_us > tolerance.min_delta_us)
+        return Exceeds::Up;
+    if (delta_pct < -tolerance.threshold_pct && -delta_us > tolerance.min_delta_us)
+        return Exceeds::Down;
+    return Exceeds::No;
+}
+
+// The verdict of a change once its significance is known.
+void settle(CaseResult& r, Exceeds exceeds, bool significant, std::string noise_reason) {
+    if (exceeds == Exceeds::No) {
+        r.verdict = Verdict::Unchanged;
+    } else if (!significant) {
+        r.verdict = Verdict::Noisy;
+        r.reason = std::move(noise_reason);
+    } else {
+        r.verdict = exceeds == Exceeds::Up ? Verdict::Regressed : Verdict::Improved;
+    }
+}
+
+// (c) A history: the noise between runs is the yardstick (within-run rounds understate it).
+void fence_test(const std::vector<double>& values, double cur, const Options& options,
+                CaseResult& r) {
+    r.test = Test::Fence;
+    auto fence = fit_noise_fence(values, options.fence, options.fence_k);
+    r.fence = fence;
+    const double log_ratio = std::log(cur / fence->reference);
+    const Exceeds exceeds = exceeds_tolerance(cur, fence->reference, r.tolerance);
+    const bool outside =
+        exceeds == Exceeds::Up ? log_ratio > fence->upper : log_ratio < fence->lower;
+    settle(
+        r, exceeds, outside,
+        fmt::format("within run-to-run noise of {} runs (fence {} .. {})", values.size(),
+                    percent(std::exp(fence->lower) - 1.0), percent(std::exp(fence->upper) - 1.0)));
+}
+
+// (a) Raw samples on both sides: Mann–Whitney U in the direction of the change.
+std::optional<PendingP> sample_test(const Observation& current, const std::vector<double>& pooled,
+                                    Exceeds exceeds, const Options& options, CaseResult& r,
+                                    std::size_t index) {
+    r.test = Test::UTest;
+    r.baseline_samples = pooled.size();
+    r.current_samples = current.samples.size();
+    const Tail tail = *r.current >= *r.baseline ? Tail::Greater : Tail::Less;
+    r.p_value = mann_whitney_u(current.samples, pooled, tail)->p_value;
+    r.shift_us = hodges_lehmann_shift(current.samples, pooled);
+    const double best_p = separation_p(static_cast<double>(current.samples.size()),
+                                       static_cast<double>(pooled.size()));
+    if (exceeds != Exceeds::No && best_p >= options.alpha) {
+        r.verdict = Verdict::Underpowered;
+        r.reason = underpowered_reason(current.samples.size(), pooled.size(), best_p, options);
+        return std::nullopt;
+    }
+    return PendingP{index, exceeds, Verdict::Noisy};  // unchanged unless Holm says otherwise
+}
+
+// (b) Summaries with a spread: the Mann–Whitney U they allow at least, and its exact p.
+std::optional<PendingP> bounds_test(const Observation& current,
+                                    const std::vector<const Observation*>& runs, Exceeds exceeds,
+                                    const Options& options, CaseResult& r, std::size_t index) {
+    r.test = Test::Bounds;
+    std::vector<RoundSummary> baseline_summaries;
+    for (const auto* run : runs) baseline_summaries.push_back(round_summary(*run));
+    const Tail tail = *r.current >= *r.baseline ? Tail::Greater : Tail::Less;
+    const auto test = summary_u_test(round_summary(current), baseline_summaries, tail);
+    for (const auto* run : runs) r.baseline_samples += run->rounds;
+    r.current_samples = current.rounds;
+    r.p_value = test->p_value;
+    if (exceeds != Exceeds::No && test->best_p >= options.alpha) {
+        r.verdict = Verdict::Underpowered;
+        r.reason =
+            underpowered_reason(r.current_samples, r.baseline_samples, test->best_p, options);
+        return std::nullopt;
+    }
+    // Only a change beyond the tolerances can become a verdict, so only those enter Holm.
+    if (exceeds == Exceeds::No) {
+        r.verdict = Verdict::Unchanged;
+        return std::nullopt;
+    }
+    return PendingP{index, exceeds, Verdict::Underpowered};
+}
+
+// Fills everything but the p-value verdicts; returns the pending p when one decides.
+std::optional<PendingP> compare(const CaseInput& input, const Options& options, CaseResult& r,
+                                std::size_t index) {
+    const auto current_value = current_value_of(input, options, r);
+    if (!current_value) return std::nullopt;
+    const Observation& current = *input.current;
     std::string mismatch, unusable, damaged;
     const auto runs = comparable_runs(input, options.metric, mismatch, unusable, damaged);
     if (runs.empty()) {
@@ -395,95 +459,25 @@ std::optional<PendingP> compare(const CaseInput& input, const Options& options, 
     r.delta_us = cur - base;
     r.delta_pct = (cur - base) / base * 100.0;
 
-    const auto exceeds_for = [&](double reference) {
-        const double delta_us = cur - reference;
-        const double delta_pct = delta_us / reference * 100.0;
-        if (delta_pct > r.tolerance.threshold_pct && delta_us > r.tolerance.min_delta_us)
-            return Exceeds::Up;
-        if (delta_pct < -r.tolerance.threshold_pct && -delta_us > r.tolerance.min_delta_us)
-            return Exceeds::Down;
-        return Exceeds::No;
-    };
-    const auto settle = [&](Exceeds exceeds, bool significant, std::string noise_reason) {
-        if (exceeds == Exceeds::No) {
-            r.verdict = Verdict::Unchanged;
-        } else if (!significant) {
-            r.verdict = Verdict::Noisy;
-            r.reason = std::move(noise_reason);
-        } else {
-            r.verdict = exceeds == Exceeds::Up ? Verdict::Regressed : Verdict::Improved;
-        }
-    };
-
-    // (c) A history: the noise between runs is the yardstick (within-run rounds understate it).
     if (runs.size() >= options.min_history) {
-        r.test = Test::Fence;
-        auto fence = fit_noise_fence(values, options.fence, options.fence_k);
-        r.fence = fence;
-        const double log_ratio = std::log(cur / fence->reference);
-        const Exceeds exceeds = exceeds_for(fence->reference);
-        const bool outside =
-            exceeds == Exceeds::Up ? log_ratio > fence->upper : log_ratio < fence->lower;
-        settle(exceeds, outside,
-               fmt::format("within run-to-run noise of {} runs (fence {} .. {})", runs.size(),
-                           percent(std::exp(fence->lower) - 1.0),
-                           percent(std::exp(fence->upper) - 1.0)));
+        fence_test(values, cur, options, r);
         return std::nullopt;
     }
-    const Exceeds exceeds = exceeds_for(base);
-
-    // (a) Raw samples on both sides: Mann–Whitney U in the direction of the change.
+    const Exceeds exceeds = exceeds_tolerance(cur, base, r.tolerance);
     std::vector<double> pooled;
     for (const auto* run : runs)
         pooled.insert(pooled.end(), run->samples.begin(), run->samples.end());
-    if (!current.samples.empty() && !pooled.empty()) {
-        r.test = Test::UTest;
-        r.baseline_samples = pooled.size();
-        r.current_samples = current.samples.size();
-        const Tail tail = cur >= base ? Tail::Greater : Tail::Less;
-        r.p_value = mann_whitney_u(current.samples, pooled, tail)->p_value;
-        r.shift_us = hodges_lehmann_shift(current.samples, pooled);
-        const double best_p = separation_p(static_cast<double>(current.samples.size()),
-                                           static_cast<double>(pooled.size()));
-        if (exceeds != Exceeds::No && best_p >= options.alpha) {
-            r.verdict = Verdict::Underpowered;
-            r.reason = underpowered_reason(current.samples.size(), pooled.size(), best_p, options);
-            return std::nullopt;
-        }
-        return PendingP{index, exceeds, Verdict::Noisy};  // unchanged unless Holm says otherwise
-    }
-
-    // (b) Summaries with a spread: the Mann–Whitney U they allow at least, and its exact p.
+    if (!current.samples.empty() && !pooled.empty())
+        return sample_test(current, pooled, exceeds, options, r, index);
     const bool summaries = current.min && current.median && current.max && current.rounds > 0 &&
                            std::all_of(runs.begin(), runs.end(), [](const Observation* run) {
                                return run->min && run->median && run->max && run->rounds > 0;
                            });
-    if (summaries) {
-        r.test = Test::Bounds;
-        std::vector<RoundSummary> baseline_summaries;
-        for (const auto* run : runs) baseline_summaries.push_back(round_summary(*run));
-        const Tail tail = cur >= base ? Tail::Greater : Tail::Less;
-        const auto test = summary_u_test(round_summary(current), baseline_summaries, tail);
-        for (const auto* run : runs) r.baseline_samples += run->rounds;
-        r.current_samples = current.rounds;
-        r.p_value = test->p_value;
-        if (exceeds != Exceeds::No && test->best_p >= options.alpha) {
-            r.verdict = Verdict::Underpowered;
-            r.reason =
-                underpowered_reason(r.current_samples, r.baseline_samples, test->best_p, options);
-            return std::nullopt;
-        }
-        // Only a change beyond the tolerances can become a verdict, so only those enter Holm.
-        if (exceeds == Exceeds::No) {
-            r.verdict = Verdict::Unchanged;
-            return std::nullopt;
-        }
-        return PendingP{index, exceeds, Verdict::Underpowered};
-    }
+    if (summaries) return bounds_test(current, runs, exceeds, options, r, index);
 
     // (d) Nothing to test against: the tolerances alone decide.
     r.test = Test::Threshold;
-    settle(exceeds, true, {});
+    settle(r, exceeds, true, {});
     if (exceeds != Exceeds::No) {
         r.reason = "tolerance only: no raw samples, no spread and fewer than " +
                    std::to_string(options.min_history) + " baseline runs";
@@ -614,4 +608,4 @@ GateResult evaluate(const std::vector<CaseInput>& cases, const Options& options)
     return evaluation.finish();
 }
 
-}  // namespace ptune::bench::gate
+}  // namespace ptune::gate

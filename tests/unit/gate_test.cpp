@@ -9,11 +9,11 @@
 #include <catch2/catch.hpp>
 
 #include "gate_synth.hpp"
-#include "ptune/bench/gate.hpp"
 #include "ptune/core/stats.hpp"
+#include "ptune/gate/gate.hpp"
 
 using namespace ptune;
-using namespace ptune::bench::gate;
+using namespace ptune::gate;
 
 namespace {
 

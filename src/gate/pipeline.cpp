@@ -1,0 +1,174 @@
+// bench-gate's pipeline (pipeline.hpp): load digests, compare case by case, report.
+
+#include "ptune/gate/pipeline.hpp"
+
+#include <fmt/format.h>
+
+#include "ptune/bench/pipeline.hpp"
+#include "ptune/core/io.hpp"
+#include "ptune/gate/findings.hpp"
+#include "ptune/gate/input.hpp"
+#include "ptune/history/pipeline.hpp"
+
+namespace ptune::gate {
+
+namespace {
+
+Error with_role(Error error, std::string_view role) {
+    error.message = fmt::format("{} ({})", error.message, role);
+    error.code = ExitCode::InputError;
+    return error;
+}
+
+struct DigestRuns {
+    std::vector<GateRun> baseline;
+    GateRun current;
+};
+
+// bench-gate --history DB: the current run, then each case's current segment of the history as
+// its baseline runs (history::gate_baseline).
+Result<DigestRuns> load_history_digests(const GateRequest& request,
+                                        std::vector<bench::BenchCase>& kept,
+                                        Diagnostics& diagnostics) {
+    std::vector<bench::BenchCase> current;
+    if (request.current_cases) {
+        current = *request.current_cases;
+    } else {
+        auto status = for_each_run_case(
+            {}, request.current_inputs, [](std::size_t, bench::BenchCase&&) {},
+            [&](bench::BenchCase&& bench_case) { current.push_back(std::move(bench_case)); },
+            diagnostics);
+        if (!status) return status.error();
+    }
+    auto store = history::Store::open(request.history, history::OpenOptions{});
+    if (!store) return store.error();
+    auto baseline =
+        history::gate_baseline(**store, current, history::AnalyseOptions{}, diagnostics);
+    if (!baseline) return baseline.error();
+    DigestRuns runs;
+    for (const auto& run : *baseline) {
+        GateRun& digests = runs.baseline.emplace_back();
+        for (const auto& bench_case : run) digests.add(bench_case);
+    }
+    for (const auto& bench_case : current) runs.current.add(bench_case);
+    if (request.keep_current) kept = std::move(current);
+    return runs;
+}
+
+// The runs as digests, read one case at a time.
+Result<DigestRuns> load_digests(const GateRequest& request, std::vector<bench::BenchCase>& kept,
+                                Diagnostics& diagnostics) {
+    if (!request.history.empty()) return load_history_digests(request, kept, diagnostics);
+    DigestRuns runs;
+    runs.baseline.resize(request.baseline_inputs.size());
+    const auto on_current = [&](bench::BenchCase&& bench_case) {
+        runs.current.add(bench_case);
+        if (request.keep_current) kept.push_back(std::move(bench_case));
+    };
+    auto status = for_each_run_case(
+        request.baseline_inputs,
+        request.current_cases ? std::vector<std::string>{} : request.current_inputs,
+        [&](std::size_t run, bench::BenchCase&& bench_case) { runs.baseline[run].add(bench_case); },
+        on_current, diagnostics);
+    if (!status) return status.error();
+    if (request.current_cases) {
+        for (auto bench_case : *request.current_cases) on_current(std::move(bench_case));
+    }
+    return runs;
+}
+
+}  // namespace
+
+Status for_each_run_case(const std::vector<std::string>& baseline_inputs,
+                         const std::vector<std::string>& current_inputs,
+                         const std::function<void(std::size_t, bench::BenchCase&&)>& on_baseline,
+                         const bench::CaseSink& on_current, Diagnostics& diagnostics) {
+    for (std::size_t run = 0; run < baseline_inputs.size(); ++run) {
+        auto status = bench::for_each_bench_case(
+            {baseline_inputs[run]}, bench::LoadOptions{}, diagnostics,
+            [&](bench::BenchCase&& bench_case) { on_baseline(run, std::move(bench_case)); });
+        if (!status) return with_role(status.error(), "baseline");
+    }
+    if (current_inputs.empty()) return ok_status();
+    auto status =
+        bench::for_each_bench_case(current_inputs, bench::LoadOptions{}, diagnostics, on_current);
+    if (!status) return with_role(status.error(), "current run");
+    return ok_status();
+}
+
+Result<Config> load_config(const std::string& path) {
+    auto text = io::read_file(path);
+    if (!text) return text.error();
+    return parse_config(*text, path);
+}
+
+void apply_config(Config config, Options& options) {
+    if (config.threshold_pct) options.tolerance.threshold_pct = *config.threshold_pct;
+    if (config.min_delta_us) options.tolerance.min_delta_us = *config.min_delta_us;
+    options.overrides = std::move(config.cases);
+    options.ignore = std::move(config.ignore);
+    options.allow_missing.insert(options.allow_missing.end(), config.allow_missing.begin(),
+                                 config.allow_missing.end());
+}
+
+Status resolve_options(const OptionFlags& flags, Options& options) {
+    options.metric = parse_metric(flags.metric).value_or(Metric::Mean);
+    options.fence = flags.fence == "iqr" ? FenceMethod::Iqr : FenceMethod::Mad;
+    options.geomean_threshold_pct = flags.geomean_threshold_pct;
+    if (!flags.config_path.empty()) {
+        auto config = load_config(flags.config_path);
+        if (!config) return config.error();
+        apply_config(std::move(*config), options);
+    }
+    if (flags.threshold_pct) options.tolerance.threshold_pct = *flags.threshold_pct;
+    if (flags.min_delta_us) options.tolerance.min_delta_us = *flags.min_delta_us;
+    return ok_status();
+}
+
+Result<GateOutcome> run_gate(const GateRequest& request, const Options& options,
+                             const ReportSettings& settings, const rules::Catalogue* catalogue,
+                             Diagnostics& diagnostics) {
+    GateOutcome outcome;
+    {
+        auto runs = load_digests(request, outcome.current, diagnostics);
+        if (!runs) return runs.error();
+        Evaluation evaluation(options);
+        for_each_pair(
+            runs->baseline, runs->current, diagnostics,
+            [&](CaseInput&& input) { evaluation.add(std::move(input)); },
+            [&](std::size_t cases) { evaluation.reserve(cases); });
+        outcome.result = evaluation.finish();
+    }  // the runs are freed before the report is built
+    outcome.report = make_report(outcome.result, settings);
+    // The rules see one case at a time (findings.hpp): no metric map per case.
+    if (catalogue != nullptr)
+        outcome.report.findings = case_findings(outcome.result, options, *catalogue);
+    return outcome;
+}
+
+Status require_compared(const GateResult& result) {
+    if (result.compared() > 0) return ok_status();
+    // Wrong baseline, renamed cases, other rounds: the report says why, but it is no pass.
+    return Error{
+        "no case could be compared with the baseline; a gate that compared nothing does "
+        "not pass. Cases pair by name: label each side, e.g. --baseline "
+        "decode=base.log --current decode=run.log",
+        "", 0, ExitCode::InputError};
+}
+
+Status save_baseline(const std::string& path, const std::vector<std::string>& inputs,
+                     const std::vector<bench::BenchCase>& current, bool regressed, bool force,
+                     Diagnostics& diagnostics) {
+    if (regressed && !force) {
+        diagnostics.warn(path, 0,
+                         "not written: the current run regressed (use --force-save to write it "
+                         "anyway)");
+        return ok_status();
+    }
+    auto output = io::AtomicOutput::open(path, inputs, false);
+    if (!output) return output.error();
+    render::write_json(render::to_json(bench::cases_document(current)), (*output)->stream());
+    return (*output)->commit();
+}
+
+}  // namespace ptune::gate
