@@ -235,7 +235,12 @@ class LogScanner {
         bool markers = state.strace && state.strace->saw_markers();
         bool recompute = !state.report->saw_report_lines() && options_.recompute_from_strace;
         if (markers && recompute) {
-            if (auto block = state.strace->compute(options_.strace, state.report->loop_hints())) {
+            auto block = state.strace->compute(options_.strace, state.report->loop_hints());
+            // What the capture itself lacks (a log cut inside an invocation) belongs in the report.
+            const std::vector<std::string>& capture = state.strace->capture_notes();
+            state.bench_case.notes.insert(state.bench_case.notes.end(), capture.begin(),
+                                          capture.end());
+            if (block) {
                 // A capture upstream rejects prints only a note: it explains the missing number.
                 if (!block->has_headline())
                     state.bench_case.notes.insert(state.bench_case.notes.end(),

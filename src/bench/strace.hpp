@@ -61,6 +61,9 @@ class StraceCollector {
     void feed(std::string_view line, std::size_t line_number);
     /// True once a record head (`[STRACE] v=N`) was seen.
     bool saw_markers() const { return record_heads_ > 0; }
+    /// What the report should say about the capture itself, after compute() (a log that ends
+    /// inside an invocation).
+    const std::vector<std::string>& capture_notes() const { return capture_notes_; }
     /// Chip processes announced by `[chip_process pid=P dev=N] ready` lines (an L3 console,
     /// upstream-2026-09.md §2.7): pid -> device.
     const std::map<std::uint64_t, std::uint64_t>& chip_processes() const { return chip_processes_; }
@@ -125,8 +128,9 @@ class StraceCollector {
     /// ends inside it (a root span is written last, bench-log.md §1.13.4). Said once, on
     /// stderr; these groups are left out of every computation.
     std::vector<const Group*> cut_invocations(const std::vector<const Group*>& groups) const;
-    /// Warns about cut_invocations() and removes them from `groups`.
-    void leave_out_cut_invocations(std::vector<const Group*>& groups) const;
+    /// Warns about cut_invocations(), notes them for the report and removes them from
+    /// `groups`.
+    void leave_out_cut_invocations(std::vector<const Group*>& groups);
     /// L2: the hid bucket with the most launches (the benchmarked callable), in inv order;
     /// every launch when each complete launch has a hid of its own (hids_all_distinct).
     static std::vector<const Group*> l2_bucket(const std::vector<const Group*>& groups);
@@ -188,7 +192,8 @@ class StraceCollector {
     std::size_t timing_begin_line_ = 0;
     std::optional<std::string> rejected_;
     std::map<std::uint64_t, std::uint64_t> chip_processes_;  // pid -> dev
-    std::size_t node_dispatches_ = 0;                        // L3 scheduler `node.dispatch`
+    std::size_t node_dispatches_ = 0;
+    std::vector<std::string> capture_notes_;  // L3 scheduler `node.dispatch`
 };
 
 }  // namespace ptune::bench

@@ -90,10 +90,11 @@ std::optional<BenchBlock> StraceCollector::compute(const StraceOptions& options,
         return with_facts(compute_l3(launches, loop));
     }
     if (hids_all_distinct(groups)) {
-        diagnostics_.note(first_ref().file, first_line_,
-                          "every complete launch has a hid of its own: the hid names no "
-                          "callable here, so every launch is taken in inv order (upstream "
-                          "buckets launches by hid)");
+        std::string message =
+            "every complete launch has a hid of its own: the hid names no callable here, so "
+            "every launch is taken in inv order (upstream buckets launches by hid)";
+        diagnostics_.note(first_ref().file, first_line_, message);
+        capture_notes_.push_back(std::move(message));
     }
     std::vector<const Group*> bucket = l2_bucket(groups);
     std::vector<const Group*>().swap(groups);  // the bucket is all compute_l2 needs
@@ -113,16 +114,18 @@ std::optional<BenchBlock> StraceCollector::compute(const StraceOptions& options,
     return with_facts(std::move(block));
 }
 
-void StraceCollector::leave_out_cut_invocations(std::vector<const Group*>& groups) const {
+void StraceCollector::leave_out_cut_invocations(std::vector<const Group*>& groups) {
     std::vector<const Group*> cut = cut_invocations(groups);
     if (cut.empty()) return;
     std::vector<std::string> names;
     for (const Group* group : cut)
         names.push_back(fmt::format("pid {} inv {}", group->pid, group->inv));
-    diagnostics_.warn(where(cut.front()).file, cut.front()->line,
-                      fmt::format("the log ends inside {} invocation(s) ({}): no root span was "
-                                  "written for them, so they are left out",
-                                  cut.size(), fmt::join(names, ", ")));
+    std::string message = fmt::format(
+        "the log ends inside {} invocation(s) ({}): no root span was written for "
+        "them, so they are left out",
+        cut.size(), fmt::join(names, ", "));
+    diagnostics_.warn(where(cut.front()).file, cut.front()->line, message);
+    capture_notes_.push_back(std::move(message));
     std::erase_if(groups, [&](const Group* group) {
         return std::find(cut.begin(), cut.end(), group) != cut.end();
     });
