@@ -22,6 +22,8 @@ class DeviceLogCollector {
   public:
     DeviceLogCollector(std::string source, Diagnostics& diagnostics)
         : source_(std::move(source)), diagnostics_(diagnostics) {}
+    /// Lines fed from now on come from `source` (a case read from several files).
+    void set_source(std::string source) { source_ = std::move(source); }
 
     /// Feeds one normalised line; lines that are not orch/sched timing lines are ignored.
     void feed(std::string_view line, std::size_t line_number);

@@ -3,7 +3,9 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <map>
 #include <memory>
+#include <set>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -44,10 +46,44 @@ class LogScanner {
 
     /// Reads the log, handing each case to the sink as it ends; returns how many it handed.
     std::size_t scan(std::istream& in) {
+        start_case(default_case_, 1);
+        if (!read_stream(in)) return 0;
+        finish_case();
+        release_probed();
+        return handed_;
+    }
+
+    /// Reads several logs of one run (the host logs of its ranks) as one case.
+    std::size_t scan_run(const std::vector<std::string>& paths) {
+        start_case(default_case_, 1);
+        for (const std::string& path : paths) {
+            auto input = io::open_input(path);
+            if (!input) {
+                diagnostics_.warn(path, 0, input.error().message + "; skipped");
+                continue;
+            }
+            switch_source(path);
+            if (!read_stream(input->stream())) {
+                binary_ = false;
+                diagnostics_.warn(path, 0, "binary file, no benchmark lines; skipped");
+                if (!current_) start_case(default_case_, 1);
+            }
+        }
+        finish_case();
+        release_probed();
+        return handed_;
+    }
+
+    /// True when the file looked binary (NUL bytes near its start); nothing was read.
+    bool binary() const { return binary_; }
+
+  private:
+    /// Reads one stream into the open case; false when it is binary (nothing was read).
+    bool read_stream(std::istream& in) {
+        binary_probe_open_ = true;
         io::LineReader reader(in);
         std::string scratch;
         std::string_view raw_line;
-        start_case(default_case_, 1);
         std::size_t total = progress_total();
         std::size_t next_progress = kProgressStep;
         // Every line of the binary probe is looked at (for NUL bytes); after it, only the
@@ -72,7 +108,7 @@ class LogScanner {
                 if (nul != std::string_view::npos && line_start + nul < kBinaryProbeBytes) {
                     binary_ = true;
                     probed_.clear();
-                    return 0;
+                    return false;
                 }
             } else {
                 release_probed();  // no line of the probe had a NUL: the log is text
@@ -110,16 +146,18 @@ class LogScanner {
                 current_->device_log->feed(line, number);
             }
         }
-        finish_case();
-        release_probed();
         if (options_.progress) options_.progress(source_, reader.bytes_read(), reader.bytes_read());
-        return handed_;
+        return true;
     }
 
-    /// True when the file looked binary (NUL bytes near its start); nothing was read.
-    bool binary() const { return binary_; }
+    void switch_source(const std::string& path) {
+        source_ = path;
+        if (!current_) return;
+        current_->report->set_source(path);
+        if (current_->strace) current_->strace->set_source(path);
+        if (current_->device_log) current_->device_log->set_source(path);
+    }
 
-  private:
     /// NUL bytes this early mean a binary file, not a log with a damaged line.
     static constexpr std::size_t kBinaryProbeBytes = 8192;
     static constexpr std::size_t kProgressStep = 16u << 20;
@@ -172,7 +210,8 @@ class LogScanner {
             } else if (rest.starts_with("[RUN]")) {
                 tags.run = true;
             } else if (!tags.strace && (rest.starts_with("[STRACE]") ||
-                                        rest.starts_with("[pypto] l3_swimlane_pass="))) {
+                                        rest.starts_with("[pypto] l3_swimlane_pass=") ||
+                                        rest.starts_with("[chip_process "))) {
                 tags.strace = true;
                 tags.first_strace = at;
             }
@@ -196,7 +235,12 @@ class LogScanner {
         bool markers = state.strace && state.strace->saw_markers();
         bool recompute = !state.report->saw_report_lines() && options_.recompute_from_strace;
         if (markers && recompute) {
-            if (auto block = state.strace->compute(options_.strace, state.report->loop_hints())) {
+            auto block = state.strace->compute(options_.strace, state.report->loop_hints());
+            // What the capture itself lacks (a log cut inside an invocation) belongs in the report.
+            const std::vector<std::string>& capture = state.strace->capture_notes();
+            state.bench_case.notes.insert(state.bench_case.notes.end(), capture.begin(),
+                                          capture.end());
+            if (block) {
                 // A capture upstream rejects prints only a note: it explains the missing number.
                 if (!block->has_headline())
                     state.bench_case.notes.insert(state.bench_case.notes.end(),
@@ -401,13 +445,56 @@ std::vector<std::string> files_under(const fs::path& dir) {
     return files;
 }
 
+/// `host.<pid>.log`: one process's host log (upstream-2026-09.md §2.1).
+bool is_process_host_log(const fs::path& path) {
+    std::string name = path.filename().string();
+    if (!name.starts_with("host.") || !name.ends_with(".log") || name.size() <= 9) return false;
+    std::string_view pid = std::string_view(name).substr(5, name.size() - 9);
+    return std::all_of(pid.begin(), pid.end(), [](char c) { return is_digit(c); });
+}
+
+/// `prefix<digits>`.
+bool numbered(const std::string& name, std::string_view prefix) {
+    return name.size() > prefix.size() && name.starts_with(prefix) &&
+           std::all_of(name.begin() + static_cast<std::ptrdiff_t>(prefix.size()), name.end(),
+                       [](char c) { return is_digit(c); });
+}
+
+/// The host logs of one run, which are one case: every `host.<pid>.log` of a directory (the
+/// chip children of an L3 run, upstream-2026-09.md §2.1) and every one in the
+/// `rank<N>/d<K>/` dispatch directories of one `dfx_outputs` (upstream-2026-12.md §7.1), keyed
+/// by that directory. Runs of one log stay files of their own.
+std::map<std::string, std::vector<std::string>> run_host_logs(
+    const std::vector<std::string>& files) {
+    std::map<std::string, std::vector<std::string>> runs;
+    for (const std::string& file : files) {
+        fs::path path(file);
+        if (!is_process_host_log(path)) continue;
+        fs::path dir = path.parent_path();
+        if (numbered(dir.filename().string(), "d") &&
+            numbered(dir.parent_path().filename().string(), "rank"))
+            dir = dir.parent_path().parent_path();
+        runs[dir.string()].push_back(file);
+    }
+    std::erase_if(runs, [](const auto& run) { return run.second.size() < 2; });
+    return runs;
+}
+
+/// The case name of a run's host logs: its directory's name.
+std::string run_case_name(const std::string& dir, const LoadOptions& options) {
+    if (!options.case_name.empty()) return options.case_name;
+    std::string name = fs::path(dir).filename().string();
+    return name.empty() ? dir : name;
+}
+
 }  // namespace
 
 Status for_each_bench_case(const std::vector<std::string>& paths_or_labels,
                            const LoadOptions& options, Diagnostics& diagnostics,
                            const CaseSink& sink) {
     std::size_t usable_files = 0;
-    std::vector<Error> unusable;  // files without benchmark data, with the reason
+    std::vector<Error> unusable;  // named files without benchmark data, with the reason
+    std::vector<Error> skipped;   // files of a directory without benchmark data
     std::string reason;
     for (const std::string& argument : paths_or_labels) {
         std::string path = argument;
@@ -422,10 +509,21 @@ Status for_each_bench_case(const std::vector<std::string>& paths_or_labels,
         if (path != io::kStdinName && fs::is_directory(path, error)) {
             std::vector<std::string> files = files_under(path);
             if (files.empty()) {
-                diagnostics.error(path, 0, "directory holds no *.log, *.txt, *.tsv or *.json file");
+                diagnostics.warn(path, 0, "directory holds no *.log, *.txt, *.tsv or *.json file");
                 continue;
             }
+            // The host logs of one run are one case (its ranks side by side), as if catted.
+            std::set<std::string> in_runs;
+            for (const auto& [dir, logs] : run_host_logs(files)) {
+                LogScanner scanner(logs.front(), run_case_name(dir, options), options, diagnostics,
+                                   sink);
+                if (scanner.scan_run(logs) > 0) {
+                    ++usable_files;
+                    in_runs.insert(logs.begin(), logs.end());
+                }
+            }
             for (const std::string& file : files) {
+                if (in_runs.count(file) != 0) continue;
                 if (is_json(file)) {
                     // Other JSON files (baselines, traces) may sit next to the logs: skip them.
                     auto loaded = read_summary_json(file, diagnostics);
@@ -440,7 +538,7 @@ Status for_each_bench_case(const std::vector<std::string>& paths_or_labels,
                 if (*loaded)
                     ++usable_files;
                 else
-                    unusable.push_back(Error{reason, file, 0, ExitCode::InputError});
+                    skipped.push_back(Error{reason, file, 0, ExitCode::InputError});
             }
             continue;
         }
@@ -456,11 +554,23 @@ Status for_each_bench_case(const std::vector<std::string>& paths_or_labels,
         if (!*loaded) unusable.push_back(Error{reason, path, 0, ExitCode::InputError});
         if (*loaded) ++usable_files;
     }
-    // One unusable input is the error itself; several are listed before the summary (each
-    // reason is said once).
-    if (usable_files == 0 && unusable.size() == 1 && paths_or_labels.size() == 1)
+    // One unusable input is the error itself. With nothing usable at all, every reason is an
+    // error (and the exit 2 follows); beside usable data, a named input without any is a
+    // warning and a file of a directory without any (a README, a trace) a note.
+    if (usable_files == 0 && unusable.size() == 1 && skipped.empty() && paths_or_labels.size() == 1)
         return unusable.front();
-    for (const Error& error : unusable) diagnostics.error(error.file, error.line, error.message);
+    for (const Error& error : unusable) {
+        if (usable_files == 0)
+            diagnostics.error(error.file, error.line, error.message);
+        else
+            diagnostics.warn(error.file, error.line, error.message + "; skipped");
+    }
+    for (const Error& error : skipped) {
+        if (usable_files == 0)
+            diagnostics.error(error.file, error.line, error.message);
+        else
+            diagnostics.note(error.file, error.line, error.message + "; skipped");
+    }
     if (usable_files == 0) {
         return Error{paths_or_labels.size() == 1
                          ? fmt::format("{}: no benchmark data", paths_or_labels.front())

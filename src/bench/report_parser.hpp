@@ -19,6 +19,8 @@ class ReportParser {
   public:
     ReportParser(BenchCase& target, std::string source, Diagnostics& diagnostics)
         : case_(target), source_(std::move(source)), diagnostics_(diagnostics) {}
+    /// Lines fed from now on come from `source` (a case read from several files).
+    void set_source(std::string source) { source_ = std::move(source); }
 
     /// Feeds one line that contains `[RUN]`. Returns true if it was a bench line.
     bool feed(std::string_view line, std::size_t line_number);

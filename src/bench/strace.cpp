@@ -22,6 +22,7 @@ namespace {
 
 constexpr std::string_view kStraceTag = "[STRACE]";
 constexpr std::string_view kSentinelTag = "[pypto] l3_swimlane_pass=";
+constexpr std::string_view kChipProcessTag = "[chip_process ";
 
 bool is_space(char c) {
     return c == ' ' || c == '\t';
@@ -231,7 +232,9 @@ void StraceCollector::feed(std::string_view line, std::size_t line_number) {
         for (std::size_t at = line.find('[', from); at != std::string_view::npos;
              at = line.find('[', at + 1)) {
             std::string_view rest = line.substr(at);
-            if (rest.starts_with(kStraceTag) || rest.starts_with(kSentinelTag)) return at;
+            if (rest.starts_with(kStraceTag) || rest.starts_with(kSentinelTag) ||
+                rest.starts_with(kChipProcessTag))
+                return at;
         }
         return std::string_view::npos;
     };
@@ -239,15 +242,20 @@ void StraceCollector::feed(std::string_view line, std::size_t line_number) {
         return line.substr(after,
                            next == std::string_view::npos ? std::string_view::npos : next - after);
     };
+    // A sentinel or chip-process line at `at`: handled, `at` moved to the next event.
+    auto take_tagged = [&](std::size_t& at, std::string_view tag, auto handle) {
+        if (!line.substr(at).starts_with(tag)) return false;
+        std::size_t after = at + tag.size();
+        std::size_t next = next_event(after);
+        (this->*handle)(piece_between(after, next), line_number);
+        at = next;
+        return true;
+    };
     std::size_t at = next_event(0);
     while (at != std::string_view::npos) {
-        if (line.substr(at).starts_with(kSentinelTag)) {
-            std::size_t after = at + kSentinelTag.size();
-            std::size_t next = next_event(after);
-            on_sentinel(piece_between(after, next), line_number);
-            at = next;
+        if (take_tagged(at, kSentinelTag, &StraceCollector::on_sentinel) ||
+            take_tagged(at, kChipProcessTag, &StraceCollector::on_chip_process))
             continue;
-        }
         std::size_t after = at + kStraceTag.size();
         std::size_t next = next_event(after);
         std::string_view piece = piece_between(after, next);
@@ -256,7 +264,10 @@ void StraceCollector::feed(std::string_view line, std::size_t line_number) {
         if (head.size() < piece.size() && head.size() > 2 && head.substr(0, 2) == "v=" &&
             is_digit(head[2])) {
             ++record_heads_;
-            if (first_line_ == 0) first_line_ = line_number;
+            if (first_line_ == 0) {
+                first_line_ = line_number;
+                first_file_ = sources_.size() - 1;
+            }
             if (auto record = parse_strace_record(piece)) {
                 add_record(*record, line_number);
             } else {
@@ -327,7 +338,12 @@ std::uint32_t StraceCollector::hid_id(std::string_view hid) {
 
 void StraceCollector::add_record(const StraceRecord& record, std::size_t line_number) {
     SpanKind kind = classify(record.name);
-    if (kind == SpanKind::NotAnInvocation) return;
+    if (kind == SpanKind::NotAnInvocation) {
+        // The L3 scheduler's per-rank dispatches (upstream-2026-09.md §2.7): not launches, but
+        // they show the run is L3.
+        if (record.name == "node.dispatch") ++node_dispatches_;
+        return;
+    }
     Group* group = last_group_;
     if (group == nullptr || group->pid != record.pid || group->inv != record.inv) {
         bool created = false;
@@ -336,6 +352,7 @@ void StraceCollector::add_record(const StraceRecord& record, std::size_t line_nu
         if (created) {
             group->hid = hid_id(record.hid);
             group->line = line_number;
+            group->file = static_cast<std::uint16_t>(sources_.size() - 1);
             group->in_timing_region = in_timing_;
         }
         last_group_ = group;
@@ -402,6 +419,44 @@ void StraceCollector::on_sentinel(std::string_view text, std::size_t line_number
         in_timing_ = false;
         last_group_ = nullptr;
     }
+}
+
+void StraceCollector::set_source(std::string source) {
+    if (source == source_) return;
+    // File indices are 16 bits: a run of more than 65535 host logs keeps naming the last.
+    if (sources_.size() < std::numeric_limits<std::uint16_t>::max()) sources_.push_back(source);
+    source_ = std::move(source);
+    last_group_ = nullptr;
+}
+
+void StraceCollector::on_chip_process(std::string_view text, std::size_t line_number) {
+    // `pid=<pid> dev=<n>] ready` (no envelope, L3 console).
+    if (!text.starts_with("pid=")) return;
+    text.remove_prefix(4);
+    auto pid = take_uint(text);
+    if (!pid || !text.starts_with(" dev=")) return;
+    text.remove_prefix(5);
+    auto dev = take_uint(text);
+    if (!dev || !text.starts_with("] ready")) return;
+    if (chip_processes_.empty() && first_line_ == 0) {
+        first_line_ = line_number;
+        first_file_ = sources_.size() - 1;
+    }
+    chip_processes_[*pid] = *dev;
+}
+
+std::vector<const StraceCollector::Group*> StraceCollector::cut_invocations(
+    const std::vector<const Group*>& groups) const {
+    // `groups` is in (pid, inv) order: the last group of each pid ends its run.
+    std::vector<const Group*> cut;
+    bool pid_has_root = false;
+    for (std::size_t at = 0; at < groups.size(); ++at) {
+        const Group* group = groups[at];
+        bool last_of_pid = at + 1 == groups.size() || groups[at + 1]->pid != group->pid;
+        if (last_of_pid && !group->has_root && pid_has_root) cut.push_back(group);
+        pid_has_root = last_of_pid ? false : pid_has_root || group->has_root;
+    }
+    return cut;
 }
 
 std::vector<const StraceCollector::Group*> StraceCollector::usable_groups() const {

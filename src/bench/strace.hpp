@@ -50,13 +50,23 @@ struct HarnessLoopHints {
 class StraceCollector {
   public:
     StraceCollector(std::string source, Diagnostics& diagnostics)
-        : source_(std::move(source)), diagnostics_(diagnostics) {}
+        : source_(source), diagnostics_(diagnostics), sources_{std::move(source)} {}
+
+    /// The lines fed from now on come from `source` (one case read from several files: the
+    /// host logs of one L3 run's ranks, upstream-2026-12.md §7.1).
+    void set_source(std::string source);
 
     /// Feeds one normalised physical line that contains `[STRACE]` and/or a two-pass swimlane
     /// sentinel; records and sentinels are taken in the order they appear on the line.
     void feed(std::string_view line, std::size_t line_number);
     /// True once a record head (`[STRACE] v=N`) was seen.
     bool saw_markers() const { return record_heads_ > 0; }
+    /// What the report should say about the capture itself, after compute() (a log that ends
+    /// inside an invocation).
+    const std::vector<std::string>& capture_notes() const { return capture_notes_; }
+    /// Chip processes announced by `[chip_process pid=P dev=N] ready` lines (an L3 console,
+    /// upstream-2026-09.md §2.7): pid -> device.
+    const std::map<std::uint64_t, std::uint64_t>& chip_processes() const { return chip_processes_; }
     /// The block upstream would print for these markers under `options`; nullopt (with a
     /// warning) when the markers hold no launch at all. Facts `options` leaves unset come from
     /// `hints`, the markers (L3: several chip-worker pids with device_wall, a host-orchestrator
@@ -79,6 +89,7 @@ class StraceCollector {
         bool has_device : 1 = false;
         bool has_orch : 1 = false;
         bool has_sched : 1 = false;
+        std::uint16_t file = 0;  ///< index into sources_ (several host logs of one run)
         std::int64_t root_ts = 0, root_dur = 0;
         std::int64_t device_dur = 0;
         std::int64_t orch_ts = 0, orch_dur = 0;
@@ -98,6 +109,8 @@ class StraceCollector {
 
     void add_record(const StraceRecord& record, std::size_t line_number);
     void on_sentinel(std::string_view text, std::size_t line_number);
+    /// `pid=P dev=N] ready` after a `[chip_process ` tag.
+    void on_chip_process(std::string_view text, std::size_t line_number);
     void reject_capture(std::size_t line_number, std::string reason);
     /// The loop a computation runs with, every fact settled.
     struct Loop {
@@ -111,8 +124,19 @@ class StraceCollector {
     using Launches = std::map<std::uint64_t, std::vector<const Group*>>;
 
     std::vector<const Group*> usable_groups() const;
-    /// L2: the hid bucket with the most launches (the benchmarked callable), in inv order.
+    /// Per pid, its last invocation when it has no root while an earlier one has: the log
+    /// ends inside it (a root span is written last, bench-log.md §1.13.4). Said once, on
+    /// stderr; these groups are left out of every computation.
+    std::vector<const Group*> cut_invocations(const std::vector<const Group*>& groups) const;
+    /// Warns about cut_invocations(), notes them for the report and removes them from
+    /// `groups`.
+    void leave_out_cut_invocations(std::vector<const Group*>& groups);
+    /// L2: the hid bucket with the most launches (the benchmarked callable), in inv order;
+    /// every launch when each complete launch has a hid of its own (hids_all_distinct).
     static std::vector<const Group*> l2_bucket(const std::vector<const Group*>& groups);
+    /// True when at least two launches have a root and no two of them share a hid: the hid
+    /// then names no callable (a real September host log, one hid per dispatch).
+    static bool hids_all_distinct(const std::vector<const Group*>& groups);
     /// L3: per pid, its launches (groups with a root) in inv order, for pids that have a
     /// device_wall somewhere (chip workers; drops the host-orchestrator parent).
     static Launches l3_launches(const std::vector<const Group*>& groups);
@@ -135,9 +159,18 @@ class StraceCollector {
     /// pooled into one series (`fallback_flattened`).
     void pool_l3(const Launches& by_pid, const Loop& loop, BenchBlock& block,
                  std::optional<RawSamples>& raw) const;
+    /// L3 whose chip workers completed no launch in the log: one `(no timing)` rank per chip
+    /// process (or per pid with chip.run spans) and the reason as the headline.
+    BenchBlock no_l3_launch(const std::vector<const Group*>& groups, const Loop& loop) const;
+
+    /// Where a group's first record was.
+    SourceRef where(const Group* group) const { return {sources_[group->file], group->line}; }
+    /// Where the first marker was.
+    SourceRef first_ref() const { return {sources_[first_file_], first_line_}; }
 
     std::string source_;
     Diagnostics& diagnostics_;
+    std::vector<std::string> sources_;  // every file fed; source_ is the last
     // Groups in order of first record (a deque: references stay valid as it grows) and an
     // open-addressing index over them (slot = position + 1, 0 = empty; 4 bytes a slot, at
     // most half full): ~100 bytes a launch in all, where a node map of groups took ~230.
@@ -150,6 +183,7 @@ class StraceCollector {
     std::size_t record_heads_ = 0;
     std::size_t torn_records_ = 0;
     std::size_t first_line_ = 0;
+    std::size_t first_file_ = 0;
     // Two-pass swimlane sentinels (bench-log.md §1.13.6).
     bool saw_sentinel_ = false;
     bool saw_timing_begin_ = false;
@@ -157,6 +191,9 @@ class StraceCollector {
     std::size_t timing_regions_ = 0;
     std::size_t timing_begin_line_ = 0;
     std::optional<std::string> rejected_;
+    std::map<std::uint64_t, std::uint64_t> chip_processes_;  // pid -> dev
+    std::size_t node_dispatches_ = 0;
+    std::vector<std::string> capture_notes_;  // L3 scheduler `node.dispatch`
 };
 
 }  // namespace ptune::bench

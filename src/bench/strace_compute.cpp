@@ -54,6 +54,7 @@ std::optional<BenchBlock> StraceCollector::compute(const StraceOptions& options,
         if (!saw_timing_begin_) reject_capture(first_line_, "sentinels without any timing pass");
     }
     std::vector<const Group*> groups = usable_groups();
+    leave_out_cut_invocations(groups);
     LoopFacts facts = settle_loop(options, hints, groups);
     Loop loop{facts.warmup.value,   facts.rounds.value, facts.distributed.value,
               facts.resident.value, options.kernel,     options.raw};
@@ -72,21 +73,91 @@ std::optional<BenchBlock> StraceCollector::compute(const StraceOptions& options,
         }
         BenchBlock block;
         block.origin = Origin::Strace;
-        block.source = {source_, first_line_};
+        block.source = first_ref();
         block.declared_rounds = loop.rounds;
         block.declared_warmup = loop.warmup;
         block.notes.emplace_back(kNoMarkersNote);
         return with_facts(std::move(block));
     }
     if (groups.empty()) {
-        diagnostics_.warn(source_, first_line_,
+        diagnostics_.warn(first_ref().file, first_line_,
                           "[STRACE] markers hold no launch (only setup or scheduler spans)");
         return std::nullopt;
     }
-    if (loop.distributed) return with_facts(compute_l3(l3_launches(groups), loop));
+    if (loop.distributed) {
+        Launches launches = l3_launches(groups);
+        if (launches.empty()) return with_facts(no_l3_launch(groups, loop));
+        return with_facts(compute_l3(launches, loop));
+    }
+    if (hids_all_distinct(groups)) {
+        std::string message =
+            "every complete launch has a hid of its own: the hid names no callable here, so "
+            "every launch is taken in inv order (upstream buckets launches by hid)";
+        diagnostics_.note(first_ref().file, first_line_, message);
+        capture_notes_.push_back(std::move(message));
+    }
     std::vector<const Group*> bucket = l2_bucket(groups);
     std::vector<const Group*>().swap(groups);  // the bucket is all compute_l2 needs
-    return with_facts(compute_l2(std::move(bucket), loop));
+    BenchBlock block = compute_l2(std::move(bucket), loop);
+    if (loop.raw && block.effective_us && block.effective_us->rounds != loop.rounds) {
+        // Upstream's L2 takes every launch after the warmup as a sample (bench-log.md §4) but
+        // its raw header repeats the declared rounds: the two lines disagree, as upstream's
+        // would. Say so rather than print the contradiction silently.
+        diagnostics_.warn(
+            block.source.file, block.source.line,
+            fmt::format("rounds {} ({}) but the launches after the warmup {} give {} samples: "
+                        "as upstream, the headline says effective_us ({} rounds) while the raw "
+                        "header prints the declared rounds={}",
+                        loop.rounds, to_string(facts.rounds.source), loop.warmup,
+                        block.effective_us->rounds, block.effective_us->rounds, loop.rounds));
+    }
+    return with_facts(std::move(block));
+}
+
+void StraceCollector::leave_out_cut_invocations(std::vector<const Group*>& groups) {
+    std::vector<const Group*> cut = cut_invocations(groups);
+    if (cut.empty()) return;
+    std::vector<std::string> names;
+    for (const Group* group : cut)
+        names.push_back(fmt::format("pid {} inv {}", group->pid, group->inv));
+    std::string message = fmt::format(
+        "the log ends inside {} invocation(s) ({}): no root span was written for "
+        "them, so they are left out",
+        cut.size(), fmt::join(names, ", "));
+    diagnostics_.warn(where(cut.front()).file, cut.front()->line, message);
+    capture_notes_.push_back(std::move(message));
+    std::erase_if(groups, [&](const Group* group) {
+        return std::find(cut.begin(), cut.end(), group) != cut.end();
+    });
+}
+
+BenchBlock StraceCollector::no_l3_launch(const std::vector<const Group*>& groups,
+                                         const Loop& options) const {
+    BenchBlock block;
+    block.origin = Origin::Strace;
+    block.declared_rounds = options.rounds;
+    block.declared_warmup = options.warmup;
+    block.source = first_ref();
+    // Ranks: the chip processes the console announced, else the pids with chip.run spans.
+    std::map<std::uint64_t, SourceRef> ranks;
+    for (const auto& [pid, dev] : chip_processes_) ranks[pid] = first_ref();
+    if (ranks.empty()) {
+        for (const Group* group : groups) ranks.try_emplace(group->pid, where(group));
+    }
+    std::size_t started = 0;
+    for (const Group* group : groups) {
+        if (ranks.count(group->pid) != 0) ++started;
+    }
+    for (const auto& [pid, source] : ranks) {
+        Rank& rank = block.ranks.emplace_back();
+        rank.rank = pid;
+        rank.source = source;
+    }
+    block.unavailable = fmt::format(
+        "no launch completed in the log ({} chip worker(s), {} launch(es) begun, no chip.run "
+        "root with device_wall)",
+        ranks.size(), started);
+    return block;
 }
 
 BenchBlock StraceCollector::compute_l2(std::vector<const Group*> bucket,
@@ -97,7 +168,7 @@ BenchBlock StraceCollector::compute_l2(std::vector<const Group*> bucket,
 
     BenchBlock block;
     block.origin = Origin::Strace;
-    block.source = {source_, measured.empty() ? first_line_ : measured.front()->line};
+    block.source = measured.empty() ? first_ref() : where(measured.front());
     block.declared_rounds = options.rounds;
     block.declared_warmup = options.warmup;
     bool all_zero_device = true;
@@ -135,8 +206,9 @@ void StraceCollector::pool_l3(const Launches& by_pid, const Loop& options, Bench
             host.push_back(launches[i]->host_us());
             if (raw) raw->per_rank[pid].push_back(launches[i]->effective_us());
         }
-        if (block.source.line == first_line_ && !launches.empty())
-            block.source.line = launches.front()->line;
+        if (block.source.line == first_line_ && block.source.file == first_ref().file &&
+            !launches.empty())
+            block.source = where(launches.front());
     }
     set_headline(block, all_zero(device), effective);
     context.ranks = 0;
@@ -151,7 +223,7 @@ BenchBlock StraceCollector::compute_l3(const Launches& by_pid, const Loop& optio
     block.origin = Origin::Strace;
     block.declared_rounds = options.rounds;
     block.declared_warmup = options.warmup;
-    block.source = {source_, first_line_};
+    block.source = first_ref();
     Context& context = block.context.emplace();
     context.kernel = options.kernel;
     context.resident = options.resident;
@@ -190,7 +262,7 @@ BenchBlock StraceCollector::compute_l3(const Launches& by_pid, const Loop& optio
         std::size_t first = options.warmup * per_round;
         Rank& rank = block.ranks.emplace_back();
         rank.rank = pid;
-        rank.source = {source_, launches[first]->line};
+        rank.source = where(launches[first]);
         std::vector<double> rank_effective(rounds);
         std::vector<std::vector<double>> slot_effective(per_round, std::vector<double>(rounds));
         for (std::size_t k = 0; k < rounds; ++k) {
@@ -228,7 +300,7 @@ BenchBlock StraceCollector::compute_l3(const Launches& by_pid, const Loop& optio
         if (union_end[k] >= union_begin[k])
             union_us[k] = static_cast<double>(union_end[k] - union_begin[k]) / 1000.0;
     }
-    block.source.line = block.ranks.front().source.line;
+    block.source = block.ranks.front().source;
     set_headline(block, all_zero(device), headline);
     context.ranks = by_pid.size();
     context.host_union_mean_us = strace_fmean(union_us);

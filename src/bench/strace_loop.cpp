@@ -41,6 +41,14 @@ std::vector<const StraceCollector::Group*> StraceCollector::l2_bucket(
     const std::vector<const Group*>& groups) {
     // The hid bucket with the most launches is the benchmarked callable (§4); ties go to the
     // bucket whose first group comes first in (pid, inv) order, i.e. the first one met here.
+    // When every complete launch has a hid of its own, the hid names no callable: every
+    // bucket would hold one launch and the warmup would leave none, so all launches count.
+    if (hids_all_distinct(groups)) {
+        std::vector<const Group*> all(groups.begin(), groups.end());
+        std::stable_sort(all.begin(), all.end(),
+                         [](const Group* a, const Group* b) { return a->inv < b->inv; });
+        return all;
+    }
     std::map<std::uint32_t, std::size_t> counts;
     std::vector<std::uint32_t> first_seen;
     for (const Group* group : groups) {
@@ -58,6 +66,15 @@ std::vector<const StraceCollector::Group*> StraceCollector::l2_bucket(
     std::stable_sort(bucket.begin(), bucket.end(),
                      [](const Group* a, const Group* b) { return a->inv < b->inv; });
     return bucket;
+}
+
+bool StraceCollector::hids_all_distinct(const std::vector<const Group*>& groups) {
+    std::vector<std::uint32_t> hids;
+    for (const Group* group : groups) {
+        if (group->has_root) hids.push_back(group->hid);
+    }
+    std::sort(hids.begin(), hids.end());
+    return hids.size() >= 2 && std::adjacent_find(hids.begin(), hids.end()) == hids.end();
 }
 
 StraceCollector::Launches StraceCollector::l3_launches(const std::vector<const Group*>& groups) {
@@ -93,6 +110,15 @@ void StraceCollector::detect_mode(const StraceOptions& options, const HarnessLoo
     } else if (workers.size() >= 2) {
         facts.distributed = {true, FactSource::Log,
                              fmt::format("{} chip-worker pids with device_wall", workers.size())};
+    } else if (chip_processes_.size() >= 2) {
+        facts.distributed = {
+            true, FactSource::Log,
+            fmt::format("{} chip processes (`[chip_process pid=... dev=N] ready` lines)",
+                        chip_processes_.size())};
+    } else if (node_dispatches_ > 0) {
+        facts.distributed = {
+            true, FactSource::Log,
+            fmt::format("{} L3 scheduler `node.dispatch` spans", node_dispatches_)};
     } else if (workers.size() == 1 && parent) {
         facts.distributed = {true, FactSource::Log,
                              "a host-orchestrator pid (chip.run without device_wall) beside the "

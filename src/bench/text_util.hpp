@@ -22,9 +22,9 @@ std::optional<std::uint64_t> take_uint(std::string_view& text);
 std::string clip_for_message(std::string_view text, std::size_t limit);
 
 /// First byte in [begin, end) that may start what a log scan reads — the first three bytes of
-/// `[RUN]`, `[STRACE]`, `[pypto]`, `::group::`, `::endgroup::`, `##[` and the `_start=` of
-/// legacy device-log timing lines, or an ESC (colour codes) — or `end`.
-/// An io::LineReader::InterestFinder: lines without such a byte are skipped unread.
+/// `[RUN]`, `[STRACE]`, `[pypto]`, `[chip_process`, `::group::`, `::endgroup::`, `##[` and the
+/// `_start=` of legacy device-log timing lines, or an ESC (colour codes) — or `end`. An
+/// io::LineReader::InterestFinder: lines without such a byte are skipped unread.
 const char* find_log_interest(const char* begin, const char* end);
 
 /// The line without a leading GitHub Actions timestamp (`2026-08-21T21:43:07.1234567Z `).

@@ -298,7 +298,7 @@ nlohmann::json log_json(const HostLogFacts& log) {
             {"cut_attrs", st.cut_attrs},
             {"shared_lines", st.shared_lines},
             {"malformed_payloads", st.malformed_payloads},
-            {"swimlane_slots_lost", log.collector_skipped},
+            {"swimlane_empty_slots_skipped", log.collector_skipped},
             {"drops", std::move(drops)},
             {"binds", std::move(binds)},
             {"host_orch", std::move(orch)},
@@ -431,7 +431,7 @@ void add_host_loss_table(const HostFacts& facts, std::vector<render::Table>& tab
         render::Table losses;
         losses.title = "Host logs";
         losses.columns = {
-            "file", "spans", "torn", "cut '~'", "dropped", "reason", "swimlane slots lost"};
+            "file", "spans", "torn", "cut '~'", "dropped", "reason", "empty slots skipped"};
         losses.align = {render::Align::Left,  render::Align::Right, render::Align::Right,
                         render::Align::Right, render::Align::Right, render::Align::Left,
                         render::Align::Right};

@@ -6,11 +6,13 @@
 #include <algorithm>
 #include <cmath>
 #include <fstream>
+#include <limits>
 #include <map>
 
 #include <fmt/format.h>
 
 #include "ptune/core/io.hpp"
+#include "ptune/core/text.hpp"
 
 namespace ptune::scope {
 
@@ -151,10 +153,16 @@ std::optional<OrchError> find_orch_error(std::istream& in, const std::string& so
         if (at == std::string_view::npos) continue;
         std::string_view digits = line.substr(at + kKey.size());
         std::size_t n = 0;
-        while (n < digits.size() && n < 9 && digits[n] >= '0' && digits[n] <= '9') ++n;
+        while (n < digits.size() && digits[n] >= '0' && digits[n] <= '9') ++n;
         if (n == 0) continue;
         OrchError error;
-        error.code = std::stoi(std::string(digits.substr(0, n)));
+        // Every digit counts: a code beyond int is an unknown code, never its first digits.
+        error.code_text = std::string(digits.substr(0, std::min<std::size_t>(n, 40)));
+        if (n > 40) error.code_text += "...";
+        auto value = n <= 10 ? text::parse_uint(digits.substr(0, n)) : std::nullopt;
+        error.code = value && *value <= static_cast<std::uint64_t>(std::numeric_limits<int>::max())
+                         ? static_cast<int>(*value)
+                         : -1;
         error.saw_507018 = line.find("507018") != std::string_view::npos;
         error.file = source;
         error.line = reader.line_number();
@@ -163,7 +171,9 @@ std::optional<OrchError> find_orch_error(std::istream& in, const std::string& so
     return std::nullopt;
 }
 
-std::optional<OrchError> find_orch_error_near(const fs::path& stats_file, const fs::path& root) {
+std::optional<OrchError> find_orch_error_near(const fs::path& stats_file, const fs::path& root,
+                                              Diagnostics* diagnostics,
+                                              std::vector<std::string>* read) {
     // Lexical paths (as the user gave them), so that messages name files the way they were found.
     std::error_code error;
     fs::path top = root.lexically_normal();
@@ -178,7 +188,18 @@ std::optional<OrchError> find_orch_error_near(const fs::path& stats_file, const 
         }
         std::sort(logs.begin(), logs.end());
         for (const fs::path& log : logs) {
+            // A FIFO would block the open and /dev/zero never end: regular files only (a
+            // symlink to one is followed).
+            if (!fs::is_regular_file(log, error)) {
+                if (diagnostics != nullptr)
+                    diagnostics->warn(log.string(), 0,
+                                      "not a regular file (a FIFO, device or dangling link): "
+                                      "not searched for an orch_error_code");
+                error.clear();
+                continue;
+            }
             std::ifstream in(log, std::ios::binary);
+            if (read != nullptr) read->push_back(log.string());
             if (auto found = find_orch_error(in, log.string())) return found;
         }
         if (dir.empty() || dir == top || !dir.has_parent_path() || dir.parent_path() == dir) break;
@@ -218,7 +239,9 @@ Result<Loaded> load(const std::string& input, const std::string& host_log,
     } else if (input != io::kStdinName) {
         fs::path root = fs::is_directory(input) ? fs::path(input) : fs::path(input).parent_path();
         for (const fs::path& file : files) {
-            if ((loaded.orch_error = find_orch_error_near(file, root.empty() ? "." : root))) break;
+            loaded.orch_error =
+                find_orch_error_near(file, root.empty() ? "." : root, &diagnostics, &loaded.inputs);
+            if (loaded.orch_error) break;
         }
     }
     return loaded;
@@ -301,10 +324,12 @@ void publish(const Loaded& loaded, rules::MetricStore& store) {
     if (!hottest.empty()) run.labels["scope.hottest_ring"] = "ring " + hottest;
     if (loaded.orch_error) {
         const OrchError& error = *loaded.orch_error;
-        run.metrics["scope.orch_error_code"] = error.code;
+        run.metrics["scope.orch_error_code"] =
+            text::parse_double(error.code_text).value_or(static_cast<double>(error.code));
         run.metrics["scope.orch_error_507018"] = error.saw_507018 ? 1 : 0;
         const OrchErrorInfo* info = orch_error_info(error.code);
-        run.labels["scope.orch_error_name"] = info ? info->name : "unknown code";
+        run.labels["scope.orch_error_name"] =
+            info ? std::string(info->name) : "unknown code " + error.code_text;
         run.labels["scope.orch_error_meaning"] = info ? info->meaning : "not in the upstream table";
         run.labels["scope.orch_error_first_move"] =
             info ? info->first_move : "read the AICPU log around the failure";
@@ -396,7 +421,7 @@ std::vector<render::Table> summary_tables(const Loaded& loaded, std::size_t top)
 }
 
 render::Report build_report(const Loaded& loaded, std::vector<rules::Finding> findings,
-                            std::size_t top) {
+                            std::size_t top, bool json_view) {
     render::Report report;
     report.command = "scope-stats";
     report.tables = summary_tables(loaded, top);
@@ -417,7 +442,9 @@ render::Report build_report(const Loaded& loaded, std::vector<rules::Finding> fi
                               {"tensormap_max", meta.tensormap_max}};
         file["tensormap_peak"] = stats.tensormap_peak;
         nlohmann::json scopes = nlohmann::json::array();
-        for (const ScopeUse& scope : stats.scopes) scopes.push_back(scope_json(scope, meta));
+        if (json_view) {
+            for (const ScopeUse& scope : stats.scopes) scopes.push_back(scope_json(scope, meta));
+        }
         file["scopes"] = std::move(scopes);
         nlohmann::json open = nlohmann::json::array();
         for (const OpenScope& scope : stats.open_scopes) {
@@ -454,17 +481,21 @@ render::Report build_report(const Loaded& loaded, std::vector<rules::Finding> fi
     if (loaded.orch_error) {
         const OrchError& error = *loaded.orch_error;
         const OrchErrorInfo* info = orch_error_info(error.code);
-        report.data["orch_error"] = {{"code", error.code},
-                                     {"name", info ? info->name : nullptr},
+        // A name only for a code of the upstream table (a null char* would not be a string).
+        nlohmann::json code =
+            error.code >= 0 ? nlohmann::json(error.code) : nlohmann::json(error.code_text);
+        nlohmann::json name = info ? nlohmann::json(info->name) : nlohmann::json(nullptr);
+        report.data["orch_error"] = {{"code", std::move(code)},
+                                     {"name", std::move(name)},
                                      {"aicpu_exception_507018", error.saw_507018},
                                      {"file", error.file},
                                      {"line", error.line}};
-        report.notes.push_back(
-            fmt::format("{}:{}: orch_error_code={} {}{}: {}; first move: {}", error.file,
-                        error.line, error.code, info ? info->name : "(unknown code)",
-                        error.saw_507018 ? " behind 507018 ACL_ERROR_RT_AICPU_EXCEPTION" : "",
-                        info ? info->meaning : "not in the upstream table",
-                        info ? info->first_move : "read the AICPU log around the failure"));
+        report.notes.push_back(fmt::format(
+            "{}:{}: orch_error_code={} {}{}: {}; first move: {}", error.file, error.line,
+            error.code_text, info ? std::string(info->name) : "unknown code " + error.code_text,
+            error.saw_507018 ? " behind 507018 ACL_ERROR_RT_AICPU_EXCEPTION" : "",
+            info ? info->meaning : "not in the upstream table",
+            info ? info->first_move : "read the AICPU log around the failure"));
     }
     return report;
 }

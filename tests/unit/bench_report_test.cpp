@@ -283,8 +283,9 @@ TEST_CASE("bench report: the log prefilter finds every tag at every position", "
     // filler that holds near misses ("[pass]", "[ab", ":: ", "#[", "#x#", "_sx", "_xt").
     const std::string filler = "x [pass] [ab : :: #[ #x# _sx _xt ";
     using namespace std::string_view_literals;
-    for (std::string_view tag : {"[RUN]"sv, "[STRACE]"sv, "[pypto]"sv, "::group::"sv,
-                                 "::endgroup::"sv, "##[group]"sv, "_start="sv, "\x1b[0m"sv}) {
+    for (std::string_view tag :
+         {"[RUN]"sv, "[STRACE]"sv, "[pypto]"sv, "[chip_process "sv, "::group::"sv, "::endgroup::"sv,
+          "##[group]"sv, "_start="sv, "\x1b[0m"sv}) {
         for (std::size_t at = 0; at < 140; ++at) {
             std::string text;
             while (text.size() < at) text += filler;

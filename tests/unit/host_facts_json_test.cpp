@@ -112,7 +112,7 @@ TEST_CASE("host facts as JSON: every table of the text output, in ns", "[host][h
     const auto& log = json["logs"][1];
     CHECK(log["file"].get<std::string>().ends_with("host.3810442.log"));
     CHECK(log["cut_records"] == 1);
-    CHECK(log["swimlane_slots_lost"] == 1023);
+    CHECK(log["swimlane_empty_slots_skipped"] == 1023);
     REQUIRE(log["drops"].size() == 1);
     CHECK(log["drops"][0]["total"] == 37);
     CHECK(log["drops"][0]["dominant_reason"] == "queue_full");

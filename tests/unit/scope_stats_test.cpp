@@ -144,7 +144,7 @@ TEST_CASE("scope_stats: wedged run, unmatched end, damaged lines", "[scope]") {
     CHECK(diagnostics.count(Severity::Warning) == 4);
     Loaded loaded;
     loaded.files.push_back(std::move(*stats));
-    loaded.orch_error = OrchError{1, true, "host.1.log", 7};
+    loaded.orch_error = OrchError{1, "1", true, "host.1.log", 7};
     auto findings = evaluate(loaded);
     CHECK(fired(findings, "ring.wedged-scope"));
     REQUIRE(fired(findings, "ring.orch-error"));
@@ -189,4 +189,13 @@ TEST_CASE("orch_error_code in a host log", "[scope]") {
     REQUIRE(orch_error_info(2) != nullptr);
     CHECK(std::string(orch_error_info(2)->name) == "HEAP_RING_DEADLOCK");
     CHECK(orch_error_info(5) == nullptr);
+}
+
+TEST_CASE("orch_error_code beyond int is an unknown code with every digit", "[scope]") {
+    std::istringstream log("[mono_ns=2][T0x1][ERROR] run: orch_error_code=18446744073709551616\n");
+    auto error = find_orch_error(log, "host.1.log");
+    REQUIRE(error);
+    CHECK(error->code == -1);  // not its first nine digits
+    CHECK(error->code_text == "18446744073709551616");
+    CHECK(orch_error_info(error->code) == nullptr);
 }

@@ -76,7 +76,9 @@ struct HostLogFacts {
     std::vector<HostOrchPhase> host_orch;  ///< the first kDetailedHostOrch lines
     std::vector<BindBreakdown> binds;      ///< the first kDetailedBinds invocations
     FoldedHostLog folded;                  ///< the rest, summed
-    std::uint64_t collector_skipped = 0;   ///< AICore swimlane record slots lost (all cores)
+    /// AICore swimlane record slots the collector skipped as never written (start_time=0), all
+    /// cores: empty slots, not lost records (the text column "empty slots skipped").
+    std::uint64_t collector_skipped = 0;
 };
 
 /// One host_phase_records.jsonl.

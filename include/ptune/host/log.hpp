@@ -147,7 +147,9 @@ struct ChipProcessReady {
 };
 
 /// The swimlane collector's `Core <c>: skipped <n> AICore record slot(s) with start_time=0`
-/// warning: swimlane records lost on that core.
+/// warning: slots of that core's AICore record buffer that were never written (start_time=0: a
+/// race-window write or the recycled buffer's tail), skipped by the collector. No record is
+/// lost: the records file holds every slot that was written.
 struct CollectorSkip {
     std::uint64_t core = 0;
     std::uint64_t skipped = 0;

@@ -83,7 +83,8 @@ struct ScopeStats {
 
 /// The `orch_error_code=` a host log names for a failed run (§3.3).
 struct OrchError {
-    int code = 0;
+    int code = 0;             ///< -1 when the printed number is beyond int (an unknown code)
+    std::string code_text;    ///< the digits as printed (any length, at most 40 kept)
     bool saw_507018 = false;  ///< `507018` (ACL_ERROR_RT_AICPU_EXCEPTION) on the same line
     std::string file;
     std::size_t line = 0;

@@ -34,9 +34,13 @@ std::vector<std::filesystem::path> find_scope_stats(const std::filesystem::path&
 std::optional<OrchError> find_orch_error(std::istream& in, const std::string& source);
 
 /// The host logs (`host.*.log`, `host-strace.*.log` excluded) beside or above a scope_stats
-/// file, up to the directory `root`, that name an `orch_error_code`.
+/// file, up to the directory `root`, that name an `orch_error_code`. Only regular files are
+/// read: a FIFO or device with such a name is skipped (with a warning in `diagnostics`, when
+/// given), never opened. Every file read is appended to `read` (when given): it is an input.
 std::optional<OrchError> find_orch_error_near(const std::filesystem::path& stats_file,
-                                              const std::filesystem::path& root);
+                                              const std::filesystem::path& root,
+                                              Diagnostics* diagnostics = nullptr,
+                                              std::vector<std::string>* read = nullptr);
 
 /// What the pipeline read.
 struct Loaded {
@@ -56,9 +60,10 @@ void publish(const Loaded& loaded, rules::MetricStore& store);
 
 /// Report tables: per ring and resource the worst scope, the scopes nearest their limit
 /// (`top` rows), open scopes, and the JSON view (`fatal`, `dropped`, `scopes` as
-/// scope_stats.expected.json, plus `rings`, `open_scopes`, `orch_error`).
+/// scope_stats.expected.json, plus `rings`, `open_scopes`, `orch_error`). The per-scope JSON
+/// costs ~5 KB a scope: with `json_view` false (a text, markdown or csv output) it is not built.
 render::Report build_report(const Loaded& loaded, std::vector<rules::Finding> findings,
-                            std::size_t top = 10);
+                            std::size_t top = 10, bool json_view = true);
 
 /// The tables of build_report() for advise's section (no JSON view).
 std::vector<render::Table> summary_tables(const Loaded& loaded, std::size_t top = 5);
