@@ -3,9 +3,9 @@
 
 #include <fmt/format.h>
 
-#include "ptune/bench/gate_report.hpp"
 #include "ptune/bench/pipeline.hpp"
 #include "ptune/bench/summary.hpp"
+#include "ptune/gate/pipeline.hpp"
 #include "source_util.hpp"
 #include "sources.hpp"
 
@@ -40,17 +40,18 @@ class LoadedBench : public LoadedSource {
   private:
     /// The run against --baseline, with bench-gate's tests, defaults and table.
     void compare(rules::MetricStore& store) {
-        auto runs = bench::gate::load_runs(context_.options.baselines, {}, context_.diagnostics);
-        if (!runs) {
+        gate::Options gate_options;
+        gate::GateRequest request{context_.options.baselines, "", {}, false, std::move(cases_)};
+        auto outcome = gate::run_gate(request, gate_options, {gate_options, false}, nullptr,
+                                      context_.diagnostics);
+        if (!outcome) {
             context_.diagnostics.warn(
-                runs.error().file, runs.error().line,
-                "baseline not usable, no comparison: " + runs.error().message);
+                outcome.error().file, outcome.error().line,
+                "baseline not usable, no comparison: " + outcome.error().message);
             return;
         }
-        runs->current = std::move(cases_);
-        bench::gate::Options gate_options;
-        auto result = bench::gate::compare(*runs, gate_options, store, context_.diagnostics);
-        auto report = bench::gate::make_report(result, {gate_options, false});
+        gate::publish_metrics(outcome->result, gate_options, store);
+        render::Report& report = outcome->report;
         sections_.push_back({"bench-gate",
                              "effective_us against the baseline",
                              std::move(report.tables.front()),
