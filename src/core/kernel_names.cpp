@@ -10,7 +10,7 @@
 
 #include <fmt/format.h>
 
-#include "../swimlane/json_walk.hpp"
+#include "ptune/core/json_walk.hpp"
 #include "ptune/core/io.hpp"
 #include "ptune/core/text.hpp"
 

@@ -10,7 +10,7 @@
 
 #include <fmt/format.h>
 
-#include "json_walk.hpp"
+#include "ptune/core/json_walk.hpp"
 
 namespace ptune::swimlane {
 

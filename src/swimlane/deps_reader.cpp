@@ -5,7 +5,7 @@
 
 #include <fmt/format.h>
 
-#include "json_walk.hpp"
+#include "ptune/core/json_walk.hpp"
 #include "ptune/swimlane/reader.hpp"
 
 namespace ptune::swimlane {

@@ -13,7 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "host_clock.hpp"
-#include "json_walk.hpp"
+#include "ptune/core/json_walk.hpp"
 #include "ptune/swimlane/reader.hpp"
 #include "runs.hpp"
 

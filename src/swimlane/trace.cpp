@@ -4,7 +4,7 @@
 
 #include <streambuf>
 
-#include "../core/gzip_writer.hpp"
+#include "ptune/core/gzip_writer.hpp"
 #include "background_buf.hpp"
 #include "trace_model.hpp"
 #include "trace_overhead.hpp"

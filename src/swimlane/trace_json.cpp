@@ -13,7 +13,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-#include "../core/block_buf.hpp"
+#include "ptune/core/block_buf.hpp"
 #include "ptune/core/text.hpp"
 #include "ptune/core/version.hpp"
 #include "ptune/swimlane/reader.hpp"

@@ -1,7 +1,7 @@
 // The swimlane readers' JSON tokenizer (see json_walk.hpp): one pass over a contiguous text or a
 // chunked stream, numbers parsed in place, strings handed out as views unless they hold escapes.
 
-#include "json_walk.hpp"
+#include "ptune/core/json_walk.hpp"
 
 #include <array>
 #include <charconv>

@@ -22,7 +22,7 @@
 #include <thread>
 #include <vector>
 
-#include "block_buf.hpp"
+#include "ptune/core/block_buf.hpp"
 
 namespace ptune::io {
 

@@ -1,0 +1,82 @@
+cmake_minimum_required(VERSION 3.25)
+# cmake -DSOURCE_DIR=… -DDOMAINS="core=|rules=core|…" [-DSTAMP=file] -P CheckBorders.cmake
+#
+# Fails (naming file and line) when a domain's source or public header includes
+#  - ptune/<d>/… of a domain <d> it does not declare in DEPENDS (CMakeLists.txt), or
+#  - a header by a relative path that leaves its own folders (src/<domain>/, include/ptune/<domain>/):
+#    another domain's private header, or a public header reached around the include views.
+# Unit tests (*_test.cpp) are not a domain's code and are not checked.
+
+string(REPLACE "|" ";" entries "${DOMAINS}")
+set(names "")
+foreach(entry IN LISTS entries)
+  string(REGEX MATCH "^([^=]+)=(.*)$" _ "${entry}")
+  set(name "${CMAKE_MATCH_1}")
+  string(REPLACE "," ";" deps "${CMAKE_MATCH_2}")
+  set(deps_${name} "${deps}")
+  list(APPEND names "${name}")
+endforeach()
+
+function(line_of file needle out)
+  file(READ "${file}" content)
+  string(FIND "${content}" "${needle}" offset)
+  string(SUBSTRING "${content}" 0 ${offset} before)
+  string(REGEX MATCHALL "\n" newlines "${before}")
+  list(LENGTH newlines count)
+  math(EXPR line "${count} + 1")
+  set(${out} ${line} PARENT_SCOPE)
+endfunction()
+
+set(errors "")
+foreach(domain IN LISTS names)
+  set(own_src "${SOURCE_DIR}/src/${domain}/")
+  set(own_include "${SOURCE_DIR}/include/ptune/${domain}/")
+  file(GLOB_RECURSE files "${own_src}*.[ch]pp" "${own_include}*.hpp")
+  list(FILTER files EXCLUDE REGEX "_test\\.cpp$")
+  foreach(file IN LISTS files)
+    file(STRINGS "${file}" includes REGEX "^[ \t]*#[ \t]*include[ \t]*[<\"]")
+    get_filename_component(dir "${file}" DIRECTORY)
+    file(RELATIVE_PATH shown "${SOURCE_DIR}" "${file}")
+    foreach(include IN LISTS includes)
+      string(REGEX MATCH "[<\"]([^>\"]+)[>\"]" _ "${include}")
+      set(path "${CMAKE_MATCH_1}")
+      set(problem "")
+      if(path MATCHES "^ptune/([^/]+)/")
+        set(other "${CMAKE_MATCH_1}")
+        if(NOT other STREQUAL domain)
+          if(NOT other IN_LIST names)
+            set(problem "includes ${path}, but '${other}' is not a domain of the library")
+          elseif(NOT other IN_LIST deps_${domain})
+            string(CONCAT problem "includes ${path}, but domain '${domain}' does not declare "
+                          "'${other}' in DEPENDS (CMakeLists.txt)")
+          endif()
+        endif()
+      elseif(include MATCHES "\"")
+        get_filename_component(target "${path}" ABSOLUTE BASE_DIR "${dir}")
+        if(EXISTS "${target}")
+          string(FIND "${target}" "${own_src}" in_src)
+          string(FIND "${target}" "${own_include}" in_include)
+          if(NOT in_src EQUAL 0 AND NOT in_include EQUAL 0)
+            file(RELATIVE_PATH reached "${SOURCE_DIR}" "${target}")
+            string(CONCAT problem "includes ${reached} by a relative path: a header outside "
+                          "domain '${domain}' is included as ptune/<domain>/… of a declared "
+                          "dependency, and another domain's private header not at all")
+          endif()
+        endif()
+      endif()
+      if(problem)
+        line_of("${file}" "${path}" line)
+        string(APPEND errors "${shown}:${line}: ${problem}\n")
+      endif()
+    endforeach()
+  endforeach()
+endforeach()
+
+if(errors)
+  # One unwrapped line per include, so editors and CI annotations can jump to it.
+  message(NOTICE "${errors}")
+  message(FATAL_ERROR "include across a domain border (listed above)")
+endif()
+if(STAMP)
+  file(TOUCH "${STAMP}")
+endif()

@@ -1,0 +1,2 @@
+#pragma once
+// beta public header.

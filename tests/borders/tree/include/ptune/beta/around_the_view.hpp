@@ -1,0 +1,3 @@
+#pragma once
+// A public header reaching a sibling domain's public header by a relative path.
+#include "../gamma/api.hpp"

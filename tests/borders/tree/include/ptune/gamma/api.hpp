@@ -1,0 +1,2 @@
+#pragma once
+// gamma public header.

@@ -1,0 +1,2 @@
+#pragma once
+// alpha's own private header: allowed.

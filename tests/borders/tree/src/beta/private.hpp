@@ -1,0 +1,2 @@
+#pragma once
+// beta's private header.
