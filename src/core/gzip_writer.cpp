@@ -1,7 +1,7 @@
 // ParallelGzipBuf: libdeflate on independent blocks, spliced into one gzip member (see the header
 // for why one member and how).
 
-#include "gzip_writer.hpp"
+#include "ptune/core/gzip_writer.hpp"
 
 #include <libdeflate.h>
 #include <zlib.h>

@@ -12,7 +12,7 @@
 
 #include <catch2/catch.hpp>
 
-#include "../../src/core/gzip_writer.hpp"
+#include "ptune/core/gzip_writer.hpp"
 
 using namespace ptune;
 

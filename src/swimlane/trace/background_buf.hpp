@@ -9,7 +9,7 @@
 #include <thread>
 #include <vector>
 
-#include "../core/block_buf.hpp"
+#include "ptune/core/block_buf.hpp"
 
 namespace ptune::swimlane::detail {
 
