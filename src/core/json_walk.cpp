@@ -1,4 +1,4 @@
-// The swimlane readers' JSON tokenizer (see json_walk.hpp): one pass over a contiguous text or a
+// The streaming JSON tokenizer (see ptune/core/json_walk.hpp): one pass over a contiguous text or a
 // chunked stream, numbers parsed in place, strings handed out as views unless they hold escapes.
 
 #include "ptune/core/json_walk.hpp"
@@ -12,7 +12,7 @@
 
 #include "ptune/core/text.hpp"
 
-namespace ptune::swimlane::detail {
+namespace ptune::json_stream {
 
 bool Scalar::as_id(std::uint64_t& out) const {
     if (type == Type::Int) {
@@ -454,4 +454,4 @@ bool walk(std::istream& in, JsonWalker& walker) {
     return JsonScanner(in, walker).run();
 }
 
-}  // namespace ptune::swimlane::detail
+}  // namespace ptune::json_stream

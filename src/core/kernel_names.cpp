@@ -10,8 +10,8 @@
 
 #include <fmt/format.h>
 
-#include "ptune/core/json_walk.hpp"
 #include "ptune/core/io.hpp"
+#include "ptune/core/json_walk.hpp"
 #include "ptune/core/text.hpp"
 
 namespace ptune {
@@ -38,9 +38,9 @@ std::optional<KernelNames::Id> parse_id(std::string_view text) {
     return static_cast<KernelNames::Id>(*id);
 }
 
-using swimlane::detail::Scalar;
+using json_stream::Scalar;
 
-class NameMapWalker final : public swimlane::detail::JsonWalker {
+class NameMapWalker final : public json_stream::JsonWalker {
   public:
     NameMapWalker(KernelNames& names, std::string_view source, Diagnostics& diagnostics)
         : names_(names), source_(source), diagnostics_(diagnostics) {}
@@ -112,7 +112,7 @@ Result<KernelNames> parse_name_map(std::string_view json, std::string_view sourc
     KernelNames names;
     names.source = std::string(source);
     NameMapWalker walker(names, source, diagnostics);
-    if (!swimlane::detail::walk(json, walker)) {
+    if (!json_stream::walk(json, walker)) {
         return Error{fmt::format("not a usable name map: {}", walker.error_message()),
                      std::string(source), walker.error_line(), ExitCode::InputError};
     }

@@ -395,13 +395,23 @@ void compare(Comparison& c) {
     }
 }
 
-void publish(const Comparison& c, rules::MetricStore& store, bool only_if_absent) {
-    auto fresh = [&](std::string_view kind, const std::string& name) {
+namespace {
+
+/// The L3.* metrics of one comparison, per dispatch, waiting rank and rank-kernel; with
+/// `only_if_absent` a subject already in the store is left alone.
+class L3Publisher {
+  public:
+    L3Publisher(const Comparison& c, rules::MetricStore& store, bool only_if_absent)
+        : c(c), store(store), only_if_absent(only_if_absent) {}
+
+    bool fresh(std::string_view kind, const std::string& name) const {
         if (!only_if_absent) return true;
         return store.subjects().find({std::string(kind), name}) == store.subjects().end();
-    };
-    for (const DispatchSummary& d : c.dispatches) {
-        if (!fresh("dispatch", d.key)) continue;
+    }
+
+    /// The dispatch: spread, straggler, and what makes it slower than the median rank.
+    void dispatch(const DispatchSummary& d) {
+        if (!fresh("dispatch", d.key)) return;
         const RankResult& s = c.ranks[d.straggler];
         const RankResult& m = c.ranks[d.median_rank];
         rules::Subject& subject = store.subject("dispatch", d.key);
@@ -447,35 +457,35 @@ void publish(const Comparison& c, rules::MetricStore& store, bool only_if_absent
         subject.locations.push_back({s.input, 0, 0});
     }
 
-    for (const DispatchSummary& d : c.dispatches) {
-        if (d.members.size() < 2) continue;
-        // Rank waiting on others: its critical path is mostly waiting, far more than the median's.
-        if (c.source == Source::Swimlane) {
-            std::vector<double> wait_pcts;
-            for (std::size_t i : d.members)
-                if (c.ranks[i].has_path && c.ranks[i].path_us > 0)
-                    wait_pcts.push_back(c.ranks[i].path_wait_us / c.ranks[i].path_us * 100.0);
-            std::vector<double> waits;
-            for (std::size_t i : d.members)
-                if (c.ranks[i].has_path) waits.push_back(c.ranks[i].path_wait_us);
-            double median_pct = lower_median(wait_pcts), median_wait = lower_median(waits);
-            for (std::size_t i : d.members) {
-                const RankResult& r = c.ranks[i];
-                if (!r.has_path || r.path_us <= 0 || !fresh("rank", r.label)) continue;
-                rules::Subject& subject = store.subject("rank", r.label);
-                double pct = r.path_wait_us / r.path_us * 100.0;
-                subject.metrics["L3.ranks"] = static_cast<double>(d.members.size());
-                subject.metrics["L3.wait_pct"] = pct;
-                subject.metrics["L3.wait_pct_median"] = median_pct;
-                subject.metrics["L3.wait_excess_pct"] = pct - median_pct;
-                subject.metrics["L3.wait_us"] = r.path_wait_us;
-                subject.metrics["L3.wait_excess_us"] = r.path_wait_us - median_wait;
-                subject.labels["L3.rank_findings"] = findings_list(r);
-                subject.labels["L3.dispatch"] = d.key;
-                subject.locations.push_back({r.input, 0, 0});
-            }
+    /// Rank waiting on others: its critical path is mostly waiting, far more than the median's.
+    void rank_waits(const DispatchSummary& d) {
+        std::vector<double> wait_pcts;
+        for (std::size_t i : d.members)
+            if (c.ranks[i].has_path && c.ranks[i].path_us > 0)
+                wait_pcts.push_back(c.ranks[i].path_wait_us / c.ranks[i].path_us * 100.0);
+        std::vector<double> waits;
+        for (std::size_t i : d.members)
+            if (c.ranks[i].has_path) waits.push_back(c.ranks[i].path_wait_us);
+        double median_pct = lower_median(wait_pcts), median_wait = lower_median(waits);
+        for (std::size_t i : d.members) {
+            const RankResult& r = c.ranks[i];
+            if (!r.has_path || r.path_us <= 0 || !fresh("rank", r.label)) continue;
+            rules::Subject& subject = store.subject("rank", r.label);
+            double pct = r.path_wait_us / r.path_us * 100.0;
+            subject.metrics["L3.ranks"] = static_cast<double>(d.members.size());
+            subject.metrics["L3.wait_pct"] = pct;
+            subject.metrics["L3.wait_pct_median"] = median_pct;
+            subject.metrics["L3.wait_excess_pct"] = pct - median_pct;
+            subject.metrics["L3.wait_us"] = r.path_wait_us;
+            subject.metrics["L3.wait_excess_us"] = r.path_wait_us - median_wait;
+            subject.labels["L3.rank_findings"] = findings_list(r);
+            subject.labels["L3.dispatch"] = d.key;
+            subject.locations.push_back({r.input, 0, 0});
         }
-        // One rank's kernel much slower than the same kernel on the other ranks.
+    }
+
+    /// One rank's kernel much slower than the same kernel on the other ranks.
+    void rank_kernels(const DispatchSummary& d) {
         std::set<std::string> names;
         for (std::size_t i : d.members)
             for (const auto& k : c.ranks[i].kernels) names.insert(k.name);
@@ -518,6 +528,23 @@ void publish(const Comparison& c, rules::MetricStore& store, bool only_if_absent
                 subject.locations.push_back({r.input, 0, 0});
             }
         }
+    }
+
+  private:
+    const Comparison& c;
+    rules::MetricStore& store;
+    bool only_if_absent;
+};
+
+}  // namespace
+
+void publish(const Comparison& c, rules::MetricStore& store, bool only_if_absent) {
+    L3Publisher publisher(c, store, only_if_absent);
+    for (const DispatchSummary& d : c.dispatches) publisher.dispatch(d);
+    for (const DispatchSummary& d : c.dispatches) {
+        if (d.members.size() < 2) continue;
+        if (c.source == Source::Swimlane) publisher.rank_waits(d);
+        publisher.rank_kernels(d);
     }
 }
 

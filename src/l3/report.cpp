@@ -67,21 +67,9 @@ render::Table placement_table(const Comparison& c, nlohmann::json& rank_data) {
     return t;
 }
 
-}  // namespace
-
-render::Report build_report(const std::string& command, const Tree& tree, const Comparison& c,
-                            std::vector<rules::Finding> findings) {
-    render::Report report;
-    report.command = command;
-    bool swimlane = c.source == Source::Swimlane;
-    // Units in the header as "(µs)", as every other table of ptune writes them.
-    // Units in the column headers as "(µs)"; cycles (pmu) are too wide for the headers of these
-    // tables, so they go to the tables' titles.
-    const bool short_unit = swimlane;
-    const std::string unit = short_unit ? fmt::format(" ({})", c.unit) : "";
-    const std::string title_unit = short_unit ? "" : fmt::format(" ({})", c.unit);
+/// "Per rank and dispatch": one row and one JSON entry per rank.
+render::Table rank_table(const Comparison& c, bool swimlane, nlohmann::json& rank_data) {
     std::string value_column = swimlane ? "makespan (µs)" : "Σ cycles";
-
     render::Table ranks;
     ranks.title = "Per rank and dispatch";
     ranks.columns = {"dispatch", "rank", "tasks", value_column};
@@ -91,7 +79,6 @@ render::Report build_report(const std::string& command, const Tree& tree, const 
     ranks.align[0] = ranks.align[1] = render::Align::Left;
     ranks.align[ranks.columns.size() - 1] = ranks.align[ranks.columns.size() - 2] =
         render::Align::Left;
-    nlohmann::json rank_data = nlohmann::json::array();
     for (const RankResult& r : c.ranks) {
         std::vector<std::string> row = {r.key, r.label};
         nlohmann::json j = {{"rank", r.rank},   {"dispatch", r.dispatch}, {"key", r.key},
@@ -129,14 +116,22 @@ render::Report build_report(const std::string& command, const Tree& tree, const 
         rank_data.push_back(std::move(j));
     }
 
-    render::Table across;
+    return ranks;
+}
+
+/// "Across ranks" and "What makes the straggler slower", one entry per dispatch in the JSON.
+nlohmann::json dispatch_tables(const Comparison& c, bool swimlane, render::Table& across,
+                               render::Table& difference) {
+    // Units in the column headers as "(µs)"; cycles (pmu) are too wide for the headers of these
+    // tables, so they go to the tables' titles.
+    const std::string unit = swimlane ? fmt::format(" ({})", c.unit) : "";
+    const std::string title_unit = swimlane ? "" : fmt::format(" ({})", c.unit);
     across.title = "Across ranks" + title_unit;
     // The median cell names its rank: "13.80 (rank0/d0)".
     across.columns = {"dispatch",      "ranks",      "straggler",     "max" + unit,
                       "median" + unit, "min" + unit, "spread" + unit, "imbalance %"};
     across.align.assign(across.columns.size(), render::Align::Right);
     across.align[0] = across.align[2] = across.align[4] = render::Align::Left;
-    render::Table difference;
     difference.title = "What makes the straggler slower" + title_unit;
     difference.columns = {"dispatch", "what", "straggler" + unit, "median rank" + unit,
                           "difference" + unit};
@@ -186,23 +181,19 @@ render::Report build_report(const std::string& command, const Tree& tree, const 
                                  {"kernel_deltas", std::move(deltas)}});
     }
 
-    render::Table placement = placement_table(c, rank_data);
-    report.tables.push_back(std::move(ranks));
-    report.tables.push_back(std::move(across));
-    if (!difference.rows.empty()) report.tables.push_back(std::move(difference));
-    if (!placement.rows.empty()) report.tables.push_back(std::move(placement));
-    report.notes.push_back(fmt::format(
-        "{} capture(s) of {} rank(s) under {}; dispatches paired by {}; each rank's {} is on its "
-        "own clock, so no cross-rank clock bound applies",
-        c.ranks.size(), tree.ranks.size(), tree.root.string(), pairing_name(tree.pairing),
-        c.measure));
+    return dispatch_data;
+}
+
+/// The notes on host placement (cross-rank uncertainty, why ranks stay unplaced) and gaps; the
+/// placed dispatches for the JSON.
+nlohmann::json placement_notes(const Comparison& c, std::vector<std::string>& notes) {
     nlohmann::json placed = nlohmann::json::array();
     for (const auto& [key, uncertainty] : c.placed_dispatches) {
         placed.push_back({{"dispatch", key},
                           {"cross_rank_uncertainty_ns",
                            uncertainty >= 0 ? nlohmann::json(uncertainty) : nlohmann::json()}});
         if (uncertainty >= 0)
-            report.notes.push_back(fmt::format(
+            notes.push_back(fmt::format(
                 "{}: every rank placed on the host clock by its host invocation; a cross-rank gap "
                 "under {} µs (the two largest slacks) is undecided",
                 key, fixed(static_cast<double>(uncertainty) / 1000.0, 1)));
@@ -218,10 +209,36 @@ render::Report build_report(const std::string& command, const Tree& tree, const 
         it->second.push_back(r.label);
     }
     for (const auto& [reason, labels] : unplaced)
-        report.notes.push_back(
+        notes.push_back(
             fmt::format("clock alignment unavailable ({}): {}", reason, fmt::join(labels, ", ")));
-    for (const std::string& gap : c.gaps) report.notes.push_back("gap: " + gap);
+    for (const std::string& gap : c.gaps) notes.push_back("gap: " + gap);
 
+    return placed;
+}
+
+}  // namespace
+
+render::Report build_report(const std::string& command, const Tree& tree, const Comparison& c,
+                            std::vector<rules::Finding> findings) {
+    render::Report report;
+    report.command = command;
+    bool swimlane = c.source == Source::Swimlane;
+
+    nlohmann::json rank_data = nlohmann::json::array();
+    render::Table ranks = rank_table(c, swimlane, rank_data);
+    render::Table across, difference;
+    nlohmann::json dispatch_data = dispatch_tables(c, swimlane, across, difference);
+    render::Table placement = placement_table(c, rank_data);
+    report.tables.push_back(std::move(ranks));
+    report.tables.push_back(std::move(across));
+    if (!difference.rows.empty()) report.tables.push_back(std::move(difference));
+    if (!placement.rows.empty()) report.tables.push_back(std::move(placement));
+    report.notes.push_back(fmt::format(
+        "{} capture(s) of {} rank(s) under {}; dispatches paired by {}; each rank's {} is on its "
+        "own clock, so no cross-rank clock bound applies",
+        c.ranks.size(), tree.ranks.size(), tree.root.string(), pairing_name(tree.pairing),
+        c.measure));
+    nlohmann::json placed = placement_notes(c, report.notes);
     report.data = {{"layout", "l3"},
                    {"root", tree.root.string()},
                    {"source", swimlane ? "swimlane" : "pmu"},

@@ -306,27 +306,9 @@ void check_group(const std::string& key, const std::vector<const RankCapture*>& 
                         key, indexes.size(), *sizes.begin(), *sizes.begin() - 1));
 }
 
-}  // namespace
-
-Result<Tree> read_tree(const fs::path& input, const Selection& selection) {
-    Tree tree;
-    std::string note;
-    auto root = find_root(input, &note);
-    if (!root)
-        return input_error(
-            "no L3 tree here (no rank<N>/ directory directly, in dfx_outputs/ or "
-            "in the newest <Program>_<ts>/ run)",
-            input.string());
-    tree.root = *root;
-    if (!note.empty()) tree.notes.push_back(note);
-    std::set<int> all_ranks;
-    std::set<std::pair<int, int>> left_out;  // already said: not said again as "missing"
-    std::set<int> empty_ranks;  // said as "no d<K>": not listed as missing each dispatch
-    std::vector<RankCapture> captures =
-        enumerate(tree.root, tree.gaps, all_ranks, left_out, empty_ranks);
-    tree.ranks.assign(all_ranks.begin(), all_ranks.end());
-
-    // Pairing: by parent identity when every capture has a group sidecar, else by dN.
+/// Pairing (§1.14): by parent identity when every capture has a group sidecar, else by dN;
+/// gives every capture its dispatch key.
+void choose_pairing(Tree& tree, std::vector<RankCapture>& captures, const Selection& selection) {
     std::size_t with_sidecar = 0, grouped = 0;
     for (const RankCapture& c : captures) {
         // A broken sidecar was said already: it counts as present here.
@@ -348,7 +330,10 @@ Result<Tree> read_tree(const fs::path& input, const Selection& selection) {
     for (RankCapture& c : captures)
         c.key = by_identity ? fmt::format("run{}:{}", c.identity->run_id, c.identity->task_slot)
                             : fmt::format("d{}", c.dispatch);
+}
 
+/// Keeps the captures of the selected dispatch (--dispatch dN or --dispatch-id RUN:SLOT).
+Status select_dispatch(Tree& tree, std::vector<RankCapture>& captures, const Selection& selection) {
     if (selection.dispatch) {
         int n = *selection.dispatch;
         std::erase_if(captures, [&](const RankCapture& c) { return c.dispatch != n; });
@@ -389,6 +374,12 @@ Result<Tree> read_tree(const fs::path& input, const Selection& selection) {
         for (RankCapture& c : captures) c.key = fmt::format("run{}:{}", run, slot);
     }
 
+    return ok_status();
+}
+
+/// Orders the captures (keys by their lowest dN, then by name; ranks ascending within) and
+/// lists the dispatches.
+void order_captures(Tree& tree, std::vector<RankCapture> captures) {
     // Keys in the order of their lowest dN, then by name; ranks ascending within.
     std::map<std::string, int> first_d;
     for (const RankCapture& c : captures) {
@@ -410,7 +401,13 @@ Result<Tree> read_tree(const fs::path& input, const Selection& selection) {
     for (const RankCapture& c : tree.captures)
         if (tree.dispatches.empty() || tree.dispatches.back() != c.key)
             tree.dispatches.push_back(c.key);
+}
 
+/// A gap for each dispatch some ranks lack (ranks already said to be left out or empty are not
+/// listed again), and the group checks of parent-identity pairing.
+void note_missing_ranks(Tree& tree, const Selection& selection,
+                        const std::set<std::pair<int, int>>& left_out,
+                        const std::set<int>& empty_ranks) {
     for (const std::string& key : tree.dispatches) {
         auto members = tree.of(key);
         std::set<int> present;
@@ -443,6 +440,32 @@ Result<Tree> read_tree(const fs::path& input, const Selection& selection) {
         }
         if (tree.pairing == Pairing::ParentDispatchIdentity) check_group(key, members, tree.gaps);
     }
+}
+
+}  // namespace
+
+Result<Tree> read_tree(const fs::path& input, const Selection& selection) {
+    Tree tree;
+    std::string note;
+    auto root = find_root(input, &note);
+    if (!root)
+        return input_error(
+            "no L3 tree here (no rank<N>/ directory directly, in dfx_outputs/ or "
+            "in the newest <Program>_<ts>/ run)",
+            input.string());
+    tree.root = *root;
+    if (!note.empty()) tree.notes.push_back(note);
+    std::set<int> all_ranks;
+    std::set<std::pair<int, int>> left_out;  // already said: not said again as "missing"
+    std::set<int> empty_ranks;  // said as "no d<K>": not listed as missing each dispatch
+    std::vector<RankCapture> captures =
+        enumerate(tree.root, tree.gaps, all_ranks, left_out, empty_ranks);
+    tree.ranks.assign(all_ranks.begin(), all_ranks.end());
+
+    choose_pairing(tree, captures, selection);
+    if (Status s = select_dispatch(tree, captures, selection); !s) return s.error();
+    order_captures(tree, std::move(captures));
+    note_missing_ranks(tree, selection, left_out, empty_ranks);
     return tree;
 }
 

@@ -9,7 +9,7 @@
 
 #include <catch2/catch.hpp>
 
-#include "../../src/swimlane/trace_model.hpp"
+#include "../../src/swimlane/trace/trace_model.hpp"
 #include "ptune/swimlane/id_index.hpp"
 
 using ptune::swimlane::IdIndex;

@@ -18,7 +18,7 @@
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
-#include "../../src/swimlane/trace_args.hpp"
+#include "../../src/swimlane/trace/trace_args.hpp"
 #include "ptune/core/io.hpp"
 #include "ptune/swimlane/reader.hpp"
 #include "ptune/swimlane/summary.hpp"

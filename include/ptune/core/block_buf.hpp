@@ -1,7 +1,7 @@
 #pragma once
-// A streambuf whose put area is one whole block that a renderer may fill in place: the trace
-// writers (swimlane/trace_json.cpp) render straight into the block that is then written out or
-// compressed, so a 100 MB trace is not copied on its way to the file.
+/// A streambuf whose put area is one whole block that a renderer may fill in place: the trace
+/// writers (src/swimlane/trace/) render straight into the block that is then written out or
+/// compressed, so a 100 MB trace is not copied on its way to the file.
 
 #include <algorithm>
 #include <cstddef>

@@ -3,6 +3,7 @@
 /// Errors as values at module edges: `Result<T>` carries either a value or an `Error`.
 
 #include <cstddef>
+#include <optional>
 #include <string>
 #include <utility>
 #include <variant>
@@ -58,5 +59,24 @@ using Status = Result<Unit>;
 
 /// The successful Status.
 inline Status ok_status() { return Unit{}; }
+
+/// The verdict of one step of a command's sequence, instead of a sentinel int: `Flow::next()`
+/// goes on with the next step, `Flow::stop(code)` ends the command now with exit code `code`
+/// (the step has already reported why).
+class [[nodiscard]] Flow {
+  public:
+    /// Continue with the next step.
+    static Flow next() { return Flow(std::nullopt); }
+    /// Stop the command with `exit_code`.
+    static Flow stop(int exit_code) { return Flow(exit_code); }
+    /// True when the command must stop.
+    bool stopped() const { return code_.has_value(); }
+    /// The exit code to stop with (only when stopped()).
+    int exit_code() const { return code_.value_or(0); }
+
+  private:
+    explicit Flow(std::optional<int> code) : code_(code) {}
+    std::optional<int> code_;
+};
 
 }  // namespace ptune

@@ -1,14 +1,14 @@
 #pragma once
-// A gzip writer that compresses independent 1 MiB blocks on every core with libdeflate and
-// splices them into ONE gzip member (docs/PERFORMANCE.md, "gzip traces").
-//
-// Why one member: a multi-member gzip (concatenated gzip files) is valid RFC 1952 and gzip, zcat
-// and Python read it, but Perfetto's trace processor stops at the end of the first member
-// (google/perfetto#872) and would silently show the first megabyte of a trace. libdeflate only
-// writes complete deflate streams (the last block marked final), so each compressed block is
-// scanned for its block headers (scan_deflate), its final bit is cleared and it is closed with an
-// empty stored block, which byte-aligns it like zlib's Z_SYNC_FLUSH: the pieces then concatenate
-// into one deflate stream. The blocks do not share a window; at 1 MiB that costs well under 1 %.
+/// A gzip writer that compresses independent 1 MiB blocks on every core with libdeflate and
+/// splices them into ONE gzip member (docs/PERFORMANCE.md, "gzip traces").
+///
+/// Why one member: a multi-member gzip (concatenated gzip files) is valid RFC 1952 and gzip, zcat
+/// and Python read it, but Perfetto's trace processor stops at the end of the first member
+/// (google/perfetto#872) and would silently show the first megabyte of a trace. libdeflate only
+/// writes complete deflate streams (the last block marked final), so each compressed block is
+/// scanned for its block headers (scan_deflate), its final bit is cleared and it is closed with an
+/// empty stored block, which byte-aligns it like zlib's Z_SYNC_FLUSH: the pieces then concatenate
+/// into one deflate stream. The blocks do not share a window; at 1 MiB that costs well under 1 %.
 
 #include <condition_variable>
 #include <cstddef>

@@ -1,10 +1,10 @@
 #pragma once
-// Shared plumbing of the swimlane readers: a hand-written streaming JSON tokenizer (captures are
-// tens to hundreds of MB of integer rows, where a general-purpose SAX lexer spends most of the
-// conversion time) driving a base handler that tracks nesting depth and the key each container
-// was opened under. The readers derive from JsonWalker and only see scalars and container
-// boundaries with their depth, so no DOM of a capture is ever built; with an istream the text is
-// read in fixed chunks, so the whole file is never held either.
+/// A streaming JSON tokenizer for large machine-written files (swimlane records and deps.json,
+/// name maps, Chrome traces): captures are tens to hundreds of MB of integer rows, where a
+/// general-purpose SAX lexer spends most of the time. It drives a handler that tracks nesting
+/// depth and the key each container was opened under; a reader derives from JsonWalker and only
+/// sees scalars and container boundaries with their depth, so no DOM is ever built; with an
+/// istream the text is read in fixed chunks, so the whole file is never held either.
 
 #include <cstddef>
 #include <cstdint>
@@ -13,7 +13,7 @@
 #include <string_view>
 #include <vector>
 
-namespace ptune::swimlane::detail {
+namespace ptune::json_stream {
 
 /// A JSON scalar as the readers need it.
 struct Scalar {
@@ -104,4 +104,4 @@ bool walk(std::string_view text, JsonWalker& walker);
 /// Runs the walker over a stream, read in fixed-size chunks; true when the whole text parsed.
 bool walk(std::istream& in, JsonWalker& walker);
 
-}  // namespace ptune::swimlane::detail
+}  // namespace ptune::json_stream

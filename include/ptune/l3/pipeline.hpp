@@ -8,6 +8,7 @@
 /// the caller merges them each on its own axis, as before.
 
 #include <optional>
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -15,6 +16,7 @@
 #include "ptune/core/error.hpp"
 #include "ptune/l3/placement.hpp"
 #include "ptune/l3/tree.hpp"
+#include "ptune/render/report.hpp"
 #include "ptune/swimlane/pipeline.hpp"
 #include "ptune/swimlane/trace.hpp"
 
@@ -49,5 +51,42 @@ Result<std::optional<MultiRankMerge>> merge_ranks(const MultiRankRequest& reques
 /// unfolded; the Output and "To visualize" lines only when a trace was written.
 std::string multi_rank_summary(const MultiRankMerge& merge, const std::string& input,
                                const std::string& trace_path);
+
+/// What swimlane-merge draws: the loaded captures and, for one dispatch of an L3 tree placed
+/// through its host logs, the ranks' layout.
+struct MergeInputs {
+    std::vector<swimlane::LoadedCapture> loaded;
+    std::optional<MultiRankMerge> merged;  ///< set when the ranks were placed (§1.14)
+
+    /// Every file read, for the report's inputs.
+    std::vector<std::string> input_files() const;
+};
+
+/// Loads what a merged trace needs. With `request.tree` (a dispatch selected) the ranks go
+/// through merge_ranks; when that places nothing (no host logs) or without a tree, every
+/// capture of `request.captures` is loaded on its own with `request.base` (a capture that fails
+/// is an error in `diagnostics`, the others go on). Fails when nothing is usable.
+Result<MergeInputs> load_merge_inputs(const MultiRankRequest& request, Diagnostics& diagnostics);
+
+/// The trace of `inputs`, written to `out` (`output` names it in messages): the overhead
+/// warnings of captures without a task graph, then the counts of arrows not drawn as notes
+/// (and, with `verbose`, the trace's size).
+Status write_merge_trace(const MergeInputs& inputs, swimlane::TraceOptions options,
+                         std::ostream& out, const std::string& output, bool verbose,
+                         Diagnostics& diagnostics);
+
+/// The console text swimlane-merge prints: upstream's converter summary of `inputs` (the
+/// directory-mode one when the ranks were placed), with the -v reading line first when
+/// `verbose`, folded to `width` (0: unchanged).
+std::string merge_console(const MergeInputs& inputs, const std::string& input,
+                          const std::string& trace_path, bool verbose, std::size_t width);
+
+/// The JSON report of swimlane-merge: build_merge_report, plus `multi_rank` when placed.
+render::Report merge_report(const MergeInputs& inputs, const std::string& trace_path);
+
+/// swimlane-merge's stdout: merge_report as JSON when `json`, else merge_console.
+void write_merge_summary(std::ostream& out, const MergeInputs& inputs, bool json,
+                         const std::string& input, const std::string& trace_path, bool verbose,
+                         std::size_t width);
 
 }  // namespace ptune::l3

@@ -96,6 +96,12 @@ struct TraceOptions {
     const MultiRankLayout* multi_rank = nullptr;
 };
 
+/// The options of swimlane-merge's trace as typed: `format` "proto" (else JSON, gzip when
+/// `output` ends in ".gz"), `align` "absolute" or "start", `flows` "block", "none" or
+/// "instance".
+TraceOptions trace_options(std::string_view format, std::string_view output, std::string_view align,
+                           std::string_view flows, bool overhead);
+
 /// Whether a source has dependency edges (deps.json, or the `fanout` lists of a µs-era file):
 /// the ready times of the overhead counters need them.
 bool has_task_graph(const TraceSource& source);

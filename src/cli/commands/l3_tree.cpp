@@ -63,6 +63,35 @@ Result<std::vector<swimlane::CaptureFiles>> l3_merge_captures(Context& context,
     return captures;
 }
 
+Flow l3_merge_request(Context& context, const L3Options& options,
+                      const std::vector<std::string>& rank_pids, l3::Tree& tree,
+                      l3::MultiRankRequest& request) {
+    const std::string& input = request.input;
+    auto found = swimlane::find_captures(request.base);
+    if (!found) return Flow::stop(context.fail(found.error()));
+    for (const auto& note : found->notes) context.diagnostics.note(input, 0, note);
+    request.captures = std::move(found->captures);
+    if (!rank_pids.empty() && !options.selected())
+        return Flow::stop(
+            context.fail(Error{"--rank-pid applies to an L3 tree with --dispatch or "
+                               "--dispatch-id (upstream-2026-09.md §1.14)",
+                               input, 0, ExitCode::InputError}));
+    if (!options.selected()) return Flow::next();
+    if (!request.base.deps.empty() || !request.base.names.empty())
+        return Flow::stop(
+            context.fail(Error{"--deps, --names and -k are refused with --dispatch / "
+                               "--dispatch-id (per-rank files are used)",
+                               input, 0, ExitCode::InputError}));
+    auto selected = l3_merge_captures(context, input, options, &tree);
+    if (!selected) return Flow::stop(context.fail(selected.error()));
+    request.captures = std::move(*selected);
+    request.tree = &tree;
+    request.rank_pids = rank_pids;
+    request.dispatch = options.dispatch;
+    request.dispatch_id = options.dispatch_id;
+    return Flow::next();
+}
+
 int run_l3_analysis(Context& context, const std::string& input, const L3Options& options,
                     l3::Source source, const l3::TreeOptions& tree_options) {
     auto selection = options.selection();

@@ -3,8 +3,10 @@
 // --dispatch / --dispatch-id options and the run over a rank<N>/d<K>/ tree (ptune/l3/).
 
 #include <string>
+#include <vector>
 
 #include "cli/command.hpp"
+#include "ptune/l3/pipeline.hpp"
 #include "ptune/l3/ranks.hpp"
 #include "ptune/swimlane/discover.hpp"
 
@@ -34,6 +36,15 @@ Result<std::vector<swimlane::CaptureFiles>> l3_merge_captures(Context& context,
                                                               const std::string& input,
                                                               const L3Options& options,
                                                               l3::Tree* tree_out = nullptr);
+
+/// Completes swimlane-merge's `request` (its base LoadRequest and input already set): the
+/// captures the input holds (swimlane::find_captures), or those of the dispatch `options`
+/// select. Refuses --rank-pid without a selection and --deps /
+/// --names / -k with one, reads the tree into `tree` and takes its captures. Without a
+/// selection the found captures stay.
+Flow l3_merge_request(Context& context, const L3Options& options,
+                      const std::vector<std::string>& rank_pids, l3::Tree& tree,
+                      l3::MultiRankRequest& request);
 
 /// Analyses the tree with `source`'s per-capture pipeline, evaluates the L3.* rules and emits
 /// the report; returns the exit code by the command's fail-on policy.

@@ -12,7 +12,7 @@ namespace ptune::swimlane {
 
 namespace {
 
-using detail::Scalar;
+using json_stream::Scalar;
 
 /// The (pred, succ) pairs seen so far, as indices into the edge list. The runtime writes the
 /// edges grouped by successor in ascending order, and while they come that way a repeat can only
@@ -68,7 +68,7 @@ class EdgeSet {
     std::size_t group_begin_ = 0;       ///< the current successor's first edge
 };
 
-class DepsWalker final : public detail::JsonWalker {
+class DepsWalker final : public json_stream::JsonWalker {
   public:
     explicit DepsWalker(Deps& into) : deps(&into) {}
     Deps* deps;
@@ -154,7 +154,7 @@ Result<Deps> read_deps_from(Input& input, std::string_view source_name, Diagnost
     Deps deps;
     deps.source = std::string(source_name);
     DepsWalker walker(deps);
-    bool complete = detail::walk(input, walker);
+    bool complete = json_stream::walk(input, walker);
     if (!complete) {
         std::size_t line = walker.error_line();
         if (!walker.saw_edges && !walker.saw_tasks)

@@ -21,7 +21,7 @@ namespace fs = std::filesystem;
 constexpr std::string_view kAnonymous = "\xC2\xB7(";  // U+00B7 MIDDLE DOT + '('
 
 /// Collects the Worker View bars of a trace (object with traceEvents, or a bare list).
-class CpmWalker final : public detail::JsonWalker {
+class CpmWalker final : public json_stream::JsonWalker {
   public:
     explicit CpmWalker(CpmPath& path) : path_(path) {}
 
@@ -50,21 +50,21 @@ class CpmWalker final : public detail::JsonWalker {
             }
         }
     }
-    void on_scalar(const detail::Scalar& value) override {
+    void on_scalar(const json_stream::Scalar& value) override {
         std::size_t level = depth();
         if (!bare_list_ && level == 2 && key_at(1) == "metadata" && key_at(2) == "runtime" &&
-            value.type == detail::Scalar::Type::String) {
+            value.type == json_stream::Scalar::Type::String) {
             path_.runtime.assign(value.text);
             return;
         }
         if (!in_event(level)) return;
         if (level == event_level_ + 1) {
             std::string_view key = key_at(level);
-            if (key == "ph" && value.type == detail::Scalar::Type::String) {
+            if (key == "ph" && value.type == json_stream::Scalar::Type::String) {
                 event_.ph.assign(value.text);
             } else if (key == "pid" && value.is_int()) {
                 event_.pid = value.integer;
-            } else if (key == "name" && value.type == detail::Scalar::Type::String) {
+            } else if (key == "name" && value.type == json_stream::Scalar::Type::String) {
                 event_.name.assign(value.text);
             } else if (key == "ts" && value.is_number()) {
                 event_.ts = value.number;
@@ -105,7 +105,7 @@ Result<CpmPath> read_cpm(std::istream& in, const std::string& source) {
     std::string name = fs::path(source).filename().string();
     path.kind = name.find("observed") != std::string::npos ? "observed" : "static";
     CpmWalker walker(path);
-    if (!detail::walk(in, walker))
+    if (!json_stream::walk(in, walker))
         return Error{walker.error_message(), source, walker.error_line(), ExitCode::InputError};
     if (path.worker_bars == 0)
         return Error{"no Worker View bar (pid 4, ph X) with args.taskId: not a CPM trace", source,

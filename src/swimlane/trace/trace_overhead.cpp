@@ -65,27 +65,30 @@ struct TaskSpan {
     std::uint8_t types = 0;        ///< bit per CoreType
 };
 
-void add_source(TraceModel& model, std::uint32_t k) {
-    const TraceSource& src = model.sources[k];
-    const Capture& cap = *src.capture;
-    const auto& rows = cap.tasks;
-    if (rows.empty() || !has_task_graph(src)) return;
+/// The tasks of one capture with their ready times, the window W and the cores per type.
+struct OverheadInput {
+    std::vector<TaskSpan> tasks;  ///< by task id (rows are sorted by task id)
+    std::int64_t w0 = 0, w1 = 0;  ///< W = [min start, max end]
+    std::array<std::int64_t, kTypes> core_count{};
+    std::array<bool, kTypes> present{};
+};
 
-    // k_T: distinct cores of each type that have rows (upstream counts those, not core_types),
-    // from the sorted (type, core) pairs.
-    std::vector<std::uint64_t> type_cores;
+/// Tasks, W and k_T (distinct cores of each type that have rows: upstream counts those, not
+/// core_types); ready = the latest end of a predecessor with rows.
+OverheadInput overhead_input(const TraceSource& src) {
+    const auto& rows = src.capture->tasks;
+    OverheadInput in;
+    std::vector<std::uint64_t> type_cores;  // sorted (type, core) pairs
     type_cores.reserve(rows.size());
-    // Rows are sorted by task id, so the tasks are too and are found by binary search.
-    std::vector<TaskSpan> tasks;
-    std::int64_t w0 = rows.front().start_ns, w1 = rows.front().end_ns;
+    in.w0 = rows.front().start_ns, in.w1 = rows.front().end_ns;
     for (const TaskRow& row : rows) {
         std::size_t type = type_index(row.core_type);
         type_cores.push_back((std::uint64_t{type} << 32) | row.core_id);
-        w0 = std::min(w0, row.start_ns);
-        w1 = std::max(w1, row.end_ns);
-        if (tasks.empty() || tasks.back().id != row.task_id)
-            tasks.push_back({row.task_id, row.dispatch_ns, row.end_ns, kNoTime, 0});
-        TaskSpan& task = tasks.back();
+        in.w0 = std::min(in.w0, row.start_ns);
+        in.w1 = std::max(in.w1, row.end_ns);
+        if (in.tasks.empty() || in.tasks.back().id != row.task_id)
+            in.tasks.push_back({row.task_id, row.dispatch_ns, row.end_ns, kNoTime, 0});
+        TaskSpan& task = in.tasks.back();
         task.types |= static_cast<std::uint8_t>(1u << type);
         task.end = std::max(task.end, row.end_ns);
         // A row without AICPU times has no dispatch: upstream reads it as 0.0, the start of the
@@ -96,21 +99,29 @@ void add_source(TraceModel& model, std::uint32_t k) {
             task.dispatch = std::min(task.dispatch, row.dispatch_ns);
     }
     auto find_task = [&](std::uint64_t id) -> TaskSpan* {
-        auto it = std::lower_bound(tasks.begin(), tasks.end(), id,
+        auto it = std::lower_bound(in.tasks.begin(), in.tasks.end(), id,
                                    [](const TaskSpan& t, std::uint64_t v) { return t.id < v; });
-        return it != tasks.end() && it->id == id ? &*it : nullptr;
+        return it != in.tasks.end() && it->id == id ? &*it : nullptr;
     };
-    const auto& edges = src.deps ? src.deps->edges : cap.embedded_edges;
+    const auto& edges = src.deps ? src.deps->edges : src.capture->embedded_edges;
     for (const auto& [pred, succ] : edges) {
         if (pred == succ) continue;
         const TaskSpan* p = find_task(pred);
         TaskSpan* s = find_task(succ);
         if (p && s) s->ready = std::max(s->ready, p->end);
     }
+    std::sort(type_cores.begin(), type_cores.end());
+    type_cores.erase(std::unique(type_cores.begin(), type_cores.end()), type_cores.end());
+    for (std::uint64_t type_core : type_cores) ++in.core_count[type_core >> 32];
+    for (std::size_t type = 0; type < kTypes; ++type) in.present[type] = in.core_count[type] > 0;
+    return in;
+}
 
-    auto clamp = [&](std::int64_t ns) { return std::clamp(ns, w0, w1); };
+/// The steps of every running interval (rows) and ready interval (tasks), clamped to W.
+std::vector<Step> overhead_steps(const std::vector<TaskRow>& rows, const OverheadInput& in) {
+    auto clamp = [&](std::int64_t ns) { return std::clamp(ns, in.w0, in.w1); };
     std::vector<Step> steps;
-    steps.reserve(2 * rows.size() + 4 * tasks.size());
+    steps.reserve(2 * rows.size() + 4 * in.tasks.size());
     for (const TaskRow& row : rows) {
         std::int64_t s = clamp(row.start_ns), e = clamp(row.end_ns);
         if (e <= s) continue;
@@ -118,7 +129,7 @@ void add_source(TraceModel& model, std::uint32_t k) {
         steps.push_back({s, count, +1});
         steps.push_back({e, count, -1});
     }
-    for (const TaskSpan& task : tasks) {
+    for (const TaskSpan& task : in.tasks) {
         if (task.dispatch == kNoTime) continue;
         std::int64_t r = clamp(task.ready != kNoTime ? task.ready : task.dispatch);
         std::int64_t d = clamp(task.dispatch);
@@ -130,17 +141,14 @@ void add_source(TraceModel& model, std::uint32_t k) {
                 steps.push_back({d, count, -1});
             }
     }
-    std::vector<std::uint32_t> order = identity(steps.size());
-    stable_order(order, [&](std::uint32_t i) { return time_key(steps[i].ns); });
+    return steps;
+}
 
-    std::sort(type_cores.begin(), type_cores.end());
-    type_cores.erase(std::unique(type_cores.begin(), type_cores.end()), type_cores.end());
-    std::array<std::int64_t, kTypes> core_count{};
-    for (std::uint64_t type_core : type_cores) ++core_count[type_core >> 32];
-    std::array<bool, kTypes> present{};
-    for (std::size_t type = 0; type < kTypes; ++type) present[type] = core_count[type] > 0;
-    // Tracks of the series this capture has (upstream leaves out the series of an absent type),
-    // on the AICPU Scheduler process, which a capture without scheduler phases lacks so far.
+/// Tracks of the series this capture has (upstream leaves out the series of an absent type),
+/// on the AICPU Scheduler process, which a capture without scheduler phases lacks so far.
+std::array<std::uint32_t, kSeriesCount> overhead_tracks(TraceModel& model, std::uint32_t k,
+                                                        const std::array<bool, kTypes>& present) {
+    const TraceSource& src = model.sources[k];
     std::int64_t pid = model.pid_base[k] + kSchedulerPid;
     if (std::none_of(model.processes.begin(), model.processes.end(),
                      [&](const Process& p) { return p.pid == pid; }))
@@ -159,51 +167,73 @@ void add_source(TraceModel& model, std::uint32_t k) {
         track[series] = static_cast<std::uint32_t>(model.tracks.size());
         model.tracks.push_back(std::move(t));
     }
+    return track;
+}
 
-    // The sweep: apply every step at an instant, then sample. Instants are W's start and every
-    // step time before W's end (at w1 itself nothing is sampled, as upstream). It runs twice,
-    // counting and then appending, so the counters grow once to their exact size (a 200K-task
-    // capture has ~1.7M samples; a doubling vector would hold up to twice that).
-    auto sweep = [&](auto&& emit) {
-        std::array<std::int64_t, 2 * kTypes> level{};
-        std::array<std::int64_t, kSeriesCount> last{};
-        std::array<bool, kSeriesCount> emitted{};
-        std::size_t next = 0;
-        for (std::int64_t at = w0; at < w1;) {
-            for (; next < order.size() && steps[order[next]].ns == at; ++next)
-                level[steps[order[next]].count] += steps[order[next]].delta;
-            std::array<std::int64_t, kSeriesCount> value{};
-            bool all_overhead = true, has_work = false, work_has_idle = true;
-            for (std::size_t type = 0; type < kTypes; ++type) {
-                if (!present[type]) continue;
-                std::int64_t idle = core_count[type] - level[2 * type];
-                std::int64_t ready = level[2 * type + 1];
-                bool overhead = idle > 0 && ready > 0;
-                value[3 * type] = idle;
-                value[3 * type + 1] = ready;
-                value[3 * type + 2] = overhead;
-                all_overhead = all_overhead && overhead;
-                if (ready > 0) {
-                    has_work = true;
-                    work_has_idle = work_has_idle && idle > 0;
-                }
-            }
-            value[kAllOverhead] = all_overhead;
-            value[kHasOverhead] = has_work && work_has_idle;
-            for (std::size_t series = 0; series < kSeriesCount; ++series) {
-                if (series < kAllOverhead && !present[series / 3]) continue;
-                if (emitted[series] && last[series] == value[series]) continue;
-                emitted[series] = true;
-                last[series] = value[series];
-                emit(at, series, value[series]);
-            }
-            at = next < order.size() ? steps[order[next]].ns : w1;
+/// The series' values at one instant from the running / ready levels.
+std::array<std::int64_t, kSeriesCount> overhead_values(
+    const OverheadInput& in, const std::array<std::int64_t, 2 * kTypes>& level) {
+    std::array<std::int64_t, kSeriesCount> value{};
+    bool all_overhead = true, has_work = false, work_has_idle = true;
+    for (std::size_t type = 0; type < kTypes; ++type) {
+        if (!in.present[type]) continue;
+        std::int64_t idle = in.core_count[type] - level[2 * type];
+        std::int64_t ready = level[2 * type + 1];
+        bool overhead = idle > 0 && ready > 0;
+        value[3 * type] = idle;
+        value[3 * type + 1] = ready;
+        value[3 * type + 2] = overhead;
+        all_overhead = all_overhead && overhead;
+        if (ready > 0) {
+            has_work = true;
+            work_has_idle = work_has_idle && idle > 0;
         }
-    };
+    }
+    value[kAllOverhead] = all_overhead;
+    value[kHasOverhead] = has_work && work_has_idle;
+    return value;
+}
+
+/// The sweep: apply every step at an instant, then sample. Instants are W's start and every
+/// step time before W's end (at w1 itself nothing is sampled, as upstream); `emit(at, series,
+/// value)` gets every change of a series.
+template <class Emit>
+void sweep_overhead(const OverheadInput& in, const std::vector<Step>& steps,
+                    const std::vector<std::uint32_t>& order, Emit&& emit) {
+    std::array<std::int64_t, 2 * kTypes> level{};
+    std::array<std::int64_t, kSeriesCount> last{};
+    std::array<bool, kSeriesCount> emitted{};
+    std::size_t next = 0;
+    for (std::int64_t at = in.w0; at < in.w1;) {
+        for (; next < order.size() && steps[order[next]].ns == at; ++next)
+            level[steps[order[next]].count] += steps[order[next]].delta;
+        std::array<std::int64_t, kSeriesCount> value = overhead_values(in, level);
+        for (std::size_t series = 0; series < kSeriesCount; ++series) {
+            if (series < kAllOverhead && !in.present[series / 3]) continue;
+            if (emitted[series] && last[series] == value[series]) continue;
+            emitted[series] = true;
+            last[series] = value[series];
+            emit(at, series, value[series]);
+        }
+        at = next < order.size() ? steps[order[next]].ns : in.w1;
+    }
+}
+
+void add_source(TraceModel& model, std::uint32_t k) {
+    const TraceSource& src = model.sources[k];
+    if (src.capture->tasks.empty() || !has_task_graph(src)) return;
+    const OverheadInput in = overhead_input(src);
+    const std::vector<Step> steps = overhead_steps(src.capture->tasks, in);
+    std::vector<std::uint32_t> order = identity(steps.size());
+    stable_order(order, [&](std::uint32_t i) { return time_key(steps[i].ns); });
+    const std::array<std::uint32_t, kSeriesCount> track = overhead_tracks(model, k, in.present);
+    // The sweep runs twice, counting and then appending, so the counters grow once to their
+    // exact size (a 200K-task capture has ~1.7M samples; a doubling vector would hold up to
+    // twice that).
     std::size_t samples = 0;
-    sweep([&](std::int64_t, std::size_t, std::int64_t) { ++samples; });
+    sweep_overhead(in, steps, order, [&](std::int64_t, std::size_t, std::int64_t) { ++samples; });
     model.counters.reserve(model.counters.size() + samples);
-    sweep([&](std::int64_t at, std::size_t series, std::int64_t value) {
+    sweep_overhead(in, steps, order, [&](std::int64_t at, std::size_t series, std::int64_t value) {
         Counter c;
         c.ts = at + model.offsets_ns[k];
         c.source = k;

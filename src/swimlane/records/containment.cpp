@@ -152,18 +152,27 @@ struct Placed {
     }
 };
 
-}  // namespace
+Error containment_failure(std::string message) {
+    return Error{std::move(message), "", 0, ExitCode::InputError};
+}
 
-Result<ContainmentAlignment> place_in_window(const HostWindow& w, const CaptureExtent& c) {
-    auto fail = [](std::string message) {
-        return Error{std::move(message), "", 0, ExitCode::InputError};
-    };
-    const double f = static_cast<double>(c.freq_hz);
-    if (f <= 0) return fail("capture metadata has no usable clock_freq_hz");
-    if (!c.has_extent) return fail("the capture holds no device timestamps");
-    // The device-phase timeline: zero at the earliest of device_wall and its sub-phases.
+/// The device-phase timeline's zero: the earliest of device_wall and its sub-phases.
+std::int64_t device_phase_zero(const HostWindow& w) {
     std::int64_t zero = w.device_wall_ts;
     for (const auto& [name, span] : w.sub_phases) zero = std::min(zero, span.first);
+    return zero;
+}
+
+/// Step 1: the bounds [lo, hi] of the origin cycle sitting on device-phase 0, from every join
+/// of a host window (sched, orch, device_wall) with the capture's extent of the same span.
+struct OriginBounds {
+    double lo = -std::numeric_limits<double>::infinity();
+    double hi = std::numeric_limits<double>::infinity();
+    std::vector<std::string> sources;
+};
+
+Result<OriginBounds> origin_bounds(const HostWindow& w, const CaptureExtent& c, std::int64_t zero,
+                                   double f) {
     auto sub = [&](std::string_view name) -> std::optional<std::pair<double, double>> {
         for (const auto& [n, span] : w.sub_phases)
             if (n == name)
@@ -171,73 +180,112 @@ Result<ContainmentAlignment> place_in_window(const HostWindow& w, const CaptureE
                                  static_cast<double>(span.second));
         return std::nullopt;
     };
-    // Step 1: the origin cycle sitting on device-phase 0, bounded by every join.
-    double lo = -std::numeric_limits<double>::infinity();
-    double hi = std::numeric_limits<double>::infinity();
-    std::vector<std::string> sources;
+    OriginBounds b;
     auto join = [&](std::string_view name, std::pair<double, double> window,
                     std::pair<std::int64_t, std::int64_t> bounds) {
         auto [t, d] = window;
-        hi = std::min(hi, static_cast<double>(bounds.first) - t * f / 1e9);
-        lo = std::max(lo, static_cast<double>(bounds.second) - (t + d) * f / 1e9);
-        sources.emplace_back(name);
+        b.hi = std::min(b.hi, static_cast<double>(bounds.first) - t * f / 1e9);
+        b.lo = std::max(b.lo, static_cast<double>(bounds.second) - (t + d) * f / 1e9);
+        b.sources.emplace_back(name);
     };
     if (auto t = sub("sched"); t && c.sched) join("sched", *t, *c.sched);
     if (auto t = sub("orch"); t && c.orch) join("orch", *t, *c.orch);
     join("device_wall",
          {static_cast<double>(w.device_wall_ts - zero), static_cast<double>(w.device_wall_dur)},
          {c.first, c.last});
-    if (lo > hi)
-        return fail(
+    if (b.lo > b.hi)
+        return containment_failure(
             fmt::format("pid {} inv {} and this capture cannot describe one run: the "
                         "device windows they report do not overlap",
                         w.pid, w.inv));
+    return b;
+}
+
+/// The device work placed with `origin`: its extent, and the room chip.run.runner_run (after
+/// the AICPU launch marker) leaves it.
+Result<Placed> place_origin(const HostWindow& w, const CaptureExtent& c, std::int64_t zero,
+                            double f, double origin) {
     const double Dw = static_cast<double>(w.runner_dur);
-    const double Ww = static_cast<double>(w.device_wall_dur);
     const double S = static_cast<double>(w.runner_start);
+    Placed p;
+    p.origin = origin;
+    double lo_phase = std::numeric_limits<double>::infinity();
+    double hi_phase = -std::numeric_limits<double>::infinity();
+    for (std::int64_t cycles : {c.first, c.last}) {
+        double ns = (static_cast<double>(cycles) - origin) * 1e9 / f;
+        lo_phase = std::min(lo_phase, ns), hi_phase = std::max(hi_phase, ns);
+    }
+    for (const auto& [name, span] : w.sub_phases) {
+        double start = static_cast<double>(span.first - zero);
+        lo_phase = std::min(lo_phase, start);
+        hi_phase = std::max(hi_phase, start + static_cast<double>(span.second));
+    }
+    p.head = std::min(0.0, lo_phase);
+    p.extent_ns = std::max(static_cast<double>(w.device_wall_dur), hi_phase) - p.head;
+    p.outer_slack = Dw - p.extent_ns;
+    if (p.outer_slack < 0)
+        return containment_failure(
+            fmt::format("pid {} inv {} draws {:.3f} us of device work but its "
+                        "chip.run.runner_run window is only {:.3f} us wide",
+                        w.pid, w.inv, p.extent_ns / 1000.0, Dw / 1000.0));
+    p.place_lo = w.has_launch ? std::max(S, static_cast<double>(w.launch_ts)) : S;
+    p.place_hi = S + p.outer_slack;
+    p.slack = p.place_hi - p.place_lo;
+    if (p.slack < 0)
+        return containment_failure(
+            fmt::format("pid {} inv {}: the AICPU launch marker leaves no room for "
+                        "the device work inside chip.run.runner_run",
+                        w.pid, w.inv));
+    return p;
+}
+
+/// The `placement` record of the alignment (§1.12.2), from the middle placement.
+std::string placement_record(const HostWindow& w, const Placed& mid, const OriginBounds& b,
+                             double f) {
+    nlohmann::json placement = {{"method", "span_containment_v1"},
+                                {"outer_span", kRunner},
+                                {"outer_pid", w.pid},
+                                {"outer_inv", w.inv},
+                                {"outer_start_ns", w.runner_start},
+                                {"outer_duration_ns", w.runner_dur},
+                                {"device_wall_ns", w.device_wall_dur},
+                                {"device_extent_ns", std::llround(mid.extent_ns)},
+                                {"outer_slack_ns", std::llround(mid.outer_slack)},
+                                {"slack_ns", std::llround(mid.slack)},
+                                {"place_lo_ns", std::llround(mid.place_lo)},
+                                {"place_hi_ns", std::llround(mid.place_hi)},
+                                {"join",
+                                 {{"sources", b.sources},
+                                  {"origin_cycles", std::llround(mid.origin)},
+                                  {"residual_ns", std::llround((b.hi - b.lo) * 1e9 / f)}}}};
+    if (w.has_launch) {
+        placement["aicpu_launch_ns"] = w.launch_ts;
+        placement["causal_constraint"] = "aicpu_launch<=device_start";
+    }
+    return placement.dump();
+}
+
+}  // namespace
+
+Result<ContainmentAlignment> place_in_window(const HostWindow& w, const CaptureExtent& c) {
+    const double f = static_cast<double>(c.freq_hz);
+    if (f <= 0) return containment_failure("capture metadata has no usable clock_freq_hz");
+    if (!c.has_extent) return containment_failure("the capture holds no device timestamps");
+    const std::int64_t zero = device_phase_zero(w);
+    auto bounds = origin_bounds(w, c, zero, f);
+    if (!bounds) return bounds.error();
     if (w.has_launch) {
         bool inside = w.launch_ts >= w.runner_start && w.launch_ts <= w.runner_start + w.runner_dur;
         if (w.launch_device || w.launch_dur != 0 || !inside)
-            return fail(fmt::format(
+            return containment_failure(fmt::format(
                 "invalid AICPU launch marker: pid {} inv {} chip.run.runner_run.aicpu_launch must "
                 "be a host-clock instant (dur=0) inside its chip.run.runner_run window",
                 w.pid, w.inv));
     }
-    auto place = [&](double origin) -> Result<Placed> {
-        Placed p;
-        p.origin = origin;
-        double lo_phase = std::numeric_limits<double>::infinity();
-        double hi_phase = -std::numeric_limits<double>::infinity();
-        for (std::int64_t cycles : {c.first, c.last}) {
-            double ns = (static_cast<double>(cycles) - origin) * 1e9 / f;
-            lo_phase = std::min(lo_phase, ns), hi_phase = std::max(hi_phase, ns);
-        }
-        for (const auto& [name, span] : w.sub_phases) {
-            double start = static_cast<double>(span.first - zero);
-            lo_phase = std::min(lo_phase, start);
-            hi_phase = std::max(hi_phase, start + static_cast<double>(span.second));
-        }
-        p.head = std::min(0.0, lo_phase);
-        p.extent_ns = std::max(Ww, hi_phase) - p.head;
-        p.outer_slack = Dw - p.extent_ns;
-        if (p.outer_slack < 0)
-            return fail(
-                fmt::format("pid {} inv {} draws {:.3f} us of device work but its "
-                            "chip.run.runner_run window is only {:.3f} us wide",
-                            w.pid, w.inv, p.extent_ns / 1000.0, Dw / 1000.0));
-        p.place_lo = w.has_launch ? std::max(S, static_cast<double>(w.launch_ts)) : S;
-        p.place_hi = S + p.outer_slack;
-        p.slack = p.place_hi - p.place_lo;
-        if (p.slack < 0)
-            return fail(
-                fmt::format("pid {} inv {}: the AICPU launch marker leaves no room for "
-                            "the device work inside chip.run.runner_run",
-                            w.pid, w.inv));
-        return p;
-    };
-    auto mid = place((lo + hi) / 2);
+    auto mid = place_origin(w, c, zero, f, (bounds->lo + bounds->hi) / 2);
     if (!mid) return mid.error();
-    auto low = place(lo), high = place(hi);
+    auto low = place_origin(w, c, zero, f, bounds->lo);
+    auto high = place_origin(w, c, zero, f, bounds->hi);
     if (!low) return low.error();
     if (!high) return high.error();
     const double anchor = static_cast<double>(c.first);
@@ -250,27 +298,7 @@ Result<ContainmentAlignment> place_in_window(const HostWindow& w, const CaptureE
     out.host_anchor_min_ns = static_cast<std::int64_t>(std::floor(std::min(end_lo, end_hi)));
     out.host_anchor_max_ns =
         static_cast<std::int64_t>(std::ceil(std::max(end_lo + low->slack, end_hi + high->slack)));
-    nlohmann::json placement = {{"method", "span_containment_v1"},
-                                {"outer_span", kRunner},
-                                {"outer_pid", w.pid},
-                                {"outer_inv", w.inv},
-                                {"outer_start_ns", w.runner_start},
-                                {"outer_duration_ns", w.runner_dur},
-                                {"device_wall_ns", w.device_wall_dur},
-                                {"device_extent_ns", std::llround(mid->extent_ns)},
-                                {"outer_slack_ns", std::llround(mid->outer_slack)},
-                                {"slack_ns", std::llround(mid->slack)},
-                                {"place_lo_ns", std::llround(mid->place_lo)},
-                                {"place_hi_ns", std::llround(mid->place_hi)},
-                                {"join",
-                                 {{"sources", sources},
-                                  {"origin_cycles", std::llround(mid->origin)},
-                                  {"residual_ns", std::llround((hi - lo) * 1e9 / f)}}}};
-    if (w.has_launch) {
-        placement["aicpu_launch_ns"] = w.launch_ts;
-        placement["causal_constraint"] = "aicpu_launch<=device_start";
-    }
-    out.placement_json = placement.dump();
+    out.placement_json = placement_record(w, *mid, *bounds, f);
     out.device_phase_zero = zero;
     out.device_phase_zero_host_ns = std::llround(mid->place_lo - mid->head);
     return out;

@@ -4,8 +4,8 @@
 
 #include <streambuf>
 
-#include "ptune/core/gzip_writer.hpp"
 #include "background_buf.hpp"
+#include "ptune/core/gzip_writer.hpp"
 #include "trace_model.hpp"
 #include "trace_overhead.hpp"
 
@@ -23,6 +23,21 @@ void render_in_background(std::ostream& out, Render&& render) {
 }
 
 }  // namespace
+
+TraceOptions trace_options(std::string_view format, std::string_view output, std::string_view align,
+                           std::string_view flows, bool overhead) {
+    TraceOptions options;
+    if (format == "proto")
+        options.format = TraceFormat::Proto;
+    else if (output.ends_with(".gz"))
+        options.format = TraceFormat::JsonGzip;
+    options.align = align == "absolute" ? TimeAlign::Absolute : TimeAlign::Start;
+    options.overhead = overhead;
+    options.flows = flows == "block"  ? FlowMode::Block
+                    : flows == "none" ? FlowMode::None
+                                      : FlowMode::Instance;
+    return options;
+}
 
 Status write_trace(std::span<const TraceSource> sources, const TraceOptions& options,
                    std::ostream& out, TraceCounts& counts) {

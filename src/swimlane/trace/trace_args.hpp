@@ -179,6 +179,52 @@ inline std::int64_t phase_tasks_processed(const TraceModel& model, const Slice& 
     return p.kind == PhaseKind::Complete ? model.extras[s.source].finish_rows[s.ref] : 0;
 }
 
+/// The args of a scheduler phase slice (see visit_slice_args).
+template <class Sink>
+void visit_phase_args(const TraceModel& model, const Slice& s, Sink& sink) {
+    const Capture& cap = *model.sources[s.source].capture;
+    const SourceExtras& extras = model.extras[s.source];
+    const SchedulerPhase& p = cap.scheduler_phases[s.ref];
+    std::int64_t count = phase_tasks_processed(model, s);
+    sink(ArgKey::Phase, arg::Text{cap.phase_name(p)});
+    sink(ArgKey::LoopIter, arg::Int{p.loop_iter});
+    sink(ArgKey::TasksProcessed, arg::Int{count});
+    if (p.has_depths) {
+        sink(ArgKey::SharedAtStart, arg::Depths{p.shared_at_start});
+        sink(ArgKey::SharedAtEnd, arg::Depths{p.shared_at_end});
+    }
+    if (p.kind == PhaseKind::Complete) {
+        sink(ArgKey::FinishesProcessed, arg::Int{count});
+        sink(ArgKey::FinishRowsAttributed, arg::Int{extras.finish_rows[s.ref]});
+    }
+    // AICore scheduler slices name their task (§1.6).
+    if (p.task_id >= 0 && p.thread < cap.streams.size() && cap.streams[p.thread].aicore())
+        sink(ArgKey::TaskId, arg::Int{p.task_id});
+    if (p.run_epoch != kNoEpoch) sink(ArgKey::RunEpoch, arg::Int{p.run_epoch});
+}
+
+/// The args of a graph execution slice (see visit_slice_args).
+template <class Sink>
+void visit_graph_args(const TraceModel& model, const Slice& s, Sink& sink) {
+    const GraphInstance& g = model.extras[s.source].graphs[s.ref];
+    sink(ArgKey::OuterTaskId, arg::Uint{g.outer_task_id});
+    sink(g.sub_tasks ? ArgKey::VisibleSubTaskCount : ArgKey::VisibleNodeCount,
+         arg::Int{g.node_count});
+    sink(g.sub_tasks ? ArgKey::VisibleSubTaskLocalIdMin : ArgKey::VisibleNodeIndexMin,
+         arg::Int{g.node_min});
+    sink(g.sub_tasks ? ArgKey::VisibleSubTaskLocalIdMax : ArgKey::VisibleNodeIndexMax,
+         arg::Int{g.node_max});
+    sink(ArgKey::PrepareSliceCount, arg::Int{g.prepare_count});
+    sink(ArgKey::PrepareDurationUs, arg::Micros{g.prepare_total_ns});
+    // On the trace axis, like the slice itself (the graph's times are the capture's).
+    sink(ArgKey::ExecutionStartUs, arg::Micros{g.exec_start_ns + model.offsets_ns[s.source]});
+    sink(ArgKey::ExecutionDurationUs, arg::Micros{g.exec_end_ns - g.exec_start_ns});
+    sink(ArgKey::SyntheticIdLayout,
+         arg::Text{g.sub_tasks ? "space1:(outer_task_id << 32) | sub_task_local_id"
+                               : "ring1:(outer_task_id << 10) | node_index"});
+    if (g.run_epoch != kNoEpoch) sink(ArgKey::RunEpoch, arg::Int{g.run_epoch});
+}
+
 /// The args of a slice of one capture (see visit_slice_args).
 template <class Sink>
 void visit_own_slice_args(const TraceModel& model, const Slice& s, std::string_view name,
@@ -211,26 +257,9 @@ void visit_own_slice_args(const TraceModel& model, const Slice& s, std::string_v
             if (row.run_epoch != kNoEpoch) sink(ArgKey::RunEpoch, arg::Int{row.run_epoch});
             return;
         }
-        case SliceKind::Phase: {
-            const SchedulerPhase& p = cap.scheduler_phases[s.ref];
-            std::int64_t count = phase_tasks_processed(model, s);
-            sink(ArgKey::Phase, arg::Text{cap.phase_name(p)});
-            sink(ArgKey::LoopIter, arg::Int{p.loop_iter});
-            sink(ArgKey::TasksProcessed, arg::Int{count});
-            if (p.has_depths) {
-                sink(ArgKey::SharedAtStart, arg::Depths{p.shared_at_start});
-                sink(ArgKey::SharedAtEnd, arg::Depths{p.shared_at_end});
-            }
-            if (p.kind == PhaseKind::Complete) {
-                sink(ArgKey::FinishesProcessed, arg::Int{count});
-                sink(ArgKey::FinishRowsAttributed, arg::Int{extras.finish_rows[s.ref]});
-            }
-            // AICore scheduler slices name their task (§1.6).
-            if (p.task_id >= 0 && p.thread < cap.streams.size() && cap.streams[p.thread].aicore())
-                sink(ArgKey::TaskId, arg::Int{p.task_id});
-            if (p.run_epoch != kNoEpoch) sink(ArgKey::RunEpoch, arg::Int{p.run_epoch});
+        case SliceKind::Phase:
+            visit_phase_args(model, s, sink);
             return;
-        }
         case SliceKind::Marker: {
             const SchedulerPhase& p = cap.scheduler_phases[s.ref];
             sink(ArgKey::LoopIter, arg::Int{p.loop_iter});
@@ -257,27 +286,9 @@ void visit_own_slice_args(const TraceModel& model, const Slice& s, std::string_v
             sink(ArgKey::Phase,
                  arg::Text{model.sources[s.source].host_phases->slices[s.ref].phase});
             return;
-        case SliceKind::Graph: {
-            const GraphInstance& g = extras.graphs[s.ref];
-            sink(ArgKey::OuterTaskId, arg::Uint{g.outer_task_id});
-            sink(g.sub_tasks ? ArgKey::VisibleSubTaskCount : ArgKey::VisibleNodeCount,
-                 arg::Int{g.node_count});
-            sink(g.sub_tasks ? ArgKey::VisibleSubTaskLocalIdMin : ArgKey::VisibleNodeIndexMin,
-                 arg::Int{g.node_min});
-            sink(g.sub_tasks ? ArgKey::VisibleSubTaskLocalIdMax : ArgKey::VisibleNodeIndexMax,
-                 arg::Int{g.node_max});
-            sink(ArgKey::PrepareSliceCount, arg::Int{g.prepare_count});
-            sink(ArgKey::PrepareDurationUs, arg::Micros{g.prepare_total_ns});
-            // On the trace axis, like the slice itself (the graph's times are the capture's).
-            sink(ArgKey::ExecutionStartUs,
-                 arg::Micros{g.exec_start_ns + model.offsets_ns[s.source]});
-            sink(ArgKey::ExecutionDurationUs, arg::Micros{g.exec_end_ns - g.exec_start_ns});
-            sink(ArgKey::SyntheticIdLayout,
-                 arg::Text{g.sub_tasks ? "space1:(outer_task_id << 32) | sub_task_local_id"
-                                       : "ring1:(outer_task_id << 10) | node_index"});
-            if (g.run_epoch != kNoEpoch) sink(ArgKey::RunEpoch, arg::Int{g.run_epoch});
+        case SliceKind::Graph:
+            visit_graph_args(model, s, sink);
             return;
-        }
         case SliceKind::Layout:
             sink(ArgKey::LayoutArgs, arg::Text{model.multi_rank->slices[s.ref].args_json});
             return;

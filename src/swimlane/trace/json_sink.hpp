@@ -1,0 +1,351 @@
+#pragma once
+// The byte level of the Chrome-trace JSON writer (trace_json.cpp): colours and flow names as
+// upstream writes them, JSON string escaping, the Sink that renders straight into the blocks of
+// an io::BlockBuf, and JsonArgs, the JSON sink of visit_slice_args (trace_args.hpp).
+
+#include <algorithm>
+#include <array>
+#include <charconv>
+#include <cstring>
+#include <limits>
+#include <memory>
+#include <type_traits>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "ptune/core/block_buf.hpp"
+#include "ptune/core/text.hpp"
+#include "ptune/core/version.hpp"
+#include "ptune/swimlane/reader.hpp"
+#include "trace_args.hpp"
+#include "trace_model.hpp"
+
+namespace ptune::swimlane::detail::json_out {
+
+inline std::string_view phase_colour(PhaseKind kind) {
+    switch (kind) {
+        case PhaseKind::Complete:
+            return "good";
+        case PhaseKind::Dispatch:
+            return "terrible";
+        case PhaseKind::AsyncPoll:
+            return "yellow";
+        case PhaseKind::Release:
+            return "olive";
+        case PhaseKind::Dummy:
+            return "grey";
+        case PhaseKind::EarlyDispatch:
+            return "rail_animation";
+        case PhaseKind::Drain:
+            return "cq_build_running";
+        case PhaseKind::DrainPrepare:
+            return "cq_build_attempt_runnable";
+        case PhaseKind::DrainPublish:
+            return "cq_build_attempt_passed";
+        case PhaseKind::GraphPrepare:
+            return "rail_animation";
+        case PhaseKind::Resolve:
+        case PhaseKind::ResolveStandalone:
+            return "vsync_highlight_color";
+        // September kinds (upstream-2026-09.md §1.6).
+        case PhaseKind::Bootstrap:
+            return "rail_animation";
+        case PhaseKind::Fanin:
+        case PhaseKind::StateProbe:
+            return "cq_build_running";
+        case PhaseKind::ReadyClaim:
+            return "cq_build_attempt_runnable";
+        case PhaseKind::ReadySteal:
+        case PhaseKind::Worksteal:
+            return "cq_build_attempt_failed";
+        case PhaseKind::DirectRefill:
+        case PhaseKind::Refill:
+            return "cq_build_attempt_passed";
+        case PhaseKind::Idle:
+            return "grey";
+        default:
+            return "generic_work";
+    }
+}
+
+inline std::string_view orch_colour(std::string_view phase) {
+    if (phase == "orch_submit" || phase == "orch_fanin") return "rail_animation";
+    if (phase == "orch_sync") return "thread_state_iowait";
+    if (phase == "orch_alloc") return "terrible";
+    if (phase == "orch_params") return "good";
+    if (phase == "orch_lookup") return "thread_state_running";
+    if (phase == "orch_insert") return "olive";
+    return "generic_work";
+}
+
+inline std::string_view flow_name(FlowName name) {
+    switch (name) {
+        case FlowName::Dependency:
+            return "dependency";
+        case FlowName::HbViolation:
+            return "hb_violation";
+        case FlowName::Complete:
+            return "complete";
+        case FlowName::CompleteReady:
+            return "complete\\u2192ready";
+        case FlowName::Dispatch:
+            return "dispatch";
+        case FlowName::SubmitDispatch:
+            return "submit\\u2192dispatch";
+    }
+    return "flow";
+}
+
+/// Appends a JSON string literal (quotes, escapes; invalid UTF-8 replaced).
+inline void append_json_string(std::string& out, std::string_view text) {
+    std::string sanitized;
+    if (!text::is_valid_utf8(text)) {
+        sanitized = text::sanitize_utf8(text);
+        text = sanitized;
+    }
+    out += '"';
+    for (char c : text) {
+        switch (c) {
+            case '"':
+                out += "\\\"";
+                break;
+            case '\\':
+                out += "\\\\";
+                break;
+            case '\n':
+                out += "\\n";
+                break;
+            case '\r':
+                out += "\\r";
+                break;
+            case '\t':
+                out += "\\t";
+                break;
+            default:
+                if (static_cast<unsigned char>(c) < 0x20)
+                    fmt::format_to(std::back_inserter(out), "\\u{:04x}", static_cast<unsigned>(c));
+                else
+                    out += c;
+        }
+    }
+    out += '"';
+}
+
+/// The output buffer: blocks handed to the stream whole (a few hundred writes for a 100 MB
+/// trace); numbers go in with to_chars, text with memcpy, no formatting engine. Over a BlockBuf
+/// (BackgroundBuf, the gzip writer) the blocks are its own, so nothing is copied on the way out.
+class Sink {
+  public:
+    explicit Sink(std::ostream& out)
+        : out_(out), blocks_(dynamic_cast<io::BlockBuf*>(out.rdbuf())) {
+        if (blocks_) {
+            take_space();
+        } else {
+            own_.reset(new char[kOwnSize]);
+            buf_ = own_.get();
+            size_ = kOwnSize;
+        }
+    }
+    Sink(const Sink&) = delete;
+    Sink& operator=(const Sink&) = delete;
+
+    void text(std::string_view s) {
+        while (s.size() > size_ - len_) {
+            std::size_t part = size_ - len_;
+            std::memcpy(buf_ + len_, s.data(), part);
+            len_ += part;
+            s.remove_prefix(part);
+            flush();
+        }
+        std::memcpy(buf_ + len_, s.data(), s.size());
+        len_ += s.size();
+    }
+    /// A string literal: its length is a compile-time constant, so the copy is inlined.
+    template <std::size_t N>
+    void lit(const char (&s)[N]) {
+        room(N - 1);
+        std::memcpy(buf_ + len_, s, N - 1);
+        len_ += N - 1;
+    }
+    /// The first `size` bytes of `block`: all N are copied (a constant size, so the copy is
+    /// inlined as for `lit`) and the rest is written over next.
+    template <std::size_t N>
+    void prefix(const std::array<char, N>& block, std::size_t size) {
+        room(N);
+        std::memcpy(buf_ + len_, block.data(), N);
+        len_ += size;
+    }
+    void ch(char c) {
+        if (len_ == size_) flush();
+        buf_[len_++] = c;
+    }
+    template <class Int>
+    void integer(Int value) {
+        room(24);
+        len_ = static_cast<std::size_t>(std::to_chars(buf_ + len_, buf_ + size_, value).ptr - buf_);
+    }
+    /// Microseconds with exactly three decimals from integer ns (`-12.345`).
+    void us(std::int64_t ns) {
+        room(32);
+        char* p = buf_ + len_;
+        std::uint64_t magnitude = static_cast<std::uint64_t>(ns);
+        if (ns < 0) {
+            *p++ = '-';
+            magnitude = 0 - magnitude;
+        }
+        p = std::to_chars(p, buf_ + size_, magnitude / 1000).ptr;
+        auto fraction = static_cast<unsigned>(magnitude % 1000);
+        p[0] = '.';
+        p[1] = static_cast<char>('0' + fraction / 100);
+        p[2] = static_cast<char>('0' + fraction / 10 % 10);
+        p[3] = static_cast<char>('0' + fraction % 10);
+        len_ = static_cast<std::size_t>(p + 4 - buf_);
+    }
+    /// The converter's short task label: `t<local>` on ring 0, else `r<ring>t<local>`.
+    void task(std::uint64_t task_id, TaskLabels labels) {
+        if (labels != TaskLabels::Legacy) {
+            scratch_.clear();
+            append_task_label(scratch_, task_id, labels);
+            text(scratch_);
+            return;
+        }
+        if (std::uint32_t ring = task_ring(task_id)) {
+            ch('r');
+            integer(ring);
+        }
+        ch('t');
+        integer(task_local(task_id));
+    }
+    /// A JSON string literal: quotes, escapes, invalid UTF-8 replaced.
+    void string(std::string_view s) {
+        bool plain = std::all_of(s.begin(), s.end(), [](char c) {
+            auto u = static_cast<unsigned char>(c);
+            return u >= 0x20 && u < 0x80 && c != '"' && c != '\\';
+        });
+        if (plain) {
+            ch('"');
+            text(s);
+            ch('"');
+            return;
+        }
+        scratch_.clear();
+        append_json_string(scratch_, s);
+        text(scratch_);
+    }
+    void flush() {
+        if (blocks_) {
+            blocks_->submit(len_);
+            take_space();
+        } else {
+            out_.write(buf_, static_cast<std::streamsize>(len_));
+        }
+        len_ = 0;
+    }
+
+  private:
+    static constexpr std::size_t kOwnSize = 256u << 10;
+    void room(std::size_t n) {
+        if (size_ - len_ < n) flush();
+    }
+    void take_space() {
+        auto space = blocks_->space();
+        buf_ = space.data();
+        size_ = space.size();
+    }
+
+    std::ostream& out_;
+    io::BlockBuf* blocks_;
+    std::unique_ptr<char[]> own_;
+    char* buf_ = nullptr;
+    std::size_t size_ = 0;
+    std::size_t len_ = 0;
+    std::string scratch_;
+};
+
+/// A key's JSON form, `"event-hint":`, made at compile time from its name.
+struct QuotedKey {
+    std::array<char, 40> text{};
+    std::size_t size = 0;
+};
+inline constexpr auto kQuotedKeys = [] {
+    std::array<QuotedKey, kArgKeyName.size()> keys{};
+    for (std::size_t i = 0; i < keys.size(); ++i) {
+        QuotedKey& key = keys[i];
+        key.text[key.size++] = '"';
+        for (char c : kArgKeyName[i]) key.text[key.size++] = c;  // (a longer name fails to compile)
+        key.text[key.size++] = '"';
+        key.text[key.size++] = ':';
+    }
+    return keys;
+}();
+
+/// The sink of visit_slice_args for the JSON output: each arg as a member of the `args` object,
+/// `{` before the first (the caller closes it).
+class JsonArgs {
+  public:
+    explicit JsonArgs(Sink& out) : out_(out) {}
+
+    /// arg::Int and arg::Uint: the number as is.
+    template <class Number>
+    requires std::is_same_v<Number, arg::Int> || std::is_same_v<Number, arg::Uint>
+    void operator()(ArgKey k, Number v) {
+        key(k);
+        out_.integer(v.value);
+    }
+    [[gnu::always_inline]] void operator()(ArgKey k, arg::Micros v) {
+        key(k);
+        out_.us(v.ns);
+    }
+    void operator()(ArgKey k, arg::Text v) {
+        key(k);
+        out_.string(v.value);
+    }
+    [[gnu::always_inline]] void operator()(ArgKey k, arg::PlainText v) {
+        key(k);
+        out_.ch('"');
+        out_.text(v.value);
+        out_.ch('"');
+    }
+    void operator()(ArgKey k, arg::Bool v) {
+        key(k);
+        if (v.value)
+            out_.lit("true");
+        else
+            out_.lit("false");
+    }
+    void operator()(ArgKey k, arg::Depths v) {
+        key(k);
+        out_.ch('[');
+        for (std::size_t i = 0; i < v.values.size(); ++i) {
+            if (i) out_.ch(',');
+            out_.integer(v.values[i]);
+        }
+        out_.ch(']');
+    }
+    void operator()(ArgKey k, arg::TaskHint v) {
+        key(k);
+        out_.lit("\"Task:");
+        out_.task(v.row.task_id, v.labels);
+        out_.lit(", FuncId:");
+        out_.integer(v.row.func_id);
+        out_.lit(", CoreId:");
+        out_.integer(v.row.core_id);
+        out_.ch('"');
+    }
+
+  private:
+    // Inlined, as the small writers above: a worker slice writes seven args, and a call for
+    // each showed in the profile (inlining the integer and string writers too cost more).
+    [[gnu::always_inline]] void key(ArgKey k) {
+        out_.ch(separator_);
+        separator_ = ',';
+        const QuotedKey& quoted = kQuotedKeys[static_cast<std::size_t>(k)];
+        out_.prefix(quoted.text, quoted.size);
+    }
+
+    Sink& out_;
+    char separator_ = '{';
+};
+
+}  // namespace ptune::swimlane::detail::json_out

@@ -1,0 +1,192 @@
+// Builds the trace layout of swimlane.md §5–§6.3 from the captures: lanes, slices, counters and
+// the seven arrow kinds, each arrow bound strictly inside its two slices (conventions.md §2.2).
+
+#include <algorithm>
+#include <cctype>
+#include <charconv>
+#include <map>
+#include <optional>
+#include <queue>
+#include <set>
+#include <span>
+#include <tuple>
+#include <unordered_map>
+#include <utility>
+
+#include <fmt/format.h>
+
+#include "ptune/swimlane/host_phase_lanes.hpp"
+#include "ptune/swimlane/reader.hpp"
+#include "builder.hpp"
+#include "trace_model.hpp"
+
+namespace ptune::swimlane::detail {
+
+namespace {
+
+
+/// First-fit lanes per group (lowest free lane, like the converter's Scheduler View), so no two
+/// slices overlap on one track; lane 0 keeps the upstream tid, overflow lanes get `base·100 + j`
+/// (outside every upstream tid range) and the name "<lane>#j".
+void assign_lanes(TraceModel& model) {
+    std::vector<std::vector<std::uint32_t>> members(model.groups.size());
+    for (std::uint32_t i = 0; i < model.slices.size(); ++i)
+        members[model.slices[i].track].push_back(i);
+    std::vector<std::tuple<std::int64_t, std::int64_t, std::uint32_t>> order;
+    for (std::uint32_t g = 0; g < model.groups.size(); ++g) {
+        LaneGroup& group = model.groups[g];
+        auto make_track = [&](std::size_t lane) {
+            Track track;
+            track.pid = group.pid;
+            track.tid =
+                lane == 0 ? group.base_tid : group.base_tid * 100 + static_cast<std::int64_t>(lane);
+            track.name = lane == 0 ? group.name : fmt::format("{}#{}", group.name, lane);
+            model.tracks.push_back(std::move(track));
+            if (lane > 0) ++model.counts.overflow_lanes;
+            return static_cast<std::uint32_t>(model.tracks.size() - 1);
+        };
+        group.lane_tracks.push_back(make_track(0));  // upstream names every lane, used or not
+        // By (start, longer first, creation): the keys are copied out in creation order, a
+        // front-to-back read of the slices, and a group's slices nearly always come in that
+        // order already, so most groups are only checked, not sorted.
+        order.clear();
+        for (std::uint32_t i : members[g])
+            order.push_back({model.slices[i].ts, -model.slices[i].dur, i});
+        if (!std::is_sorted(order.begin(), order.end())) std::sort(order.begin(), order.end());
+        using Busy = std::pair<std::int64_t, std::size_t>;  // (end, lane)
+        std::priority_queue<Busy, std::vector<Busy>, std::greater<>> busy;
+        std::set<std::size_t> free_lanes;
+        std::size_t lanes = 0;
+        for (const auto& [ts, negative_dur, i] : order) {
+            while (!busy.empty() && busy.top().first <= ts) {
+                free_lanes.insert(busy.top().second);
+                busy.pop();
+            }
+            std::size_t lane;
+            if (!free_lanes.empty()) {
+                lane = *free_lanes.begin();
+                free_lanes.erase(free_lanes.begin());
+            } else {
+                lane = lanes++;
+            }
+            while (group.lane_tracks.size() <= lane)
+                group.lane_tracks.push_back(make_track(group.lane_tracks.size()));
+            model.slices[i].track = group.lane_tracks[lane];
+            busy.emplace(ts - negative_dur, lane);
+        }
+    }
+}
+
+/// The processes, threads and slices a multi-rank layout adds besides the ranks' views
+/// (upstream-2026-09.md §1.14: dispatchers at 1..10, rank host blocks at 11 + 3·rank + lane).
+/// Each thread is a lane group, so overlapping slices get overflow lanes like any other.
+void add_layout(TraceModel& model, const MultiRankLayout& layout) {
+    for (const MultiRankLayout::Process& p : layout.processes)
+        model.processes.push_back({p.pid, p.name, static_cast<int>(p.pid)});
+    std::map<std::pair<std::int64_t, std::int64_t>, std::uint32_t> group_of;
+    for (const MultiRankLayout::Thread& t : layout.threads) {
+        group_of.emplace(std::pair(t.pid, t.tid), static_cast<std::uint32_t>(model.groups.size()));
+        LaneGroup g;
+        g.pid = t.pid;
+        g.base_tid = t.tid;
+        g.name = t.name;
+        model.groups.push_back(std::move(g));
+    }
+    for (std::uint32_t i = 0; i < layout.slices.size(); ++i) {
+        const MultiRankLayout::Slice& l = layout.slices[i];
+        auto it = group_of.find({l.pid, l.tid});
+        if (it == group_of.end()) continue;  // a slice without its thread: nothing to draw on
+        Slice s;
+        s.kind = SliceKind::Layout;
+        s.ref = i;
+        s.ts = l.start_ns - layout.global_origin_ns;
+        s.dur = std::max<std::int64_t>(l.dur_ns, 0);
+        s.track = it->second;
+        s.id = kNone;
+        model.slices.push_back(s);
+    }
+}
+
+}  // namespace
+
+std::string graph_label(const GraphInstance& graph) {
+    return fmt::format("GraphExecution({}, {} visible {})",
+                       task_display(graph.outer_task_id, graph.labels), graph.node_count,
+                       graph.sub_tasks ? "sub-tasks" : "nodes");
+}
+
+Result<TraceModel> build_trace_model(std::span<const TraceSource> sources, TimeAlign align,
+                                     FlowMode flows, const MultiRankLayout* multi_rank) {
+    if (sources.size() > kMaxSources)
+        return Error{
+            fmt::format("{} captures in one trace; at most {}", sources.size(), kMaxSources), "", 0,
+            ExitCode::InputError};
+    TraceModel model;
+    model.sources = sources;
+    model.flow_mode = flows;
+    model.offsets_ns.assign(sources.size(), 0);
+    model.pid_base.assign(sources.size(), 0);
+    model.extras.resize(sources.size());
+    bool host_axis = sources.size() > 1 && std::all_of(sources.begin(), sources.end(), [](auto& s) {
+                         return s.capture->host_orchestration;
+                     });
+    bool any_host = std::any_of(sources.begin(), sources.end(),
+                                [](auto& s) { return s.capture->host_orchestration; });
+    model.multi_rank = multi_rank;
+    if (multi_rank) {
+        // §1.14: every rank on the host clock, from the shared origin; rank r at 100·(r+1).
+        for (std::size_t k = 0; k < sources.size(); ++k) {
+            model.offsets_ns[k] = sources[k].capture->host.origin_ns - multi_rank->global_origin_ns;
+            model.pid_base[k] = 100 * static_cast<std::int64_t>(multi_rank->ranks.at(k) + 1);
+        }
+    } else if (align == TimeAlign::Absolute && any_host && !host_axis && sources.size() > 1)
+        return Error{
+            "--align absolute cannot join host-orchestration captures (host clock) with "
+            "device-orchestration ones (device clock); use --align start",
+            "", 0, ExitCode::InputError};
+    if (align == TimeAlign::Absolute && host_axis) {
+        // Host-orchestration captures share the host's CLOCK_MONOTONIC: align on it.
+        std::int64_t origin = sources[0].capture->host.origin_ns;
+        for (const auto& source : sources)
+            origin = std::min(origin, source.capture->host.origin_ns);
+        for (std::size_t k = 0; k < sources.size(); ++k)
+            model.offsets_ns[k] = sources[k].capture->host.origin_ns - origin;
+    } else if (align == TimeAlign::Absolute && sources.size() > 1) {
+        std::uint64_t freq = sources[0].capture->clock.freq_hz;
+        std::int64_t origin = sources[0].capture->clock.origin_ticks;
+        for (const auto& source : sources) {
+            if (source.capture->clock.freq_hz != freq)
+                return Error{
+                    fmt::format(
+                        "--align absolute needs one clock, but {} runs at {} Hz and {} at {} Hz",
+                        sources[0].label, freq, source.label, source.capture->clock.freq_hz),
+                    "", 0, ExitCode::InputError};
+            origin = std::min(origin, source.capture->clock.origin_ticks);
+        }
+        for (std::size_t k = 0; k < sources.size(); ++k)
+            model.offsets_ns[k] = sources[k].capture->clock.ticks_to_ns(
+                sources[k].capture->clock.origin_ticks - origin);
+    }
+    std::size_t slices = 0;
+    for (const auto& source : sources)
+        slices += source.capture->tasks.size() * 2 + source.capture->scheduler_phases.size() +
+                  source.capture->orchestrator_phases.size() * 2;
+    if (multi_rank) slices += multi_rank->slices.size();
+    model.slices.reserve(slices);
+    if (multi_rank) add_layout(model, *multi_rank);
+    for (std::uint32_t k = 0; k < sources.size(); ++k) {
+        if (sources.size() > 1 && !multi_rank)
+            model.pid_base[k] = 100 * static_cast<std::int64_t>(k + 1);
+        build::Builder(model, k).build();
+    }
+    // §1.14: Perfetto orders processes by sort index; the ranks' blocks in pid order.
+    if (multi_rank)
+        for (Process& p : model.processes) p.sort_index = static_cast<int>(p.pid);
+    assign_lanes(model);
+    model.counts.slices = model.slices.size();
+    model.counts.counters = model.counters.size();
+    model.counts.flows = model.flows.size();
+    return model;
+}
+
+}  // namespace ptune::swimlane::detail
