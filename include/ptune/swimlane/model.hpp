@@ -379,6 +379,7 @@ struct DepsTask {
     std::array<std::int32_t, 3> kernel_ids{-1, -1, -1};  ///< [aic, aiv0, aiv1]; −1 inactive
     bool has_kernel_ids = false;                         ///< the file had a 3-element list
     std::uint32_t block_num = 1;                         ///< max(block_num, 1)
+    bool early_dispatch = false;  ///< `"early_dispatch": true` (upstream-2026-12.md §8.4)
     /// All kernel ids inactive: a dummy task.
     bool is_dummy() const {
         return has_kernel_ids && kernel_ids[0] < 0 && kernel_ids[1] < 0 && kernel_ids[2] < 0;

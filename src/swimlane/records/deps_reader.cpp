@@ -90,6 +90,7 @@ class DepsWalker final : public json_stream::JsonWalker {
             has_id_ = has_pred_ = has_succ_ = false;
             kernel_ids_.clear();
             block_num_ = 1;
+            early_dispatch_ = false;
         }
     }
 
@@ -107,6 +108,7 @@ class DepsWalker final : public json_stream::JsonWalker {
                     task.kernel_ids[i] = static_cast<std::int32_t>(kernel_ids_[i]);
             }
             task.block_num = static_cast<std::uint32_t>(std::max<std::int64_t>(block_num_, 1));
+            task.early_dispatch = early_dispatch_;
         } else if (section_ == Section::Edges) {
             if (!has_pred_ || !has_succ_) {
                 ++bad_edges;
@@ -128,6 +130,8 @@ class DepsWalker final : public json_stream::JsonWalker {
                     has_id_ = v.as_id(id_);
                 else if (k == "block_num" && v.is_int())
                     block_num_ = v.integer;
+                else if (k == "early_dispatch")
+                    early_dispatch_ = v.type == Scalar::Type::Bool && v.integer != 0;
             } else if (section_ == Section::Edges) {
                 if (k == "pred")
                     has_pred_ = v.as_id(pred_);
@@ -145,6 +149,7 @@ class DepsWalker final : public json_stream::JsonWalker {
     std::uint64_t id_ = 0, pred_ = 0, succ_ = 0;
     std::vector<std::int64_t> kernel_ids_;
     std::int64_t block_num_ = 1;
+    bool early_dispatch_ = false;
     EdgeSet seen_{deps->edges};
 };
 
