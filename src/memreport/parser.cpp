@@ -283,6 +283,14 @@ class Parser {
         buffer.name = std::string(cells[0]);
         buffer.size_text = std::string(cells[1]);
         buffer.size_bytes = size->bytes;
+        buffer.size_exact = size->exact;
+        // A rounded size (`2.8 KB`) whose address range prints the same is that range's width
+        // (2816 B, not 2867): the exact source wins (mem-report.md §4, §6).
+        if (!size->exact && buffer.allocated &&
+            format_size(buffer.addr_end - buffer.addr_begin) == buffer.size_text) {
+            buffer.size_bytes = buffer.addr_end - buffer.addr_begin;
+            buffer.size_exact = true;
+        }
         buffer.line = line_;
         buffer_space_->buffers.push_back(std::move(buffer));
     }
@@ -330,6 +338,63 @@ std::optional<PrintedSize> parse_size(std::string_view text) {
     if (!value || *value > 1e12) return std::nullopt;
     double bytes = *value * (unit == "KB" ? kBytesPerKB : kBytesPerMB);
     return PrintedSize{static_cast<std::uint64_t>(std::llround(bytes)), false};
+}
+
+namespace {
+
+// The smallest b in [lo, hi] with key(b) >= target, for a key non-decreasing in b; hi + 1 when
+// none.
+template <class Key>
+std::uint64_t first_at_least(std::uint64_t lo, std::uint64_t hi, double target, Key key) {
+    std::uint64_t end = hi + 1;
+    while (lo < end) {
+        std::uint64_t mid = lo + (end - lo) / 2;
+        if (key(mid) < target)
+            lo = mid + 1;
+        else
+            end = mid;
+    }
+    return lo;
+}
+
+// [first b with key(b) >= target, last b with key(b) <= target] inside `within`.
+template <class Key>
+std::optional<ByteInterval> equal_range_of(ByteInterval within, double target, Key key) {
+    std::uint64_t lo = first_at_least(within.lo, within.hi, target, key);
+    if (lo > within.hi || key(lo) != target) return std::nullopt;
+    // The last b whose key is still <= target: one before the first whose key exceeds it.
+    std::uint64_t above = first_at_least(lo, within.hi, std::nextafter(target, 1e300), key);
+    return ByteInterval{lo, above - 1};
+}
+
+}  // namespace
+
+std::optional<ByteInterval> size_interval(std::string_view text) {
+    auto printed = parse_size(text);
+    if (!printed) return std::nullopt;
+    if (printed->exact) return ByteInterval{printed->bytes, printed->bytes};
+    // A KB value is printed for [1024, 1048576), an MB value from 1048576 up; the value read
+    // back is monotone in the byte count, so the bytes printing `text` are one interval.
+    bool mb = text.ends_with(" MB");
+    ByteInterval range{mb ? 1048576u : 1024u, mb ? printed->bytes + 1048576 : 1048575};
+    auto value = [](std::uint64_t bytes) {
+        return static_cast<double>(parse_size(format_size(bytes))->bytes);
+    };
+    auto found = equal_range_of(range, static_cast<double>(printed->bytes), value);
+    if (!found || format_size(found->lo) != text || format_size(found->hi) != text)
+        return std::nullopt;
+    return found;
+}
+
+std::optional<ByteInterval> percent_interval(std::string_view percent, std::uint64_t limit,
+                                             ByteInterval within) {
+    auto target = parse_percent(percent);
+    if (!target || limit == 0) return std::nullopt;
+    auto printed = [limit](std::uint64_t bytes) {
+        return *parse_percent(
+            format_percent(100.0 * static_cast<double>(bytes) / static_cast<double>(limit)));
+    };
+    return equal_range_of(within, *parse_percent(format_percent(*target)), printed);
 }
 
 std::string format_size(std::uint64_t bytes) {

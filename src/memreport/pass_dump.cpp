@@ -476,6 +476,7 @@ class DumpParser {
                 Buffer buffer;
                 buffer.name = b.name;
                 buffer.size_bytes = b.size;
+                buffer.size_exact = true;
                 buffer.size_text = format_size(b.size);
                 buffer.allocated = b.begin.has_value();
                 buffer.addr_begin = b.begin.value_or(0);
