@@ -117,6 +117,7 @@ class Parser {
         }
         if (report_.version == FormatVersion::Unknown && saw_buffers_)
             report_.version = FormatVersion::V3;
+        if (saw_buffers_) warn_missing_buffers();
         return std::move(report_);
     }
 
@@ -133,6 +134,26 @@ class Parser {
 
   private:
     enum class State { Outside, Table, Buffers };
+
+    // A v3 report prints a Buffers block for every space of a function's table (mem-report.md
+    // §4): a last function with a space that lists MemRefs but has no block is a report cut
+    // short at a line boundary (so without the missing-newline warning).
+    void warn_missing_buffers() {
+        if (report_.functions.empty()) return;
+        const Function& function = report_.functions.back();
+        std::string spaces;
+        for (const auto& usage : function.spaces) {
+            if (usage.memrefs > 0 && usage.buffers.empty())
+                spaces += (spaces.empty() ? "" : ", ") + usage.space;
+        }
+        if (spaces.empty()) return;
+        diagnostics_.warn(report_.source, line_,
+                          fmt::format("the report looks truncated inside its last function '{}': "
+                                      "{} list(s) MemRefs but no Buffers block follows (a v3 "
+                                      "report prints one per space); rows after this line, "
+                                      "including other spaces, may be missing",
+                                      function.name, spaces));
+    }
 
     static std::string shorten(std::string_view line) {
         return line.size() > 80 ? std::string(line.substr(0, 77)) + "..." : std::string(line);
