@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # mem-report's side inputs (issue 36, docs/RELIABILITY.md): the files it opens beside a pass dump
 # to find the backend (ptoas/*.pto, compiled_meta.json) are inputs like the dump itself:
-#  - `-o` naming one of them is refused with exit 2 and the file is left byte for byte unchanged;
+#  - `-o` naming one of them (mem-report or advise) is refused with exit 2 and the file is left
+#    byte for byte unchanged;
 #  - a FIFO or a link to /dev/zero in their place gives exit 2 at once (no hang);
 #  - a v3 report cut at a line boundary inside its last function is named truncated (file:line).
 # Usage: memreport_side_inputs.sh PTUNE BUILD_DIR
@@ -35,6 +36,15 @@ for side in "$run/ptoas/attn_aiv.pto" "$run/compiled_meta.json"; do
   [ "$(cksum <"$side")" = "$before" ] || fail "mem-report -o $(basename "$side"): the input changed"
   grep -q "$(basename "$side")" "$work/err" || fail "-o $(basename "$side"): not named: $(cat "$work/err")"
 done
+
+# advise reads the memory report through the same pipeline
+fresh_run
+rm -f "$run"/ptoas/*.pto
+before=$(cksum <"$run/compiled_meta.json")
+timeout 60 "$ptune" advise "$work/build_output" -o "$run/compiled_meta.json" >/dev/null 2>"$work/err"
+code=$?
+[ "$code" -eq 2 ] || fail "advise -o compiled_meta.json: exit $code, expected 2"
+[ "$(cksum <"$run/compiled_meta.json")" = "$before" ] || fail "advise -o compiled_meta.json: the input changed"
 
 # --- special files in place of a side input --------------------------------------------------
 fresh_run
