@@ -21,30 +21,6 @@ namespace fs = std::filesystem;
 constexpr std::size_t kMaxDirectories = 48;
 constexpr std::size_t kMaxDepth = 7;
 
-// The input's path made safe: allowed bytes only, no empty, `.` or `..` component.
-std::string safe_relative_path(std::string_view path) {
-    std::string out;
-    std::size_t depth = 0;
-    std::size_t from = 0;
-    while (from <= path.size() && depth < kMaxDepth) {
-        std::size_t slash = path.find('/', from);
-        if (slash == std::string_view::npos) slash = path.size();
-        std::string part;
-        for (char c : path.substr(from, std::min<std::size_t>(slash - from, 64))) {
-            if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-                c == '.' || c == '_' || c == '-')
-                part += c;
-        }
-        if (!part.empty() && part != "." && part != "..") {
-            if (!out.empty()) out += '/';
-            out += part;
-            ++depth;
-        }
-        from = slash + 1;
-    }
-    return out;
-}
-
 bool inside(const fs::path& inner, const fs::path& outer) {
     auto relative = inner.lexically_relative(outer);
     return !relative.empty() && *relative.begin() != ".." && relative != ".";
@@ -63,7 +39,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     std::string_view rest = input.text();
     for (std::size_t made = 0; !rest.empty() && made < kMaxDirectories; ++made) {
         const std::size_t eol = rest.find('\n');
-        std::string path = safe_relative_path(rest.substr(0, eol));
+        std::string path = fuzz::safe_relative_path(rest.substr(0, eol), kMaxDepth);
         rest = eol == std::string_view::npos ? std::string_view() : rest.substr(eol + 1);
         if (!path.empty()) fs::create_directories(root / path, error);
     }
