@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <unordered_map>
 
 #include <fmt/format.h>
@@ -399,7 +400,8 @@ std::optional<ByteInterval> size_interval(std::string_view text) {
     bool mb = text.ends_with(" MB");
     ByteInterval range{mb ? 1048576u : 1024u, mb ? printed->bytes + 1048576 : 1048575};
     auto value = [](std::uint64_t bytes) {
-        return static_cast<double>(parse_size(format_size(bytes))->bytes);
+        auto back = parse_size(format_size(bytes));  // none past the reader's 1e12 units
+        return back ? static_cast<double>(back->bytes) : std::numeric_limits<double>::infinity();
     };
     auto found = equal_range_of(range, static_cast<double>(printed->bytes), value);
     if (!found || format_size(found->lo) != text || format_size(found->hi) != text)
@@ -410,12 +412,15 @@ std::optional<ByteInterval> size_interval(std::string_view text) {
 std::optional<ByteInterval> percent_interval(std::string_view percent, std::uint64_t limit,
                                              ByteInterval within) {
     auto target = parse_percent(percent);
-    if (!target || limit == 0) return std::nullopt;
+    if (!target || limit == 0 || !std::isfinite(*target)) return std::nullopt;
+    // As format_percent prints it (`81.60%` → 81.6), so the keys below can equal it.
+    auto normalised = parse_percent(format_percent(*target));
+    if (!normalised) return std::nullopt;
     auto printed = [limit](std::uint64_t bytes) {
         return *parse_percent(
             format_percent(100.0 * static_cast<double>(bytes) / static_cast<double>(limit)));
     };
-    return equal_range_of(within, *parse_percent(format_percent(*target)), printed);
+    return equal_range_of(within, *normalised, printed);
 }
 
 std::string format_size(std::uint64_t bytes) {

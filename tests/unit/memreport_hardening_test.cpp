@@ -100,3 +100,14 @@ TEST_CASE("a v3 report cut at a line boundary inside its last function is named 
         CHECK(warned);
     }
 }
+
+TEST_CASE("size and percent intervals at the reader's limits never fail", "[memreport]") {
+    // The largest MB value the reader accepts, and past it.
+    auto top = size_interval("1000000000000.0 MB");
+    if (top) CHECK(top->lo <= top->hi);
+    CHECK_FALSE(size_interval("1000000000001.0 MB"));
+    CHECK_FALSE(percent_interval("1e400%", 196608, {0, 1000}));
+    CHECK_FALSE(percent_interval("81.6%", 0, {0, 1000}));
+    auto wide = percent_interval("99999999999999999999.9%", 1, {0, 1000});
+    CHECK_FALSE(wide);
+}
