@@ -55,6 +55,53 @@ fs::path runs_root(const fs::path& dir) {
     return is_existing_directory(build_output) ? build_output : dir;
 }
 
+std::vector<RunDir> find_runs(const fs::path& dir, int max_depth) {
+    std::vector<RunDir> runs;
+    std::error_code ec;
+    fs::recursive_directory_iterator it(dir, fs::directory_options::skip_permission_denied, ec);
+    for (fs::recursive_directory_iterator end; !ec && it != end; it.increment(ec)) {
+        std::error_code type_error;
+        if (!it->is_directory(type_error)) continue;
+        if (auto run = parse_run_dir_name(it->path())) {
+            runs.push_back(std::move(*run));
+            it.disable_recursion_pending();  // a run's own folders are not runs
+        } else if (it.depth() + 1 >= max_depth) {
+            it.disable_recursion_pending();
+        }
+    }
+    std::sort(runs.begin(), runs.end(), [](const RunDir& a, const RunDir& b) {
+        if (a.timestamp != b.timestamp) return a.timestamp < b.timestamp;
+        return a.path < b.path;
+    });
+    return runs;
+}
+
+namespace {
+
+// "picked …; also here, not read: …" for stderr.
+std::string chosen_run_note(const std::vector<RunDir>& runs, std::size_t chosen, int nth_latest) {
+    std::string note = fmt::format(
+        "picked {} ({} of {} run(s), chosen by the timestamp in the name, not by mtime)",
+        runs[chosen].path.string(),
+        nth_latest == 1 ? std::string("newest") : fmt::format("number {} from newest", nth_latest),
+        runs.size());
+    if (runs.size() < 2) return note;
+    constexpr std::size_t kListed = 10;
+    note += "; one report never mixes runs, the other run(s) are not read:";
+    std::size_t listed = 0;
+    for (std::size_t i = runs.size(); i-- > 0;) {
+        if (i == chosen) continue;
+        if (listed++ == kListed) {
+            note += fmt::format(" and {} more", runs.size() - 1 - kListed);
+            break;
+        }
+        note += (listed == 1 ? " " : ", ") + runs[i].path.string();
+    }
+    return note;
+}
+
+}  // namespace
+
 Result<fs::path> resolve_run(const fs::path& dir, const std::string& program, int nth_latest,
                              std::string* chosen_note) {
     if (!is_existing_directory(dir)) {
@@ -68,13 +115,15 @@ Result<fs::path> resolve_run(const fs::path& dir, const std::string& program, in
         return Error{"no such directory", dir.string(), 0, ExitCode::InputError};
     }
     if (parse_run_dir_name(dir) && program.empty()) return dir;
-    auto runs = list_runs(dir);
+    // Runs at any depth (a June run beside a September one nested in its project folder): the
+    // newest by its name wins, never one report over several runs.
+    auto runs = find_runs(dir);
     if (!program.empty()) {
+        auto all = runs;
         std::erase_if(runs, [&](const RunDir& run) { return run.program != program; });
         if (runs.empty()) {
             std::string candidates;
-            for (const auto& run : list_runs(dir))
-                candidates += "\n  " + run.path.filename().string();
+            for (const auto& run : all) candidates += "\n  " + run.path.string();
             return Error{fmt::format("no run of program '{}' here{}{}", program,
                                      candidates.empty() ? "" : "; candidates:", candidates),
                          dir.string(), 0, ExitCode::InputError};
@@ -86,16 +135,9 @@ Result<fs::path> resolve_run(const fs::path& dir, const std::string& program, in
                                  runs.size()),
                      dir.string(), 0, ExitCode::InputError};
     }
-    const RunDir& chosen = runs[runs.size() - static_cast<std::size_t>(nth_latest)];
-    if (chosen_note != nullptr) {
-        *chosen_note = fmt::format(
-            "picked {} ({} of {} run(s), chosen by the timestamp in the name, not by mtime)",
-            chosen.path.string(),
-            nth_latest == 1 ? std::string("newest")
-                            : fmt::format("number {} from newest", nth_latest),
-            runs.size());
-    }
-    return chosen.path;
+    std::size_t chosen = runs.size() - static_cast<std::size_t>(nth_latest);
+    if (chosen_note != nullptr) *chosen_note = chosen_run_note(runs, chosen, nth_latest);
+    return runs[chosen].path;
 }
 
 std::vector<fs::path> find_files(const fs::path& dir, const std::vector<std::string>& names,

@@ -12,6 +12,7 @@
 
 #include <fmt/format.h>
 
+#include "ptune/core/discover.hpp"
 #include "ptune/core/io.hpp"
 #include "ptune/core/text.hpp"
 #include "ptune/hints/parser.hpp"
@@ -21,6 +22,9 @@ namespace ptune::hints {
 namespace fs = std::filesystem;
 
 namespace {
+
+/// pypto #2299: columns count from 1 from this day (perf-hints.md §7.4).
+constexpr std::string_view kOneBasedColumnsSince = "20260806";
 
 std::uint64_t fnv1a(std::string_view text, std::uint64_t hash = 14695981039346656037ull) {
     for (unsigned char c : text) {
@@ -425,6 +429,27 @@ void assign_fingerprints(std::deque<LintDiagnostic>& diagnostics) {
 
 }  // namespace
 
+std::optional<ColumnBase> column_base_from_run_date(const fs::path& log_path) {
+    if (log_path.empty() || log_path == io::kStdinName) return std::nullopt;
+    std::error_code ec;
+    fs::path dir = fs::absolute(log_path, ec);
+    if (ec) dir = log_path;
+    // `<Program>_<YYYYMMDD_HHMMSS>/report/perf_hints.log`: the run folder is a few levels up.
+    for (int level = 0; level < 4 && dir.has_parent_path() && dir != dir.parent_path(); ++level) {
+        dir = dir.parent_path();
+        auto run = discover::parse_run_dir_name(dir);
+        if (!run) continue;
+        // A run made before the change was made with a pypto before it; a later run proves
+        // nothing (an older pypto may still be installed), so the other markers decide.
+        if (run->timestamp.substr(0, 8) >= kOneBasedColumnsSince) return std::nullopt;
+        return ColumnBase{0, fmt::format("run folder {} dated {}-{}-{}, before 2026-08-06: "
+                                         "pypto < 2026-08-06, 0-based columns",
+                                         dir.filename().string(), run->timestamp.substr(0, 4),
+                                         run->timestamp.substr(4, 2), run->timestamp.substr(6, 2))};
+    }
+    return std::nullopt;
+}
+
 std::optional<ColumnBase> column_base_from_build(const fs::path& log_path) {
     if (log_path.empty() || log_path == io::kStdinName) return std::nullopt;
     std::error_code ec;
@@ -440,7 +465,7 @@ std::optional<ColumnBase> column_base_from_build(const fs::path& log_path) {
     if (fs::exists(report / "memory_after_AllocateMemoryAddr.txt", ec)) {
         return ColumnBase{0, "memory report beside the log: pypto <= 2026-07-28, 0-based columns"};
     }
-    return std::nullopt;
+    return column_base_from_run_date(log_path);
 }
 
 ParsedLog read_log(std::istream& in, const std::string& path, Diagnostics& diagnostics,
@@ -492,11 +517,12 @@ ParsedLog read_log(std::istream& in, const std::string& path, Diagnostics& diagn
     return log;
 }
 
-LintResult lint(std::vector<ParsedLog> logs, const rules::Catalogue& catalogue,
-                const LintOptions& options, Diagnostics& diagnostics) {
-    LintResult result;
-    SourceCache sources;
-    std::map<std::string, std::string> display_of;  // on-disk path -> display path
+namespace {
+
+// Every log's entries into one diagnostic per hint (file, line, column, code, message), the
+// columns made 1-based per log, so the same hint from several logs or compiles merges.
+void merge_hint_entries(std::vector<ParsedLog>& logs, const LintOptions& options,
+                        LintResult& result, std::map<std::string, std::string>& display_of) {
     // Diagnostics by the hash of their merge key, confirmed on the key (as in read_log).
     std::unordered_multimap<std::uint64_t, std::size_t> index_of;
     TextPool texts;  // paths repeat from hint to hint
@@ -549,9 +575,11 @@ LintResult lint(std::vector<ParsedLog> logs, const rules::Catalogue& catalogue,
             log.counts.pop_front();
         }
     }
-    index_of = {};
-    apply_rules(result, logs, catalogue);
-    assign_fingerprints(result.diagnostics);
+}
+
+// Ranking weight, enclosing kernel and inline suppressions of every diagnostic.
+void attribute_hints(LintResult& result, const LintOptions& options, SourceCache& sources,
+                     const std::map<std::string, std::string>& display_of) {
     TextPool kernels;
     for (auto& diagnostic : result.diagnostics) {
         diagnostic.weight = ranking_weight(diagnostic);
@@ -568,21 +596,28 @@ LintResult lint(std::vector<ParsedLog> logs, const rules::Catalogue& catalogue,
         }
         if (options.inline_suppressions) apply_suppression(diagnostic, sources, display_of);
     }
-    if (options.inline_suppressions) {
-        sources.for_each_suppression([&](const std::string& path, const Suppression& suppression) {
-            auto display = display_of.find(path);
-            std::string file = display == display_of.end() ? path : display->second;
-            if (suppression.codes.empty() && !suppression.used_all) {
-                result.unused_suppressions.push_back({file, suppression.line, "*"});
+}
+
+// `# ptune: ignore` comments (or codes in them) that matched no hint.
+void unused_hint_suppressions(LintResult& result, SourceCache& sources,
+                              const std::map<std::string, std::string>& display_of) {
+    sources.for_each_suppression([&](const std::string& path, const Suppression& suppression) {
+        auto display = display_of.find(path);
+        std::string file = display == display_of.end() ? path : display->second;
+        if (suppression.codes.empty() && !suppression.used_all) {
+            result.unused_suppressions.push_back({file, suppression.line, "*"});
+        }
+        for (std::size_t i = 0; i < suppression.codes.size(); ++i) {
+            if (!suppression.used[i]) {
+                result.unused_suppressions.push_back(
+                    {file, suppression.line, suppression.codes[i]});
             }
-            for (std::size_t i = 0; i < suppression.codes.size(); ++i) {
-                if (!suppression.used[i]) {
-                    result.unused_suppressions.push_back(
-                        {file, suppression.line, suppression.codes[i]});
-                }
-            }
-        });
-    }
+        }
+    });
+}
+
+// A log holding several compiles appended (a reused output directory) gets a note.
+void note_appended_compiles(const std::vector<ParsedLog>& logs, Diagnostics& diagnostics) {
     for (const auto& log : logs) {
         if (log.compile_starts.size() < 2) continue;
         diagnostics.note(
@@ -595,6 +630,21 @@ LintResult lint(std::vector<ParsedLog> logs, const rules::Catalogue& catalogue,
                               "older ones may be stale, repeated hints are reported once",
                               log.compile_starts.size()));
     }
+}
+
+}  // namespace
+
+LintResult lint(std::vector<ParsedLog> logs, const rules::Catalogue& catalogue,
+                const LintOptions& options, Diagnostics& diagnostics) {
+    LintResult result;
+    SourceCache sources;
+    std::map<std::string, std::string> display_of;  // on-disk path -> display path
+    merge_hint_entries(logs, options, result, display_of);
+    apply_rules(result, logs, catalogue);
+    assign_fingerprints(result.diagnostics);
+    attribute_hints(result, options, sources, display_of);
+    if (options.inline_suppressions) unused_hint_suppressions(result, sources, display_of);
+    note_appended_compiles(logs, diagnostics);
     result.logs = std::move(logs);
     return result;
 }

@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <map>
 #include <set>
+#include <tuple>
 #include <utility>
 
 #include <fmt/format.h>
@@ -18,24 +19,21 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// Adds the logs under directory `input`; false when there is none.
+// Adds the logs of the run `input` names (discover::resolve_run: the newest run by the
+// timestamp in its name, at any depth; the others are listed, never linted together); false
+// when there is none.
 bool add_directory_logs(const std::string& input, std::vector<std::string>& logs,
                         Diagnostics& diagnostics) {
-    std::vector<fs::path> roots;
-    std::map<std::string, discover::RunDir> newest;
-    // oldest first, so the newest of each program stays
-    for (auto& run : discover::list_runs(discover::runs_root(input))) newest[run.program] = run;
-    for (const auto& [program, run] : newest) {
-        diagnostics.note(input, 0,
-                         fmt::format("using the newest run of {}: {}", program, run.path.string()));
-        roots.push_back(run.path);
+    std::string chosen;
+    auto run = discover::resolve_run(input, "", 1, &chosen);
+    if (!run) {
+        diagnostics.error(run.error().file, 0, run.error().message);
+        return false;
     }
-    if (roots.empty()) roots.push_back(input);
+    if (!chosen.empty()) diagnostics.note(input, 0, chosen);
     std::size_t before = logs.size();
-    for (const auto& root : roots) {
-        for (const auto& path : discover::find_files(root, {std::string(kLogName)}))
-            logs.push_back(path.string());
-    }
+    for (const auto& path : discover::find_files(*run, {std::string(kLogName)}))
+        logs.push_back(path.string());
     return logs.size() > before;
 }
 
@@ -112,13 +110,20 @@ std::vector<RuleSummary> summarise_by_rule(const LintResult& result) {
             by_rule[diagnostic.rule_id].push_back(&diagnostic);
     }
     std::vector<RuleSummary> summaries;
-    for (auto& [rule_id, sites] : by_rule) {
-        std::stable_sort(sites.begin(), sites.end(),
+    for (auto& [rule_id, hints] : by_rule) {
+        std::stable_sort(hints.begin(), hints.end(),
                          [](const auto* a, const auto* b) { return a->weight > b->weight; });
+        // 32 hints on 8 lines are 8 sites: each location once, by its heaviest hint.
+        std::set<std::tuple<std::string_view, std::size_t, std::size_t>> seen;
+        std::vector<const LintDiagnostic*> sites;
+        for (const LintDiagnostic* hint : hints) {
+            if (seen.emplace(std::string_view(hint->file.str()), hint->line, hint->column).second)
+                sites.push_back(hint);
+        }
         const LintDiagnostic& top = *sites.front();
         std::string where =
             top.file.empty() ? "(no location)" : fmt::format("{}:{}", top.file, top.line);
-        summaries.push_back({rule_id, std::move(sites), std::move(where)});
+        summaries.push_back({rule_id, std::move(sites), hints.size(), std::move(where)});
     }
     return summaries;
 }
@@ -130,9 +135,12 @@ rules::Finding summary_finding(const RuleSummary& summary, const rules::Catalogu
     finding.catalogue = top.catalogue;
     finding.severity = top.severity;
     finding.title = top.title;
-    finding.message =
-        fmt::format("{} site(s); heaviest at {}: {}", summary.sites.size(), summary.top_site,
-                    top.advice_summary.empty() ? top.title : top.advice_summary);
+    std::string count =
+        summary.hints == summary.sites.size()
+            ? fmt::format("{} site(s)", summary.sites.size())
+            : fmt::format("{} hint(s) at {} site(s)", summary.hints, summary.sites.size());
+    finding.message = fmt::format("{}; heaviest at {}: {}", count, summary.top_site,
+                                  top.advice_summary.empty() ? top.title : top.advice_summary);
     finding.advice = top.advice;
     finding.tier = "pipeline";
     if (const rules::Rule* rule = catalogue.find(summary.rule_id)) {

@@ -25,29 +25,55 @@ std::optional<std::uint64_t> used_from_buffers(const SpaceUsage& usage) {
     return used;
 }
 
+void set_exact_used(SpaceUsage& usage, std::uint64_t bytes) {
+    usage.used_bytes = usage.used_min = usage.used_max = bytes;
+    usage.used_exact = true;
+}
+
 void derive_used(const Report& report, const Function& function, SpaceUsage& usage,
                  Diagnostics& diagnostics) {
-    if (usage.exact_used) {  // rebuilt from a pass dump: bytes, not a printed size
-        usage.used_bytes = *usage.exact_used;
-        usage.used_exact = true;
-        return;
-    }
-    auto printed = parse_size(usage.used_text);  // the parser only keeps rows where this parses
-    usage.used_bytes = printed ? printed->bytes : 0;
+    if (usage.exact_used) return set_exact_used(usage, *usage.exact_used);  // a pass dump
+    // The parser only keeps rows whose Used parses; a rounded one (`156.8 KB`) stands for every
+    // byte count printing so, narrowed by the printed Usage in derive_limit.
+    auto printed = parse_size(usage.used_text);
+    std::uint64_t nearest = printed ? printed->bytes : 0;
+    // `0.5 KB` parses but no byte count prints so: keep the nearest, not exact.
+    auto range = size_interval(usage.used_text).value_or(ByteInterval{nearest, nearest});
+    usage.used_min = range.lo;
+    usage.used_max = range.hi;
+    // The nearest byte count to the printed value (`156.8 KB` → 160563), until narrowed.
+    usage.used_bytes = std::clamp(nearest, range.lo, range.hi);
     usage.used_exact = printed && printed->exact;
     auto from_buffers = used_from_buffers(usage);
     if (!from_buffers) return;
-    if (format_size(*from_buffers) == usage.used_text) {
-        usage.used_bytes = *from_buffers;
-        usage.used_exact = true;
-        return;
-    }
+    if (format_size(*from_buffers) == usage.used_text) return set_exact_used(usage, *from_buffers);
     diagnostics.warn(
         report.source, usage.line,
         fmt::format("'{}' {}: the Buffers block ends at {} B ({}), but Used says '{}'; the "
                     "block may be truncated, so the printed Used is kept",
                     function.name, usage.space, *from_buffers, format_size(*from_buffers),
                     usage.used_text));
+}
+
+// A rounded Used: the printed Usage of the printed Limit narrows the bytes it can be
+// (`156.8 KB` alone allows [160512, 160614]; at `81.6%` of `192.0 KB` only [160512, 160530]).
+// used_bytes is the printed value moved into that interval (160530, not 160563), so the
+// percentage recomputed from it prints as the file printed it (81.6%, not 81.7%).
+void narrow_rounded_used(const Report& report, const Function& function, SpaceUsage& usage,
+                         Diagnostics& diagnostics) {
+    auto narrowed = percent_interval(usage.usage_text, *usage.limit_bytes,
+                                     ByteInterval{usage.used_min, usage.used_max});
+    if (!narrowed) {
+        diagnostics.warn(report.source, usage.line,
+                         fmt::format("'{}' {}: no byte count prints as Used '{}' at Usage '{}' "
+                                     "of Limit '{}'; the row contradicts itself",
+                                     function.name, usage.space, usage.used_text, usage.usage_text,
+                                     usage.limit_text));
+        return;
+    }
+    usage.used_min = narrowed->lo;
+    usage.used_max = narrowed->hi;
+    usage.used_bytes = std::clamp(usage.used_bytes, narrowed->lo, narrowed->hi);
 }
 
 void derive_limit(const Report& report, const Function& function, SpaceUsage& usage,
@@ -62,6 +88,8 @@ void derive_limit(const Report& report, const Function& function, SpaceUsage& us
         usage.limit_bytes.reset();
         return;
     }
+    if (!usage.used_exact && !usage.limit_from_backend && usage.usage_text != "N/A")
+        narrow_rounded_used(report, function, usage, diagnostics);
     usage.usage_pct =
         100.0 * static_cast<double>(usage.used_bytes) / static_cast<double>(*usage.limit_bytes);
     // Recomputed from exact bytes, the percentage must print as the report printed it.
@@ -348,6 +376,10 @@ nlohmann::json function_json(const Function& function) {
                           {"usage_text", usage.usage_text},
                           {"peak", peak_json(usage)},
                           {"overlaps", overlaps_json(usage)}});
+        if (!usage.used_exact) {  // a rounded Used: every byte count the printed row allows
+            spaces.back()["used_bytes_min"] = usage.used_min;
+            spaces.back()["used_bytes_max"] = usage.used_max;
+        }
         if (usage.buffers.empty()) continue;
         json rows = json::array();
         for (const auto& buffer : usage.buffers) {

@@ -97,6 +97,12 @@ void write_space(Pretty& json, const SpaceUsage& usage) {
     json.string(usage.usage_text);
     json.key("used_bytes");
     json.number(usage.used_bytes);
+    if (!usage.used_exact) {  // the bytes a rounded Used can be (see function_json)
+        json.key("used_bytes_max");
+        json.number(usage.used_max);
+        json.key("used_bytes_min");
+        json.number(usage.used_min);
+    }
     json.key("used_exact");
     json.boolean(usage.used_exact);
     json.key("used_text");

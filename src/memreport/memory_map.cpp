@@ -3,6 +3,7 @@
 #include "ptune/memreport/memory_map.hpp"
 
 #include <algorithm>
+#include <optional>
 #include <set>
 
 #include <fmt/format.h>
@@ -33,8 +34,23 @@ std::string num(double value) {
 
 }  // namespace
 
-std::string memory_map_svg(const Report& report, const Function& function, const SpaceUsage& usage,
-                           int index) {
+namespace {
+
+// The plot's scales: program points across (first..last), addresses up (0..y_max).
+struct MapFrame {
+    std::uint64_t first = 0, last = 0;
+    double y_max = 1, x_span = 1;
+    double plot_w = kWidth - kLeft - kRight, plot_h = kHeight - kTop - kBottom;
+    const char* unit = "statement";
+
+    double x_of(std::uint64_t point) const {
+        return kLeft + plot_w * static_cast<double>(point - first) / x_span;
+    }
+    double y_of(double address) const { return kTop + plot_h * (1.0 - address / y_max); }
+};
+
+// The frame of the allocated buffers; nullopt when there is none.
+std::optional<MapFrame> memory_map_frame(const Report& report, const SpaceUsage& usage) {
     std::uint64_t first = 0, last = 0, top = 0;
     bool any = false;
     for (const auto& buffer : usage.buffers) {
@@ -44,25 +60,115 @@ std::string memory_map_svg(const Report& report, const Function& function, const
         top = std::max(top, buffer.addr_end);
         any = true;
     }
-    if (!any) return "";
-    const char* unit = report.origin == Origin::PassDump ? "line" : "statement";
+    if (!any) return std::nullopt;
+    MapFrame frame;
+    frame.first = first;
+    frame.last = last;
+    frame.unit = report.origin == Origin::PassDump ? "line" : "statement";
     // The address axis reaches the limit (or the highest buffer past it).
-    double y_max = static_cast<double>(
+    frame.y_max = static_cast<double>(
         std::max<std::uint64_t>({top, usage.limit_bytes.value_or(0), std::uint64_t{1}}));
-    double x_span = static_cast<double>(last + 1 - first);
-    double plot_w = kWidth - kLeft - kRight, plot_h = kHeight - kTop - kBottom;
-    auto x_of = [&](std::uint64_t point) {
-        return kLeft + plot_w * static_cast<double>(point - first) / x_span;
-    };
-    auto y_of = [&](double address) { return kTop + plot_h * (1.0 - address / y_max); };
+    frame.x_span = static_cast<double>(last + 1 - first);
+    return frame;
+}
 
+// Axes: address up (0, half, top), program order across (first and last point).
+std::string map_axes_svg(const MapFrame& frame) {
+    std::string out = fmt::format(
+        "<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"#fafafa\" stroke=\"#bbb\"/>",
+        kLeft, kTop, num(frame.plot_w), num(frame.plot_h));
+    for (double share : {0.0, 0.5, 1.0}) {
+        double address = frame.y_max * share;
+        out += fmt::format(
+            "<text class=\"label\" x=\"{}\" y=\"{}\" font-size=\"10\" text-anchor=\"end\">{}"
+            "</text>",
+            kLeft - 4, num(frame.y_of(address) + 3),
+            escape(format_size(static_cast<std::uint64_t>(address))));
+    }
+    out += fmt::format(
+        "<text class=\"label\" x=\"{}\" y=\"{}\" font-size=\"10\">{} {}</text>"
+        "<text class=\"label\" x=\"{}\" y=\"{}\" font-size=\"10\" text-anchor=\"end\">{} {}"
+        "</text>",
+        kLeft, kHeight - 18, frame.unit, frame.first, kLeft + frame.plot_w, kHeight - 18,
+        frame.unit, frame.last);
+    out += fmt::format(
+        "<text class=\"label\" x=\"{}\" y=\"{}\" font-size=\"10\" text-anchor=\"middle\">program "
+        "order ({}) →</text>",
+        num(kLeft + frame.plot_w / 2), kHeight - 4, frame.unit);
+    return out;
+}
+
+// One rectangle per allocated buffer: live range across, address range up; live at the peak
+// in orange, overlapping in red.
+std::string map_buffers_svg(const MapFrame& frame, const SpaceUsage& usage) {
     std::set<std::size_t> at_peak, overlapping;
     if (usage.peak) at_peak.insert(usage.peak->live.begin(), usage.peak->live.end());
     for (const auto& overlap : usage.overlaps) {
         overlapping.insert(overlap.first);
         overlapping.insert(overlap.second);
     }
+    std::string out;
+    for (std::size_t i = 0; i < usage.buffers.size(); ++i) {
+        const Buffer& buffer = usage.buffers[i];
+        if (!buffer.allocated) continue;
+        double x = frame.x_of(buffer.live_begin);
+        double w = std::max(1.0, frame.x_of(buffer.live_end + 1) - x);
+        double y = frame.y_of(static_cast<double>(buffer.addr_end));
+        double h = std::max(1.5, frame.y_of(static_cast<double>(buffer.addr_begin)) - y);
+        bool peak = at_peak.count(i) > 0;
+        bool clash = overlapping.count(i) > 0;
+        const char* fill = clash ? "#e15759" : peak ? "#f28e2b" : "#4e79a7";
+        out += fmt::format(
+            "<rect class=\"buffer{}{}\" data-buffer=\"{}\"{}{} x=\"{}\" y=\"{}\" width=\"{}\" "
+            "height=\"{}\" fill=\"{}\" fill-opacity=\"{}\" stroke=\"#333\" stroke-width=\"0.5\">"
+            "<title>{}</title></rect>",
+            peak ? " live-at-peak" : "", clash ? " overlap" : "", escape(safe(buffer.name)),
+            peak ? " data-live-at-peak=\"1\"" : "", clash ? " data-overlap=\"1\"" : "", num(x),
+            num(y), num(w), num(h), fill, clash ? "0.6" : "0.85",
+            escape(fmt::format("{}: {} at [{}, {}), live {} {}..{}", safe(buffer.name),
+                               format_size(buffer.size_bytes), buffer.addr_begin, buffer.addr_end,
+                               frame.unit, buffer.live_begin, buffer.live_end)));
+        if (w > 40 && h > 12) {
+            out += fmt::format(
+                "<text class=\"small\" x=\"{}\" y=\"{}\" font-size=\"9\" fill=\"#fff\">{}</text>",
+                num(x + 3), num(y + 11), escape(safe(buffer.name)));
+        }
+    }
+    return out;
+}
 
+// The limit (dashed) and the peak's program point (a vertical line).
+std::string map_markers_svg(const MapFrame& frame, const SpaceUsage& usage) {
+    std::string out;
+    if (usage.limit_bytes) {
+        double y = frame.y_of(static_cast<double>(*usage.limit_bytes));
+        out += fmt::format(
+            "<line class=\"limit reference\" x1=\"{}\" x2=\"{}\" y1=\"{}\" y2=\"{}\" "
+            "stroke=\"#d62728\" stroke-dasharray=\"4 3\"/><text class=\"label\" x=\"{}\" "
+            "y=\"{}\" font-size=\"10\" fill=\"#d62728\" text-anchor=\"end\">limit {}</text>",
+            kLeft, num(kLeft + frame.plot_w), num(y), num(y), num(kLeft + frame.plot_w - 2),
+            num(y - 3), escape(format_size(*usage.limit_bytes)));
+    }
+    if (usage.peak) {
+        std::uint64_t at = usage.peak->at;
+        double x = frame.x_of(at) + 0.5 * (frame.x_of(at + 1) - frame.x_of(at));
+        out += fmt::format(
+            "<line class=\"peak\" data-peak-at=\"{}\" data-peak-bytes=\"{}\" x1=\"{}\" x2=\"{}\" "
+            "y1=\"{}\" y2=\"{}\" stroke=\"#222\" stroke-width=\"1.5\"/><text class=\"label\" "
+            "x=\"{}\" y=\"{}\" font-size=\"10\">peak {} at {} {}</text>",
+            at, usage.peak->bytes, num(x), num(x), kTop, num(kTop + frame.plot_h),
+            num(std::min(x + 3, kLeft + frame.plot_w - 150)), kTop + 10,
+            escape(format_size(usage.peak->bytes)), frame.unit, at);
+    }
+    return out;
+}
+
+}  // namespace
+
+std::string memory_map_svg(const Report& report, const Function& function, const SpaceUsage& usage,
+                           int index) {
+    auto frame = memory_map_frame(report, usage);
+    if (!frame) return "";
     std::string title = fmt::format("Memory map of {} {}: {} of {}", safe(function.name),
                                     usage.space, format_size(usage.used_bytes),
                                     usage.limit_bytes ? format_size(*usage.limit_bytes) : "N/A");
@@ -76,73 +182,9 @@ std::string memory_map_svg(const Report& report, const Function& function, const
         "<text class=\"chart-title\" x=\"{}\" y=\"18\" font-size=\"12\" "
         "font-weight=\"600\">{}</text>",
         kLeft, escape(title));
-    // Axes: address up (0, half, top), program order across (first and last point).
-    out += fmt::format(
-        "<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"#fafafa\" stroke=\"#bbb\"/>",
-        kLeft, kTop, num(plot_w), num(plot_h));
-    for (double share : {0.0, 0.5, 1.0}) {
-        double address = y_max * share;
-        out += fmt::format(
-            "<text class=\"label\" x=\"{}\" y=\"{}\" font-size=\"10\" text-anchor=\"end\">{}"
-            "</text>",
-            kLeft - 4, num(y_of(address) + 3),
-            escape(format_size(static_cast<std::uint64_t>(address))));
-    }
-    out += fmt::format(
-        "<text class=\"label\" x=\"{}\" y=\"{}\" font-size=\"10\">{} {}</text>"
-        "<text class=\"label\" x=\"{}\" y=\"{}\" font-size=\"10\" text-anchor=\"end\">{} {}"
-        "</text>",
-        kLeft, kHeight - 18, unit, first, kLeft + plot_w, kHeight - 18, unit, last);
-    out += fmt::format(
-        "<text class=\"label\" x=\"{}\" y=\"{}\" font-size=\"10\" text-anchor=\"middle\">program "
-        "order ({}) →</text>",
-        num(kLeft + plot_w / 2), kHeight - 4, unit);
-
-    for (std::size_t i = 0; i < usage.buffers.size(); ++i) {
-        const Buffer& buffer = usage.buffers[i];
-        if (!buffer.allocated) continue;
-        double x = x_of(buffer.live_begin);
-        double w = std::max(1.0, x_of(buffer.live_end + 1) - x);
-        double y = y_of(static_cast<double>(buffer.addr_end));
-        double h = std::max(1.5, y_of(static_cast<double>(buffer.addr_begin)) - y);
-        bool peak = at_peak.count(i) > 0;
-        bool clash = overlapping.count(i) > 0;
-        const char* fill = clash ? "#e15759" : peak ? "#f28e2b" : "#4e79a7";
-        out += fmt::format(
-            "<rect class=\"buffer{}{}\" data-buffer=\"{}\"{}{} x=\"{}\" y=\"{}\" width=\"{}\" "
-            "height=\"{}\" fill=\"{}\" fill-opacity=\"{}\" stroke=\"#333\" stroke-width=\"0.5\">"
-            "<title>{}</title></rect>",
-            peak ? " live-at-peak" : "", clash ? " overlap" : "", escape(safe(buffer.name)),
-            peak ? " data-live-at-peak=\"1\"" : "", clash ? " data-overlap=\"1\"" : "", num(x),
-            num(y), num(w), num(h), fill, clash ? "0.6" : "0.85",
-            escape(fmt::format("{}: {} at [{}, {}), live {} {}..{}", safe(buffer.name),
-                               format_size(buffer.size_bytes), buffer.addr_begin, buffer.addr_end,
-                               unit, buffer.live_begin, buffer.live_end)));
-        if (w > 40 && h > 12) {
-            out += fmt::format(
-                "<text class=\"small\" x=\"{}\" y=\"{}\" font-size=\"9\" fill=\"#fff\">{}</text>",
-                num(x + 3), num(y + 11), escape(safe(buffer.name)));
-        }
-    }
-    if (usage.limit_bytes) {
-        double y = y_of(static_cast<double>(*usage.limit_bytes));
-        out += fmt::format(
-            "<line class=\"limit reference\" x1=\"{}\" x2=\"{}\" y1=\"{}\" y2=\"{}\" "
-            "stroke=\"#d62728\" stroke-dasharray=\"4 3\"/><text class=\"label\" x=\"{}\" "
-            "y=\"{}\" font-size=\"10\" fill=\"#d62728\" text-anchor=\"end\">limit {}</text>",
-            kLeft, num(kLeft + plot_w), num(y), num(y), num(kLeft + plot_w - 2), num(y - 3),
-            escape(format_size(*usage.limit_bytes)));
-    }
-    if (usage.peak) {
-        double x = x_of(usage.peak->at) + 0.5 * (x_of(usage.peak->at + 1) - x_of(usage.peak->at));
-        out += fmt::format(
-            "<line class=\"peak\" data-peak-at=\"{}\" data-peak-bytes=\"{}\" x1=\"{}\" x2=\"{}\" "
-            "y1=\"{}\" y2=\"{}\" stroke=\"#222\" stroke-width=\"1.5\"/><text class=\"label\" "
-            "x=\"{}\" y=\"{}\" font-size=\"10\">peak {} at {} {}</text>",
-            usage.peak->at, usage.peak->bytes, num(x), num(x), kTop, num(kTop + plot_h),
-            num(std::min(x + 3, kLeft + plot_w - 150)), kTop + 10,
-            escape(format_size(usage.peak->bytes)), unit, usage.peak->at);
-    }
+    out += map_axes_svg(*frame);
+    out += map_buffers_svg(*frame, usage);
+    out += map_markers_svg(*frame, usage);
     return out + "</svg>";
 }
 

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <unordered_map>
 
 #include <fmt/format.h>
@@ -117,6 +118,7 @@ class Parser {
         }
         if (report_.version == FormatVersion::Unknown && saw_buffers_)
             report_.version = FormatVersion::V3;
+        if (saw_buffers_) warn_missing_buffers();
         return std::move(report_);
     }
 
@@ -133,6 +135,26 @@ class Parser {
 
   private:
     enum class State { Outside, Table, Buffers };
+
+    // A v3 report prints a Buffers block for every space of a function's table (mem-report.md
+    // §4): a last function with a space that lists MemRefs but has no block is a report cut
+    // short at a line boundary (so without the missing-newline warning).
+    void warn_missing_buffers() {
+        if (report_.functions.empty()) return;
+        const Function& function = report_.functions.back();
+        std::string spaces;
+        for (const auto& usage : function.spaces) {
+            if (usage.memrefs > 0 && usage.buffers.empty())
+                spaces += (spaces.empty() ? "" : ", ") + usage.space;
+        }
+        if (spaces.empty()) return;
+        diagnostics_.warn(report_.source, line_,
+                          fmt::format("the report looks truncated inside its last function '{}': "
+                                      "{} list(s) MemRefs but no Buffers block follows (a v3 "
+                                      "report prints one per space); rows after this line, "
+                                      "including other spaces, may be missing",
+                                      function.name, spaces));
+    }
 
     static std::string shorten(std::string_view line) {
         return line.size() > 80 ? std::string(line.substr(0, 77)) + "..." : std::string(line);
@@ -283,6 +305,14 @@ class Parser {
         buffer.name = std::string(cells[0]);
         buffer.size_text = std::string(cells[1]);
         buffer.size_bytes = size->bytes;
+        buffer.size_exact = size->exact;
+        // A rounded size (`2.8 KB`) whose address range prints the same is that range's width
+        // (2816 B, not 2867): the exact source wins (mem-report.md §4, §6).
+        if (!size->exact && buffer.allocated &&
+            format_size(buffer.addr_end - buffer.addr_begin) == buffer.size_text) {
+            buffer.size_bytes = buffer.addr_end - buffer.addr_begin;
+            buffer.size_exact = true;
+        }
         buffer.line = line_;
         buffer_space_->buffers.push_back(std::move(buffer));
     }
@@ -330,6 +360,67 @@ std::optional<PrintedSize> parse_size(std::string_view text) {
     if (!value || *value > 1e12) return std::nullopt;
     double bytes = *value * (unit == "KB" ? kBytesPerKB : kBytesPerMB);
     return PrintedSize{static_cast<std::uint64_t>(std::llround(bytes)), false};
+}
+
+namespace {
+
+// The smallest b in [lo, hi] with key(b) >= target, for a key non-decreasing in b; hi + 1 when
+// none.
+template <class Key>
+std::uint64_t first_at_least(std::uint64_t lo, std::uint64_t hi, double target, Key key) {
+    std::uint64_t end = hi + 1;
+    while (lo < end) {
+        std::uint64_t mid = lo + (end - lo) / 2;
+        if (key(mid) < target)
+            lo = mid + 1;
+        else
+            end = mid;
+    }
+    return lo;
+}
+
+// [first b with key(b) >= target, last b with key(b) <= target] inside `within`.
+template <class Key>
+std::optional<ByteInterval> equal_range_of(ByteInterval within, double target, Key key) {
+    std::uint64_t lo = first_at_least(within.lo, within.hi, target, key);
+    if (lo > within.hi || key(lo) != target) return std::nullopt;
+    // The last b whose key is still <= target: one before the first whose key exceeds it.
+    std::uint64_t above = first_at_least(lo, within.hi, std::nextafter(target, 1e300), key);
+    return ByteInterval{lo, above - 1};
+}
+
+}  // namespace
+
+std::optional<ByteInterval> size_interval(std::string_view text) {
+    auto printed = parse_size(text);
+    if (!printed) return std::nullopt;
+    if (printed->exact) return ByteInterval{printed->bytes, printed->bytes};
+    // A KB value is printed for [1024, 1048576), an MB value from 1048576 up; the value read
+    // back is monotone in the byte count, so the bytes printing `text` are one interval.
+    bool mb = text.ends_with(" MB");
+    ByteInterval range{mb ? 1048576u : 1024u, mb ? printed->bytes + 1048576 : 1048575};
+    auto value = [](std::uint64_t bytes) {
+        auto back = parse_size(format_size(bytes));  // none past the reader's 1e12 units
+        return back ? static_cast<double>(back->bytes) : std::numeric_limits<double>::infinity();
+    };
+    auto found = equal_range_of(range, static_cast<double>(printed->bytes), value);
+    if (!found || format_size(found->lo) != text || format_size(found->hi) != text)
+        return std::nullopt;
+    return found;
+}
+
+std::optional<ByteInterval> percent_interval(std::string_view percent, std::uint64_t limit,
+                                             ByteInterval within) {
+    auto target = parse_percent(percent);
+    if (!target || limit == 0 || !std::isfinite(*target)) return std::nullopt;
+    // As format_percent prints it (`81.60%` → 81.6), so the keys below can equal it.
+    auto normalised = parse_percent(format_percent(*target));
+    if (!normalised) return std::nullopt;
+    auto printed = [limit](std::uint64_t bytes) {
+        return *parse_percent(
+            format_percent(100.0 * static_cast<double>(bytes) / static_cast<double>(limit)));
+    };
+    return equal_range_of(within, *normalised, printed);
 }
 
 std::string format_size(std::uint64_t bytes) {

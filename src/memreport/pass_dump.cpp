@@ -78,14 +78,24 @@ std::optional<Call> read_call(std::string_view text) {
     return std::nullopt;
 }
 
-// `4096`, `-1` or `pl.const(4096, pl.INT64)`: the forms the printer uses for a constant.
+std::optional<std::int64_t> read_int_literal(std::string_view text);
+
+// `4096`, `-1` or `pl.const(4096, pl.INT64)`: the forms the printer uses for a constant. Nested
+// `pl.const(pl.const(…), …)` is read in one pass: the outer call must close, and the innermost
+// first argument is the value (a call re-read per level was quadratic: 32k levels took 11 s).
 std::optional<std::int64_t> read_int(std::string_view text) {
     text = text::trim(text);
-    if (text.starts_with("pl.const(")) {
-        auto call = read_call(text.substr(9));
-        if (!call || call->args.empty()) return std::nullopt;
-        return read_int(call->args.front());
-    }
+    constexpr std::string_view kConst = "pl.const(";
+    if (!text.starts_with(kConst)) return read_int_literal(text);
+    if (!read_call(text.substr(kConst.size()))) return std::nullopt;
+    while (text.starts_with(kConst)) text = text::trim(text.substr(kConst.size()));
+    auto end = text.find_first_of(",)");
+    if (end == std::string_view::npos) return std::nullopt;
+    return read_int_literal(text.substr(0, end));
+}
+
+std::optional<std::int64_t> read_int_literal(std::string_view text) {
+    text = text::trim(text);
     bool negative = text.starts_with('-');
     std::string_view digits = negative ? text.substr(1) : text;
     if (digits.empty() ||
@@ -476,6 +486,7 @@ class DumpParser {
                 Buffer buffer;
                 buffer.name = b.name;
                 buffer.size_bytes = b.size;
+                buffer.size_exact = true;
                 buffer.size_text = format_size(b.size);
                 buffer.allocated = b.begin.has_value();
                 buffer.addr_begin = b.begin.value_or(0);

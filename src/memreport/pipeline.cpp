@@ -106,15 +106,59 @@ Result<Source> locate_report(const std::string& input, Diagnostics& diagnostics)
     return source;
 }
 
-std::pair<Backend, std::string> resolve_dump_backend(const std::string& dump,
-                                                     std::optional<Backend> forced,
-                                                     Diagnostics& diagnostics) {
-    if (forced) return {*forced, "option"};
-    if (dump == io::kStdinName) return {Backend::A2A3, "assumed"};
+namespace {
+
+// `pto.target_arch = "a2a3"` in one ptoas/*.pto (upstream memory_map's source); nullopt when
+// the file names none. Opened as every input is (io::open_input): a FIFO, a device or the
+// command's own output is refused, never read.
+Result<std::optional<Backend>> target_arch_of(const fs::path& pto, Diagnostics& diagnostics) {
+    auto input = io::open_input(pto.string());
+    if (!input) return input.error();
+    io::LineReader reader(input->stream());
+    std::string_view line;
+    while (reader.next(line)) {
+        auto at = line.find("target_arch");
+        if (at == std::string_view::npos) continue;
+        auto open = line.find('"', at);
+        auto close = open == std::string_view::npos ? open : line.find('"', open + 1);
+        if (close == std::string_view::npos) continue;
+        std::string_view arch = line.substr(open + 1, close - open - 1);
+        if (auto backend = parse_backend_name(arch)) return std::optional<Backend>(*backend);
+        diagnostics.warn(pto.string(), reader.line_number(),
+                         fmt::format("unknown target_arch '{}' (a2a3, a5); ignored", arch));
+    }
+    return std::optional<Backend>();
+}
+
+// `"backend_type": "Ascend910B" | "Ascend950"` of compiled_meta.json (pypto >= 2026-08-14).
+Result<std::optional<Backend>> backend_type_of(const fs::path& meta, Diagnostics& diagnostics) {
+    constexpr std::size_t kMaxMetaBytes = 16u << 20;
+    auto text = io::read_file(meta.string(), kMaxMetaBytes);
+    if (!text) return text.error();
+    auto document = nlohmann::json::parse(*text, nullptr, false);
+    if (!document.is_object() || !document.contains("backend_type") ||
+        !document["backend_type"].is_string()) {
+        return std::optional<Backend>();
+    }
+    std::string type = document["backend_type"].get<std::string>();
+    if (type.find("950") != std::string::npos) return std::optional<Backend>(Backend::A5);
+    if (type.find("910") != std::string::npos) return std::optional<Backend>(Backend::A2A3);
+    diagnostics.warn(meta.string(), 0,
+                     fmt::format("unknown backend_type '{}'; a2a3 is assumed", type));
+    return std::optional<Backend>();
+}
+
+}  // namespace
+
+Result<std::pair<Backend, std::string>> resolve_dump_backend(const std::string& dump,
+                                                             std::optional<Backend> forced,
+                                                             Diagnostics& diagnostics) {
+    using Choice = std::pair<Backend, std::string>;
+    if (forced) return Choice{*forced, "option"};
+    if (dump == io::kStdinName) return Choice{Backend::A2A3, "assumed"};
     fs::path run = fs::path(dump).parent_path();
     if (run.filename() == "passes_dump") run = run.parent_path();
     std::error_code error;
-    // ptoas/*.pto: `pto.target_arch = "a2a3"` (upstream memory_map's source).
     std::vector<fs::path> ptos;
     for (fs::directory_iterator it(run / "ptoas", error), end; !error && it != end;
          it.increment(error)) {
@@ -122,36 +166,17 @@ std::pair<Backend, std::string> resolve_dump_backend(const std::string& dump,
     }
     std::sort(ptos.begin(), ptos.end());
     for (const auto& pto : ptos) {
-        std::ifstream in(pto, std::ios::binary);
-        io::LineReader reader(in);
-        std::string_view line;
-        while (reader.next(line)) {
-            auto at = line.find("target_arch");
-            if (at == std::string_view::npos) continue;
-            auto open = line.find('"', at);
-            auto close = open == std::string_view::npos ? open : line.find('"', open + 1);
-            if (close == std::string_view::npos) continue;
-            std::string_view arch = line.substr(open + 1, close - open - 1);
-            if (auto backend = parse_backend_name(arch)) return {*backend, "ptoas"};
-            diagnostics.warn(pto.string(), reader.line_number(),
-                             fmt::format("unknown target_arch '{}' (a2a3, a5); ignored", arch));
-        }
+        auto arch = target_arch_of(pto, diagnostics);
+        if (!arch) return arch.error();
+        if (*arch) return Choice{**arch, "ptoas"};
     }
-    // compiled_meta.json (pypto >= 2026-08-14): "backend_type": "Ascend910B" | "Ascend950".
     fs::path meta = run / "compiled_meta.json";
-    if (fs::is_regular_file(meta, error)) {
-        std::ifstream in(meta, std::ios::binary);
-        auto document = nlohmann::json::parse(in, nullptr, false);
-        if (document.is_object() && document.contains("backend_type") &&
-            document["backend_type"].is_string()) {
-            std::string type = document["backend_type"].get<std::string>();
-            if (type.find("950") != std::string::npos) return {Backend::A5, "compiled_meta"};
-            if (type.find("910") != std::string::npos) return {Backend::A2A3, "compiled_meta"};
-            diagnostics.warn(meta.string(), 0,
-                             fmt::format("unknown backend_type '{}'; a2a3 is assumed", type));
-        }
+    if (fs::exists(fs::symlink_status(meta, error))) {
+        auto type = backend_type_of(meta, diagnostics);
+        if (!type) return type.error();
+        if (*type) return Choice{**type, "compiled_meta"};
     }
-    return {Backend::A2A3, "assumed"};
+    return Choice{Backend::A2A3, "assumed"};
 }
 
 std::vector<std::string> compare_tables(const Report& text, const Report& dump) {
@@ -247,8 +272,9 @@ Result<Report> read_dump(const std::string& file, std::istream& in, const Option
             "on-chip MemRefs in the pass dump",
             file, 0, ExitCode::InputError};
     }
-    auto [backend, how] = resolve_dump_backend(file, options.backend, diagnostics);
-    apply_dump_backend(report, backend, how, diagnostics);
+    auto backend = resolve_dump_backend(file, options.backend, diagnostics);
+    if (!backend) return backend.error();
+    apply_dump_backend(report, backend->first, backend->second, diagnostics);
     return report;
 }
 

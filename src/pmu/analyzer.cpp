@@ -148,15 +148,20 @@ PipeMetrics row_metrics(const PmuTable& table, std::size_t index) {
     return derive(row_cycles(table.header, row, table.counters_of(index)), row.core_type);
 }
 
-Analysis analyze(const PmuTable& table, const KernelNames& names, const AnalyzeOptions& options,
-                 Diagnostics& diagnostics) {
-    Analysis analysis;
-    const HeaderInfo& header = table.header;
-    analysis.has_pipes = header.has_pipes();
-    analysis.all_zero = !table.rows.empty();
+namespace {
+
+// What the rows add up to, before the per-kernel summaries.
+struct PmuRowTotals {
     std::map<std::uint32_t, KernelAccumulator> kernels;
     std::unordered_map<std::uint64_t, TaskFuncs> tasks;
     std::unordered_set<std::int64_t> cores;
+};
+
+// One pass over the rows: per-kernel sums, the run's totals and which functions each task ran.
+PmuRowTotals accumulate_pmu_rows(const PmuTable& table, Analysis& analysis,
+                                 Diagnostics& diagnostics) {
+    PmuRowTotals totals;
+    const HeaderInfo& header = table.header;
     std::size_t width = header.counter_names.size();
     bool analysis_overflow = false;
     for (std::size_t i = 0; i < table.rows.size(); ++i) {
@@ -173,9 +178,9 @@ Analysis analyze(const PmuTable& table, const KernelNames& names, const AnalyzeO
                                                          [](std::uint64_t v) { return v == 0; });
         analysis.all_zero = analysis.all_zero && zero;
         if (!checked::add(analysis.total_cycles, row.total_cycles)) analysis_overflow = true;
-        cores.insert(row.core_id);
+        totals.cores.insert(row.core_id);
 
-        KernelAccumulator& kernel = kernels[row.func_id];
+        KernelAccumulator& kernel = totals.kernels[row.func_id];
         if (kernel.rows == 0) {
             kernel.first_row = i;
             kernel.counter_sums.assign(width, 0);
@@ -190,7 +195,7 @@ Analysis analyze(const PmuTable& table, const KernelNames& names, const AnalyzeO
         if (metrics.bound_ratio) kernel.bounds.push_back(*metrics.bound_ratio);
         kernel.tasks.insert(row.task_id);
         kernel.cores.insert(row.core_id);
-        TaskFuncs& task = tasks[row.task_id];
+        TaskFuncs& task = totals.tasks[row.task_id];
         add_unique(row.core_type == CoreType::Aic ? task.aic : task.aiv, row.func_id);
     }
     if (analysis_overflow) {
@@ -198,72 +203,82 @@ Analysis analyze(const PmuTable& table, const KernelNames& names, const AnalyzeO
                          "pmu_total_cycles add up past 2^64 (a wrapped or corrupt counter); the "
                          "total saturates and cycle shares are not exact");
     }
-    analysis.tasks = tasks.size();
-    analysis.cores = cores.size();
-    for (const auto& [task_id, funcs] : tasks) {
+    return totals;
+}
+
+// Tasks that ran both an AIC and an AIV function make those functions partners.
+void mark_mixed_kernels(PmuRowTotals& totals, Analysis& analysis) {
+    for (const auto& [task_id, funcs] : totals.tasks) {
         if (funcs.aic.empty() || funcs.aiv.empty()) continue;
         ++analysis.mixed_tasks;
         for (std::uint32_t aic : funcs.aic) {
             for (std::uint32_t aiv : funcs.aiv) {
                 if (aic == aiv) continue;
-                kernels[aic].mixed_with.insert(aiv);
-                kernels[aiv].mixed_with.insert(aic);
+                totals.kernels[aic].mixed_with.insert(aiv);
+                totals.kernels[aiv].mixed_with.insert(aic);
             }
         }
     }
+}
 
-    for (auto& [func_id, accumulator] : kernels) {
-        KernelSummary kernel;
-        kernel.func_id = func_id;
-        kernel.name = names.display_name(func_id);
-        kernel.first_line = table.rows[accumulator.first_row].line;
-        if (accumulator.saw_aic != accumulator.saw_aiv) {
-            kernel.core_type = accumulator.saw_aic ? CoreType::Aic : CoreType::Aiv;
-        } else {
-            diagnostics.warn(table.source, kernel.first_line,
-                             fmt::format("func_id {} has both AIC and AIV rows; its bound ratio "
-                                         "is left undefined",
-                                         func_id));
-        }
-        kernel.rows = accumulator.rows;
-        kernel.tasks = accumulator.tasks.size();
-        kernel.cores = accumulator.cores.size();
-        kernel.total_cycles = accumulator.sums.total;
-        if (analysis.total_cycles > 0) {
-            kernel.cycle_share = static_cast<double>(kernel.total_cycles) /
-                                 static_cast<double>(analysis.total_cycles);
-        }
-        kernel.mean_total_cycles = *stats::mean(accumulator.totals);
-        kernel.p50_total_cycles = *stats::quantile(accumulator.totals, 0.5);
-        kernel.p90_total_cycles = *stats::quantile(accumulator.totals, 0.9);
-        kernel.counter_sums = std::move(accumulator.counter_sums);
-        kernel.weighted = derive(accumulator.sums, kernel.core_type);
-        if (accumulator.sums.overflow) {
-            diagnostics.warn(table.source, kernel.first_line,
-                             fmt::format("func_id {}: its cycle counters add up past 2^64 (a "
-                                         "wrapped or corrupt counter); its pipe ratios are left "
-                                         "undefined and its sums saturate",
-                                         func_id));
-        }
-        if (!accumulator.bounds.empty()) {
-            auto [low, high] =
-                std::minmax_element(accumulator.bounds.begin(), accumulator.bounds.end());
-            kernel.bound_spread = Spread{*low, *stats::median(accumulator.bounds), *high};
-        }
-        kernel.mixed_with.assign(accumulator.mixed_with.begin(), accumulator.mixed_with.end());
-        if (options.aicore_mhz && *options.aicore_mhz > 0) {
-            kernel.median_task_us = kernel.p50_total_cycles / *options.aicore_mhz;
-        }
-        analysis.kernels.push_back(std::move(kernel));
+KernelSummary summarise_pmu_kernel(const PmuTable& table, std::uint32_t func_id,
+                                   KernelAccumulator& accumulator, const KernelNames& names,
+                                   const AnalyzeOptions& options, std::uint64_t total_cycles,
+                                   Diagnostics& diagnostics) {
+    KernelSummary kernel;
+    kernel.func_id = func_id;
+    kernel.name = names.display_name(func_id);
+    kernel.first_line = table.rows[accumulator.first_row].line;
+    if (accumulator.saw_aic != accumulator.saw_aiv) {
+        kernel.core_type = accumulator.saw_aic ? CoreType::Aic : CoreType::Aiv;
+    } else {
+        diagnostics.warn(table.source, kernel.first_line,
+                         fmt::format("func_id {} has both AIC and AIV rows; its bound ratio "
+                                     "is left undefined",
+                                     func_id));
     }
-    // Partners are looked up after every kernel has its weighted bound.
-    for (KernelSummary& kernel : analysis.kernels) {
+    kernel.rows = accumulator.rows;
+    kernel.tasks = accumulator.tasks.size();
+    kernel.cores = accumulator.cores.size();
+    kernel.total_cycles = accumulator.sums.total;
+    if (total_cycles > 0) {
+        kernel.cycle_share =
+            static_cast<double>(kernel.total_cycles) / static_cast<double>(total_cycles);
+    }
+    kernel.mean_total_cycles = *stats::mean(accumulator.totals);
+    kernel.p50_total_cycles = *stats::quantile(accumulator.totals, 0.5);
+    kernel.p90_total_cycles = *stats::quantile(accumulator.totals, 0.9);
+    kernel.counter_sums = std::move(accumulator.counter_sums);
+    kernel.weighted = derive(accumulator.sums, kernel.core_type);
+    if (accumulator.sums.overflow) {
+        diagnostics.warn(table.source, kernel.first_line,
+                         fmt::format("func_id {}: its cycle counters add up past 2^64 (a "
+                                     "wrapped or corrupt counter); its pipe ratios are left "
+                                     "undefined and its sums saturate",
+                                     func_id));
+    }
+    if (!accumulator.bounds.empty()) {
+        auto [low, high] =
+            std::minmax_element(accumulator.bounds.begin(), accumulator.bounds.end());
+        kernel.bound_spread = Spread{*low, *stats::median(accumulator.bounds), *high};
+    }
+    kernel.mixed_with.assign(accumulator.mixed_with.begin(), accumulator.mixed_with.end());
+    if (options.aicore_mhz && *options.aicore_mhz > 0) {
+        kernel.median_task_us = kernel.p50_total_cycles / *options.aicore_mhz;
+    }
+    return kernel;
+}
+
+// An AIV kernel's partner bound: the highest weighted bound of the AIC kernels it ran with.
+// Looked up after every kernel has its weighted bound.
+void fill_partner_bounds(std::vector<KernelSummary>& kernels) {
+    for (KernelSummary& kernel : kernels) {
         if (kernel.core_type != CoreType::Aiv) continue;
         for (std::uint32_t partner_id : kernel.mixed_with) {
             auto partner =
-                std::find_if(analysis.kernels.begin(), analysis.kernels.end(),
+                std::find_if(kernels.begin(), kernels.end(),
                              [&](const KernelSummary& k) { return k.func_id == partner_id; });
-            if (partner == analysis.kernels.end() || partner->core_type != CoreType::Aic ||
+            if (partner == kernels.end() || partner->core_type != CoreType::Aic ||
                 !partner->weighted.bound_ratio) {
                 continue;
             }
@@ -271,6 +286,24 @@ Analysis analyze(const PmuTable& table, const KernelNames& names, const AnalyzeO
                 std::max(kernel.partner_bound_ratio.value_or(0.0), *partner->weighted.bound_ratio);
         }
     }
+}
+
+}  // namespace
+
+Analysis analyze(const PmuTable& table, const KernelNames& names, const AnalyzeOptions& options,
+                 Diagnostics& diagnostics) {
+    Analysis analysis;
+    analysis.has_pipes = table.header.has_pipes();
+    analysis.all_zero = !table.rows.empty();
+    PmuRowTotals totals = accumulate_pmu_rows(table, analysis, diagnostics);
+    analysis.tasks = totals.tasks.size();
+    analysis.cores = totals.cores.size();
+    mark_mixed_kernels(totals, analysis);
+    for (auto& [func_id, accumulator] : totals.kernels) {
+        analysis.kernels.push_back(summarise_pmu_kernel(table, func_id, accumulator, names, options,
+                                                        analysis.total_cycles, diagnostics));
+    }
+    fill_partner_bounds(analysis.kernels);
     std::stable_sort(analysis.kernels.begin(), analysis.kernels.end(),
                      [](const KernelSummary& a, const KernelSummary& b) {
                          if (a.total_cycles != b.total_cycles)

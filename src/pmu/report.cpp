@@ -296,33 +296,11 @@ render::Table row_table(const PmuTable& table, const KernelIndex& kernels, const
 
 }  // namespace
 
-render::Report build_report(const PmuTable& table, const Analysis& analysis,
-                            std::vector<rules::Finding> findings, const ReportOptions& options) {
-    render::Report report;
-    report.command = "pmu-analyze";
-    const HeaderInfo& header = table.header;
-    int event_type = header.event_type.value_or(0);
-    std::vector<Pipe> pipes = present_pipes(header);
+namespace {
 
-    KernelIndex kernels_by_func(analysis);
-
-    json& data = report.data;
-    data["source"] = table.source;
-    data["arch"] = std::string(to_string(header.arch));
-    data["event_type"] = header.event_type ? json(*header.event_type) : json();
-    data["event_name"] = std::string(event_type_name(event_type));
-    data["measures"] = std::string(event_type_description(event_type));
-    data["header_known"] = header.known;
-    data["counters"] = header.counter_names;
-    data["names_source"] = options.names_source.empty() ? json() : json(options.names_source);
-    data["summary"] = {{"rows", table.rows.size()},
-                       {"kernels", analysis.kernels.size()},
-                       {"tasks", analysis.tasks},
-                       {"cores", analysis.cores},
-                       {"mixed_tasks", analysis.mixed_tasks},
-                       {"total_cycles", analysis.total_cycles},
-                       {"all_zero", analysis.all_zero}};
-
+// `kernels` of the JSON view: one entry per kernel, heaviest first.
+json pmu_kernels_json(const HeaderInfo& header, const Analysis& analysis,
+                      const KernelIndex& kernels_by_func, const std::vector<Pipe>& pipes) {
     json kernels = json::array();
     for (const KernelSummary& kernel : analysis.kernels) {
         json mixed = json::array();
@@ -352,9 +330,12 @@ render::Report build_report(const PmuTable& table, const Analysis& analysis,
         entry["median_task_us"] = kernel.median_task_us ? json(*kernel.median_task_us) : json();
         kernels.push_back(std::move(entry));
     }
-    data["kernels"] = std::move(kernels);
+    return kernels;
+}
 
-    // Validity caveats of pmu.md §6, and rule P13: PMU explains wall time, it does not measure it.
+// Validity caveats of pmu.md §6, and rule P13: PMU explains wall time, it does not measure it.
+std::vector<std::string> pmu_caveats(const HeaderInfo& header, const Analysis& analysis,
+                                     const std::vector<Pipe>& pipes) {
     std::vector<std::string> caveats;
     if (analysis.all_zero) {
         caveats.emplace_back(
@@ -371,25 +352,14 @@ render::Report build_report(const PmuTable& table, const Analysis& analysis,
             "are not comparable with PMU-off ones; a2a3sim counters are not fit for "
             "performance conclusions");
     }
-    data["caveats"] = caveats;
+    return caveats;
+}
 
-    Cells cells(options.machine_cells);
-    render::Table kernels_table = kernel_table(table, analysis, cells, options.machine_cells);
-    kernels_table.title =
-        options.machine_cells
-            ? ""
-            : fmt::format("{}: {} {} (event {}), {} rows, {} kernels, {} tasks, {} cores",
-                          table.source, to_string(header.arch), event_type_name(event_type),
-                          event_type, table.rows.size(), analysis.kernels.size(), analysis.tasks,
-                          analysis.cores);
-    if (options.row_table && options.machine_cells) {
-        report.tables.push_back(row_table(table, kernels_by_func, cells, true));
-    } else {
-        report.tables.push_back(std::move(kernels_table));
-        if (options.row_table)
-            report.tables.push_back(row_table(table, kernels_by_func, cells, false));
-    }
-
+// The notes under the tables: how to read the ratios, mixed tasks, names, caveats.
+void add_pmu_notes(render::Report& report, const HeaderInfo& header, const Analysis& analysis,
+                   const std::vector<Pipe>& pipes, const std::vector<std::string>& caveats,
+                   const ReportOptions& options) {
+    int event_type = header.event_type.value_or(0);
     if (!pipes.empty()) {
         report.notes.push_back(
             "bound = max(mte2,cube)/total on AIC, max(mte2,vec)/total on AIV; target near 100% "
@@ -411,6 +381,60 @@ render::Report build_report(const PmuTable& table, const Analysis& analysis,
                                ? "kernel names: none found (func_<id>); pass --names or -k"
                                : "kernel names: " + options.names_source);
     for (const auto& caveat : caveats) report.notes.push_back("caveat: " + caveat);
+}
+
+}  // namespace
+
+render::Report build_report(const PmuTable& table, const Analysis& analysis,
+                            std::vector<rules::Finding> findings, const ReportOptions& options) {
+    render::Report report;
+    report.command = "pmu-analyze";
+    const HeaderInfo& header = table.header;
+    int event_type = header.event_type.value_or(0);
+    std::vector<Pipe> pipes = present_pipes(header);
+
+    KernelIndex kernels_by_func(analysis);
+
+    json& data = report.data;
+    data["source"] = table.source;
+    data["arch"] = std::string(to_string(header.arch));
+    data["event_type"] = header.event_type ? json(*header.event_type) : json();
+    data["event_name"] = std::string(event_type_name(event_type));
+    data["measures"] = std::string(event_type_description(event_type));
+    data["header_known"] = header.known;
+    data["counters"] = header.counter_names;
+    data["names_source"] = options.names_source.empty() ? json() : json(options.names_source);
+    data["summary"] = {{"rows", table.rows.size()},
+                       {"kernels", analysis.kernels.size()},
+                       {"tasks", analysis.tasks},
+                       {"cores", analysis.cores},
+                       {"mixed_tasks", analysis.mixed_tasks},
+                       {"total_cycles", analysis.total_cycles},
+                       {"all_zero", analysis.all_zero}};
+
+    data["kernels"] = pmu_kernels_json(header, analysis, kernels_by_func, pipes);
+
+    std::vector<std::string> caveats = pmu_caveats(header, analysis, pipes);
+    data["caveats"] = caveats;
+
+    Cells cells(options.machine_cells);
+    render::Table kernels_table = kernel_table(table, analysis, cells, options.machine_cells);
+    kernels_table.title =
+        options.machine_cells
+            ? ""
+            : fmt::format("{}: {} {} (event {}), {} rows, {} kernels, {} tasks, {} cores",
+                          table.source, to_string(header.arch), event_type_name(event_type),
+                          event_type, table.rows.size(), analysis.kernels.size(), analysis.tasks,
+                          analysis.cores);
+    if (options.row_table && options.machine_cells) {
+        report.tables.push_back(row_table(table, kernels_by_func, cells, true));
+    } else {
+        report.tables.push_back(std::move(kernels_table));
+        if (options.row_table)
+            report.tables.push_back(row_table(table, kernels_by_func, cells, false));
+    }
+
+    add_pmu_notes(report, header, analysis, pipes, caveats, options);
     report.findings = std::move(findings);
     return report;
 }

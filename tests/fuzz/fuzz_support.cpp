@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -76,6 +77,29 @@ void remove_scratch_file(std::string_view name) {
 const std::string& scratch_root() {
     static const std::string root = scratch_directory().string();
     return root;
+}
+
+std::string safe_relative_path(std::string_view path, std::size_t max_depth) {
+    std::string out;
+    std::size_t depth = 0;
+    std::size_t from = 0;
+    while (from <= path.size() && depth < max_depth) {
+        std::size_t slash = path.find('/', from);
+        if (slash == std::string_view::npos) slash = path.size();
+        std::string part;
+        for (char c : path.substr(from, std::min<std::size_t>(slash - from, 64))) {
+            if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+                c == '.' || c == '_' || c == '-')
+                part += c;
+        }
+        if (!part.empty() && part != "." && part != "..") {
+            if (!out.empty()) out += '/';
+            out += part;
+            ++depth;
+        }
+        from = slash + 1;
+    }
+    return out;
 }
 
 }  // namespace ptune::fuzz

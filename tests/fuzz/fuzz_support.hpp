@@ -40,4 +40,9 @@ void remove_scratch_file(std::string_view name);
 /// The private scratch directory itself (the root of the files written above).
 const std::string& scratch_root();
 
+/// An input's `a/b/c` path made safe to create under the scratch root: components keep
+/// [A-Za-z0-9._-] (at most 64 bytes each), empty, `.` and `..` components are dropped, and at
+/// most `max_depth` components are kept.
+std::string safe_relative_path(std::string_view path, std::size_t max_depth);
+
 }  // namespace ptune::fuzz

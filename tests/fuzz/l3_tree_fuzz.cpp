@@ -24,30 +24,6 @@ namespace fs = std::filesystem;
 constexpr std::size_t kMaxEntries = 48;
 constexpr std::size_t kMaxDepth = 6;
 
-// The input's path made safe: allowed bytes only, no empty, `.` or `..` component.
-std::string clean_path(std::string_view path) {
-    std::string out;
-    std::size_t depth = 0;
-    std::size_t from = 0;
-    while (from <= path.size() && depth < kMaxDepth) {
-        std::size_t slash = path.find('/', from);
-        if (slash == std::string_view::npos) slash = path.size();
-        std::string part;
-        for (char c : path.substr(from, std::min<std::size_t>(slash - from, 64))) {
-            if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-                c == '.' || c == '_' || c == '-')
-                part += c;
-        }
-        if (!part.empty() && part != "." && part != "..") {
-            if (!out.empty()) out += '/';
-            out += part;
-            ++depth;
-        }
-        from = slash + 1;
-    }
-    return out;
-}
-
 std::string unescape(std::string_view text) {
     std::string out;
     for (std::size_t i = 0; i < text.size(); ++i) {
@@ -79,7 +55,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         rest = eol == std::string_view::npos ? std::string_view() : rest.substr(eol + 1);
         const std::size_t tab = line.find('\t');
         const std::string_view spec = line.substr(0, tab);
-        const std::string path = clean_path(spec);
+        const std::string path = ptune::fuzz::safe_relative_path(spec, kMaxDepth);
         if (path.empty()) continue;
         const fs::path target = root / path;
         if (spec.ends_with('/')) {

@@ -37,7 +37,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     if ((options >> 2) % 4 == 2) forced = Backend::A5;
     ptune::Diagnostics diagnostics;
     std::string dump = ptune::fuzz::scratch_root() + "/run/passes_dump/memory.txt";
-    auto [backend, how] = resolve_dump_backend(dump, forced, diagnostics);
+    auto resolved = resolve_dump_backend(dump, forced, diagnostics);
+    // Scratch files are regular files: the probes never refuse them.
+    if (!resolved) __builtin_trap();
+    auto [backend, how] = *resolved;
     if (forced && backend != *forced) __builtin_trap();  // the option always wins
     if (how.empty()) __builtin_trap();
 

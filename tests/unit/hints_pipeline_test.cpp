@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <set>
+#include <tuple>
 #include <utility>
 
 #include <catch2/catch.hpp>
@@ -78,10 +79,11 @@ TEST_CASE("the per-rule summary holds reported hints only, heaviest first", "[hi
     }
     auto summaries = summarise_by_rule(result);
     std::set<std::string> summary_rules;
-    std::size_t sites = 0;
+    std::size_t hints = 0;
     for (const auto& summary : summaries) {
         summary_rules.insert(summary.rule_id);
-        sites += summary.sites.size();
+        hints += summary.hints;
+        CHECK(summary.sites.size() <= summary.hints);
         CHECK(std::is_sorted(summary.sites.begin(), summary.sites.end(),
                              [](const auto* a, const auto* b) { return a->weight > b->weight; }));
         auto finding = summary_finding(summary, catalogue());
@@ -90,9 +92,43 @@ TEST_CASE("the per-rule summary holds reported hints only, heaviest first", "[hi
         CHECK(finding.evidence.at("sites") == static_cast<double>(summary.sites.size()));
     }
     CHECK(summary_rules == reported_rules);
-    CHECK(sites == reported);
+    CHECK(hints == reported);
     CHECK(summary_table(summaries).rows.size() == summaries.size());
     CHECK(summary_json(summaries).size() == summaries.size());
+}
+
+TEST_CASE("the per-rule summary counts distinct sites and lists each once", "[hints]") {
+    // 32 hints of one rule at 8 locations: e.g. four PH001 (load, store, two shapes) on one line.
+    LintResult result;
+    for (std::size_t site = 0; site < 8; ++site) {
+        for (std::size_t hint = 0; hint < 4; ++hint) {
+            LintDiagnostic d;
+            d.rule_id = "hints.PH001";
+            d.file = site == 0 ? "hc_post.py" : "other.py";
+            d.line = site == 0 ? 51 : 100 + site;
+            d.column = 5;
+            d.weight = site == 0 ? 1000.0 - static_cast<double>(hint) : static_cast<double>(site);
+            d.advice_summary = "widen the tile";
+            result.diagnostics.push_back(std::move(d));
+        }
+    }
+    auto summaries = summarise_by_rule(result);
+    REQUIRE(summaries.size() == 1);
+    const RuleSummary& summary = summaries[0];
+    CHECK(summary.hints == 32);
+    REQUIRE(summary.sites.size() == 8);
+    CHECK(summary.top_site == "hc_post.py:51");
+    CHECK(summary.sites.front()->weight == 1000.0);  // the heaviest hint of the top site
+    auto finding = summary_finding(summary, catalogue());
+    CHECK(finding.message.rfind("32 hint(s) at 8 site(s); heaviest at hc_post.py:51", 0) == 0);
+    CHECK(finding.evidence.at("sites") == 8);
+    REQUIRE(finding.locations.size() == 5);
+    std::set<std::tuple<std::string, std::size_t, std::size_t>> distinct;
+    for (const auto& location : finding.locations)
+        distinct.emplace(location.file, location.line, location.column);
+    CHECK(distinct.size() == finding.locations.size());  // hc_post.py:51:5 once, not four times
+    CHECK(summary_table(summaries).rows[0][1] == "8");
+    CHECK(summary_json(summaries)[0]["sites"] == 8);
 }
 
 TEST_CASE("hint metrics are copied onto the _aic and _aiv kernels of a mixed function", "[hints]") {

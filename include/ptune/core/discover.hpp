@@ -30,12 +30,18 @@ std::vector<RunDir> list_runs(const std::filesystem::path& dir);
 /// one, else `dir` itself.
 std::filesystem::path runs_root(const std::filesystem::path& dir);
 
-/// Resolves what the user named to one run directory:
+/// The run directories under `dir` at any depth up to `max_depth` (not inside another run),
+/// oldest first (by timestamp, then by path).
+std::vector<RunDir> find_runs(const std::filesystem::path& dir, int max_depth = 6);
+
+/// Resolves what the user named to one run directory, the same way for every command:
 /// - a run directory itself is returned as is;
-/// - a directory holding run directories (e.g. `build_output/`) yields its newest run, or the
-///   newest of `program` when given; `nth_latest` 1 is the newest, 2 the one before, ...;
+/// - a directory holding run directories at any depth (find_runs: `build_output/`, a folder of
+///   projects) yields its newest run by the timestamp in the name (never mtime), or the newest
+///   of `program` when given; `nth_latest` 1 is the newest, 2 the one before, ...;
 /// - any other directory is returned as is (it may be a `dfx_outputs/` or a plain folder).
-/// `chosen_note` receives a sentence for stderr saying which run was picked and why.
+/// `chosen_note` receives a sentence for stderr saying which run was picked and why, and
+/// listing the runs not read: one report is never made over several runs.
 Result<std::filesystem::path> resolve_run(const std::filesystem::path& dir,
                                           const std::string& program, int nth_latest,
                                           std::string* chosen_note);

@@ -31,7 +31,13 @@ struct ColumnBase {
 /// What the files beside a log tell about the pypto that wrote it: `compiled_meta.json` in the
 /// build directory (pypto >= 2026-08-14, 1-based) or a memory report in `report/` (<=
 /// 2026-07-28, 0-based). nullopt when neither is there (or the log is stdin).
+/// Failing both, the run folder's own timestamp (`<Program>_<YYYYMMDD_HHMMSS>` up to four
+/// levels above the log, column_base_from_run_date).
 std::optional<ColumnBase> column_base_from_build(const std::filesystem::path& log_path);
+
+/// 0-based when the run folder holding the log is dated before 2026-08-06 (its pypto cannot be
+/// newer than the run); nullopt for a later run (an old pypto may still make it) or none.
+std::optional<ColumnBase> column_base_from_run_date(const std::filesystem::path& log_path);
 
 /// One log after parsing: its entries in file order and what the linter learnt about it.
 struct ParsedLog {

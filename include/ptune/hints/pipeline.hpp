@@ -52,18 +52,22 @@ std::size_t adopt_as_baseline(LintResult& result);
 /// function, while PMU and the memory report name the kernels of a mixed function so.
 void publish(LintResult& result, rules::MetricStore& store);
 
-/// The reported hints of one rule, heaviest first.
+/// The reported hints of one rule by site, heaviest first.
 struct RuleSummary {
     std::string rule_id;
-    std::vector<const LintDiagnostic*> sites;  ///< reported diagnostics, heaviest first
-    std::string top_site;                      ///< `file:line` of the heaviest, or "(no location)"
+    /// One reported diagnostic per distinct location (`file:line:column`; the hints without a
+    /// location together), the heaviest of its location; heaviest first.
+    std::vector<const LintDiagnostic*> sites;
+    std::size_t hints = 0;  ///< reported diagnostics, several per site when one line has many
+    std::string top_site;   ///< `file:line` of the heaviest, or "(no location)"
 };
 
 /// The reported diagnostics of `result` grouped by rule, in rule id order. The summaries point
 /// into `result`.
 std::vector<RuleSummary> summarise_by_rule(const LintResult& result);
 
-/// One finding per rule, every site as evidence (the first five located ones as locations):
+/// One finding per rule: `N site(s)` (`H hint(s) at N site(s)` when a site has several), every
+/// site as evidence (the first five located ones as locations, each once):
 /// a list of 40 PH001 lines would drown a ranking, and the per-site view is hints-lint's.
 rules::Finding summary_finding(const RuleSummary& summary, const rules::Catalogue& catalogue);
 

@@ -27,6 +27,20 @@ struct PrintedSize {
 
 /// Reads `INT B`, `DEC KB` or `DEC MB`; nullopt for anything else.
 std::optional<PrintedSize> parse_size(std::string_view text);
+
+/// The closed range of byte counts a value could have had.
+struct ByteInterval {
+    std::uint64_t lo = 0, hi = 0;
+};
+
+/// Every byte count that format_size() prints as `text` (`156.8 KB` → [160512, 160614]; `768 B`
+/// → [768, 768]); nullopt when `text` is no size or no byte count prints so.
+std::optional<ByteInterval> size_interval(std::string_view text);
+
+/// The byte counts in `within` whose share of `limit` format_percent() prints as `percent`
+/// (`81.6%`); nullopt when none does or `percent` is no percentage.
+std::optional<ByteInterval> percent_interval(std::string_view percent, std::uint64_t limit,
+                                             ByteInterval within);
 /// Formats bytes the way the report does: `768 B`, `%.1f KB`, `%.1f MB` (half-even).
 std::string format_size(std::uint64_t bytes);
 /// Formats a percentage the way the report does: `70.1%` (1 decimal, half-even).
@@ -36,7 +50,9 @@ std::string format_percent(double percent);
 struct Buffer {
     std::string name;
     std::string size_text;
-    std::uint64_t size_bytes = 0;  ///< read back from size_text (exact only for `B`)
+    std::uint64_t size_bytes = 0;  ///< the address range's width when size_text prints it,
+                                   ///< else read back from size_text
+    bool size_exact = false;       ///< `B` units, or taken from the address range
     bool allocated = false;        ///< false for `(unallocated)`
     std::uint64_t addr_begin = 0;  ///< byte offset, when allocated
     std::uint64_t addr_end = 0;    ///< exclusive
@@ -78,12 +94,17 @@ struct SpaceUsage {
     std::optional<std::uint64_t> exact_used;
 
     // Derived by the analyzer (analyzer.hpp).
+    /// Exact, or the printed value moved into [used_min, used_max] (then Used / limit prints
+    /// as the file's Usage).
     std::uint64_t used_bytes = 0;
     bool used_exact = false;  ///< from B units or the buffer address ranges
+    /// Every byte count the printed Used, Usage and Limit allow (equal to used_bytes when exact):
+    /// `156.8 KB` at `81.6%` of `192.0 KB` is [160512, 160530].
+    std::uint64_t used_min = 0, used_max = 0;
     std::optional<std::uint64_t> limit_bytes;
     bool limit_from_backend = false;  ///< the report said N/A; the limit is the backend's capacity
-    std::optional<double> usage_pct;
-    std::optional<SpacePeak> peak;  ///< when the space has allocated buffers with live ranges
+    std::optional<double> usage_pct;  ///< used_bytes / limit × 100
+    std::optional<SpacePeak> peak;    ///< when the space has allocated buffers with live ranges
     std::vector<Overlap> overlaps;
 };
 

@@ -66,10 +66,11 @@ struct Options {
 /// The backend of a pass dump's build (mem-report.md §11): `forced`, else `target_arch` in
 /// `<run>/ptoas/*.pto`, else `backend_type` in `<run>/compiled_meta.json`, else a2a3 assumed.
 /// `<run>` is the directory above `passes_dump/`. Returns the backend and how it was chosen
-/// (option, ptoas, compiled_meta, assumed).
-std::pair<Backend, std::string> resolve_dump_backend(const std::string& dump,
-                                                     std::optional<Backend> forced,
-                                                     Diagnostics& diagnostics);
+/// (option, ptoas, compiled_meta, assumed). Both files are inputs like any other: a FIFO, a
+/// device or a file that is the command's own output (`-o`) fails (exit 2), never blocks.
+Result<std::pair<Backend, std::string>> resolve_dump_backend(const std::string& dump,
+                                                             std::optional<Backend> forced,
+                                                             Diagnostics& diagnostics);
 
 /// A report read and analysed. Without a report file, `report` is empty.
 struct Analysis {
