@@ -242,10 +242,12 @@ std::vector<CaptureAnalysis> analyze_runs(const LoadedCapture& loaded,
                                           const AnalyzeOptions& options) {
     std::vector<CaptureAnalysis> results;
     const Capture& capture = loaded.capture;
+    GraphInput graph = loaded.deps ? make_graph_input(*loaded.deps) : GraphInput{};
     auto analyze = [&](const Capture& one, std::string label) {
         CaptureAnalysis result;
         result.input = make_analyze_input(one, loaded.deps_or_null(), loaded.names_or_null());
         result.analysis = analyze_swimlane(result.input, options);
+        result.graph = analyze_schedule_graph(result.input, graph, result.analysis);
         result.run_label = std::move(label);
         results.push_back(std::move(result));
     };
@@ -269,6 +271,7 @@ CaptureAnalysis analyze_capture(const LoadedCapture& loaded, const AnalyzeOption
 
 void publish(const CaptureAnalysis& result, rules::MetricStore& store) {
     publish_metrics(result.analysis, result.input, store);
+    publish_schedule_graph(result.graph, result.analysis, store);
 }
 
 TraceSource trace_source(const LoadedCapture& loaded) {

@@ -25,6 +25,7 @@
 #include "ptune/swimlane/discover.hpp"
 #include "ptune/swimlane/host_phase_lanes.hpp"
 #include "ptune/swimlane/model.hpp"
+#include "ptune/swimlane/schedule_graph.hpp"
 #include "ptune/swimlane/trace.hpp"
 
 namespace ptune::swimlane {
@@ -101,6 +102,7 @@ AnalyzeOptions analyze_options(const rules::Catalogue& catalogue);
 struct CaptureAnalysis {
     AnalyzeInput input;
     Analysis analysis;
+    ScheduleGraph graph;  ///< the IDE's graph analyses (upstream-2026-12.md §8)
     /// Which run of a records file holding several ("run_epoch 5", "run 2 of 3"); "" for a file
     /// with one run (upstream-2026-09.md §1.10).
     std::string run_label;

@@ -10,6 +10,7 @@
 #include "ptune/core/stats.hpp"
 #include "ptune/swimlane/summary.hpp"
 #include "report_capture.hpp"
+#include "schedule_graph_report.hpp"
 
 namespace ptune::swimlane {
 
@@ -303,7 +304,9 @@ nlohmann::json analysis_json(const Analysis& a) {
             {"handoffs", std::move(handoffs)}};
 }
 
-void build_tables(render::Report& report, const Analysis& a, const AnalyzeInput& input) {
+void build_tables(render::Report& report, const CaptureAnalysis& result) {
+    const Analysis& a = result.analysis;
+    const AnalyzeInput& input = result.input;
     report.tables.push_back(run_table(a, input));
     report.tables.push_back(lanes_table(a, input.has_aicpu_timing));
     if (!a.schedulers.empty()) report.tables.push_back(schedulers_table(a));
@@ -311,6 +314,7 @@ void build_tables(render::Report& report, const Analysis& a, const AnalyzeInput&
     if (!a.trails.empty()) report.tables.push_back(trails_table(a));
     if (!a.cube_vector.handoffs.empty()) report.tables.push_back(handoffs_table(a));
     if (a.critical_path.available) report.tables.push_back(path_table(a.critical_path));
+    detail::add_schedule_graph_tables(report, result.graph);
     if (!input.has_deps)
         report.notes.push_back("No deps.json: no critical path and no cube/vector hand-offs.");
 }
@@ -332,7 +336,8 @@ render::Report build_report(const LoadedCapture& loaded, const CaptureAnalysis& 
                                        ? critical_path_json(analysis.critical_path)
                                        : nlohmann::json();
     report.data.update(analysis_json(analysis));
-    build_tables(report, analysis, result.input);
+    report.data["schedule_graph"] = detail::schedule_graph_json(result.graph);
+    build_tables(report, result);
     detail::add_capture_facts(report, loaded.capture, analysis);
     return report;
 }
@@ -350,7 +355,7 @@ render::Report build_runs_report(const LoadedCapture& loaded,
     report.data["runs"] = nlohmann::json::array();
     for (std::size_t k = 0; k < runs.size(); ++k) {
         render::Report one;
-        build_tables(one, runs[k].analysis, runs[k].input);
+        build_tables(one, runs[k]);
         for (auto& table : one.tables) {
             table.title = fmt::format("{}: {}", runs[k].run_label, table.title);
             report.tables.push_back(std::move(table));
@@ -361,6 +366,7 @@ render::Report build_runs_report(const LoadedCapture& loaded,
         }
         nlohmann::json data = analysis_json(runs[k].analysis);
         data["run"] = runs[k].run_label;
+        data["schedule_graph"] = detail::schedule_graph_json(runs[k].graph);
         data["metrics"] = metrics_json(stores[k]);
         data["critical_path"] = runs[k].analysis.critical_path.available
                                     ? critical_path_json(runs[k].analysis.critical_path)
