@@ -13,6 +13,7 @@
 
 #include "ptune/core/io.hpp"
 #include "ptune/core/text.hpp"
+#include "ptune/render/json_stream.hpp"
 
 namespace ptune::scope {
 
@@ -498,6 +499,36 @@ render::Report build_report(const Loaded& loaded, std::vector<rules::Finding> fi
             info ? info->first_move : "read the AICPU log around the failure"));
     }
     return report;
+}
+
+namespace {
+
+class ScopeJsonRenderer : public render::Renderer {
+  public:
+    explicit ScopeJsonRenderer(const Loaded& loaded) : loaded_(loaded) {}
+    void render(const render::Report& report, std::ostream& out,
+                const render::RenderOptions&) const override {
+        std::vector<render::LazyArray> arrays;
+        for (std::size_t f = 0; f < loaded_.files.size(); ++f) {
+            const ScopeStats& stats = loaded_.files[f];
+            auto element = [&stats](std::size_t i) {
+                return scope_json(stats.scopes[i], stats.meta);
+            };
+            arrays.push_back({fmt::format("/files/{}/scopes", f), stats.scopes.size(), element});
+            if (loaded_.files.size() == 1)
+                arrays.push_back({"scopes", stats.scopes.size(), element});
+        }
+        render::write_json_with_arrays(render::to_json(report), arrays, out);
+    }
+
+  private:
+    const Loaded& loaded_;
+};
+
+}  // namespace
+
+std::unique_ptr<render::Renderer> make_json_renderer(const Loaded& loaded) {
+    return std::make_unique<ScopeJsonRenderer>(loaded);
 }
 
 }  // namespace ptune::scope

@@ -6,6 +6,7 @@
 
 #include <filesystem>
 #include <istream>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -64,6 +65,11 @@ void publish(const Loaded& loaded, rules::MetricStore& store);
 /// costs ~5 KB a scope: with `json_view` false (a text, markdown or csv output) it is not built.
 render::Report build_report(const Loaded& loaded, std::vector<rules::Finding> findings,
                             std::size_t top = 10, bool json_view = true);
+
+/// scope-stats' JSON: build_report()'s JSON view with every file's `scopes` (and the single
+/// file's top-level `scopes`) written one scope at a time, never held as a DOM. Pass the
+/// report built with `json_view` false. `loaded` must outlive the renderer.
+std::unique_ptr<render::Renderer> make_json_renderer(const Loaded& loaded);
 
 /// The tables of build_report() for advise's section (no JSON view).
 std::vector<render::Table> summary_tables(const Loaded& loaded, std::size_t top = 5);
