@@ -71,7 +71,8 @@ class ScopeSource : public Source {
                 loaded->orch_error =
                     one->orch_error
                         ? one->orch_error
-                        : scope::find_orch_error_near(artifact->path, context.inventory.run_dir);
+                        : scope::find_orch_error_near(artifact->path, context.inventory.run_dir,
+                                                      &context.diagnostics, &loaded->inputs);
             }
         }
         if (!loaded) return nullptr;
