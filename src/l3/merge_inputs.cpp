@@ -2,11 +2,14 @@
 // tree placed through its host logs, or each capture on its own), the trace written with its
 // notes, and the console or JSON summary.
 
+#include <unistd.h>
+
 #include <sstream>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "ptune/core/terminal.hpp"
 #include "ptune/l3/pipeline.hpp"
 #include "ptune/swimlane/console.hpp"
 #include "ptune/swimlane/report.hpp"
@@ -86,7 +89,8 @@ Status write_merge_trace(const MergeInputs& inputs, swimlane::TraceOptions optio
 }
 
 std::string merge_console(const MergeInputs& inputs, const std::string& input,
-                          const std::string& trace_path, bool verbose, std::size_t width) {
+                          const std::string& trace_path, bool verbose, int fd) {
+    const std::size_t width = isatty(fd) ? term::output_width(fd) : 0;
     std::ostringstream out;
     // The converter's first console line under -v (§1.13).
     if (verbose)
@@ -107,12 +111,12 @@ render::Report merge_report(const MergeInputs& inputs, const std::string& trace_
 
 void write_merge_summary(std::ostream& out, const MergeInputs& inputs, bool json,
                          const std::string& input, const std::string& trace_path, bool verbose,
-                         std::size_t width) {
+                         int fd) {
     if (json) {
         render::write_json(render::to_json(merge_report(inputs, trace_path)), out);
         out << '\n';
     } else {
-        out << merge_console(inputs, input, trace_path, verbose, width);
+        out << merge_console(inputs, input, trace_path, verbose, fd);
     }
 }
 

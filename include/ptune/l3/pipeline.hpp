@@ -77,9 +77,10 @@ Status write_merge_trace(const MergeInputs& inputs, swimlane::TraceOptions optio
 
 /// The console text swimlane-merge prints: upstream's converter summary of `inputs` (the
 /// directory-mode one when the ranks were placed), with the -v reading line first when
-/// `verbose`, folded to `width` (0: unchanged).
+/// `verbose`. It goes to `fd`: byte for byte as upstream prints it (CI scripts parse it) unless
+/// `fd` is a terminal, where it folds to the width (docs/DEVELOPING.md, "Text output").
 std::string merge_console(const MergeInputs& inputs, const std::string& input,
-                          const std::string& trace_path, bool verbose, std::size_t width);
+                          const std::string& trace_path, bool verbose, int fd);
 
 /// The JSON report of swimlane-merge: build_merge_report, plus `multi_rank` when placed.
 render::Report merge_report(const MergeInputs& inputs, const std::string& trace_path);
@@ -87,6 +88,6 @@ render::Report merge_report(const MergeInputs& inputs, const std::string& trace_
 /// swimlane-merge's stdout: merge_report as JSON when `json`, else merge_console.
 void write_merge_summary(std::ostream& out, const MergeInputs& inputs, bool json,
                          const std::string& input, const std::string& trace_path, bool verbose,
-                         std::size_t width);
+                         int fd);
 
 }  // namespace ptune::l3

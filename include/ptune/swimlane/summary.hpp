@@ -62,8 +62,12 @@ Summary summarize(const Capture& capture, const KernelNames* names);
 std::string clock_alignment_line(const Capture& capture);
 
 /// The text block the converter prints after "To visualize: …" (from the 140×'=' rule to the
-/// end of the per-task block), byte-identical for the numbers and the perf_guard lines.
+/// closing 110×'=' rule), byte for byte as upstream prints it.
 std::string format_summary(const Summary& summary);
+
+/// What ptune says beyond upstream's block (the clock-alignment line, the runs of the file),
+/// printed after it; "" when nothing.
+std::string format_additions(const Summary& summary);
 
 /// Converter text (format_summary's block, the conversion banner) folded to `width` columns
 /// (docs/DEVELOPING.md, "Text output"): the wording and every number kept, a longer line broken

@@ -96,15 +96,14 @@ class SwimlaneMergeCommand : public Command {
         context.flush_diagnostics();
         bool verbose = context.options.verbose > 0;
         if (wants_trace && output == "-") {
-            std::cerr << l3::merge_console(*inputs, input_, "<stdout>", verbose,
-                                           term::output_width(STDERR_FILENO));
+            std::cerr << l3::merge_console(*inputs, input_, "<stdout>", verbose, STDERR_FILENO);
             return 0;
         }
         auto out = context.open_output("-");
         if (!out) return context.fail(out.error());
         l3::write_merge_summary((*out)->stream(), *inputs, format == "json", input_,
                                 wants_trace ? output : std::string(), verbose && !inputs->merged,
-                                term::output_width(STDOUT_FILENO));
+                                STDOUT_FILENO);
         if (auto status = (*out)->commit(); !status) return context.fail(status.error());
         return 0;
     }

@@ -233,10 +233,14 @@ render::Table path_table(const CriticalPath& cp) {
     return t;
 }
 
-nlohmann::json analysis_json(const Analysis& a) {
+/// The analysis as JSON. Without dispatch/finish times (`aicpu` false: level 1) the figures
+/// that need them (latency, head, tail, propagation, pick-up and starved gaps) are not measured
+/// and are null, as the text tables print "-" — never a number their definition forbids.
+nlohmann::json analysis_json(const Analysis& a, bool aicpu) {
     nlohmann::json lanes = nlohmann::json::array(), schedulers = nlohmann::json::array(),
                    functions = nlohmann::json::array(), trails = nlohmann::json::array(),
                    handoffs = nlohmann::json::array();
+    auto measured = [&](auto value) { return aicpu ? nlohmann::json(value) : nlohmann::json(); };
     for (const auto& lane : a.lanes) {
         const auto& g = lane.gaps;
         lanes.push_back({{"lane", lane_name(lane.core, lane.kind)},
@@ -250,10 +254,10 @@ nlohmann::json analysis_json(const Analysis& a) {
                            {"p50_us", g.p50_us},
                            {"p95_us", g.p95_us},
                            {"max_us", g.max_us},
-                           {"pickup_count", g.pickup_count},
-                           {"pickup_us", g.pickup_us},
-                           {"starved_count", g.starved_count},
-                           {"starved_us", g.starved_us}}}});
+                           {"pickup_count", measured(g.pickup_count)},
+                           {"pickup_us", measured(g.pickup_us)},
+                           {"starved_count", measured(g.starved_count)},
+                           {"starved_us", measured(g.starved_us)}}}});
     }
     for (const auto& s : a.schedulers) {
         schedulers.push_back({{"thread", s.thread},
@@ -267,10 +271,10 @@ nlohmann::json analysis_json(const Analysis& a) {
                              {"name", f.name},
                              {"count", f.count},
                              {"exec_sum_us", f.exec_sum_us},
-                             {"latency_sum_us", f.latency_sum_us},
-                             {"head_sum_us", f.head_sum_us},
-                             {"tail_sum_us", f.tail_sum_us},
-                             {"prop_sum_us", f.prop_sum_us},
+                             {"latency_sum_us", measured(f.latency_sum_us)},
+                             {"head_sum_us", measured(f.head_sum_us)},
+                             {"tail_sum_us", measured(f.tail_sum_us)},
+                             {"prop_sum_us", measured(f.prop_sum_us)},
                              {"local_sum_us", f.local_sum_us},
                              {"exec_median_us", f.exec_median_us},
                              {"exec_p10_us", f.exec_p10_us},
@@ -335,7 +339,7 @@ render::Report build_report(const LoadedCapture& loaded, const CaptureAnalysis& 
     report.data["critical_path"] = analysis.critical_path.available
                                        ? critical_path_json(analysis.critical_path)
                                        : nlohmann::json();
-    report.data.update(analysis_json(analysis));
+    report.data.update(analysis_json(analysis, result.input.has_aicpu_timing));
     report.data["schedule_graph"] = detail::schedule_graph_json(result.graph);
     build_tables(report, result);
     detail::add_capture_facts(report, loaded.capture, analysis);
@@ -364,7 +368,7 @@ render::Report build_runs_report(const LoadedCapture& loaded,
             finding.message = fmt::format("[{}] {}", runs[k].run_label, finding.message);
             report.findings.push_back(std::move(finding));
         }
-        nlohmann::json data = analysis_json(runs[k].analysis);
+        nlohmann::json data = analysis_json(runs[k].analysis, runs[k].input.has_aicpu_timing);
         data["run"] = runs[k].run_label;
         data["schedule_graph"] = detail::schedule_graph_json(runs[k].graph);
         data["metrics"] = metrics_json(stores[k]);
@@ -410,12 +414,20 @@ void write_merge_summary(std::ostream& out, const std::vector<LoadedCapture>& lo
            << "\n\nTo visualize: Open https://ui.perfetto.dev/ and drag in " << trace_path
            << "\n\n";
     }
+    std::string additions;
     for (const LoadedCapture& l : loaded) {
         if (loaded.size() > 1)
             os << "Capture " << l.files.label << " (" << l.files.records.string() << ")\n";
-        os << format_summary(summarize(l.capture, l.names_or_null())) << '\n';
+        Summary summary = summarize(l.capture, l.names_or_null());
+        os << format_summary(summary) << '\n';
+        std::string own = format_additions(summary);
+        if (!own.empty() && loaded.size() > 1) own = "Capture " + l.files.label + ":\n" + own;
+        additions += own;
     }
-    os << "Scheduler-overhead deep-dive: ptune swimlane-analyze " << input << '\n';
+    // Upstream's closing line, then ptune's own lines after upstream's block (issue 31 item 8).
+    os << "Scheduler-overhead deep-dive: run sched_overhead_analysis manually with a "
+          "separately-captured deps.json (--enable-dep-gen).\n";
+    os << additions << "Schedule analysis (ptune): ptune swimlane-analyze " << input << '\n';
     out << fold_summary(os.str(), width);
 }
 

@@ -186,21 +186,11 @@ std::string format_summary(const Summary& s) {
                      fixed2(s.total_exec_us),
                      s.has_aicpu ? fixed2(s.total_latency_us) : std::string("-")));
     line("");
-    auto trailer = [&] {
-        if (!s.clock_alignment_line.empty()) line(s.clock_alignment_line);
-        if (!s.runs.empty()) {
-            line(
-                fmt::format("Runs: {} in this records file (the statistics above pool them, as "
-                            "upstream does; swimlane-analyze analyses each run on its own)",
-                            s.runs.size()));
-            for (const auto& run : s.runs) line("  " + run);
-        }
-    };
     if (!s.has_aicpu) {
         line(fmt::format(
             "AICore Observed Span: {} us (from earliest AICore receive to latest AICore end)",
             fixed2(s.total_test_time_us)));
-        trailer();
+        line(std::string(110, '='));
         return out;
     }
     line(fmt::format("Total Test Time: {} us (from earliest dispatch to latest finish)",
@@ -220,7 +210,19 @@ std::string format_summary(const Summary& s) {
         line(fmt::format("  Dispatch\u2192kernel start (Host-computed): Total = {} us, Max = {} us",
                          fixed2(s.head_total_us), fixed2(s.head_max_us)));
     line(std::string(110, '='));
-    trailer();
+    return out;
+}
+
+std::string format_additions(const Summary& s) {
+    std::string out;
+    if (!s.clock_alignment_line.empty()) out += s.clock_alignment_line + '\n';
+    if (!s.runs.empty()) {
+        out += fmt::format(
+            "Runs: {} in this records file (the statistics above pool them, as upstream does; "
+            "swimlane-analyze analyses each run on its own)\n",
+            s.runs.size());
+        for (const auto& run : s.runs) out += "  " + run + '\n';
+    }
     return out;
 }
 

@@ -8,16 +8,34 @@
 #include <unordered_set>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "ptune/core/stats.hpp"
 
 namespace ptune::swimlane::detail {
 
 namespace {
 
+/// An idle gap this many times the longest row, and at least kRunGapMinNs, cannot lie inside one
+/// run whose task appears on both sides: a task whose rows last microseconds does not wait
+/// seconds between its blocks (real-2026-09 rank0_d63: seven 1–1.5 µs rows over 42.86 s).
+constexpr std::int64_t kRunGapFactor = 1000;
+constexpr std::int64_t kRunGapMinNs = 1'000'000;
+
+/// Why epoch-less rows were split (for the warning).
+struct RunSplit {
+    std::size_t count = 1;
+    std::size_t by_restart = 0;  ///< cuts where task ids and a core's reg_task_id start over
+    std::size_t by_gap = 0;      ///< cuts where a task repeats after an impossible idle gap
+    std::int64_t longest_row_ns = 0, widest_gap_ns = 0;
+};
+
 /// Epoch-less rows: cut at every moment no core runs anything, and start a new run at a cut
-/// when what follows repeats a task id of the current run and some core's reg_task_id starts
-/// over (both restart per run, §1.10; within one run a core's dispatch token only grows).
-/// Linear after one sort.
-std::vector<std::uint32_t> detect_runs(const std::vector<TaskRow>& rows, std::size_t& count) {
+/// when what follows repeats a task id of the current run and either some core's reg_task_id
+/// starts over (both restart per run, §1.10; within one run a core's dispatch token only grows)
+/// or the idle gap before it is orders of magnitude above every row's duration (what one run
+/// cannot be). Linear after one sort.
+std::vector<std::uint32_t> detect_runs(const std::vector<TaskRow>& rows, RunSplit& split) {
     std::vector<std::uint32_t> order(rows.size());
     std::iota(order.begin(), order.end(), 0u);
     std::stable_sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
@@ -28,6 +46,11 @@ std::vector<std::uint32_t> detect_runs(const std::vector<TaskRow>& rows, std::si
     std::unordered_map<std::uint32_t, std::uint32_t> last_reg;  // core → last token this run
     std::uint32_t run = 0;
     std::size_t begin = 0;
+    for (const TaskRow& row : rows)
+        split.longest_row_ns = std::max(split.longest_row_ns, row.end_ns - row.receive_ns);
+    const std::int64_t far_gap =
+        std::max(kRunGapMinNs, kRunGapFactor * std::max<std::int64_t>(split.longest_row_ns, 1));
+    std::int64_t idle_since = rows[order.front()].receive_ns;  // end of the previous segment
     while (begin < order.size()) {
         // One segment: rows overlapping (transitively) the first one.
         std::int64_t busy_until = rows[order[begin]].end_ns;
@@ -43,7 +66,14 @@ std::vector<std::uint32_t> detect_runs(const std::vector<TaskRow>& rows, std::si
             auto it = last_reg.find(rows[r].core_id);
             return it != last_reg.end() && rows[r].reg_task_id <= it->second;
         });
-        if (repeats && restarts) ++run, seen.clear(), last_reg.clear();
+        const std::int64_t gap = rows[order[begin]].receive_ns - idle_since;
+        const bool far = begin > 0 && gap >= far_gap;
+        if (repeats && (restarts || far)) {
+            ++run, seen.clear(), last_reg.clear();
+            ++(restarts ? split.by_restart : split.by_gap);
+            if (!restarts) split.widest_gap_ns = std::max(split.widest_gap_ns, gap);
+        }
+        idle_since = busy_until;
         for (std::size_t k = begin; k < end; ++k) {
             const TaskRow& row = rows[order[k]];
             seen.insert(row.task_id);
@@ -53,8 +83,21 @@ std::vector<std::uint32_t> detect_runs(const std::vector<TaskRow>& rows, std::si
         }
         begin = end;
     }
-    count = run + 1;
+    split.count = run + 1;
     return run_of;
+}
+
+std::string split_reason(const RunSplit& split) {
+    std::vector<std::string> reasons;
+    if (split.by_restart)
+        reasons.push_back("task ids and reg_task_id start over after every core fell idle");
+    if (split.by_gap)
+        reasons.push_back(fmt::format(
+            "the same task ids again after idle gaps of up to {} s, orders of magnitude above "
+            "the longest row ({} µs): one run cannot hold them",
+            stats::format_fixed(static_cast<double>(split.widest_gap_ns) / 1e9, 2),
+            stats::format_fixed(static_cast<double>(split.longest_row_ns) / 1e3, 2)));
+    return fmt::format("{}", fmt::join(reasons, "; "));
 }
 
 }  // namespace
@@ -68,6 +111,7 @@ void find_runs(Capture& capture, Diagnostics& diagnostics) {
                                     [](const TaskRow& r) { return r.run_epoch != kNoEpoch; });
     std::vector<std::uint32_t> run_of;
     std::size_t count = 1;
+    RunSplit split;
     std::vector<std::int32_t> values;
     if (epochs) {
         // Sorted by (epoch present, epoch): epoch-less rows first (§1.10).
@@ -80,7 +124,8 @@ void find_runs(Capture& capture, Diagnostics& diagnostics) {
             run_of[i] = static_cast<std::uint32_t>(
                 std::lower_bound(values.begin(), values.end(), rows[i].run_epoch) - values.begin());
     } else {
-        run_of = detect_runs(rows, count);
+        run_of = detect_runs(rows, split);
+        count = split.count;
     }
     if (count > 1) {
         // Rows by (run, task id): stable, so within a run the task-id order is kept.
@@ -114,10 +159,9 @@ void find_runs(Capture& capture, Diagnostics& diagnostics) {
     if (!epochs && count > 1)
         diagnostics.warn(
             capture.source, 0,
-            fmt::format("{} runs in one records file without run_epoch: task ids and reg_task_id "
-                        "start over after every core fell idle; each run is analysed on its own, "
-                        "never joined",
-                        count));
+            fmt::format("{} runs in one records file without run_epoch: {}; each run is analysed "
+                        "on its own, never joined",
+                        count, split_reason(split)));
 }
 
 }  // namespace ptune::swimlane::detail
