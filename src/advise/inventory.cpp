@@ -11,6 +11,7 @@
 #include "ptune/core/io.hpp"
 #include "ptune/host/facts.hpp"
 #include "ptune/memreport/pipeline.hpp"
+#include "ptune/pipetrace/pipeline.hpp"
 
 namespace ptune::advise {
 
@@ -44,6 +45,10 @@ std::string_view to_string(ArtifactKind kind) {
             return "host-phase-records";
         case ArtifactKind::ScopeStats:
             return "scope-stats";
+        case ArtifactKind::PipeTrace:
+            return "pipe-trace";
+        case ArtifactKind::ServingTrace:
+            return "serving-trace";
     }
     return "unknown";
 }
@@ -121,6 +126,8 @@ std::string why_missing(ArtifactKind kind) {
         case ArtifactKind::HostStrace:
         case ArtifactKind::HostPhaseRecords:
         case ArtifactKind::ScopeStats:
+        case ArtifactKind::PipeTrace:
+        case ArtifactKind::ServingTrace:
             break;  // optional September outputs: listed when there, never reported missing
     }
     return "";
@@ -207,11 +214,14 @@ Result<Inventory> take_inventory(const fs::path& dir, const std::string& program
         {ArtifactKind::HostStrace, {"host-strace.*"}},
         {ArtifactKind::HostPhaseRecords, {"host_phase_records.jsonl"}},
         {ArtifactKind::ScopeStats, {"scope_stats.jsonl"}},
+        {ArtifactKind::PipeTrace, {}},  // pipetrace::find_traces: one per core_swimlane_* folder
+        {ArtifactKind::ServingTrace, {"serving-strace-swimlane.json"}},
     };
     constexpr int kDepth = 6;
     for (const auto& [kind, names] : patterns) {
         // Memory reports are found as mem-report finds them, in its reading order.
         auto files = kind == ArtifactKind::MemoryReport ? memreport::find_reports(*run)
+                     : kind == ArtifactKind::PipeTrace  ? pipetrace::find_traces(*run, kDepth)
                                                         : discover::find_files(*run, names, kDepth);
         for (const auto& file : files) {
             if (!wanted(kind, file)) continue;

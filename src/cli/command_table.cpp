@@ -86,6 +86,16 @@ const std::vector<CommandSpec> kCommandTable = {
          "  ptune scope-stats scope_stats.jsonl --host-log dfx_outputs/host.3810442.log   (507018)\n"
          "  ptune scope-stats dfx_outputs/ --top 20 --format json\n",
          {"text", "json", "markdown"}, true, true, Severity::Error, &make_scope_stats},
+        {"pipe-trace", {},
+         "Per-pipe busy time, overlap and exposed load of one kernel's core swimlane trace",
+         "  ptune pipe-trace outputs/core_swimlane_TestQK_case1_a2a3sim_qk_mix0_20261201_120000/\n"
+         "  ptune pipe-trace qk_trace_perfetto.json --n-blocks 4 --format json\n",
+         {"text", "json", "markdown", "csv"}, true, true, Severity::Warning, &make_pipe_trace},
+        {"serving-trace", {},
+         "Per-worker task statistics, the straggler and the device lanes of a serving trace",
+         "  ptune serving-trace serving-strace-swimlane.json\n"
+         "  ptune serving-trace serving-strace-swimlane.json --format json\n",
+         {"text", "json", "markdown", "csv"}, true, true, std::nullopt, &make_serving_trace},
         {"advise", {},
          "Read a whole build directory and rank what to tune first",
          "  ptune advise build_output/\n"

@@ -79,10 +79,9 @@ struct Domain {
     std::string area;
 };
 
-const std::vector<Domain> kDomains = {{"swimlane-analyze", "L2."},
-                                      {"mem-report", "mem."},
-                                      {"pmu-analyze", "pmu."},
-                                      {"hints-lint", "hints."}};
+const std::vector<Domain> kDomains = {{"swimlane-analyze", "L2."}, {"mem-report", "mem."},
+                                      {"pmu-analyze", "pmu."},     {"hints-lint", "hints."},
+                                      {"pipe-trace", "pipe."},     {"serving-trace", "serving."}};
 
 // Every fixture build tree and single-artifact run directory of the suite.
 const std::vector<std::string> kTrees = {
@@ -98,6 +97,7 @@ const std::vector<std::string> kTrees = {
     "data/swimlane-analyze/dispatch-trail",
     "data/l3/l3_two_rank",  // L3 trees: each rank's own findings, rank in the subject
     "data/pmu/l3_ranks",
+    "data/pipetrace/advise-run/QkvRun_20261201_120000",  // pmu + core swimlane + serving trace
 };
 
 void check_tree(const std::string& tree, const std::string& rules) {

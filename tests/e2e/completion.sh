@@ -77,7 +77,7 @@ expect_exact "explain list" rules ""
 for id in X1 X6 M1 cross.mte2-bound-with-ph001 mem.over-limit; do
   expect_has "$id" rules explain ""
 done
-expect_exact "X1 X2 X3 X4 X5 X6" rules explain X
+expect_exact "X1 X2 X3 X4 X5 X6 X7" rules explain X
 expect_lacks "list" rules explain ""
 
 [ "$failures" -eq 0 ] || exit 1

@@ -40,7 +40,7 @@ check() {
 }
 
 text_commands=" bench-summary bench bench-gate swimlane-analyze mem-report pmu-analyze "
-text_commands+="advise rules "
+text_commands+="advise rules pipe-trace serving-trace "
 cd "$root/tests" || exit 2
 for args_file in cli/*/*.args; do
   case_path=${args_file%.args}

@@ -18,6 +18,10 @@ const SourceRow kSources[] = {
     {"host", "host logs, host-strace, host_phase_records.jsonl and --log host spans",
      &make_host_source},
     {"scope", "scope_stats.jsonl: ring pressure per scope", &make_scope_source},
+    {"pipe-trace", "core swimlane traces: per-pipe busy time and exposed load of one kernel",
+     &make_pipetrace_source},
+    {"serving", "serving-strace-swimlane.json: tasks per worker process, device lanes",
+     &make_serving_source},
 };
 
 }  // namespace

@@ -14,5 +14,7 @@ std::unique_ptr<Source> make_pmu_source();
 std::unique_ptr<Source> make_hints_source();
 std::unique_ptr<Source> make_host_source();
 std::unique_ptr<Source> make_scope_source();
+std::unique_ptr<Source> make_pipetrace_source();
+std::unique_ptr<Source> make_serving_source();
 
 }  // namespace ptune::advise

@@ -15,6 +15,8 @@ std::unique_ptr<Command> make_mem_report();
 std::unique_ptr<Command> make_hints_lint();
 std::unique_ptr<Command> make_pmu_analyze();
 std::unique_ptr<Command> make_scope_stats();
+std::unique_ptr<Command> make_pipe_trace();
+std::unique_ptr<Command> make_serving_trace();
 std::unique_ptr<Command> make_advise();
 std::unique_ptr<Command> make_rules();
 std::unique_ptr<Command> make_history();
