@@ -64,24 +64,10 @@ void Analyzer::build_tasks() {
             task.first_core = row.core;
             tasks_.push_back(task);
         }
-        TaskSummary& task = tasks_[it->second];
-        task.dispatch = std::min(task.dispatch, row.dispatch);
-        task.start = std::min(task.start, row.start);
-        task.end = std::max(task.end, row.end);
-        task.finish = std::max(task.finish, row.finish);
-        if (task.func_id < 0) task.func_id = row.func_id;
-        ++task.rows;
-        (row.kind == CoreType::Aic ? task.has_aic : task.has_aiv) = true;
+        add_row(tasks_[it->second], row);
     }
     for (auto& task : tasks_)
-        task.label =
-            task_label(task.task_id, task.func_id, is_spmd(task), in_.names, in_.labels);
-}
-
-bool Analyzer::is_spmd(const TaskSummary& task) const {
-    if (auto it = in_.block_num.find(task.task_id); it != in_.block_num.end())
-        return it->second > 1;
-    return task.rows > 1 && !(task.has_aic && task.has_aiv);
+        task.label = task_label(task.task_id, task.func_id, is_spmd(task), in_.names, in_.labels);
 }
 
 void Analyzer::window() {

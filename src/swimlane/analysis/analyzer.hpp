@@ -58,11 +58,28 @@ inline std::string function_name(int func_id, const KernelNames& names) {
 }
 
 // The converter's slice label (§5.3): `SF_spmd(r1t3)`, `task(t0)`.
-inline std::string task_label(std::uint64_t task_id, int func_id, bool spmd, const KernelNames& names,
-                       TaskLabels labels) {
+inline std::string task_label(std::uint64_t task_id, int func_id, bool spmd,
+                              const KernelNames& names, TaskLabels labels) {
     std::string base = kernel_base_name(func_id, &names);
     if (spmd && text::to_lower(base).find("spmd") == std::string::npos) base += "_spmd";
     return fmt::format("{}({})", base, task_display(task_id, labels));
+}
+
+// Adds one row to its task: the earliest dispatch and start, the latest end and finish.
+inline void add_row(TaskSummary& task, const AnalyzeRow& row) {
+    task.dispatch = std::min(task.dispatch, row.dispatch);
+    task.start = std::min(task.start, row.start);
+    task.end = std::max(task.end, row.end);
+    task.finish = std::max(task.finish, row.finish);
+    if (task.func_id < 0) task.func_id = row.func_id;
+    ++task.rows;
+    (row.kind == CoreType::Aic ? task.has_aic : task.has_aiv) = true;
+}
+
+// deps.json's block_num is authoritative; otherwise several rows of one core type (§6.3).
+inline bool is_spmd(const TaskSummary& task, const std::map<std::uint64_t, int>& block_num) {
+    if (auto it = block_num.find(task.task_id); it != block_num.end()) return it->second > 1;
+    return task.rows > 1 && !(task.has_aic && task.has_aiv);
 }
 
 using Interval = std::pair<double, double>;
@@ -148,7 +165,6 @@ struct Graph {
     }
 };
 
-
 inline double quantile_or_zero(const std::vector<double>& values, double q) {
     return values.empty() ? 0.0 : stats::quantile(values, q).value_or(0.0);
 }
@@ -193,7 +209,7 @@ class Analyzer {
     void build_tasks();
 
     // deps.json's block_num is authoritative; otherwise several rows of one core type (§6.3).
-    bool is_spmd(const TaskSummary& task) const;
+    bool is_spmd(const TaskSummary& task) const { return analysis::is_spmd(task, in_.block_num); }
 
     void window();
 

@@ -12,6 +12,7 @@
 
 #include <fmt/format.h>
 
+#include "analyzer.hpp"
 #include "ptune/core/stats.hpp"
 #include "ptune/core/text.hpp"
 #include "ptune/swimlane/reader.hpp"
@@ -29,14 +30,14 @@ struct Node {
     bool alloc = true;                      ///< known only from edges (§8.3)
     bool early = false;                     ///< "early_dispatch": true
     bool has_rows = false;
-    int func_id = -1;
-    std::size_t rows = 0;
-    bool has_aic = false, has_aiv = false;
-    double dispatch = std::numeric_limits<double>::infinity();
-    double start = std::numeric_limits<double>::infinity();
-    double end = -std::numeric_limits<double>::infinity();
-    double finish = -std::numeric_limits<double>::infinity();
-    std::string label;
+    /// The rows' times (earliest dispatch and start, latest end and finish) and the label.
+    TaskSummary task{0,
+                     -1,
+                     "",
+                     std::numeric_limits<double>::infinity(),
+                     std::numeric_limits<double>::infinity(),
+                     -std::numeric_limits<double>::infinity(),
+                     -std::numeric_limits<double>::infinity()};
     std::size_t topo = 0;  ///< position in a topological order
 };
 
@@ -70,8 +71,7 @@ class GraphAnalysis {
             double exec = row.end - row.start;
             if (f.count == 0) {
                 f.func_id = row.func_id;
-                f.name = row.func_id < 0 ? fmt::format("func_{}_", row.func_id)
-                                         : kernel_base_name(row.func_id, &in_.names);
+                f.name = analysis::function_name(row.func_id, in_.names);
                 f.min_us = f.max_us = exec;
             }
             f.min_us = std::min(f.min_us, exec);
@@ -117,8 +117,7 @@ class GraphAnalysis {
     }
 
     std::string label_of_row(const AnalyzeRow& row) const {
-        std::string base = kernel_base_name(row.func_id, &in_.names);
-        return fmt::format("{}({})", base, task_display(row.task_id, in_.labels));
+        return analysis::task_label(row.task_id, row.func_id, false, in_.names, in_.labels);
     }
 
     std::size_t node(std::uint64_t id) {
@@ -145,27 +144,19 @@ class GraphAnalysis {
             Node& n = nodes_[it->second];
             n.alloc = false;
             n.has_rows = true;
-            n.dispatch = std::min(n.dispatch, row.dispatch);
-            n.start = std::min(n.start, row.start);
-            n.end = std::max(n.end, row.end);
-            n.finish = std::max(n.finish, row.finish);
-            if (n.func_id < 0) n.func_id = row.func_id;
-            ++n.rows;
-            (row.kind == CoreType::Aic ? n.has_aic : n.has_aiv) = true;
+            analysis::add_row(n.task, row);
         }
         for (std::uint64_t id : graph_.early_dispatch)
             if (auto it = index_.find(id); it != index_.end()) nodes_[it->second].early = true;
         for (Node& n : nodes_) {
             if (n.alloc) {
-                n.label = fmt::format("alloc({})", task_display(n.id, in_.labels));
+                n.task.label = fmt::format("alloc({})", task_display(n.id, in_.labels));
                 continue;
             }
-            std::string base = kernel_base_name(n.func_id, &in_.names);
-            bool spmd = n.rows > 1 && !(n.has_aic && n.has_aiv);
-            if (auto it = in_.block_num.find(n.id); it != in_.block_num.end())
-                spmd = it->second > 1;
-            if (spmd && text::to_lower(base).find("spmd") == std::string::npos) base += "_spmd";
-            n.label = fmt::format("{}({})", base, task_display(n.id, in_.labels));
+            n.task.task_id = n.id;
+            n.task.label =
+                analysis::task_label(n.id, n.task.func_id, analysis::is_spmd(n.task, in_.block_num),
+                                     in_.names, in_.labels);
         }
         out_.edges = graph_.edges.size();
         out_.alloc_nodes = static_cast<std::size_t>(
@@ -240,10 +231,10 @@ class GraphAnalysis {
                 if (!pn.has_rows) continue;
                 auto it = std::find(pn.succs.begin(), pn.succs.end(), v);
                 if (hidden[p][static_cast<std::size_t>(it - pn.succs.begin())]) continue;
-                latest = std::max(latest, pn.finish);
+                latest = std::max(latest, pn.task.finish);
             }
             if (!std::isfinite(latest)) return std::nullopt;
-            return n.dispatch - latest;
+            return n.task.dispatch - latest;
         };
         std::vector<double> plain_delays;
         for (std::size_t v = 0; v < nodes_.size(); ++v)
@@ -254,7 +245,7 @@ class GraphAnalysis {
             for (std::size_t k = 0; k < nodes_[u].succs.size(); ++k) {
                 if (!hidden[u][k]) continue;
                 std::size_t v = nodes_[u].succs[k];
-                RedundantEdge edge{nodes_[u].label, nodes_[v].label, nodes_[u].alloc, {}};
+                RedundantEdge edge{nodes_[u].task.label, nodes_[v].task.label, nodes_[u].alloc, {}};
                 if (auto d = delay(v)) edge.excess_delay_us = std::max(0.0, *d - baseline);
                 (edge.data_flow_only ? df_only_ : out_.redundant).push_back(std::move(edge));
             }
@@ -279,21 +270,21 @@ class GraphAnalysis {
         auto fire = [&](std::size_t i) { return nodes_[i].alloc || nodes_[i].early; };
         for (std::size_t i : order) {
             const Node& n = nodes_[i];
-            if (fire(i)) out_.fire.push_back(n.label);
+            if (fire(i)) out_.fire.push_back(n.task.label);
             bool all_fire = !n.preds.empty() && std::all_of(n.preds.begin(), n.preds.end(), fire);
             bool one_task = std::any_of(n.preds.begin(), n.preds.end(),
                                         [&](std::size_t p) { return !nodes_[p].alloc; });
             bool star = all_fire && one_task;
-            if (star) out_.star.push_back(n.label);
+            if (star) out_.star.push_back(n.task.label);
             // The tasks expected to run ahead: marked ones and those whose every input is
             // (§8.7 measures E, a ⭐, against D; proposal).
             if (n.alloc || !(n.early || star)) continue;
-            EarlyDispatchTask task{n.label, std::nullopt};
+            EarlyDispatchTask task{n.task.label, std::nullopt};
             double latest = -std::numeric_limits<double>::infinity();
             for (std::size_t p : n.preds)
-                if (nodes_[p].has_rows) latest = std::max(latest, nodes_[p].finish);
+                if (nodes_[p].has_rows) latest = std::max(latest, nodes_[p].task.finish);
             if (n.has_rows && in_.has_aicpu_timing && std::isfinite(latest))
-                task.lead_us = latest - n.dispatch;
+                task.lead_us = latest - n.task.dispatch;
             out_.early.push_back(std::move(task));
         }
     }
@@ -319,12 +310,12 @@ class GraphAnalysis {
             if (linked_in[u] || !next_link(u)) continue;
             SingleChain chain;
             std::size_t at = u;
-            chain.tasks.push_back(nodes_[at].label);
+            chain.tasks.push_back(nodes_[at].task.label);
             while (auto v = next_link(at)) {
                 if (nodes_[at].has_rows && nodes_[*v].has_rows)
-                    chain.overhead_us += std::max(0.0, nodes_[*v].start - nodes_[at].end);
+                    chain.overhead_us += std::max(0.0, nodes_[*v].task.start - nodes_[at].task.end);
                 at = *v;
-                chain.tasks.push_back(nodes_[at].label);
+                chain.tasks.push_back(nodes_[at].task.label);
             }
             out_.chains.push_back(std::move(chain));
         }
