@@ -158,14 +158,16 @@ void add_rank_blocks(const RankHostInput& r, const std::vector<const HostSpan*>&
             LayoutSlice{base, host_tid, s->name, "host", s->ts, s->dur,
                         render::compact_json(span_args(
                             *s, {{"rank", r.rank}, {"inv", s->inv}, {"depth", s->depth}}))});
-    // Lane 1: the clk=dev spans on the host axis, one thread per name (first seen first).
+    // Lane 1: the clk=dev spans on the host axis, one thread per name (first seen first), the
+    // thread named by the span's last component (`device_wall`, `sched`), as upstream does.
     out.processes.push_back({base + 1, fmt::format("rank{} / Device phases (placed)", r.rank)});
     std::vector<std::string> names;
     for (const HostSpan* s : device_spans) {
         auto it = std::find(names.begin(), names.end(), s->name);
         if (it == names.end()) {
             names.push_back(s->name);
-            out.threads.push_back({base + 1, static_cast<std::int64_t>(names.size()), s->name});
+            out.threads.push_back({base + 1, static_cast<std::int64_t>(names.size()),
+                                   s->name.substr(s->name.rfind('.') + 1)});
             it = names.end() - 1;
         }
         const auto tid = static_cast<std::int64_t>(it - names.begin()) + 1;

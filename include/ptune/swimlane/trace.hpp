@@ -71,7 +71,8 @@ struct MultiRankLayout {
         std::string name;
     };
     /// A slice on one of those threads, in host ns (the writer rebases it on global_origin_ns).
-    /// Slices that overlap on one thread get overflow lanes like every other slice.
+    /// A slice wholly inside an open one nests on its thread (as upstream draws host spans);
+    /// only slices that overlap partly get overflow lanes.
     struct Slice {
         std::int64_t pid = 0, tid = 0;
         std::string name, cat;

@@ -15,15 +15,14 @@
 
 #include <fmt/format.h>
 
+#include "builder.hpp"
 #include "ptune/swimlane/host_phase_lanes.hpp"
 #include "ptune/swimlane/reader.hpp"
-#include "builder.hpp"
 #include "trace_model.hpp"
 
 namespace ptune::swimlane::detail {
 
 namespace {
-
 
 /// First-fit lanes per group (lowest free lane, like the converter's Scheduler View), so no two
 /// slices overlap on one track; lane 0 keeps the upstream tid, overflow lanes get `base·100 + j`
@@ -56,8 +55,17 @@ void assign_lanes(TraceModel& model) {
         using Busy = std::pair<std::int64_t, std::size_t>;  // (end, lane)
         std::priority_queue<Busy, std::vector<Busy>, std::greater<>> busy;
         std::set<std::size_t> free_lanes;
-        std::size_t lanes = 0;
+        std::size_t lanes = group.nests ? 1 : 0;  // a nesting group keeps lane 0 to itself
+        std::vector<std::int64_t> open;           // ends of the nested slices open on lane 0
         for (const auto& [ts, negative_dur, i] : order) {
+            if (group.nests) {
+                while (!open.empty() && open.back() <= ts) open.pop_back();
+                if (open.empty() || ts - negative_dur <= open.back()) {
+                    model.slices[i].track = group.lane_tracks[0];
+                    open.push_back(ts - negative_dur);
+                    continue;
+                }
+            }
             while (!busy.empty() && busy.top().first <= ts) {
                 free_lanes.insert(busy.top().second);
                 busy.pop();
@@ -90,6 +98,7 @@ void add_layout(TraceModel& model, const MultiRankLayout& layout) {
         g.pid = t.pid;
         g.base_tid = t.tid;
         g.name = t.name;
+        g.nests = true;  // host spans nest by depth, as upstream draws them
         model.groups.push_back(std::move(g));
     }
     for (std::uint32_t i = 0; i < layout.slices.size(); ++i) {

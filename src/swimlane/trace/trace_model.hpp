@@ -124,6 +124,9 @@ struct LaneGroup {
     std::int64_t base_tid = 0;
     std::string name;
     std::vector<std::uint32_t> lane_tracks;  ///< track per lane (created on demand)
+    /// Slices wholly inside an open one stay on its lane, nested (host spans of a multi-rank
+    /// layout, as upstream draws them); only a partial overlap takes an overflow lane.
+    bool nests = false;
 };
 
 /// One host_build_graph graph execution (swimlane.md §5.4 "Graph execution envelope"): the outer
