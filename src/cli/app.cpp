@@ -62,6 +62,13 @@ std::vector<std::string> option_names(const CLI::App* app) {
     return names;
 }
 
+// The names of `app`'s nested subcommands (history's add, list, show...).
+std::vector<std::string> action_names(const CLI::App* app) {
+    std::vector<std::string> names;
+    for (const CLI::App* sub : app->get_subcommands({})) names.push_back(sub->get_name());
+    return names;
+}
+
 // Whether a token starting with '-' is a number (`-inf`, `-nan`, `-.5`) rather than an option.
 bool looks_numeric(std::string_view token) {
     std::string text(token);
@@ -73,8 +80,26 @@ bool looks_numeric(std::string_view token) {
 // A parse error in ptune's voice: `ptune: ` prefix, the first unknown option named with the
 // nearest real one, and where to read the options.
 int parse_failure(const CLI::ParseError& error, const CLI::App* app, int argc, char** argv) {
-    auto names = option_names(app);
+    // A nested command (`history add`): its own options and help, and a mistyped action named
+    // with the nearest real one, as for a top-level command.
     std::string command = app->get_parent() != nullptr ? " " + app->get_name() : "";
+    if (auto actions = action_names(app); !actions.empty() && argc > 2) {
+        std::string_view word = argv[2];
+        const CLI::App* nested = nullptr;
+        for (const CLI::App* sub : app->get_subcommands({}))
+            if (sub->check_name(std::string(word))) nested = sub;
+        if (nested != nullptr) {
+            app = nested;
+            command += " " + nested->get_name();
+        } else if (!word.empty() && word[0] != '-') {
+            std::string hint = text::closest_match(word, actions, {.prefix_is_close = true});
+            std::cerr << fmt::format("ptune: unknown{} action '{}'", command, word);
+            if (!hint.empty()) std::cerr << fmt::format("; did you mean '{}'?", hint);
+            std::cerr << fmt::format("\nRun 'ptune help{}' for its actions.\n", command);
+            return static_cast<int>(ExitCode::InputError);
+        }
+    }
+    auto names = option_names(app);
     for (int i = 1; i < argc; ++i) {
         std::string_view token = argv[i];
         if (token == "--") break;
@@ -232,10 +257,25 @@ std::optional<int> answer_help(const CLI::App& app, const CommandList& commands,
         return 0;
     }
     for (const auto& [sub, command] : commands) {
-        if (sub->check_name(argv[2])) {
+        if (!sub->check_name(argv[2])) continue;
+        if (argc == 3) {
             std::cout << sub->help("ptune");
             return 0;
         }
+        // `ptune help history add`: the nested command's own help.
+        for (const CLI::App* nested : sub->get_subcommands({})) {
+            if (nested->check_name(argv[3])) {
+                std::cout << nested->help(fmt::format("ptune {}", sub->get_name()));
+                return 0;
+            }
+        }
+        auto actions = action_names(sub);
+        std::string hint = text::closest_match(argv[3], actions, {.prefix_is_close = true});
+        std::cerr << fmt::format("ptune: '{}' has no action '{}'", sub->get_name(), argv[3]);
+        if (!hint.empty()) std::cerr << fmt::format("; did you mean '{}'?", hint);
+        std::cerr << fmt::format("\nRun 'ptune help {}' for {}.\n", sub->get_name(),
+                                 actions.empty() ? "its options" : "its actions");
+        return static_cast<int>(ExitCode::InputError);
     }
     return unknown_command(argv[2]);
 }
