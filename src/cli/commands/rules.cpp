@@ -43,6 +43,7 @@ class RulesCommand : public Command {
                                           "", 0, ExitCode::InputError});
             auto found = rules::resolve_id(**catalogue, id_);
             if (found.empty()) {
+                if (auto note = render::catalogue_note_report(id_)) return context.emit(*note);
                 std::string hint = rules::closest_id(**catalogue, id_);
                 return context.fail(Error{
                     fmt::format("no rule '{}' (not a rule id, catalogue number or hint code){}; "
