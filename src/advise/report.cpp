@@ -119,12 +119,15 @@ std::string location_text(const rules::Location& location) {
     return where;
 }
 
-// Where to make the change: a source line a hint names, else the first location of a run-wide
-// finding (a kernel's own findings sit under its name).
+// Where to make the change: a source line a hint names, else the subject or the first location
+// of a run-wide finding (a kernel's own findings sit under its name).
 std::string where_text(const RankedFinding& ranked) {
     for (const auto& location : ranked.finding.locations) {
         if (location.file.ends_with(".py")) return location_text(location);
     }
+    // A run-wide finding about one thing (a dispatch `d0 (run1:0)`, a rank's kernel) names it.
+    if (ranked.plan.empty() && ranked.finding.subject.kind != "run")
+        return ranked.finding.subject.kind + " " + ranked.finding.subject.name;
     if (ranked.plan.empty() && !ranked.finding.locations.empty())
         return location_text(ranked.finding.locations.front());
     return "";

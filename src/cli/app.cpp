@@ -9,10 +9,11 @@
 #include <cstdlib>
 #include <iostream>
 #include <memory>
+#include <mutex>
 #include <new>
 
 #include <fmt/format.h>
-#include <spdlog/sinks/stdout_color_sinks.h>
+#include <spdlog/sinks/base_sink.h>
 #include <spdlog/spdlog.h>
 
 #include "cli/command.hpp"
@@ -25,6 +26,12 @@
 #include "ptune/core/version.hpp"
 
 namespace ptune::cli {
+
+std::size_t stderr_note_width() {
+    const char* columns = std::getenv("COLUMNS");
+    bool set = columns != nullptr && *columns != '\0';
+    return set || isatty(STDERR_FILENO) != 0 ? term::output_width(STDERR_FILENO) : 0;
+}
 
 namespace {
 
@@ -168,9 +175,24 @@ class WrappingFormatter : public CLI::Formatter {
     }
 };
 
+// Notes on stderr (`ptune: picked ...`) wrapped like stdout: at $COLUMNS or the terminal's
+// width, continuation lines indented; left whole when stderr is a file or pipe without
+// $COLUMNS, where a log is read with grep.
+class WrappingStderrSink : public spdlog::sinks::base_sink<std::mutex> {
+  protected:
+    void sink_it_(const spdlog::details::log_msg& message) override {
+        std::string_view text(message.payload.data(), message.payload.size());
+        std::size_t width = stderr_note_width();
+        std::cerr << (width == 0 ? "ptune: " + std::string(text)
+                                 : term::hang("ptune: ", text, width, 4))
+                  << '\n';
+    }
+    void flush_() override { std::cerr.flush(); }
+};
+
 void setup_logging(const CommonOptions& options) {
-    auto logger = spdlog::stderr_color_mt("ptune");
-    logger->set_pattern("ptune: %v");
+    auto logger = std::make_shared<spdlog::logger>("ptune", std::make_shared<WrappingStderrSink>());
+    spdlog::register_logger(logger);
     logger->set_level(options.quiet          ? spdlog::level::err
                       : options.verbose > 1  ? spdlog::level::trace
                       : options.verbose == 1 ? spdlog::level::debug
