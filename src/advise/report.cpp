@@ -219,6 +219,19 @@ class AdviceTextRenderer : public render::Renderer {
                                       inventory.found.size(), missing),
                           width, 2)
             << '\n';
+        // What could not be read is said in full: the report rests on part of the run.
+        render::Table unread;
+        unread.title = "Not read";
+        unread.columns = {"kind", "status", "path or reason"};
+        for (auto& row : inventory.rows()) {
+            if (row.status == "refused" || row.status == "unreadable")
+                unread.rows.push_back(
+                    {std::move(row.kind), std::move(row.status), std::move(row.text)});
+        }
+        if (!unread.rows.empty()) {
+            out << '\n';
+            render::write_text_table(unread, out, options.width, options.color);
+        }
         if (advice_.findings.empty()) out << "\nNo rule fired on this run.\n";
 
         // The id column is as wide as the longest id shown (catalogue numbers, a few rule ids).
