@@ -5,8 +5,15 @@
 #include "ptune/advise/advisor.hpp"
 
 #include <algorithm>
+#include <filesystem>
+#include <map>
+#include <optional>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "ptune/advise/source.hpp"
+#include "ptune/core/stats.hpp"
 
 namespace ptune::advise {
 
@@ -43,6 +50,279 @@ void estimate_impact(RankedFinding& ranked, const rules::MetricStore& store) {
     }
 }
 
+Step step_of(const RankedFinding& ranked) {
+    const rules::Finding& finding = ranked.finding;
+    const std::string& id = finding.rule;
+    bool per_kernel = finding.subject.kind == "kernel" || finding.subject.kind == "function";
+    auto starts = [&](std::string_view prefix) { return id.rfind(prefix, 0) == 0; };
+    if (starts("advise.")) return Step::Inputs;
+    if (ranked.tier == 0) return Step::Regression;
+    if (ranked.tier == 1) return Step::Schedule;
+    if (per_kernel && finding.severity == rules::RuleSeverity::Error) return Step::OverLimit;
+    if (id == "cross.mte2-bound-with-ph001" || id == "cross.short-b-trans-rows" ||
+        id == "hints.PH001")
+        return Step::SiteHint;
+    if (id == "cross.mte2-bound-with-cut-pipeline" || id == "hints.PH-MR-001")
+        return Step::DepthHint;
+    if (id == "cross.underfilled-cube-tiles" || id == "cross.acc-subtiling-drains" ||
+        starts("mem.underfilled-") || starts("mem.grow-") || starts("mem.deeper-stage"))
+        return Step::Tiling;
+    if (per_kernel) return Step::Diagnosis;
+    return Step::Other;
+}
+
+// Which way an order moves the kernel's tiles: +1 grows them (wider transfers, larger tiles,
+// deeper stages), -1 shrinks them (over a limit, a cut pipeline depth), 0 neither.
+int direction_of(const RankedFinding& ranked) {
+    if (ranked.plan.empty()) return 0;
+    switch (static_cast<Step>(ranked.step)) {
+        case Step::OverLimit:
+        case Step::DepthHint:
+            return -1;
+        case Step::SiteHint:
+            return ranked.finding.rule == "cross.acc-subtiling-drains" ? 0 : 1;
+        case Step::Tiling:
+            return ranked.finding.rule == "cross.acc-subtiling-drains" ? -1 : 1;
+        default:
+            return 0;
+    }
+}
+
+std::string_view catalogue_or_id(const rules::Finding& finding) {
+    return finding.catalogue.empty() ? std::string_view(finding.rule)
+                                     : std::string_view(finding.catalogue);
+}
+
+// Why the advice of `loser` waits for the order `winner` of the same kernel.
+std::string not_now_reason(const RankedFinding& winner) {
+    std::string who = fmt::format("{} (#{})", catalogue_or_id(winner.finding), winner.rank);
+    switch (static_cast<Step>(winner.step)) {
+        case Step::OverLimit:
+            return fmt::format(
+                "{} comes first: the kernel is over an on-chip limit and does not "
+                "compile, so nothing may grow until it fits",
+                who);
+        case Step::SiteHint:
+            return fmt::format(
+                "{} comes first: fixing the PH001 site changes the tile sizes this "
+                "advice is about; re-run and re-check",
+                who);
+        case Step::DepthHint:
+            return fmt::format(
+                "{} comes first: the pipeline depth was cut for lack of space, and "
+                "growing a tile now cuts it further",
+                who);
+        default:
+            return fmt::format(
+                "{} comes first and moves the tiles the other way; re-run and "
+                "re-check",
+                who);
+    }
+}
+
+bool evidence_within(const rules::Finding& part, const rules::Finding& whole) {
+    if (part.evidence.empty()) return false;
+    for (const auto& [key, value] : part.evidence) {
+        if (!whole.evidence.contains(key)) return false;
+    }
+    return true;
+}
+
+// The mean effective_us of the first benchmark case and the window of the first swimlane
+// capture, as the sections report them; 0 when absent.
+double section_number(const std::vector<Section>& sections, std::string_view id,
+                      const nlohmann::json::json_pointer& pointer) {
+    for (const auto& section : sections) {
+        if (section.id != id) continue;
+        const nlohmann::json& data = section.data;
+        const nlohmann::json* first = &data;
+        if (data.is_array()) {
+            if (data.empty()) continue;
+            first = &data.front();
+        }
+        if (first->contains(pointer) && first->at(pointer).is_number())
+            return first->at(pointer).get<double>();
+    }
+    return 0;
+}
+
+// A log of another program next to the run's capture: its effective_us and the capture's window
+// differ by more than this factor (a run's effective_us sits near its window: 59.7 µs against
+// a 59.6 µs mean in the example).
+constexpr double kInputsDisagreeFactor = 10;
+
+std::optional<rules::Finding> inputs_disagree(const Advice& advice) {
+    double mean = section_number(advice.sections, "bench", "/effective_us/mean"_json_pointer);
+    double window = section_number(advice.sections, "swimlane", "/window_us"_json_pointer);
+    if (mean <= 0 || window <= 0) return std::nullopt;
+    double factor = std::max(mean, window) / std::min(mean, window);
+    if (factor < kInputsDisagreeFactor) return std::nullopt;
+    rules::Finding finding;
+    finding.rule = "advise.inputs-disagree";
+    finding.severity = rules::RuleSeverity::Warning;
+    finding.tier = "inputs";
+    finding.title = "The log and the run directory describe different programs";
+    finding.subject = {"run", "run"};
+    finding.message = fmt::format(
+        "the log's effective_us (mean {} µs) is {}x the capture's window ({} µs): the log is of "
+        "another program or build, so its benchmark says nothing about this run's kernels",
+        stats::format_fixed(mean, 1), stats::format_fixed(factor, 0),
+        stats::format_fixed(window, 1));
+    finding.advice =
+        "Give the console log of this very run with --log (or the run directory the log belongs "
+        "to); the benchmark figures below do not belong to the capture";
+    finding.evidence = {{"bench.effective_us.mean", mean}, {"swimlane.window_us", window}};
+    return finding;
+}
+
+bool reads_hint(const rules::Finding& finding, const std::string& prefix) {
+    for (const auto& [key, value] : finding.evidence) {
+        if (key.rfind(prefix, 0) == 0) return true;
+    }
+    return false;
+}
+
+// A run-wide hint summary (hints.PH001: "5 site(s)") whose code a kernel's order already acts on
+// (X1 reads hints.PH001.count) lists the sites of those orders instead of being one more order;
+// when every such order is deferred, so is the list.
+bool cite_sites(RankedFinding& summary, const std::vector<RankedFinding>& planned,
+                const std::vector<RankedFinding>& deferred) {
+    std::string prefix = summary.finding.rule + ".";
+    std::vector<std::string> orders;
+    const RankedFinding* waiting = nullptr;
+    auto cites = [&](const RankedFinding& ranked) {
+        if (ranked.plan.empty()) return false;
+        if (reads_hint(ranked.finding, prefix)) return true;
+        for (const auto& folded : ranked.merged)
+            if (reads_hint(folded, prefix)) return true;
+        return false;
+    };
+    for (const auto& ranked : planned) {
+        if (!cites(ranked)) continue;
+        if (ranked.rank > 0)
+            orders.push_back(fmt::format("#{} {}", ranked.rank, catalogue_or_id(ranked.finding)));
+        else if (waiting == nullptr)
+            waiting = &ranked;
+    }
+    for (const auto& ranked : deferred)
+        if (waiting == nullptr && cites(ranked)) waiting = &ranked;
+    if (!orders.empty()) {
+        summary.sites_of = fmt::format("{}", fmt::join(orders, ", "));
+        return true;
+    }
+    if (waiting != nullptr) {
+        summary.not_now =
+            fmt::format("its kernels' orders come first ({} {}: {})",
+                        catalogue_or_id(waiting->finding), waiting->plan, waiting->not_now);
+        return true;
+    }
+    return false;
+}
+
+// One plan per kernel (docs/advise.md): steps in precedence order, same-step advice merged,
+// a symptom already stated by an earlier order folded into it, advice that moves the tiles
+// against an earlier order deferred.
+void make_plans(std::vector<RankedFinding>& findings) {
+    for (auto& ranked : findings) {
+        const auto& subject = ranked.finding.subject;
+        if (subject.kind == "kernel" || subject.kind == "function") ranked.plan = subject.name;
+        ranked.step = static_cast<int>(step_of(ranked));
+    }
+    // The group a finding is shown in: run-wide inputs, regressions and schedule first, then
+    // the kernels (one with an error first, then by the share of time they take), then the
+    // run-wide rest.
+    std::map<std::string, std::pair<bool, double>> weight;  // plan -> (has error, impact)
+    for (const auto& ranked : findings) {
+        if (ranked.plan.empty()) continue;
+        auto& [error, impact] = weight[ranked.plan];
+        error = error || ranked.finding.severity == rules::RuleSeverity::Error;
+        impact = std::max(impact, ranked.impact);
+    }
+    auto group = [](const RankedFinding& ranked) {
+        if (!ranked.plan.empty()) return 1;
+        return ranked.step <= static_cast<int>(Step::Schedule) ? 0 : 2;
+    };
+    std::stable_sort(findings.begin(), findings.end(),
+                     [&](const RankedFinding& a, const RankedFinding& b) {
+                         if (group(a) != group(b)) return group(a) < group(b);
+                         if (a.plan != b.plan) {
+                             const auto& wa = weight[a.plan];
+                             const auto& wb = weight[b.plan];
+                             if (wa.first != wb.first) return wa.first;
+                             if (wa.second != wb.second) return wa.second > wb.second;
+                             return a.plan < b.plan;
+                         }
+                         if (a.step != b.step) return a.step < b.step;
+                         // Notes (healthy kernels, headroom hints) follow the problems.
+                         bool a_info = a.finding.severity == rules::RuleSeverity::Info;
+                         bool b_info = b.finding.severity == rules::RuleSeverity::Info;
+                         if (a_info != b_info) return b_info;
+                         if (a.finding.severity != b.finding.severity)
+                             return a.finding.severity > b.finding.severity;
+                         // The cross-artifact rule is the more specific statement.
+                         bool a_cross = a.finding.rule.rfind("cross.", 0) == 0;
+                         bool b_cross = b.finding.rule.rfind("cross.", 0) == 0;
+                         if (a_cross != b_cross) return a_cross;
+                         return a.impact > b.impact;
+                     });
+
+    std::vector<RankedFinding> planned;
+    std::vector<RankedFinding> deferred;
+    int next_rank = 0;
+    auto flush = [&] {
+        for (auto& ranked : deferred) planned.push_back(std::move(ranked));
+        deferred.clear();
+    };
+    for (std::size_t i = 0; i < findings.size(); ++i) {
+        RankedFinding& ranked = findings[i];
+        if (i > 0 && ranked.plan != findings[i - 1].plan) flush();
+        bool folded = false;
+        if (!ranked.plan.empty()) {
+            for (std::size_t j = planned.size(); j-- > 0;) {
+                RankedFinding& earlier = planned[j];
+                if (earlier.plan != ranked.plan) break;
+                bool same_step = earlier.step == ranked.step &&
+                                 (ranked.step == static_cast<int>(Step::OverLimit) ||
+                                  ranked.step == static_cast<int>(Step::SiteHint) ||
+                                  ranked.step == static_cast<int>(Step::DepthHint) ||
+                                  ranked.step == static_cast<int>(Step::Tiling));
+                bool symptom = ranked.step == static_cast<int>(Step::Diagnosis) &&
+                               evidence_within(ranked.finding, earlier.finding);
+                if (same_step || symptom) {
+                    earlier.merged.push_back(std::move(ranked.finding));
+                    folded = true;
+                    break;
+                }
+            }
+        }
+        if (folded) continue;
+        int direction = direction_of(ranked);
+        const RankedFinding* winner = nullptr;
+        for (const auto& earlier : planned) {
+            if (earlier.plan != ranked.plan || ranked.plan.empty()) continue;
+            int other = direction_of(earlier);
+            if (other != 0 && direction != 0 && other != direction) {
+                winner = &earlier;
+                break;
+            }
+        }
+        if (ranked.plan.empty() && ranked.finding.rule.rfind("hints.", 0) == 0 &&
+            cite_sites(ranked, planned, deferred)) {
+            planned.push_back(std::move(ranked));
+            continue;
+        }
+        if (winner != nullptr) {
+            ranked.not_now = not_now_reason(*winner);
+            deferred.push_back(std::move(ranked));
+            continue;
+        }
+        ranked.rank = ++next_rank;
+        planned.push_back(std::move(ranked));
+    }
+    flush();
+    findings = std::move(planned);
+}
+
 }  // namespace
 
 Advice advise(Inventory inventory, const AdviseOptions& options, const rules::Catalogue& catalogue,
@@ -66,21 +346,62 @@ Advice advise(Inventory inventory, const AdviseOptions& options, const rules::Ca
         if (finding.rule.rfind("hints.", 0) == 0 && finding.subject.kind == "entry") continue;
         advice.findings.push_back({std::move(finding), 3, 0, ""});
     }
+    if (auto disagree = inputs_disagree(advice)) {
+        diagnostics.warn("", 0, disagree->message);
+        advice.findings.push_back({std::move(*disagree), 0, 0, ""});
+    }
     for (auto& ranked : advice.findings) {
-        ranked.tier = tier_of(ranked.finding);
+        ranked.tier = ranked.finding.rule.rfind("advise.", 0) == 0 ? 0 : tier_of(ranked.finding);
         estimate_impact(ranked, store);
     }
-    std::stable_sort(advice.findings.begin(), advice.findings.end(),
-                     [](const RankedFinding& a, const RankedFinding& b) {
-                         if (a.tier != b.tier) return a.tier < b.tier;
-                         // Notes (healthy kernels, headroom hints) follow every actual problem.
-                         bool a_info = a.finding.severity == rules::RuleSeverity::Info;
-                         bool b_info = b.finding.severity == rules::RuleSeverity::Info;
-                         if (a_info != b_info) return b_info;
-                         if (a.impact != b.impact) return a.impact > b.impact;
-                         return a.finding.severity > b.finding.severity;
-                     });
+    make_plans(advice.findings);
     return advice;
+}
+
+}  // namespace ptune::advise
+
+namespace ptune::advise {
+
+std::vector<rules::Finding> all_findings(const Advice& advice) {
+    std::vector<rules::Finding> findings;
+    for (const auto& ranked : advice.findings) {
+        findings.push_back(ranked.finding);
+        findings.insert(findings.end(), ranked.merged.begin(), ranked.merged.end());
+    }
+    return findings;
+}
+
+bool has_blocking_finding(const Advice& advice) {
+    auto blocking = [](const rules::Finding& finding) {
+        return finding.severity == rules::RuleSeverity::Error || finding.rule == "bench.regressed";
+    };
+    for (const auto& ranked : advice.findings) {
+        if (blocking(ranked.finding)) return true;
+        for (const auto& merged : ranked.merged)
+            if (blocking(merged)) return true;
+    }
+    return false;
+}
+
+void rebase_locations(Advice& advice, bool absolute) {
+    namespace fs = std::filesystem;
+    const fs::path& run_dir = advice.inventory.run_dir;
+    auto rebase = [&](rules::Finding& finding) {
+        for (auto& location : finding.locations) {
+            if (location.file.empty()) continue;
+            fs::path path(location.file);
+            std::error_code error;
+            if (path.is_relative() && !fs::exists(path, error) && !run_dir.empty() &&
+                fs::exists(run_dir / path, error))
+                path = run_dir / path;
+            if (absolute) path = fs::absolute(path, error);
+            location.file = path.lexically_normal().string();
+        }
+    };
+    for (auto& ranked : advice.findings) {
+        rebase(ranked.finding);
+        for (auto& merged : ranked.merged) rebase(merged);
+    }
 }
 
 }  // namespace ptune::advise

@@ -41,8 +41,14 @@ var c=0;document.querySelectorAll('svg.chart text.label').forEach(function(t){if
 std::string finding_html(const RankedFinding& ranked, int rank) {
     const rules::Finding& f = ranked.finding;
     std::string severity(rules::to_string(f.severity));
-    std::string out = fmt::format("<div class=\"finding {}\"><div><b>{}.</b> {}</div>", severity,
-                                  rank, escape(f.message));
+    std::string lead = rank > 0 ? fmt::format("<b>{}.</b> ", rank)
+                       : !ranked.not_now.empty()
+                           ? "<b>not now</b>, because " + escape(ranked.not_now) + ": "
+                       : !ranked.sites_of.empty() ? std::string()
+                                                  : "<b>also</b> (the same order as above): ";
+    if (!ranked.sites_of.empty()) lead += "the sites of " + escape(ranked.sites_of) + ": ";
+    std::string out =
+        fmt::format("<div class=\"finding {}\"><div>{}{}</div>", severity, lead, escape(f.message));
     out += fmt::format(
         "<div class=\"rule\">{} · {}{}{}{}</div>", escape(severity), escape(f.rule),
         f.catalogue.empty() ? "" : " (" + escape(f.catalogue) + ")",
@@ -91,13 +97,20 @@ class HtmlRenderer : public render::Renderer {
 
         out << "<h2>What to fix first</h2>";
         if (advice_.findings.empty()) out << "<p>No rule fired on this run.</p>";
-        int rank = 0, tier = 0;
+        // One plan per kernel (docs/advise.md); findings folded into an order follow it.
+        std::string group = "\x01";
         for (const auto& ranked : advice_.findings) {
-            if (ranked.tier != tier) {
-                tier = ranked.tier;
-                out << "<h3>" << tier_title(tier) << "</h3>";
+            std::string title =
+                ranked.plan.empty() ? tier_title(ranked.tier) : "Kernel " + ranked.plan;
+            if (title != group) {
+                group = title;
+                out << "<h3>" << escape(title) << "</h3>";
             }
-            out << finding_html(ranked, ++rank) << '\n';
+            out << finding_html(ranked, ranked.rank) << '\n';
+            for (const auto& folded : ranked.merged) {
+                RankedFinding also{folded, ranked.tier, ranked.impact, ranked.impact_basis};
+                out << finding_html(also, 0) << '\n';
+            }
         }
 
         out << "<h2>Pictures</h2>";

@@ -9,10 +9,11 @@
 #include <cstdlib>
 #include <iostream>
 #include <memory>
+#include <mutex>
 #include <new>
 
 #include <fmt/format.h>
-#include <spdlog/sinks/stdout_color_sinks.h>
+#include <spdlog/sinks/base_sink.h>
 #include <spdlog/spdlog.h>
 
 #include "cli/command.hpp"
@@ -25,6 +26,12 @@
 #include "ptune/core/version.hpp"
 
 namespace ptune::cli {
+
+std::size_t stderr_note_width() {
+    const char* columns = std::getenv("COLUMNS");
+    bool set = columns != nullptr && *columns != '\0';
+    return set || isatty(STDERR_FILENO) != 0 ? term::output_width(STDERR_FILENO) : 0;
+}
 
 namespace {
 
@@ -62,6 +69,13 @@ std::vector<std::string> option_names(const CLI::App* app) {
     return names;
 }
 
+// The names of `app`'s nested subcommands (history's add, list, show...).
+std::vector<std::string> action_names(const CLI::App* app) {
+    std::vector<std::string> names;
+    for (const CLI::App* sub : app->get_subcommands({})) names.push_back(sub->get_name());
+    return names;
+}
+
 // Whether a token starting with '-' is a number (`-inf`, `-nan`, `-.5`) rather than an option.
 bool looks_numeric(std::string_view token) {
     std::string text(token);
@@ -73,8 +87,26 @@ bool looks_numeric(std::string_view token) {
 // A parse error in ptune's voice: `ptune: ` prefix, the first unknown option named with the
 // nearest real one, and where to read the options.
 int parse_failure(const CLI::ParseError& error, const CLI::App* app, int argc, char** argv) {
-    auto names = option_names(app);
+    // A nested command (`history add`): its own options and help, and a mistyped action named
+    // with the nearest real one, as for a top-level command.
     std::string command = app->get_parent() != nullptr ? " " + app->get_name() : "";
+    if (auto actions = action_names(app); !actions.empty() && argc > 2) {
+        std::string_view word = argv[2];
+        const CLI::App* nested = nullptr;
+        for (const CLI::App* sub : app->get_subcommands({}))
+            if (sub->check_name(std::string(word))) nested = sub;
+        if (nested != nullptr) {
+            app = nested;
+            command += " " + nested->get_name();
+        } else if (!word.empty() && word[0] != '-') {
+            std::string hint = text::closest_match(word, actions, {.prefix_is_close = true});
+            std::cerr << fmt::format("ptune: unknown{} action '{}'", command, word);
+            if (!hint.empty()) std::cerr << fmt::format("; did you mean '{}'?", hint);
+            std::cerr << fmt::format("\nRun 'ptune help{}' for its actions.\n", command);
+            return static_cast<int>(ExitCode::InputError);
+        }
+    }
+    auto names = option_names(app);
     for (int i = 1; i < argc; ++i) {
         std::string_view token = argv[i];
         if (token == "--") break;
@@ -143,9 +175,24 @@ class WrappingFormatter : public CLI::Formatter {
     }
 };
 
+// Notes on stderr (`ptune: picked ...`) wrapped like stdout: at $COLUMNS or the terminal's
+// width, continuation lines indented; left whole when stderr is a file or pipe without
+// $COLUMNS, where a log is read with grep.
+class WrappingStderrSink : public spdlog::sinks::base_sink<std::mutex> {
+  protected:
+    void sink_it_(const spdlog::details::log_msg& message) override {
+        std::string_view text(message.payload.data(), message.payload.size());
+        std::size_t width = stderr_note_width();
+        std::cerr << (width == 0 ? "ptune: " + std::string(text)
+                                 : term::hang("ptune: ", text, width, 4))
+                  << '\n';
+    }
+    void flush_() override { std::cerr.flush(); }
+};
+
 void setup_logging(const CommonOptions& options) {
-    auto logger = spdlog::stderr_color_mt("ptune");
-    logger->set_pattern("ptune: %v");
+    auto logger = std::make_shared<spdlog::logger>("ptune", std::make_shared<WrappingStderrSink>());
+    spdlog::register_logger(logger);
     logger->set_level(options.quiet          ? spdlog::level::err
                       : options.verbose > 1  ? spdlog::level::trace
                       : options.verbose == 1 ? spdlog::level::debug
@@ -232,10 +279,25 @@ std::optional<int> answer_help(const CLI::App& app, const CommandList& commands,
         return 0;
     }
     for (const auto& [sub, command] : commands) {
-        if (sub->check_name(argv[2])) {
+        if (!sub->check_name(argv[2])) continue;
+        if (argc == 3) {
             std::cout << sub->help("ptune");
             return 0;
         }
+        // `ptune help history add`: the nested command's own help.
+        for (const CLI::App* nested : sub->get_subcommands({})) {
+            if (nested->check_name(argv[3])) {
+                std::cout << nested->help(fmt::format("ptune {}", sub->get_name()));
+                return 0;
+            }
+        }
+        auto actions = action_names(sub);
+        std::string hint = text::closest_match(argv[3], actions, {.prefix_is_close = true});
+        std::cerr << fmt::format("ptune: '{}' has no action '{}'", sub->get_name(), argv[3]);
+        if (!hint.empty()) std::cerr << fmt::format("; did you mean '{}'?", hint);
+        std::cerr << fmt::format("\nRun 'ptune help {}' for {}.\n", sub->get_name(),
+                                 actions.empty() ? "its options" : "its actions");
+        return static_cast<int>(ExitCode::InputError);
     }
     return unknown_command(argv[2]);
 }

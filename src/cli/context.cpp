@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "cli/command.hpp"
+#include "cli/introspect.hpp"
 #include "ptune/core/io.hpp"
 #include "ptune/core/terminal.hpp"
 
@@ -50,7 +51,10 @@ void Context::flush_diagnostics() {
             ++hidden[diagnostic.file];
             continue;
         }
-        std::cerr << "ptune: " << diagnostic.to_string() << '\n';
+        std::size_t width = stderr_note_width();
+        std::cerr << (width == 0 ? "ptune: " + diagnostic.to_string()
+                                 : term::hang("ptune: ", diagnostic.to_string(), width, 4))
+                  << '\n';
         if (diagnostic.severity == Severity::Error) {
             Error as_error{diagnostic.message, diagnostic.file, diagnostic.line};
             printed_errors_.push_back(as_error.to_string());

@@ -2,6 +2,9 @@
 
 #include "ptune/render/catalogue_report.hpp"
 
+#include <algorithm>
+#include <cctype>
+
 #include <fmt/format.h>
 
 #include "ptune/rules/lookup.hpp"
@@ -10,11 +13,55 @@ namespace ptune::render {
 
 namespace {
 
+// Ids printed by ptune that name no rule of the catalogue: a caveat a report prints, and
+// advise's own check of its inputs. `rules explain` answers for them as for a rule.
+struct CatalogueNote {
+    std::string_view id;
+    std::string_view kind;
+    std::string_view title;
+    std::string_view text;
+    std::string_view printed_by;
+    std::string_view ref;
+};
+
+constexpr CatalogueNote kNotes[] = {
+    {"P13", "caveat (no condition to evaluate)", "PMU explains wall time, it does not measure it",
+     "Wall time is the objective; the PMU counters only explain it. A busy-time or utilisation "
+     "gain is never presented as a speedup: measure effective_us (ptune bench, bench-gate) to "
+     "claim one.",
+     "pmu-analyze (the validity caveats under the pipe table, \"(rule P13)\")",
+     "rules catalogue §3 (P13); pypto-lib .claude/rules/benchmarking.md"},
+    {"advise.inputs-disagree", "advise's check of its inputs",
+     "The log and the run directory describe different programs",
+     "The --log benchmark's effective_us and the swimlane capture's window differ more than "
+     "tenfold: the log is of another program or build. advise says so once, as its first line "
+     "and on stderr; give the log of this very run.",
+     "advise (group Inputs)", "docs/advise.md, One plan per kernel"},
+};
+
+const CatalogueNote* find_note(std::string_view id) {
+    for (const auto& note : kNotes) {
+        if (note.id.size() == id.size() &&
+            std::equal(id.begin(), id.end(), note.id.begin(), [](char a, char b) {
+                return std::tolower(static_cast<unsigned char>(a)) ==
+                       std::tolower(static_cast<unsigned char>(b));
+            }))
+            return &note;
+    }
+    return nullptr;
+}
+
 std::string params_text(const rules::Rule& rule) {
     std::vector<std::string> parts;
     for (const auto& [name, value] : rule.params)
         parts.push_back(fmt::format("{}={}", name, value));
     return fmt::format("{}", fmt::join(parts, ", "));
+}
+
+// Every "guide: Part N item M" cites the one tuning guide; the explanation names it.
+std::string guide_text(const std::string& guide) {
+    if (guide.rfind("Part ", 0) != 0) return guide;
+    return fmt::format("{} of {}", guide, kTuningGuide);
 }
 
 Table explain_table(const rules::Rule& rule) {
@@ -25,7 +72,7 @@ Table explain_table(const rules::Rule& rule) {
                   {"title", rule.title},
                   {"severity", std::string(rules::to_string(rule.severity))},
                   {"tier", rule.tier},
-                  {"guide", rule.guide},
+                  {"guide", rule.guide.empty() ? "" : guide_text(rule.guide)},
                   {"applies to", rule.subject},
                   {"condition", rule.condition},
                   {"thresholds", params_text(rule)},
@@ -56,6 +103,29 @@ Report catalogue_explain_report(const std::vector<const rules::Rule*>& found) {
         report.tables.push_back(explain_table(*rule));
     }
     report.data["rules"] = std::move(all);
+    return report;
+}
+
+std::optional<Report> catalogue_note_report(std::string_view id) {
+    const CatalogueNote* note = find_note(id);
+    if (note == nullptr) return std::nullopt;
+    Report report = catalogue_report();
+    Table table;
+    table.columns = {"field", "value"};
+    table.rows = {{"id", std::string(note->id)},
+                  {"kind", std::string(note->kind)},
+                  {"title", std::string(note->title)},
+                  {"meaning", std::string(note->text)},
+                  {"printed by", std::string(note->printed_by)},
+                  {"ref", std::string(note->ref)}};
+    report.tables.push_back(std::move(table));
+    report.data["note"] = {{"id", note->id},
+                           {"kind", note->kind},
+                           {"title", note->title},
+                           {"meaning", note->text},
+                           {"printed_by", note->printed_by},
+                           {"ref", note->ref}};
+    report.data["rules"] = nlohmann::json::array();
     return report;
 }
 

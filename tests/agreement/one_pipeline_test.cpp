@@ -51,6 +51,8 @@ std::set<Key> findings_in(const nlohmann::json& findings, const std::string& are
                           bool with_subject = true) {
     std::set<Key> keys;
     for (const auto& f : findings) {
+        // advise folds a finding that repeats an order of its kernel's plan into that order.
+        if (f.contains("merged")) keys.merge(findings_in(f.at("merged"), area, with_subject));
         const auto rule = f.at("rule").get<std::string>();
         if (rule.rfind(area, 0) != 0) continue;
         keys.emplace(rule, with_subject ? subject_of(f) : "", f.at("severity").get<std::string>());
@@ -117,7 +119,8 @@ void check_tree(const std::string& tree, const std::string& rules) {
         }
         return;
     }
-    REQUIRE(advice.exit_code == 0);
+    // 1: an error finding (the example's SF over its Vec limit), as `ptune help advise` says.
+    REQUIRE(advice.exit_code <= 1);
     const auto& advised = advice.output.at("findings");
     for (const auto& domain : kDomains) {
         const Run run = ptune(fmt::format("{} {} {} --format json", domain.command, tree, rules));
@@ -179,7 +182,7 @@ TEST_CASE("bench-summary and advise --log agree on a benchmark log, also under -
                 ptune(fmt::format("advise ../examples/build_output --log {} {} "
                                   "--format json",
                                   log, rules));
-            REQUIRE(advice.exit_code == 0);
+            REQUIRE(advice.exit_code <= 1);
             CHECK(findings_in(summary.output.at("findings"), "bench.") ==
                   findings_in(advice.output.at("findings"), "bench."));
         }

@@ -38,9 +38,14 @@ if [ -f "$case_path.stdout" ]; then
   fi
 fi
 if [ -f "$case_path.stderr" ]; then
+  # Notes on stderr wrap at COLUMNS with continuation lines indented by 4: a needle is matched
+  # against the notes with those lines joined again.
+  joined_file=$(mktemp)
+  trap 'rm -f "$stdout_file" "$stderr_file" "$joined_file"' EXIT
+  sed ':a;N;$!ba;s/\n    / /g' "$stderr_file" >"$joined_file"
   while IFS= read -r needle; do
     [ -z "$needle" ] && continue
-    if ! grep -qF -- "$needle" "$stderr_file"; then
+    if ! grep -qF -- "$needle" "$joined_file"; then
       echo "stderr lacks: $needle"
       status=1
     fi

@@ -42,6 +42,18 @@ for command in $commands; do
   grep -q "ptune-$command(1)" <<<"$text" || fail "ptune.1 does not point to ptune-$command(1)"
 done
 grep -qx "       ptune advise build_output/" <<<"$text" || fail "ptune.1 examples run together"
+# A command with actions has a page per action (ptune-history-add.1), naming its required options.
+for action in add list show changes export; do
+  page=$man_dir/ptune-history-$action.1
+  [ -f "$page" ] || { fail "no man page for history $action"; continue; }
+  text=$(render "$page")
+  [ -s "$page.warnings" ] && fail "man warns on ptune-history-$action.1: $(cat "$page.warnings")"
+  grep -q "ptune-history(1)" <<<"$text" || fail "ptune-history-$action.1 does not point back"
+done
+grep -q -- "--commit TEXT" <<<"$(render "$man_dir/ptune-history-add.1")" ||
+  fail "ptune-history-add.1 does not name the required --commit in its synopsis"
+grep -q "ptune-history-add(1)" <<<"$(render "$man_dir/ptune-history.1")" ||
+  fail "ptune-history.1 does not point to ptune-history-add(1)"
 rm -f "$man_dir"/*.warnings
 [ "$failures" -eq 0 ] || exit 1
 echo ok

@@ -58,8 +58,7 @@ Fired advise_findings(const std::string& dir, const rules::Catalogue& catalogue)
     Diagnostics diagnostics;
     auto advice = advise::advise(std::move(*inventory), {}, catalogue, diagnostics);
     Fired fired;
-    for (const auto& ranked : advice.findings) {
-        const rules::Finding& f = ranked.finding;
+    for (const rules::Finding& f : advise::all_findings(advice)) {
         if (f.rule.rfind("mem.", 0) == 0)
             fired.emplace(f.rule, f.subject.name, std::string(rules::to_string(f.severity)));
     }

@@ -90,8 +90,7 @@ std::set<FindingKey> advise_keys(const fs::path& run, const rules::Catalogue& ca
     auto inventory = advise::take_inventory(run, "", 1, {});
     REQUIRE(inventory.ok());
     auto advice = advise::advise(std::move(*inventory), {}, catalogue, diagnostics);
-    std::vector<rules::Finding> findings;
-    for (const auto& ranked : advice.findings) findings.push_back(ranked.finding);
+    std::vector<rules::Finding> findings = advise::all_findings(advice);
     return keys(findings, prefix);
 }
 
@@ -266,7 +265,6 @@ TEST_CASE("advise computes the kernels-too-small metric against the catalogue's 
     auto inventory = advise::take_inventory(trail, "", 1, {});
     REQUIRE(inventory.ok());
     auto advice = advise::advise(std::move(*inventory), {}, catalogue, diagnostics);
-    std::vector<rules::Finding> findings;
-    for (const auto& ranked : advice.findings) findings.push_back(ranked.finding);
+    std::vector<rules::Finding> findings = advise::all_findings(advice);
     CHECK(message_of(findings) == from_analyze);
 }

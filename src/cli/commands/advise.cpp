@@ -33,6 +33,9 @@ class AdviseCommand : public Command {
         app.add_option("--nth-latest", nth_latest_,
                        "1 = newest run (default), 2 = the one before, ...")
             ->check(positive_number());
+        app.add_flag("--absolute-paths", absolute_paths_,
+                     "Cite every file by its absolute path (default: paths openable from the "
+                     "working directory)");
     }
 
     int run(Context& context) override {
@@ -89,11 +92,17 @@ class AdviseCommand : public Command {
         bool unread = !inventory->refused.empty() || !inventory->unreadable.empty();
         auto advice =
             advise::advise(std::move(*inventory), options, **catalogue, context.diagnostics);
+        advise::rebase_locations(advice, absolute_paths_);
         auto report = advise::to_report(advice);
-        int code = context.emit(report, {{"html", advise::make_html_renderer(advice)}});
+        int code = context.emit(
+            report, {{"html", advise::make_html_renderer(advice)},
+                     {"text", advise::make_text_renderer(advice, context.options.verbose > 0)}});
         // The report lists what was refused or could not be listed; the exit code says that part
         // of the input was not read (as swimlane-analyze does for an unreadable directory).
-        return code == 0 && unread ? static_cast<int>(ExitCode::InputError) : code;
+        if (code != 0) return code;
+        if (unread) return static_cast<int>(ExitCode::InputError);
+        // As `ptune help advise` says: 1 for an error finding or a regression.
+        return advise::has_blocking_finding(advice) ? static_cast<int>(ExitCode::Findings) : 0;
     }
 
   private:
@@ -102,6 +111,7 @@ class AdviseCommand : public Command {
     std::vector<std::string> baselines_;
     std::string program_;
     int nth_latest_ = 1;
+    bool absolute_paths_ = false;
 };
 
 }  // namespace
