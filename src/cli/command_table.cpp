@@ -7,7 +7,7 @@ namespace ptune::cli {
 
 namespace {
 
-using Severity = rules::RuleSeverity;
+using FailOn = rules::RuleSeverity;
 
 // One row per command, laid out to be read as a table. The severity before the factory is
 // the exit policy: findings at or above it mean exit 1. bench-gate fails on its own verdicts
@@ -22,7 +22,7 @@ const std::vector<CommandSpec> kCommandTable = {
          "  ptune bench-summary --case models/qwen3_14b/decode_fwd.py --format markdown run.log\n"
          "  ptune bench-summary --format run --warmup 2 --rounds 6 --raw strace.log\n"
          "  ptune bench-summary --format run --warmup 1 --rounds 3 --distributed --kernel PrefillFwd l3.log\n",
-         {"text", "json", "csv", "markdown", "run"}, true, true, Severity::Error, &make_bench_summary},
+         {"text", "json", "csv", "markdown", "run"}, true, true, FailOn::Error, &make_bench_summary},
         {"bench-gate", {},
          "CI gate on mean effective_us regression against a baseline (exit 1 on regression)",
          "  ptune bench-gate --baseline base.log --current run.log\n"
@@ -52,7 +52,7 @@ const std::vector<CommandSpec> kCommandTable = {
          "  ptune swimlane-analyze dfx_outputs/ --dispatch d0   (L3 rank*/d*/: the straggler, docs/L3.md)\n"
          "Exit 1 when an L2 rule fires (kernels-too-small, kernel-too-big, cube-vector-split,\n"
          "dispatch-trail, serial-chain).\n",
-         {"text", "json", "markdown"}, true, true, Severity::Warning, &make_swimlane_analyze},
+         {"text", "json", "markdown"}, true, true, FailOn::Warning, &make_swimlane_analyze},
         {"mem-report", {},
          "Read memory_after_AllocateMemoryAddr.txt (v1-v3) or rebuild it from the pass dump; "
          "say which space to re-tile",
@@ -62,7 +62,7 @@ const std::vector<CommandSpec> kCommandTable = {
          "  ptune mem-report report/memory_after_AllocateMemoryAddr.txt --format json\n"
          "  ptune mem-report old_report.txt --backend a5   (limits printed as N/A)\n"
          "  ptune mem-report report/ --rules thresholds.json   (e.g. mem.underfilled-mat max_pct)\n",
-         {"text", "json", "markdown", "csv", "html"}, true, true, Severity::Warning, &make_mem_report},
+         {"text", "json", "markdown", "csv", "html"}, true, true, FailOn::Warning, &make_mem_report},
         {"hints-lint", {},
          "Lint perf_hints.log as compiler diagnostics (gcc, json, sarif, github)",
          "  ptune hints-lint build_output/\n"
@@ -71,26 +71,26 @@ const std::vector<CommandSpec> kCommandTable = {
          "  ptune hints-lint --root . --write-baseline .ptune-hints-baseline.json build_output/\n"
          "  ptune hints-lint --root . --baseline .ptune-hints-baseline.json build_output/\n"
          "Suppress one hint in the kernel source with '# ptune: ignore[PH001]'.\n",
-         {"gcc", "json", "sarif", "github"}, true, true, Severity::Warning, &make_hints_lint},
+         {"gcc", "json", "sarif", "github"}, true, true, FailOn::Warning, &make_hints_lint},
         {"pmu-analyze", {},
          "Name each kernel's bottleneck pipe from pmu.csv (exit 1 when a warning rule fires)",
          "  ptune pmu-analyze build_output/Qwen3_20260701_120000/dfx_outputs/pmu.csv\n"
          "  ptune pmu-analyze dfx_outputs/pmu.csv --names dfx_outputs/name_map_Qwen3.json --rows\n"
          "  ptune pmu-analyze dfx_outputs/ -k kernel_config.py --format json\n"
          "  ptune pmu-analyze pmu.csv --aicore-mhz 1800 --format csv -o kernels.csv\n",
-         {"text", "json", "csv", "markdown"}, true, true, Severity::Warning, &make_pmu_analyze},
+         {"text", "json", "csv", "markdown"}, true, true, FailOn::Warning, &make_pmu_analyze},
         {"scope-stats", {},
          "Ring window, heap, dep pool and tensormap pressure per scope from scope_stats.jsonl",
          "  ptune scope-stats dfx_outputs/scope_stats/scope_stats.jsonl\n"
          "  ptune scope-stats build_output/Qwen3_20260901_120000/dfx_outputs/ --format markdown\n"
          "  ptune scope-stats scope_stats.jsonl --host-log dfx_outputs/host.3810442.log   (507018)\n"
          "  ptune scope-stats dfx_outputs/ --top 20 --format json\n",
-         {"text", "json", "markdown"}, true, true, Severity::Error, &make_scope_stats},
+         {"text", "json", "markdown"}, true, true, FailOn::Error, &make_scope_stats},
         {"pipe-trace", {},
          "Per-pipe busy time, overlap and exposed load of one kernel's core swimlane trace",
          "  ptune pipe-trace outputs/core_swimlane_TestQK_case1_a2a3sim_qk_mix0_20261201_120000/\n"
          "  ptune pipe-trace qk_trace_perfetto.json --n-blocks 4 --format json\n",
-         {"text", "json", "markdown", "csv"}, true, true, Severity::Warning, &make_pipe_trace},
+         {"text", "json", "markdown", "csv"}, true, true, FailOn::Warning, &make_pipe_trace},
         {"serving-trace", {},
          "Per-worker task statistics, the straggler and the device lanes of a serving trace",
          "  ptune serving-trace serving-strace-swimlane.json\n"
