@@ -438,17 +438,16 @@ class SqlStore : public Store {
     // Damaged, foreign or locked files are told apart before anything is written.
     Status sqlite_preflight() {
         std::int64_t application_id = 0, tables = 0, ours = 0;
-        auto status = db_->query("PRAGMA application_id", {},
-                                 [&](const Row& row) { application_id = row.integer(0); });
-        if (status) {
-            status = db_->query(
-                "SELECT count(*), sum(CASE WHEN name = 'ptune_meta' THEN 1 ELSE 0 END) FROM "
-                "sqlite_master WHERE type = 'table'",
-                {}, [&](const Row& row) {
-                    tables = row.integer(0);
-                    ours = row.null(1) ? 0 : row.integer(1);
-                });
-        }
+        // One statement, so one snapshot: read apart, a first add committing in between (its
+        // tables and its application id together) looked like a foreign file with our tables.
+        auto status = db_->query(
+            "SELECT (SELECT application_id FROM pragma_application_id()), count(*), sum(CASE "
+            "WHEN name = 'ptune_meta' THEN 1 ELSE 0 END) FROM sqlite_master WHERE type = 'table'",
+            {}, [&](const Row& row) {
+                application_id = row.integer(0);
+                tables = row.integer(1);
+                ours = row.null(2) ? 0 : row.integer(2);
+            });
         if (!status) return explain(status, "open the database");
         if (application_id != schema::kApplicationId && (tables > 0 || application_id != 0)) {
             return fail(

@@ -7,6 +7,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <thread>
 
 #include <fmt/format.h>
 #include <catch2/catch.hpp>
@@ -340,5 +341,34 @@ TEST_CASE("values changed in the database are damage, not nan or 2^64-1 rounds (
         sql(db.path,
             "UPDATE ptune_results SET rounds = 3, value_us = 100, min_us = 99 WHERE "
             "case_id = (SELECT id FROM ptune_cases WHERE name = 'prefill')");
+    }
+}
+
+TEST_CASE("four first adds at once on a database that does not exist yet all succeed (issue 36)",
+          "[history][store]") {
+    // The open's preflight read the application id and the tables apart: a first add
+    // committing in between looked like a foreign file ("its application id is foreign").
+    TempDb db("first-adds");
+    for (int trial = 0; trial < 12; ++trial) {
+        const std::string path = (db.dir / ("h" + std::to_string(trial) + ".db")).string();
+        std::vector<std::string> errors(4);
+        std::vector<std::thread> threads;
+        for (int t = 0; t < 4; ++t) {
+            threads.emplace_back([&, t]() {
+                OpenOptions options;
+                options.create = true;
+                options.lock_timeout_s = 30;
+                auto store = Store::open(path, options);
+                if (!store) {
+                    errors[t] = store.error().to_string();
+                    return;
+                }
+                auto added = (*store)->add(make_run("c" + std::to_string(t), 100.0 + t, t));
+                if (!added) errors[t] = added.error().to_string();
+            });
+        }
+        for (auto& thread : threads) thread.join();
+        for (const auto& error : errors) CHECK(error.empty());
+        CHECK(run_count(path) == 4);
     }
 }
