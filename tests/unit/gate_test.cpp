@@ -322,7 +322,8 @@ TEST_CASE("damaged summaries are incomparable with a reason and fail the gate", 
     }
 }
 
-TEST_CASE("--format github writes valid UTF-8 whatever the case names (issue 36)", "[bench-gate]") {
+TEST_CASE("bench-gate github annotations are valid UTF-8 whatever the case names (issue 36)",
+          "[bench-gate]") {
     GateResult result;
     CaseResult c;
     c.name = "models/\xff\xfe bad.py";
