@@ -2,7 +2,9 @@
 # Benchmark of ptune bench-gate on large synthetic inputs: tools/bench_gate_bench.sh BUILD_DIR
 # [CASES=1000] [ROUNDS=200] [HISTORY=10]. Generates HISTORY baseline runs and one current run of CASES cases
 # with ROUNDS raw samples each (tools/bench_gate_synth), then times the gate with raw samples
-# (U test, one baseline) and with the history (fence). Figures go to docs/PERFORMANCE.md.
+# (U test, one baseline) and with the history (fence), and a gate of CASES cases of 100-round
+# summaries without raw samples (the bounds test: every case of the sweep has the same n and m,
+# issue 36). Figures go to docs/PERFORMANCE.md.
 set -euo pipefail
 build=$(cd "${1:-build}" && pwd)
 cases=${2:-1000}
@@ -29,3 +31,9 @@ time_gate "raw samples, one baseline (U test)" --baseline "$work/history/run1.lo
 time_gate "history of $history runs (fence)" --baseline "$work/history" --current "$work/current.log"
 /usr/bin/time -f "peak RSS (history): %M KiB" "$build/ptune" bench-gate --baseline "$work/history" \
   --current "$work/current.log" --format json -o /dev/null -q || true
+# Summaries only (no raw lines), 100 rounds a side: the exact U table for (100, 100) is built once.
+"$build/tools/bench_gate_synth" --cases "$cases" --rounds 100 --seed 1 --no-raw >"$work/summary_base.log"
+"$build/tools/bench_gate_synth" --cases "$cases" --rounds 100 --seed 2 --no-raw \
+  --shift case-0007=20 >"$work/summary_cur.log"
+time_gate "100-round summaries (bounds test)" --baseline "$work/summary_base.log" \
+  --current "$work/summary_cur.log"

@@ -60,6 +60,10 @@ int unknown_command(std::string_view word) {
 // (global options such as --color fall through to subcommands).
 std::vector<std::string> option_names(const CLI::App* app) {
     std::vector<std::string> names;
+    // A parsed action's own options too (`history changes --alpha`).
+    for (const CLI::App* action : app->get_subcommands()) {
+        for (const auto& name : option_names(action)) names.push_back(name);
+    }
     for (; app != nullptr; app = app->get_parent()) {
         for (const CLI::Option* option : app->get_options()) {
             for (const auto& name : option->get_lnames()) names.push_back("--" + name);

@@ -111,6 +111,7 @@ std::string delta_text(const Outcome& outcome) {
 // The verdict line of the report and the GitHub annotation.
 std::string verdict_text(const Outcome& outcome) {
     const double threshold = outcome.baseline.threshold_pct;
+    if (!outcome.incomparable.empty()) return "FAIL: incomparable: " + outcome.incomparable;
     if (outcome.report_only) return "REPORT ONLY: the baseline has no value (unseeded)";
     if (outcome.regressed) {
         return fmt::format("FAIL: makespan regressed {} (threshold {}%)", delta_text(outcome),
@@ -213,7 +214,17 @@ Outcome judge(Baseline baseline, Measurement measurement) {
     Outcome outcome;
     outcome.measured_us = stats::mean(measurement.makespans_us);
     outcome.report_only = !baseline.value;
-    if (baseline.value && outcome.measured_us) {
+    for (std::size_t i = 0; i < measurement.makespans_us.size(); ++i) {
+        const double makespan = measurement.makespans_us[i];
+        if (makespan > 0.0 && std::isfinite(makespan)) continue;
+        outcome.incomparable = fmt::format(
+            "Total Test Time {} µs ({}) is not a positive time: no task ran or the summary is "
+            "damaged",
+            stats::format_fixed(makespan, 2),
+            i < measurement.sources.size() ? measurement.sources[i] : std::string("input"));
+        break;
+    }
+    if (baseline.value && outcome.measured_us && outcome.incomparable.empty()) {
         outcome.delta_pct = (*outcome.measured_us - *baseline.value) / *baseline.value * 100.0;
         outcome.regressed = *outcome.delta_pct > baseline.threshold_pct;
     }
@@ -253,7 +264,9 @@ render::Report make_report(const Outcome& outcome) {
           {"delta_pct", outcome.delta_pct ? nlohmann::json(*outcome.delta_pct) : nlohmann::json()},
           {"regressed", outcome.regressed},
           {"report_only", outcome.report_only}}},
-        {"passed", !outcome.regressed}};
+        {"passed", !outcome.failed()}};
+    if (!outcome.incomparable.empty())
+        report.data["perf_guard"]["incomparable"] = outcome.incomparable;
     return report;
 }
 
@@ -275,7 +288,7 @@ class GithubRenderer : public render::Renderer {
         : outcome_(outcome), warn_only_(warn_only) {}
     void render(const render::Report&, std::ostream& out,
                 const render::RenderOptions&) const override {
-        const char* kind = !outcome_.regressed ? "::notice" : warn_only_ ? "::warning" : "::error";
+        const char* kind = !outcome_.failed() ? "::notice" : warn_only_ ? "::warning" : "::error";
         out << kind << " title=perf_guard::" << text::github_escape(verdict_text(outcome_), false)
             << '\n';
     }

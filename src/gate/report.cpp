@@ -260,7 +260,8 @@ class GithubRenderer : public render::Renderer {
             ++used;
             out << (error ? "::error" : "::warning")
                 << " title=" << ptune::text::github_escape("bench-gate", true)
-                << "::" << ptune::text::github_escape(message, false) << '\n';
+                << "::" << ptune::text::github_escape(ptune::text::sanitize_utf8(message), false)
+                << '\n';
         };
         const Metric metric = settings_.options.metric;
         for (const auto& c : result_.cases) {
@@ -286,7 +287,9 @@ class GithubRenderer : public render::Renderer {
                    "in the step summary or --format text\n";
         }
         out << "::notice title=bench-gate::"
-            << ptune::text::github_escape(summary_line(result_, settings_), false) << '\n';
+            << ptune::text::github_escape(
+                   ptune::text::sanitize_utf8(summary_line(result_, settings_)), false)
+            << '\n';
     }
 
   private:

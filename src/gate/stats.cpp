@@ -6,6 +6,10 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <limits>
+#include <map>
+#include <memory>
+#include <mutex>
 #include <numeric>
 
 #include "ptune/core/stats.hpp"
@@ -59,8 +63,45 @@ double tail_from(const std::vector<double>& distribution, double u) {
     return std::clamp(tail, 0.0, 1.0);
 }
 
+// The exact null distribution of U for sizes (m, n) and its tails, built once per (m, n) and
+// process: every case of a sweep has the same rounds, and building the table is the cost (100
+// rounds a side: ~60 ms, where a tail from it takes microseconds). Each tail is summed once, in
+// the order tail_from() sums it, so every p is the same double as without the cache.
+class ExactUTable {
+  public:
+    ExactUTable(std::size_t m, std::size_t n)
+        : distribution_(exact_u_distribution(m, n)),
+          tails_(distribution_.size() + 1, std::numeric_limits<double>::quiet_NaN()) {}
+
+    double survival(double u) {
+        const auto first = static_cast<std::size_t>(std::max(0.0, std::ceil(u)));
+        if (first >= distribution_.size()) return 0.0;
+        double& tail = tails_[first];
+        if (std::isnan(tail)) tail = tail_from(distribution_, u);
+        return tail;
+    }
+
+  private:
+    std::vector<double> distribution_;
+    std::vector<double> tails_;  // NaN until asked
+};
+
+// At most this many tables are kept (each at most (m·n + 1) · 16 bytes, 160 KB at 100 × 100).
+constexpr std::size_t kMaxExactUTables = 32;
+
+std::mutex exact_u_mutex;
+std::map<std::pair<std::size_t, std::size_t>, std::unique_ptr<ExactUTable>> exact_u_tables;
+std::size_t exact_u_builds = 0;
+
 double exact_u_survival(std::size_t m, std::size_t n, double u) {
-    return tail_from(exact_u_distribution(m, n), u);
+    const std::lock_guard<std::mutex> lock(exact_u_mutex);
+    auto it = exact_u_tables.find({m, n});
+    if (it == exact_u_tables.end()) {
+        if (exact_u_tables.size() >= kMaxExactUTables) exact_u_tables.clear();  // many sizes
+        it = exact_u_tables.emplace(std::pair{m, n}, std::make_unique<ExactUTable>(m, n)).first;
+        ++exact_u_builds;
+    }
+    return it->second->survival(u);
 }
 
 // Evenly spaced order statistics, so that a huge sample keeps its shape in `count` values.
@@ -179,13 +220,10 @@ constexpr double kExactPairs = 10'000.0;
 // P(U >= u) for sizes (m, n) without ties, the exact table computed once for repeated queries.
 class USurvival {
   public:
-    USurvival(double m, double n) : m_(m), n_(n) {
-        if (m * n <= kExactPairs) {
-            exact_ = exact_u_distribution(static_cast<std::size_t>(m), static_cast<std::size_t>(n));
-        }
-    }
+    USurvival(double m, double n) : m_(m), n_(n), exact_(m * n <= kExactPairs) {}
     double operator()(double u) const {
-        if (!exact_.empty()) return tail_from(exact_, u);
+        if (exact_)
+            return exact_u_survival(static_cast<std::size_t>(m_), static_cast<std::size_t>(n_), u);
         const double variance = m_ * n_ * (m_ + n_ + 1.0) / 12.0;
         return std::clamp(normal_survival((u - m_ * n_ / 2.0 - 0.5) / std::sqrt(variance)), 0.0,
                           1.0);
@@ -193,7 +231,7 @@ class USurvival {
 
   private:
     double m_, n_;
-    std::vector<double> exact_;
+    bool exact_;  ///< the exact table (exact_u_survival), else the normal approximation
 };
 
 // P(K >= k): the k largest of m + n exchangeable values all from the first sample,
@@ -228,6 +266,11 @@ double least_threshold(const Survival& survival, double hi, double q) {
 }
 
 }  // namespace
+
+std::size_t detail::exact_u_tables_built() {
+    const std::lock_guard<std::mutex> lock(exact_u_mutex);
+    return exact_u_builds;
+}
 
 double separation_p(double m, double n) {
     return std::exp(std::lgamma(m + 1.0) + std::lgamma(n + 1.0) - std::lgamma(m + n + 1.0));

@@ -54,17 +54,27 @@ long long epoch_ms(const std::string& time) {
 
 }  // namespace
 
+namespace {
+
+// A CSV field of text from the database or the command line: valid UTF-8 (U+FFFD for what is
+// not), escaped.
+std::string csv_text(std::string_view value) {
+    return text::csv_escape(text::sanitize_utf8(value));
+}
+
+}  // namespace
+
 Status export_csv(Store& store, std::ostream& out) {
     out << "run,time,commit,branch,toolchain,device,case,value_us,rounds,min_us,median_us,"
            "max_us,origin,source\n";
     return store.for_each_run([&](const RunInfo& run, std::vector<CaseValue>&& values) -> Status {
         for (const auto& v : values) {
-            out << run.id << ',' << run.time << ',' << text::csv_escape(run.commit) << ','
-                << text::csv_escape(run.branch) << ',' << text::csv_escape(run.toolchain) << ','
-                << text::csv_escape(run.device) << ',' << text::csv_escape(v.name) << ','
+            out << run.id << ',' << csv_text(run.time) << ',' << csv_text(run.commit) << ','
+                << csv_text(run.branch) << ',' << csv_text(run.toolchain) << ','
+                << csv_text(run.device) << ',' << csv_text(v.name) << ','
                 << fmt::format("{}", v.value_us) << ',' << v.rounds << ',' << cell(v.min_us) << ','
-                << cell(v.median_us) << ',' << cell(v.max_us) << ',' << text::csv_escape(v.origin)
-                << ',' << text::csv_escape(v.source) << '\n';
+                << cell(v.median_us) << ',' << cell(v.max_us) << ',' << csv_text(v.origin) << ','
+                << csv_text(v.source) << '\n';
         }
         return ok_status();
     });

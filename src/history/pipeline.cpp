@@ -87,7 +87,9 @@ std::optional<std::string> normalise_time(std::string_view text) {
     text = ptune::text::trim(text);
     if (text.starts_with('@')) {
         auto seconds = ptune::text::parse_int(text.substr(1));
-        if (!seconds || *seconds < 0) return std::nullopt;
+        // Up to 9999-12-31T23:59:59Z: the form has four digits of year.
+        constexpr long long kLastSecond = 253402300799LL;
+        if (!seconds || *seconds < 0 || *seconds > kLastSecond) return std::nullopt;
         const std::time_t t = static_cast<std::time_t>(*seconds);
         std::tm tm{};
         gmtime_r(&t, &tm);
@@ -115,8 +117,12 @@ std::optional<std::string> normalise_time(std::string_view text) {
     const int month = std::stoi(std::string(parts[1])), day = std::stoi(std::string(parts[2]));
     const int hour = std::stoi(std::string(times[0])), minute = std::stoi(std::string(times[1]));
     const int second = std::stoi(std::string(times[2]));
-    if (month < 1 || month > 12 || day < 1 || day > 31 || hour > 23 || minute > 59 || second > 60)
+    if (month < 1 || month > 12 || day < 1 || hour > 23 || minute > 59 || second > 60)
         return std::nullopt;
+    const int year = std::stoi(std::string(parts[0]));
+    const bool leap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0;
+    static constexpr int kDays[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+    if (day > kDays[month - 1] + (month == 2 && leap ? 1 : 0)) return std::nullopt;  // 02-30
     return date + "T" + clock + "Z";
 }
 
@@ -352,6 +358,7 @@ Status add_labels(const std::vector<std::string>& labels, RunMeta& meta) {
 Result<render::Report> add_run(const std::string& location, OpenOptions open,
                                const std::vector<std::string>& inputs, const RunMeta& meta,
                                Diagnostics& diagnostics) {
+    if (auto status = Store::check(location, open); !status) return status.error();
     auto run = build_run(inputs, meta, diagnostics);
     if (!run) return run.error();
     open.create = true;

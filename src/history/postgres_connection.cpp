@@ -159,17 +159,66 @@ class PostgresConnection : public Connection {
     Failure failure_ = Failure::None;
 };
 
-// The location without a password, for messages.
-std::string redact(const std::string& conninfo) {
-    const auto scheme = conninfo.find("://");
-    const auto at = conninfo.find('@');
-    if (scheme == std::string::npos || at == std::string::npos || at < scheme) return conninfo;
-    const auto colon = conninfo.find(':', scheme + 3);
-    if (colon == std::string::npos || colon > at) return conninfo;
-    return conninfo.substr(0, colon + 1) + "***" + conninfo.substr(at);
+}  // namespace
+
+namespace {
+
+// `message` with the connection string's password (as libpq parses it) masked wherever it
+// appears, and any `password=` in it redacted: libpq quotes pieces of a bad connection string.
+std::string without_password(std::string message, const std::string& conninfo) {
+    char* error = nullptr;
+    if (PQconninfoOption* options = PQconninfoParse(conninfo.c_str(), &error)) {
+        for (auto* option = options; option->keyword != nullptr; ++option) {
+            if (std::string_view(option->keyword) != "password" || option->val == nullptr ||
+                *option->val == '\0')
+                continue;
+            const std::string secret = option->val;
+            for (std::size_t pos = 0; (pos = message.find(secret, pos)) != std::string::npos;)
+                message.replace(pos, secret.size(), "***");
+        }
+        PQconninfoFree(options);
+    }
+    if (error != nullptr) PQfreemem(error);
+    return redact(message);
 }
 
 }  // namespace
+
+std::string redact(const std::string& conninfo) {
+    std::string out = conninfo;
+    const auto scheme = out.find("://");
+    const auto at = out.find('@');
+    if (scheme != std::string::npos && at != std::string::npos && at > scheme) {
+        const auto colon = out.find(':', scheme + 3);
+        if (colon != std::string::npos && colon < at)
+            out = out.substr(0, colon + 1) + "***" + out.substr(at);
+    }
+    constexpr std::string_view kKey = "password";
+    for (std::size_t pos = 0; (pos = out.find(kKey, pos)) != std::string::npos;) {
+        const bool starts = pos == 0 || out[pos - 1] == ' ' || out[pos - 1] == '\t' ||
+                            out[pos - 1] == '?' || out[pos - 1] == '&';
+        std::size_t eq = pos + kKey.size();
+        while (eq < out.size() && (out[eq] == ' ' || out[eq] == '\t')) ++eq;
+        if (!starts || eq >= out.size() || out[eq] != '=') {
+            pos += kKey.size();
+            continue;
+        }
+        std::size_t value = eq + 1;
+        while (value < out.size() && (out[value] == ' ' || out[value] == '\t')) ++value;
+        std::size_t end = value;
+        if (end < out.size() && out[end] == '\'') {  // a quoted value, \' and \\ escaped
+            for (++end; end < out.size() && out[end] != '\''; ++end)
+                if (out[end] == '\\') ++end;
+            end = std::min(end + 1, out.size());
+        } else {
+            while (end < out.size() && out[end] != ' ' && out[end] != '\t' && out[end] != '&')
+                ++end;
+        }
+        out.replace(value, end - value, "***");
+        pos = value + 3;
+    }
+    return out;
+}
 
 Result<std::unique_ptr<Connection>> open_postgres(const std::string& conninfo,
                                                   double lock_timeout_s) {
@@ -179,6 +228,7 @@ Result<std::unique_ptr<Connection>> open_postgres(const std::string& conninfo,
         std::string message = conn ? PQerrorMessage(conn) : "out of memory";
         while (!message.empty() && (message.back() == '\n' || message.back() == ' '))
             message.pop_back();
+        message = without_password(message, conninfo);
         PQfinish(conn);
         return Error{fmt::format("cannot connect to the history database: {}", message), location,
                      0, ExitCode::InputError};

@@ -215,6 +215,12 @@ Result<render::Report> list(Store& store) {
 
 Result<Shown> show(Store& store, const std::string& name, const AnalyseOptions& options,
                    Diagnostics& diagnostics) {
+    // collect_analyses reads every case for an empty name: one series of them all.
+    if (name.empty())
+        return Error{
+            "history show needs a case name (see ptune history changes or export for "
+            "the names)",
+            "", 0, ExitCode::InputError};
     auto found = collect_analyses(store, name, options, diagnostics);
     if (!found) return found.error();
     if (found->empty()) {

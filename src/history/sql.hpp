@@ -51,6 +51,11 @@ class Connection {
     virtual bool read_only() const = 0;
 };
 
+/// A connection string or URI without its password, for messages: `user:***@` in a URI, and
+/// the value of a `password=` keyword (quoted or not) or `?password=` / `&password=` query
+/// parameter as `***`.
+std::string redact(const std::string& conninfo);
+
 /// Opens an SQLite file (or an SQLite `file:` URI, e.g. `file:h.db?mode=ro` for a read-only
 /// snapshot). `create` allows a new file; the busy timeout waits for other writers.
 Result<std::unique_ptr<Connection>> open_sqlite(const std::string& path, bool create,

@@ -5,6 +5,8 @@
 
 #include <charconv>
 #include <chrono>
+#include <cmath>
+#include <initializer_list>
 #include <thread>
 
 #include <fmt/format.h>
@@ -106,6 +108,18 @@ std::vector<ChangePoint> parse_change_points(const std::string& text) {
             {item[0].get<std::size_t>(), item[1].get<double>(), item[2].get<double>()});
     }
     return points;
+}
+
+// Why a stored result cannot be a measurement (values changed outside ptune: NaN, a time <= 0,
+// negative rounds), empty when it can. Such a row is damage, never a number to print.
+std::string result_damage(double value_us, std::int64_t rounds,
+                          std::initializer_list<std::optional<double>> summary) {
+    const auto bad = [](double v) { return !(v > 0.0) || !std::isfinite(v); };
+    if (bad(value_us)) return fmt::format("value_us {} is not a positive time", value_us);
+    if (rounds < 0) return fmt::format("rounds {} is negative", rounds);
+    for (const auto& v : summary)
+        if (v && bad(*v)) return fmt::format("a summary value {} is not a positive time", *v);
+    return {};
 }
 
 class SqlStore : public Store {
@@ -272,6 +286,13 @@ class SqlStore : public Store {
                     series.epoch = std::move(epoch);
                     have = true;
                 }
+                if (auto damage = result_damage(
+                        row.real(6), row.integer(7),
+                        {optional_real(row, 8), optional_real(row, 9), optional_real(row, 10)});
+                    !damage.empty()) {
+                    result = damaged_row(row.integer(3), row.text(0), damage);
+                    return;
+                }
                 series.points.push_back({row.integer(3), row.text(4), row.text(5), row.real(6),
                                          static_cast<std::size_t>(row.integer(7)),
                                          optional_real(row, 8), optional_real(row, 9),
@@ -303,6 +324,13 @@ class SqlStore : public Store {
                 if (row.integer(0) != run.id) {
                     flush();
                     run = run_from_row(row);
+                }
+                if (auto damage = result_damage(
+                        row.real(13), row.integer(14),
+                        {optional_real(row, 15), optional_real(row, 16), optional_real(row, 17)});
+                    !damage.empty()) {
+                    result = damaged_row(run.id, row.text(12), damage);
+                    return;
                 }
                 CaseValue value;
                 value.name = row.text(12);
@@ -361,6 +389,13 @@ class SqlStore : public Store {
     bool writable() const override { return !db_->read_only(); }
 
   private:
+    Error damaged_row(std::int64_t run, const std::string& name, const std::string& damage) const {
+        return Error{fmt::format("run {}, case '{}': {}: the database is damaged (changed outside "
+                                 "ptune)",
+                                 run, name, damage),
+                     location_, 0, ExitCode::InputError};
+    }
+
     const char* binary() const {
         return db_->dialect() == Dialect::Postgres ? "COLLATE \"C\"" : "COLLATE BINARY";
     }
@@ -403,17 +438,16 @@ class SqlStore : public Store {
     // Damaged, foreign or locked files are told apart before anything is written.
     Status sqlite_preflight() {
         std::int64_t application_id = 0, tables = 0, ours = 0;
-        auto status = db_->query("PRAGMA application_id", {},
-                                 [&](const Row& row) { application_id = row.integer(0); });
-        if (status) {
-            status = db_->query(
-                "SELECT count(*), sum(CASE WHEN name = 'ptune_meta' THEN 1 ELSE 0 END) FROM "
-                "sqlite_master WHERE type = 'table'",
-                {}, [&](const Row& row) {
-                    tables = row.integer(0);
-                    ours = row.null(1) ? 0 : row.integer(1);
-                });
-        }
+        // One statement, so one snapshot: read apart, a first add committing in between (its
+        // tables and its application id together) looked like a foreign file with our tables.
+        auto status = db_->query(
+            "SELECT (SELECT application_id FROM pragma_application_id()), count(*), sum(CASE "
+            "WHEN name = 'ptune_meta' THEN 1 ELSE 0 END) FROM sqlite_master WHERE type = 'table'",
+            {}, [&](const Row& row) {
+                application_id = row.integer(0);
+                tables = row.integer(1);
+                ours = row.null(2) ? 0 : row.integer(2);
+            });
         if (!status) return explain(status, "open the database");
         if (application_id != schema::kApplicationId && (tables > 0 || application_id != 0)) {
             return fail(
@@ -492,13 +526,46 @@ bool Store::is_postgres(const std::string& location) {
             location.find('/') == std::string::npos);
 }
 
+Status Store::check(const std::string& location, const OpenOptions& options) {
+    const auto usage = [](std::string message) {
+        return Error{std::move(message), "", 0, ExitCode::InputError};
+    };
+    if (location.empty())
+        return usage("--db '' names no history database (an SQLite file or a postgresql:// URI)");
+    // SQLite's in-memory databases vanish when ptune exits: `recorded run 1` would be a lie.
+    const bool memory =
+        location == ":memory:" || location.starts_with("file::memory:") ||
+        (location.starts_with("file:") && location.find("mode=memory") != std::string::npos);
+    if (memory) {
+        return usage(
+            fmt::format("--db '{}' is an in-memory database, which keeps nothing after "
+                        "ptune exits; name a file",
+                        location));
+    }
+    // SQLite's busy timeout is an int of milliseconds (about 24.8 days at most).
+    constexpr double kMaxLockTimeout = 2147483.0;
+    if (!(options.lock_timeout_s >= 0.0) || options.lock_timeout_s > kMaxLockTimeout) {
+        return usage(fmt::format("--lock-timeout {} is not a wait of 0 to {} seconds",
+                                 options.lock_timeout_s, kMaxLockTimeout));
+    }
+    return ok_status();
+}
+
 Result<std::unique_ptr<Store>> Store::open(const std::string& location,
                                            const OpenOptions& options) {
+    if (auto status = check(location, options); !status) return status.error();
     auto connection = is_postgres(location)
                           ? sql::open_postgres(location, options.lock_timeout_s)
                           : sql::open_sqlite(location, options.create, options.lock_timeout_s);
-    if (!connection) return connection.error();
-    auto store = std::make_unique<SqlStore>(std::move(*connection), location);
+    if (!connection) {
+        // Whichever backend failed, the message names the location without its password.
+        Error error = connection.error();
+        error.file = sql::redact(error.file);
+        error.message = sql::redact(error.message);
+        return error;
+    }
+    // Messages name the database without its password.
+    auto store = std::make_unique<SqlStore>(std::move(*connection), sql::redact(location));
     if (auto status = store->migrate(options.create, options.lock_timeout_s); !status)
         return status.error();
     return std::unique_ptr<Store>(std::move(store));

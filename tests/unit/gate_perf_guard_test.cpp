@@ -46,3 +46,28 @@ TEST_CASE("perf_guard verdicts: regression iff delta above the threshold, improv
     CHECK(report_only.report_only);
     CHECK_FALSE(report_only.regressed);
 }
+
+TEST_CASE("perf_guard: a makespan of 0 µs is incomparable and fails, never a −100 % pass",
+          "[bench-gate][perf_guard]") {
+    Baseline baseline;
+    baseline.metric = "makespan_us";
+    baseline.value = 1016.66;
+    Measurement zero;
+    zero.makespans_us = {0.0};
+    zero.sources = {"ci.log:3"};
+    const auto outcome = judge(baseline, zero);
+    CHECK_FALSE(outcome.regressed);
+    CHECK(outcome.failed());
+    CHECK(outcome.incomparable.find("ci.log:3") != std::string::npos);
+    CHECK_FALSE(outcome.delta_pct);
+    const auto report = make_report(outcome);
+    CHECK(report.data["passed"] == false);
+    // One empty run among good ones still fails: it would pull the mean down.
+    Measurement mixed;
+    mixed.makespans_us = {1150.0, 0.0, 1160.0};
+    mixed.sources = {"a", "b", "c"};
+    CHECK(judge(baseline, mixed).failed());
+    Measurement good;
+    good.makespans_us = {1016.0};
+    CHECK_FALSE(judge(baseline, good).failed());
+}

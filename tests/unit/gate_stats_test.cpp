@@ -2,6 +2,7 @@
 // by enumerating every split of the pooled sample, normal ones from the textbook formula with
 // tie and continuity corrections (what scipy.stats.mannwhitneyu 1.10 does).
 
+#include <algorithm>
 #include <cmath>
 #include <vector>
 
@@ -213,4 +214,81 @@ TEST_CASE("noise fence on log-ratios widens with run-to-run drift", "[bench-gate
     CHECK_FALSE(fit_noise_fence(bad, FenceMethod::Mad, 3.0));
     const std::vector<double> one = {100.0};
     CHECK_FALSE(fit_noise_fence(one, FenceMethod::Iqr, 3.0));
+}
+
+namespace {
+
+// The computation before the tables were cached (issue 36 item 3): the whole distribution (built
+// per query there, once per size here), summed from u upwards.
+std::vector<double> uncached_u_distribution(std::size_t m, std::size_t n) {
+    std::vector<std::vector<double>> dist(m + 1);
+    for (std::size_t i = 0; i <= m; ++i) dist[i] = {1.0};
+    for (std::size_t j = 1; j <= n; ++j) {
+        for (std::size_t i = 1; i <= m; ++i) {
+            std::vector<double> next(i * j + 1, 0.0);
+            const double from_first = static_cast<double>(i) / static_cast<double>(i + j);
+            const double from_second = 1.0 - from_first;
+            for (std::size_t v = 0; v < dist[i - 1].size(); ++v)
+                next[v + j] += from_first * dist[i - 1][v];
+            for (std::size_t v = 0; v < dist[i].size(); ++v) next[v] += from_second * dist[i][v];
+            dist[i] = std::move(next);
+        }
+    }
+    return std::move(dist[m]);
+}
+
+double uncached_tail(const std::vector<double>& distribution, double u) {
+    const auto first = static_cast<std::size_t>(std::max(0.0, std::ceil(u)));
+    double tail = 0.0;
+    for (std::size_t v = first; v < distribution.size(); ++v) tail += distribution[v];
+    return std::clamp(tail, 0.0, 1.0);
+}
+
+}  // namespace
+
+TEST_CASE("exact U tails are the same doubles as the uncached computation on a grid of sizes",
+          "[bench-gate][stats]") {
+    for (std::size_t m : {1u, 2u, 3u, 5u, 7u, 10u, 20u, 33u, 100u}) {
+        for (std::size_t n : {1u, 2u, 4u, 7u, 8u, 13u, 50u, 100u}) {
+            const double pairs = static_cast<double>(m * n);
+            const auto distribution = uncached_u_distribution(m, n);
+            // Every u for small sizes, a spread of them (both sides of the middle) for large.
+            const double step = std::max(1.0, std::floor(pairs / 397));
+            for (double u = -1.0; u <= pairs + 1.0; u += step) {
+                const double expected = uncached_tail(distribution, u);
+                const double got = u_survival(static_cast<double>(m), static_cast<double>(n), u);
+                if (got != expected) FAIL("m=" << m << " n=" << n << " u=" << u);
+                // A second query hits the cached tail: still the same double.
+                CHECK(u_survival(static_cast<double>(m), static_cast<double>(n), u) == expected);
+            }
+        }
+    }
+    // mann_whitney_u's exact branch (a side under 8, no ties) reads the same tables.
+    const std::vector<double> current = {5.0, 6.5, 7.25, 8.0, 9.5};
+    std::vector<double> baseline;
+    for (int i = 0; i < 40; ++i) baseline.push_back(4.0 + 0.1 * i + 0.001);
+    const auto u = mann_whitney_u(current, baseline, Tail::Greater);
+    REQUIRE(u);
+    CHECK(u->exact);
+    CHECK(u->p_value == uncached_tail(uncached_u_distribution(5, 40), u->u));
+}
+
+TEST_CASE("a sweep of 100-round summaries builds the exact U table once, not once per case",
+          "[bench-gate][stats]") {
+    // Issue 36 item 3: 61 ms of CPU per case went into rebuilding the same (100, 100) table.
+    const RoundSummary base{100, 98.0, 100.0, 103.0};
+    const std::vector<RoundSummary> baseline = {base};
+    (void)summary_u_test(RoundSummary{100, 99.0, 101.0, 104.0}, baseline, Tail::Greater);
+    const std::size_t before = detail::exact_u_tables_built();
+    std::optional<double> first_p;
+    for (int i = 0; i < 200; ++i) {
+        const double shift = 0.01 * i;
+        const auto test = summary_u_test(RoundSummary{100, 99.0 + shift, 101.0 + shift, 104.0},
+                                         baseline, Tail::Greater);
+        REQUIRE(test);
+        if (!first_p) first_p = test->p_value;
+    }
+    CHECK(detail::exact_u_tables_built() == before);
+    CHECK(first_p ==
+          summary_u_test(RoundSummary{100, 99.0, 101.0, 104.0}, baseline, Tail::Greater)->p_value);
 }

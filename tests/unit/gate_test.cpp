@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -10,7 +11,9 @@
 
 #include "gate_synth.hpp"
 #include "ptune/core/stats.hpp"
+#include "ptune/core/text.hpp"
 #include "ptune/gate/gate.hpp"
+#include "ptune/gate/report.hpp"
 
 using namespace ptune;
 using namespace ptune::gate;
@@ -317,4 +320,20 @@ TEST_CASE("damaged summaries are incomparable with a reason and fail the gate", 
         CHECK_THAT(baseline.cases[0].reason, Catch::Contains(why));
         CHECK(baseline.failed());
     }
+}
+
+TEST_CASE("bench-gate github annotations are valid UTF-8 whatever the case names (issue 36)",
+          "[bench-gate]") {
+    GateResult result;
+    CaseResult c;
+    c.name = "models/\xff\xfe bad.py";
+    c.verdict = Verdict::Missing;
+    c.reason = "not in the current run";
+    c.fails = true;
+    result.cases.push_back(c);
+    const ReportSettings settings{Options{}, false, true};
+    std::ostringstream out;
+    make_github_renderer(result, settings)->render(make_report(result, settings), out, {});
+    CHECK(out.str().find("::error") != std::string::npos);
+    CHECK(text::is_valid_utf8(out.str()));
 }

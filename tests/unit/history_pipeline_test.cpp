@@ -62,6 +62,14 @@ TEST_CASE("times are normalised to UTC seconds", "[history][pipeline]") {
     CHECK_FALSE(normalise_time("2026-13-01"));
     CHECK_FALSE(normalise_time("yesterday"));
     CHECK_FALSE(normalise_time("2026-09-01T12:30:05+02:00"));
+    // Issue 36: dates that do not exist and seconds past year 9999 are refused.
+    CHECK_FALSE(normalise_time("2026-02-30"));
+    CHECK_FALSE(normalise_time("2025-02-29"));
+    CHECK_FALSE(normalise_time("2026-04-31"));
+    CHECK(normalise_time("2024-02-29") == "2024-02-29T00:00:00Z");
+    CHECK_FALSE(normalise_time("@9223372036854775807"));
+    CHECK(normalise_time("@253402300799") == "9999-12-31T23:59:59Z");
+    CHECK_FALSE(normalise_time("@253402300800"));
     CHECK(now_time().size() == 20);
 }
 

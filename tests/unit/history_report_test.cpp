@@ -1,11 +1,16 @@
 // What `ptune history` prints (history/report.hpp): units in the table headers, changes as
 // `+7.2%`, machine keys in CSV and JSON, and each run measured against its own segment.
 
+#include <unistd.h>
+
+#include <filesystem>
 #include <sstream>
 
 #include <catch2/catch.hpp>
 
 #include "ptune/core/stats.hpp"
+#include "ptune/core/text.hpp"
+#include "ptune/history/export.hpp"
 #include "ptune/history/report.hpp"
 
 using namespace ptune;
@@ -101,4 +106,37 @@ TEST_CASE("history changes: medians in µs, change and confidence", "[history][r
     CHECK(json["after_us"] == 110.0);
     CHECK(json["change_pct"] == Approx(10.0));
     CHECK(json["confidence"] == Approx(0.995));
+}
+
+TEST_CASE("history show '' is refused; csv export writes valid UTF-8 only (issue 36)",
+          "[history][report]") {
+    const auto dir = std::filesystem::temp_directory_path() /
+                     ("ptune-history-utf8-" + std::to_string(::getpid()));
+    std::filesystem::remove_all(dir);
+    std::filesystem::create_directories(dir);
+    const std::string db = (dir / "h.db").string();
+    NewRun run;
+    run.info.commit = "bad\xff\xfe";
+    run.info.time = "2026-09-01T00:00:00Z";
+    run.info.run_key = "k";
+    run.info.content_digest = "d";
+    CaseValue value;
+    value.name = "case\xc3";
+    value.value_us = 10.0;
+    run.cases.push_back(value);
+    OpenOptions options;
+    options.create = true;
+    auto store = Store::open(db, options);
+    REQUIRE(store);
+    REQUIRE((*store)->add(run));
+    Diagnostics diagnostics;
+    auto shown = show(**store, "", AnalyseOptions{}, diagnostics);
+    REQUIRE_FALSE(shown);
+    CHECK(shown.error().code == ExitCode::InputError);
+    std::ostringstream csv;
+    REQUIRE(export_csv(**store, csv));
+    CHECK(text::is_valid_utf8(csv.str()));
+    CHECK(csv.str().find("bad\xef\xbf\xbd") != std::string::npos);  // U+FFFD
+    store->reset();
+    std::filesystem::remove_all(dir);
 }

@@ -7,6 +7,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <thread>
 
 #include <fmt/format.h>
 #include <catch2/catch.hpp>
@@ -277,4 +278,97 @@ TEST_CASE("cached change points are reused and extended", "[history][store]") {
     run.info.time = "2026-08-01T00:00:00Z";
     REQUIRE(store->add(run));
     CHECK(changes_of(true) == std::vector<std::size_t>{16});
+}
+
+TEST_CASE("locations that keep nothing and impossible lock timeouts are refused (issue 36)",
+          "[history][store]") {
+    for (const std::string location : {"", ":memory:", "file::memory:", "file:x?mode=memory"}) {
+        OpenOptions options;
+        options.create = true;
+        auto store = Store::open(location, options);
+        REQUIRE_FALSE(store);
+        CHECK(store.error().code == ExitCode::InputError);
+        CHECK_FALSE(Store::check(location, options));
+    }
+    TempDb db("timeout");
+    for (double timeout : {-1.0, std::nan(""), 2147483.648, 1e300}) {
+        OpenOptions options;
+        options.create = true;
+        options.lock_timeout_s = timeout;
+        auto store = Store::open(db.path, options);
+        REQUIRE_FALSE(store);
+        CHECK(store.error().message.find("--lock-timeout") != std::string::npos);
+    }
+    CHECK_FALSE(fs::exists(db.path));  // refused before anything was created
+}
+
+TEST_CASE("a PostgreSQL password is masked in every error (keyword and URI forms)",
+          "[history][store]") {
+    // No server at a socket directory that does not exist: libpq fails at once.
+    for (const std::string location :
+         {"host=/nonexistent/ptune dbname=x password=s3cret-1",
+          "host=/nonexistent/ptune "
+          "dbname=x password = 's3cret-1'",
+          "postgresql://u:s3cret-1@/x?host=/nonexistent/ptune",
+          "postgresql:///x?host=/nonexistent/ptune&password=s3cret-1"}) {
+        auto store = Store::open(location, OpenOptions{});
+        REQUIRE_FALSE(store);
+        const std::string text = store.error().to_string();
+        CHECK(text.find("s3cret") == std::string::npos);
+        CHECK(text.find("***") != std::string::npos);
+    }
+}
+
+TEST_CASE("values changed in the database are damage, not nan or 2^64-1 rounds (issue 36)",
+          "[history][store]") {
+    TempDb db("tampered");
+    REQUIRE(open(db.path)->add(make_run("c1", 100.0)));
+    sql(db.path, "DROP TRIGGER ptune_results_no_UPDATE");
+    for (const std::string change :
+         {"rounds = -1", "value_us = -3", "value_us = 0", "min_us = -1"}) {
+        sql(db.path, "UPDATE ptune_results SET " + change +
+                         " WHERE case_id = (SELECT id FROM "
+                         "ptune_cases WHERE name = 'prefill')");
+        auto store = open(db.path, false);
+        const auto runs = store->for_each_run(
+            [](const RunInfo&, std::vector<CaseValue>&&) -> Status { return ok_status(); });
+        REQUIRE_FALSE(runs);
+        CHECK(runs.error().code == ExitCode::InputError);
+        CHECK(runs.error().message.find("damaged") != std::string::npos);
+        const auto series =
+            store->for_each_series({}, [](Series&&) -> Status { return ok_status(); });
+        CHECK_FALSE(series);
+        sql(db.path,
+            "UPDATE ptune_results SET rounds = 3, value_us = 100, min_us = 99 WHERE "
+            "case_id = (SELECT id FROM ptune_cases WHERE name = 'prefill')");
+    }
+}
+
+TEST_CASE("four first adds at once on a database that does not exist yet all succeed (issue 36)",
+          "[history][store]") {
+    // The open's preflight read the application id and the tables apart: a first add
+    // committing in between looked like a foreign file ("its application id is foreign").
+    TempDb db("first-adds");
+    for (int trial = 0; trial < 12; ++trial) {
+        const std::string path = (db.dir / ("h" + std::to_string(trial) + ".db")).string();
+        std::vector<std::string> errors(4);
+        std::vector<std::thread> threads;
+        for (int t = 0; t < 4; ++t) {
+            threads.emplace_back([&, t]() {
+                OpenOptions options;
+                options.create = true;
+                options.lock_timeout_s = 30;
+                auto store = Store::open(path, options);
+                if (!store) {
+                    errors[t] = store.error().to_string();
+                    return;
+                }
+                auto added = (*store)->add(make_run("c" + std::to_string(t), 100.0 + t, t));
+                if (!added) errors[t] = added.error().to_string();
+            });
+        }
+        for (auto& thread : threads) thread.join();
+        for (const auto& error : errors) CHECK(error.empty());
+        CHECK(run_count(path) == 4);
+    }
 }

@@ -56,9 +56,16 @@ struct Outcome {
     std::optional<double> delta_pct;
     bool regressed = false;
     bool report_only = false;  ///< unseeded baseline
+    /// Why the run cannot be compared (a makespan of 0 µs, negative or not finite: no task ran
+    /// or the summary is damaged, never a −100 % pass); empty when it can.
+    std::string incomparable;
+
+    /// The gate fails: a regression, or a run that cannot be compared.
+    bool failed() const { return regressed || !incomparable.empty(); }
 };
 
-/// Compares as perf_guard.py does.
+/// Compares as perf_guard.py does, except that a makespan that is not a positive time (perf_guard
+/// passes `Total Test Time: 0.00 us` as −100 %) makes the run incomparable, which fails.
 Outcome judge(Baseline baseline, Measurement measurement);
 
 /// measure() every current input, then judge().

@@ -60,9 +60,16 @@ struct SummaryUTest {
 std::optional<SummaryUTest> summary_u_test(const RoundSummary& current,
                                            std::span<const RoundSummary> baseline, Tail tail);
 
-/// P(U >= u) for sample sizes m and n without ties: exact for small sizes (m·n up to 10,000),
-/// else the normal approximation with continuity correction.
+/// P(U >= u) for sample sizes m and n without ties: exact for small sizes (m·n up to 10,000;
+/// the table built once per (m, n) and process and reused), else the normal approximation with
+/// continuity correction.
 double u_survival(double m, double n, double u);
+
+namespace detail {
+/// How many exact U tables this process has built (each (m, n) once while it stays cached):
+/// what keeps a sweep of equal-sized cases from rebuilding one per case.
+std::size_t exact_u_tables_built();
+}  // namespace detail
 
 /// 1/C(m+n, m), the p of complete separation, computed in logarithms (no overflow).
 double separation_p(double m, double n);

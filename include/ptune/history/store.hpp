@@ -68,6 +68,11 @@ class Store {
     static Result<std::unique_ptr<Store>> open(const std::string& location,
                                                const OpenOptions& options);
 
+    /// A usage error (exit 2) for a location that cannot hold a history (`''`, SQLite's
+    /// `:memory:` / `file::memory:` / `mode=memory`, which keep nothing) or a lock timeout no
+    /// backend can wait (negative, NaN, over 2147483 s); open() checks it first.
+    static Status check(const std::string& location, const OpenOptions& options);
+
     /// True for a location open() sends to PostgreSQL.
     static bool is_postgres(const std::string& location);
 

@@ -128,7 +128,7 @@ class BenchGateCommand : public Command {
             gate::perf_guard::make_github_renderer(*outcome, warn_only_);
         if (int code = context.emit(report, {{"github", github}}); code != 0) return code;
         if (int code = context.append_step_summary("perf_guard", report); code != 0) return code;
-        return outcome->regressed && !warn_only_ ? static_cast<int>(ExitCode::Findings) : 0;
+        return outcome->failed() && !warn_only_ ? static_cast<int>(ExitCode::Findings) : 0;
     }
 
     std::vector<std::string> baseline_inputs_;

@@ -1,6 +1,5 @@
-// ptune history add|list|show|changes|export: a performance history per case with change-point
-// detection (docs/HISTORY.md). The work is in the history pipeline (ptune/history/); this file
-// holds options, renderer choice and exit codes; what each action prints is history/report.hpp.
+// ptune history add|list|show|changes|export (docs/HISTORY.md): options, renderer choice and exit
+// codes; the work is in the history pipeline, what each action prints in history/report.hpp.
 
 #include "cli/commands/commands.hpp"
 #include "cli/safety.hpp"
@@ -58,7 +57,10 @@ class HistoryCommand : public Command {
             "export", "The whole history: --format csv (default), json or gab-json");
         detection_options(exports);
         subcommands_ = {add, app.get_subcommand("list"), show, changes, exports};
-        for (auto* sub : subcommands_) sub->fallthrough();  // --db, --format, -o may follow it
+        for (auto* sub : subcommands_) {
+            sub->fallthrough();       // --db, --format, -o may follow the action
+            add_number_checks(*sub);  // --alpha nan|inf: as for every command's own options
+        }
     }
 
     int run(Context& context) override {
