@@ -11,6 +11,7 @@
 #include "ptune/bench/gate_pipeline.hpp"
 #include "ptune/bench/perf_guard.hpp"
 #include "ptune/bench/pipeline.hpp"
+#include "ptune/ciresult/inputs.hpp"
 
 namespace ptune::cli {
 
@@ -100,6 +101,8 @@ class BenchGateCommand : public Command {
             settings, **catalogue, context.diagnostics);
         if (!outcome) return context.fail(outcome.error());
         const auto& result = outcome->result;
+        const std::size_t ci_refused =  // daily-CI / suite results: rule notes, §2.7 table
+            ciresult::annotate_gate(baseline_inputs_, current_inputs_, outcome->report);
 
         context.flush_diagnostics();
         std::map<std::string, std::shared_ptr<render::Renderer>> custom = {
@@ -124,7 +127,9 @@ class BenchGateCommand : public Command {
             context.flush_diagnostics();
             if (!saved) return context.fail(saved.error());
         }
-        return result.failed() && !warn_only_ ? static_cast<int>(ExitCode::Findings) : 0;
+        return (result.failed() || ci_refused > 0) && !warn_only_
+                   ? static_cast<int>(ExitCode::Findings)
+                   : 0;
     }
 
   private:
