@@ -222,6 +222,12 @@ Result<DailyRun> load_daily(const std::string& path, Diagnostics& diagnostics) {
         for (const fs::path& folder : folders) {
             DailyCase& c = case_named(run, folder.filename().string());
             read_raw(run, c, folder / kRawResult);
+            if (file_at(folder / "run.log")) {
+                auto input = io::open_input((folder / "run.log").string());
+                if (!input) return input.error();
+                c.run_log =
+                    parse_run_log(input->stream(), (folder / "run.log").string(), diagnostics);
+            }
         }
     }
     for (const DailyCase& c : run.cases) {
@@ -493,6 +499,30 @@ std::vector<render::Table> daily_tables(const DailyRun& run) {
     std::vector<render::Table> tables;
     tables.push_back(std::move(t));
     if (!hidden.rows.empty()) tables.push_back(std::move(hidden));
+    // run.log's task-timing slots (§1.7): per rank and slot, medians as printed.
+    render::Table slots;
+    slots.title = "task slots (run.log)";
+    slots.columns = {"case", "rank", "slot", "n", "fin", "dur", "dfin", "raw"};
+    slots.units = {"", "", "", "", "µs", "µs", "µs"};
+    slots.align = {render::Align::Left};
+    slots.align.resize(slots.columns.size(), render::Align::Right);
+    render::Table context;
+    context.title = "run.log context (seed and validation sentinels)";
+    context.columns = {"case", "sentinel"};
+    for (const DailyCase& c : run.cases) {
+        if (!c.run_log) continue;
+        for (const TaskSlot& s : c.run_log->slots) {
+            slots.rows.push_back(
+                {c.case_id, std::to_string(s.rank), std::to_string(s.slot), std::to_string(s.n),
+                 stats::format_fixed(s.fin_us, 1), stats::format_fixed(s.dur_us, 1),
+                 s.dfin_us ? stats::format_fixed(*s.dfin_us, 1) : "-",
+                 s.raw_fin_us.empty() ? "-" : std::to_string(s.raw_fin_us.size())});
+        }
+        for (const std::string& sentinel : c.run_log->sentinels)
+            context.rows.push_back({c.case_id, sentinel});
+    }
+    if (!slots.rows.empty()) tables.push_back(std::move(slots));
+    if (!context.rows.empty()) tables.push_back(std::move(context));
     return tables;
 }
 

@@ -1,9 +1,11 @@
 // Fuzz target: ciresult's parsers (upstream-2026-12.md §1, §2). The first byte picks the input
 // kind: daily-CI raw-result.json (with or without a manifest expectation), report.md,
 // perf_cases.json, suite-result.json (compared with itself, turned into bench cases and tables)
-// or execution.json. Every result is taken through to_bench_cases() and the tables.
+// or execution.json, or a run.log's §1.7 lines (parse_run_log). Every result is taken through
+// to_bench_cases() and the tables.
 
 #include <cstdint>
+#include <sstream>
 
 #include "fuzz_support.hpp"
 #include "ptune/ciresult/inputs.hpp"
@@ -13,11 +15,11 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     ptune::fuzz::FuzzInput input(data, size, 1);
     ptune::Diagnostics diagnostics;
     const std::string_view text = input.text();
-    switch (input.option(0) % 6) {
+    switch (input.option(0) % 7) {
         case 0:
         case 1: {
             std::optional<Expectation> expected;
-            if (input.option(0) % 6 == 1) expected = Expectation{3, 2, 2};
+            if (input.option(0) % 7 == 1) expected = Expectation{3, 2, 2};
             DailyRun run;
             run.root = "published";
             DailyCase& c = run.cases.emplace_back();
@@ -55,6 +57,15 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
                 (void)to_bench_cases(*suite);
                 (void)suite_tables(*suite);
             }
+            break;
+        }
+        case 5: {
+            std::istringstream in{std::string(text)};
+            DailyRun run;
+            DailyCase& c = run.cases.emplace_back();
+            c.case_id = "fuzz";
+            c.run_log = parse_run_log(in, "run.log", diagnostics);
+            (void)daily_tables(run);
             break;
         }
         default: {

@@ -1,5 +1,6 @@
 // ciresult: daily-CI raw-result.json / report.md / perf_cases.json (upstream-2026-12.md §1.9).
 
+#include <sstream>
 #include <string>
 
 #include <catch2/catch.hpp>
@@ -7,6 +8,7 @@
 #include "ptune/bench/pipeline.hpp"
 #include "ptune/ciresult/daily.hpp"
 #include "ptune/ciresult/inputs.hpp"
+#include "ptune/ciresult/run_log.hpp"
 #include "ptune/core/io.hpp"
 
 using namespace ptune;
@@ -170,4 +172,28 @@ TEST_CASE("ciresult: the bench loader reads CI results once registered", "[cires
     auto report = bench::load_run({ci_data("daily/published/report.md")}, {}, d);
     REQUIRE(report);
     CHECK((*report)[0].ci_block()->effective_us->mean_only);
+}
+
+TEST_CASE("ciresult: run.log task slots and sentinels (§1.7)", "[ciresult]") {
+    std::istringstream in(
+        "[PERF] deterministic_seed seed=5 python_hash_seed=5\n"
+        "[RUN]   task slots: ranks=2\n"
+        "[RUN]     rank 7 task_slot 0: n=2 fin_us=10.5 dur_us=3.0\n"
+        "[RUN]       raw fin_us=[10.4, 10.6]\n"
+        "[RUN]     rank 7 task_slot 1: n=2 fin_us=12.0 dur_us=1.0 dfin_us=1.5\n"
+        "[RUN]       raw fin_us=[12.0]\n"
+        "[RUN]     rank 8 task_slot 0: n=2 fin_us=oops dur_us=1.0\n"
+        "[RUN]       raw fin_us=[1.0, 2.0]\n");
+    Diagnostics d;
+    RunLogFacts facts = parse_run_log(in, "run.log", d);
+    CHECK(facts.declared_ranks == std::optional<std::size_t>(2));
+    REQUIRE(facts.slots.size() == 2);
+    CHECK(facts.slots[0].raw_fin_us == std::vector<double>{10.4, 10.6});
+    CHECK(facts.slots[1].dfin_us == std::optional<double>(1.5));
+    REQUIRE(facts.sentinels.size() == 1);
+    CHECK(facts.sentinels[0] == "[PERF] deterministic_seed seed=5 python_hash_seed=5");
+    std::vector<std::size_t> lines;
+    for (const auto& item : d.items()) lines.push_back(item.line);
+    // wrong raw length (6), bad slot line (7), raw without its slot (8), ranks=2 but 1 seen (0)
+    CHECK(lines == std::vector<std::size_t>{6, 7, 8, 0});
 }

@@ -10,6 +10,7 @@
 
 #include "ptune/bench/model.hpp"
 #include "ptune/ciresult/daily.hpp"
+#include "ptune/ciresult/run_log.hpp"
 #include "ptune/ciresult/suite.hpp"
 #include "ptune/core/diagnostics.hpp"
 #include "ptune/core/error.hpp"
@@ -37,6 +38,7 @@ struct DailyCase {
     std::optional<DailyResult> result;        ///< from raw-result.json
     std::optional<ReportRow> row;             ///< from report.md
     std::string report_source;                ///< report.md path
+    std::optional<RunLogFacts> run_log;       ///< `<case>/run.log` §1.7 lines, when present
     bool in_manifest = false;
 };
 
@@ -66,7 +68,8 @@ std::vector<bench::BenchCase> to_bench_cases(const DailyRun& run);
 std::vector<bench::BenchCase> to_bench_cases(const SuiteResult& suite);
 
 /// ciresult's tables for a daily-CI run: per case the upstream headline, its rule, report.md's
-/// value, the check, per-rank spread, slowest rank and the per-round distribution (p10/p90).
+/// value, the check, per-rank spread, slowest rank and the per-round distribution (p10/p90),
+/// and the task slots and sentinels of the cases' run.log.
 std::vector<render::Table> daily_tables(const DailyRun& run);
 
 /// The suite's own table: status, metric_us, rank spread, wall, measurement.

@@ -116,3 +116,28 @@ write("suite-b-golden/suite-result.json", dump(suite("20261204T020000Z-5e6f7a8b"
                                                      [other_golden])))
 write("suite-b-golden/execution.json", dump({"phase": "complete", "errors": [], "suite_exit_code": 0,
                                              "step_outcome": "success"}))
+
+# daily/published/tp2-demo/run.log: §1.7 task-slot lines and seed sentinels (composed; the
+# numbers are illustrative, printed .1f as the runner does), among other harness lines
+write("daily/published/tp2-demo/run.log", """[perf] tp2-demo: running on 2 device(s)
+[PERF] deterministic_seed seed=1807 python_hash_seed=1807
+[RUN] fixture seed=1807 python_hash_seed=0
+[VALIDATION] mode=golden reference=torch
+[RUN]   task slots: ranks=2
+[RUN]     rank 3229451 task_slot 0: n=3 fin_us=100.0 dur_us=99.0
+[RUN]       raw fin_us=[102.0, 100.0, 98.0]
+[RUN]     rank 3229451 task_slot 1: n=3 fin_us=107.0 dur_us=7.0 dfin_us=7.0
+[RUN]       raw fin_us=[109.0, 107.0, 106.0]
+[RUN]     rank 3229452 task_slot 0: n=3 fin_us=110.0 dur_us=109.5
+[RUN]     rank 3229452 task_slot 1: n=3 fin_us=116.0 dur_us=6.0 dfin_us=6.0
+[perf] tp2-demo: 107.33 us
+""")
+# daily-bad/published/tp2-demo/run.log: a slot line cut short, a raw list of the wrong length,
+# a raw list without its slot, ranks=3 with two ranks seen
+write("daily-bad/published/tp2-demo/run.log", """[RUN]   task slots: ranks=3
+[RUN]     rank 3229451 task_slot 0: n=3 fin_us=100.0 dur_us=
+[RUN]       raw fin_us=[102.0, 100.0, 98.0]
+[RUN]     rank 3229451 task_slot 1: n=3 fin_us=107.0 dur_us=7.0 dfin_us=7.0
+[RUN]       raw fin_us=[109.0, 107.0]
+[RUN]     rank 3229452 task_slot 0: n=3 fin_us=110.0 dur_us=109.5
+""")
