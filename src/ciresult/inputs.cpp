@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
+#include <fstream>
 #include <map>
 #include <set>
 
@@ -48,6 +49,15 @@ fs::path daily_root(const fs::path& dir) {
     return dir;
 }
 
+// The first `bytes` of a file (empty when it cannot be read): enough to tell kinds apart.
+std::string head_of(const std::string& path, std::size_t bytes) {
+    std::ifstream in(path, std::ios::binary);
+    std::string head(bytes, '\0');
+    in.read(head.data(), static_cast<std::streamsize>(bytes));
+    head.resize(static_cast<std::size_t>(std::max<std::streamsize>(in.gcount(), 0)));
+    return head;
+}
+
 bool is_daily_report(const std::string& text) {
     return text.find("| Case | Effective (us) |") != std::string::npos;
 }
@@ -61,8 +71,8 @@ InputKind classify(const std::string& path) {
         if (file_at(p / kSuite)) return InputKind::Suite;
         const fs::path root = daily_root(p);
         if (!file_at(root / kSuite) && file_at(root / kReport)) {
-            auto text = io::read_file((root / kReport).string(), 1 << 20);
-            if (text && is_daily_report(*text)) return InputKind::DailyFolder;
+            if (is_daily_report(head_of((root / kReport).string(), 1 << 16)))
+                return InputKind::DailyFolder;
             return InputKind::None;  // the operator suite's report.md, or any other
         }
         if (file_at(root / kSuite)) return InputKind::Suite;
@@ -74,15 +84,14 @@ InputKind classify(const std::string& path) {
     if (name == kManifest) return InputKind::Manifest;
     if (name == kRawResult) {
         // The operator suite's raw-result.json (with case_id/sampling) is not a daily one.
-        auto text = io::read_file(path, 1 << 16);
-        if (text && text->find("\"sampling\"") != std::string::npos &&
-            text->find("\"fixture_sha256\"") != std::string::npos)
-            return InputKind::None;
+        const std::string head = head_of(path, 1 << 16);
+        if (head.find("\"sampling\"") != std::string::npos &&
+            head.find("\"case_id\"") != std::string::npos)
+            return InputKind::SuiteRaw;
         return InputKind::RawResult;
     }
     if (name == kReport || p.extension() == ".md") {
-        auto text = io::read_file(path, 1 << 20);
-        if (text && is_daily_report(*text)) return InputKind::DailyReport;
+        if (is_daily_report(head_of(path, 1 << 16))) return InputKind::DailyReport;
     }
     return InputKind::None;
 }
@@ -252,6 +261,21 @@ Result<DailyRun> load_daily(const std::string& path, Diagnostics& diagnostics) {
 
 Result<SuiteResult> load_suite(const std::string& path, Diagnostics& diagnostics) {
     fs::path p(path);
+    if (classify(path) == InputKind::SuiteRaw) {
+        auto text = io::read_file(path);
+        if (!text) return text.error();
+        auto validated = validate_suite_raw(*text, path);
+        if (!validated) return validated.error();
+        if (validated->status != "pass")
+            diagnostics.warn(path, 0,
+                             fmt::format("{}: fail: {}", validated->case_id, validated->error));
+        SuiteResult suite;
+        suite.source = path;
+        suite.suite_id = "raw-result.json";
+        suite.status = validated->status;
+        suite.cases.push_back(std::move(*validated));
+        return suite;
+    }
     if (io::is_dir(p)) p = file_at(p / kSuite) ? p / kSuite : daily_root(p) / kSuite;
     auto text = io::read_file(p.string());
     if (!text) return text.error();
@@ -528,10 +552,13 @@ std::vector<render::Table> daily_tables(const DailyRun& run) {
 
 std::vector<render::Table> suite_tables(const SuiteResult& suite) {
     render::Table t;
-    t.title = fmt::format("operator suite {} run {} ({}, status {})", suite.suite_id, suite.run_id,
-                          suite.logical_date, suite.status);
-    t.columns = {"case",        "status", "metric",      "max rank median",
-                 "rank spread", "wall",   "measurement", "reason"};
+    t.title = suite.run_id.empty()
+                  ? fmt::format("operator suite raw-result.json ({}), validated as upstream",
+                                suite.source)
+                  : fmt::format("operator suite {} run {} ({}, status {})", suite.suite_id,
+                                suite.run_id, suite.logical_date, suite.status);
+    t.columns = {"case",   "status", "metric",      "max median",
+                 "spread", "wall",   "measurement", "reason"};
     t.units = {"", "", "µs", "µs", "µs", "s"};
     t.align = {render::Align::Left,  render::Align::Left,  render::Align::Right,
                render::Align::Right, render::Align::Right, render::Align::Right,
@@ -548,7 +575,26 @@ std::vector<render::Table> suite_tables(const SuiteResult& suite) {
                           c.shared_measurement ? "shared: " + c.measurement_case : c.case_id,
                           pass ? "" : c.error});
     }
-    return {std::move(t)};
+    std::vector<render::Table> tables;
+    tables.push_back(std::move(t));
+    // validate_suite_raw(): per rank its median round total and each slot's median.
+    render::Table slots;
+    slots.title = "ranks and dispatch slots";
+    slots.columns = {"case", "rank", "rank median", "slot", "task", "slot median"};
+    slots.units = {"", "", "µs", "", "", "µs"};
+    slots.align = {render::Align::Left,  render::Align::Right, render::Align::Right,
+                   render::Align::Right, render::Align::Left,  render::Align::Right};
+    for (const SuiteCase& c : suite.cases) {
+        for (const SuiteRank& rank : c.ranks) {
+            for (std::size_t i = 0; i < rank.slots.size(); ++i) {
+                slots.rows.push_back({c.case_id, rank.trace_pid, fixed2(rank.median_us),
+                                      std::to_string(i), rank.slots[i].first,
+                                      fixed2(rank.slots[i].second)});
+            }
+        }
+    }
+    if (!slots.rows.empty()) tables.push_back(std::move(slots));
+    return tables;
 }
 
 render::Table suite_comparison_table(const SuiteResult& baseline, const SuiteResult& current,
@@ -596,7 +642,8 @@ std::vector<render::Table> tables_for_inputs(const std::vector<std::string>& inp
         switch (classify(input)) {
             case InputKind::None:
                 break;
-            case InputKind::Suite: {
+            case InputKind::Suite:
+            case InputKind::SuiteRaw: {
                 auto suite = load_suite(input, ignored);
                 if (suite) {
                     for (auto& table : suite_tables(*suite)) tables.push_back(std::move(table));
@@ -620,7 +667,7 @@ std::vector<std::string> headline_notes(const std::vector<std::string>& inputs) 
     for (const std::string& input : inputs) {
         const InputKind kind = classify(input);
         if (kind == InputKind::None) continue;
-        if (kind == InputKind::Suite) {
+        if (kind == InputKind::Suite || kind == InputKind::SuiteRaw) {
             notes.push_back(fmt::format(
                 "{}: operator suite; upstream's metric_us = minimum rank median (gate it with "
                 "--metric median); samples = the fastest rank's samples_us",
@@ -685,7 +732,7 @@ void install_bench_reader() {
             const InputKind kind = classify(path);
             if (kind == InputKind::None) return std::nullopt;
             std::vector<bench::BenchCase> cases;
-            if (kind == InputKind::Suite) {
+            if (kind == InputKind::Suite || kind == InputKind::SuiteRaw) {
                 auto suite = load_suite(path, diagnostics);
                 if (!suite) return Status(suite.error());
                 cases = to_bench_cases(*suite);

@@ -24,6 +24,14 @@ Result<nlohmann::json> parse_json_document(std::string_view text, const std::str
     }
 }
 
+Result<nlohmann::json> parse_json_object(std::string_view text, const std::string& source,
+                                         std::string_view what) {
+    auto document = parse_json_document(text, source);
+    if (document && !document->is_object())
+        return Error{fmt::format("{} is not a JSON object", what), source, 1, ExitCode::InputError};
+    return document;
+}
+
 const nlohmann::json& required_member(const nlohmann::json& object, const char* key) {
     if (!object.is_object()) throw DocumentError{fmt::format("missing key '{}'", key)};
     auto it = object.find(key);

@@ -19,6 +19,11 @@ struct DocumentError {
 /// Parses `text`; a syntax error is an Error naming `source` and the 1-based line.
 Result<nlohmann::json> parse_json_document(std::string_view text, const std::string& source);
 
+/// parse_json_document() of a document that must be an object: otherwise the error
+/// `<what> is not a JSON object` at line 1.
+Result<nlohmann::json> parse_json_object(std::string_view text, const std::string& source,
+                                         std::string_view what);
+
 /// `object[key]`, or DocumentError `missing key '<key>'` (also when `object` is no object).
 const nlohmann::json& required_member(const nlohmann::json& object, const char* key);
 

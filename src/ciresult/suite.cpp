@@ -5,6 +5,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
+#include <set>
 
 #include <fmt/format.h>
 
@@ -88,11 +90,9 @@ SuiteCase read_case(const json& record, std::string_view text, const std::string
 
 Result<SuiteResult> parse_suite_result(std::string_view text, const std::string& source,
                                        Diagnostics& diagnostics) {
-    auto document = parse_json_document(text, source);
+    auto document = parse_json_object(text, source, "suite-result.json");
     if (!document) return document.error();
     const json& root = *document;
-    if (!root.is_object())
-        return Error{"suite-result.json is not a JSON object", source, 1, ExitCode::InputError};
     auto cases = root.find("cases");
     if (cases == root.end() || !cases->is_array()) {
         return Error{"suite-result.json: cases is not a list", source,
@@ -197,11 +197,9 @@ std::string format_change(const Comparison& comparison) {
 }
 
 Result<Execution> parse_execution(std::string_view text, const std::string& source) {
-    auto document = parse_json_document(text, source);
+    auto document = parse_json_object(text, source, "execution.json");
     if (!document) return document.error();
     const json& root = *document;
-    if (!root.is_object())
-        return Error{"execution.json is not a JSON object", source, 1, ExitCode::InputError};
     Execution execution;
     execution.phase = string_member(root, "phase");
     execution.step_outcome = string_member(root, "step_outcome");
@@ -214,6 +212,145 @@ Result<Execution> parse_execution(std::string_view text, const std::string& sour
         }
     }
     return execution;
+}
+
+}  // namespace ptune::ciresult
+
+namespace ptune::ciresult {
+
+namespace {
+
+struct Violation {
+    std::string rule;
+};
+
+void require(bool condition, std::string rule) {
+    if (!condition) throw Violation{std::move(rule)};
+}
+
+bool is_false(const json& object, const char* key) {
+    auto it = object.find(key);
+    return it != object.end() && it->is_boolean() && !it->get<bool>();
+}
+
+// §2.4's checks over benchmark.samples and the per-rank results.
+void validate_grid(const json& benchmark, SuiteCase& c) {
+    const json& samples = required_member(benchmark, "samples");
+    require(samples.is_array(), "samples is not a list");
+    require(samples.size() == 100, fmt::format("{} rounds, expected exactly 100", samples.size()));
+    require(samples[0].is_object(), "a round is not an object");
+    std::vector<std::string> pids;
+    for (const auto& [pid, values] : samples[0].items()) pids.push_back(pid);
+    std::sort(pids.begin(), pids.end());  // sorted by pid as a string
+    require(!pids.empty(), "the first round has no rank");
+    if (pids.size() > 1) {
+        auto grid = benchmark.find("distributed_grid");
+        require(grid != benchmark.end() && grid->is_boolean() && grid->get<bool>(),
+                "a multi-card result needs distributed_grid true");
+    }
+    struct RankState {
+        std::size_t dispatches = 0;
+        std::vector<std::string> tasks;
+        std::vector<std::vector<double>> per_slot;
+        std::vector<double> totals;
+        std::set<long long> invs;
+    };
+    std::map<std::string, RankState> state;
+    for (const json& round : samples) {
+        require(round.is_object(), "a round is not an object");
+        require(round.size() == pids.size(), "a rank is missing from a measured round");
+        for (const std::string& pid : pids) {
+            auto it = round.find(pid);
+            require(it != round.end(), "a rank is missing from a measured round");
+            require(it->is_array() && !it->empty(), "a rank has no dispatch in a round");
+            RankState& rank = state[pid];
+            if (rank.dispatches == 0) {
+                rank.dispatches = it->size();
+                rank.per_slot.resize(rank.dispatches);
+            }
+            require(it->size() == rank.dispatches, "dispatch count changed between rounds");
+            std::vector<double> values;
+            for (std::size_t slot = 0; slot < it->size(); ++slot) {
+                const json& d = (*it)[slot];
+                require(d.is_object(), "a dispatch is not an object");
+                const json& inv = required_member(d, "inv");
+                require(inv.is_number_integer() && inv.get<long long>() >= 0,
+                        "inv is not a non-negative integer");
+                require(rank.invs.insert(inv.get<long long>()).second,
+                        fmt::format("inv {} repeats for pid {}", inv.get<long long>(), pid));
+                const json& task = required_member(d, "task");
+                require(task.is_string(), "task is not a string");
+                if (rank.tasks.size() <= slot) rank.tasks.push_back(task.get<std::string>());
+                require(rank.tasks[slot] == task.get<std::string>(),
+                        "a slot's task changed between rounds");
+                const json& e = required_member(d, "effective_us");
+                require(e.is_number() && !e.is_boolean() && std::isfinite(e.get<double>()) &&
+                            e.get<double>() > 0.0,
+                        "effective_us is not a finite number > 0");
+                values.push_back(e.get<double>());
+                rank.per_slot[slot].push_back(e.get<double>());
+            }
+            rank.totals.push_back(stats::fsum(values));
+        }
+    }
+    double lo = 0.0, hi = 0.0;
+    for (const std::string& pid : pids) {
+        RankState& rank = state[pid];
+        SuiteRank out;
+        out.trace_pid = pid;
+        out.median_us = stats::median(rank.totals).value_or(0.0);
+        out.samples_us = std::move(rank.totals);
+        for (std::size_t slot = 0; slot < rank.per_slot.size(); ++slot)
+            out.slots.emplace_back(rank.tasks[slot],
+                                   stats::median(rank.per_slot[slot]).value_or(0.0));
+        if (c.ranks.empty() || out.median_us < lo) lo = out.median_us;
+        if (c.ranks.empty() || out.median_us > hi) hi = out.median_us;
+        c.ranks.push_back(std::move(out));
+    }
+    c.metric_us = lo;
+    c.max_rank_median_us = hi;
+    c.rank_spread_us = hi - lo;
+}
+
+}  // namespace
+
+Result<SuiteCase> validate_suite_raw(std::string_view text, const std::string& source) {
+    auto document = parse_json_object(text, source, "raw-result.json");
+    if (!document) return document.error();
+    const json& root = *document;
+    SuiteCase c;
+    c.case_id = string_member(root, "case_id");
+    if (c.case_id.empty()) c.case_id = "raw-result";
+    c.line = 1;
+    c.status = "fail";
+    try {
+        auto passed = root.find("passed");
+        require(passed != root.end() && passed->is_boolean() && passed->get<bool>(),
+                fmt::format("passed is not true: {}", string_member(root, "error")));
+        require(!string_member(root, "fixture_sha256").empty() &&
+                    !string_member(root, "golden_sha256").empty(),
+                "fixture_sha256 or golden_sha256 missing");
+        const json& benchmark = required_member(root, "benchmark");
+        require(benchmark.is_object(), "benchmark is not an object");
+        const json& rounds = required_member(benchmark, "rounds");
+        const json& warmup = required_member(benchmark, "warmup");
+        require(rounds == json(100) && warmup == json(5), "(rounds, warmup) is not (100, 5)");
+        for (const char* flag :
+             {"fallback_flattened", "unstable_dispatch_slots", "all_zero_device"})
+            require(is_false(benchmark, flag), fmt::format("{} is not false", flag));
+        validate_grid(benchmark, c);
+        c.status = "pass";
+    } catch (const Violation& v) {
+        c.error = v.rule;
+        c.ranks.clear();
+        c.metric_us.reset();
+    } catch (const DocumentError& e) {
+        c.error = e.message;
+        c.ranks.clear();
+        c.metric_us.reset();
+    }
+    c.valid = c.status == "pass";
+    return c;
 }
 
 }  // namespace ptune::ciresult

@@ -1,7 +1,8 @@
 // Fuzz target: ciresult's parsers (upstream-2026-12.md §1, §2). The first byte picks the input
 // kind: daily-CI raw-result.json (with or without a manifest expectation), report.md,
 // perf_cases.json, suite-result.json (compared with itself, turned into bench cases and tables)
-// or execution.json, or a run.log's §1.7 lines (parse_run_log). Every result is taken through
+// or execution.json, a run.log's §1.7 lines (parse_run_log) or an operator-suite
+// raw-result.json (validate_suite_raw). Every result is taken through
 // to_bench_cases() and the tables.
 
 #include <cstdint>
@@ -15,11 +16,11 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     ptune::fuzz::FuzzInput input(data, size, 1);
     ptune::Diagnostics diagnostics;
     const std::string_view text = input.text();
-    switch (input.option(0) % 7) {
+    switch (input.option(0) % 8) {
         case 0:
         case 1: {
             std::optional<Expectation> expected;
-            if (input.option(0) % 7 == 1) expected = Expectation{3, 2, 2};
+            if (input.option(0) % 8 == 1) expected = Expectation{3, 2, 2};
             DailyRun run;
             run.root = "published";
             DailyCase& c = run.cases.emplace_back();
@@ -66,6 +67,16 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
             c.case_id = "fuzz";
             c.run_log = parse_run_log(in, "run.log", diagnostics);
             (void)daily_tables(run);
+            break;
+        }
+        case 6: {
+            auto validated = validate_suite_raw(text, "raw-result.json");
+            if (validated) {
+                SuiteResult suite;
+                suite.cases.push_back(std::move(*validated));
+                (void)to_bench_cases(suite);
+                (void)suite_tables(suite);
+            }
             break;
         }
         default: {

@@ -6,6 +6,7 @@
 
 #include "ptune/ciresult/inputs.hpp"
 #include "ptune/ciresult/suite.hpp"
+#include "ptune/core/io.hpp"
 
 using namespace ptune;
 using namespace ptune::ciresult;
@@ -114,4 +115,32 @@ TEST_CASE("ciresult: execution.json", "[ciresult]") {
     REQUIRE(e->errors.size() == 1);
     CHECK(e->errors[0].second == "exit 3");
     CHECK_FALSE(parse_execution("[]", "execution.json"));
+}
+
+TEST_CASE("ciresult: §2.11 operator raw-result.json validated as upstream", "[ciresult]") {
+    auto text = io::read_file(suite_data("suite-raw/demo-attention-8k/raw-result.json"));
+    REQUIRE(text);
+    auto c = validate_suite_raw(*text, "raw-result.json");
+    REQUIRE(c);
+    REQUIRE(c->status == "pass");
+    CHECK(*c->metric_us == 107.5);
+    CHECK(*c->max_rank_median_us == 117.0);
+    CHECK(*c->rank_spread_us == 9.5);
+    REQUIRE(c->ranks.size() == 2);
+    CHECK(c->ranks[0].trace_pid == "10");
+    CHECK(c->ranks[0].slots[0] == std::pair<std::string, double>{"compute", 110.0});
+    CHECK(c->ranks[1].slots[0].second == 100.5);
+    CHECK(c->ranks[1].slots[1].second == 7.0);
+    auto extra =
+        io::read_file(suite_data("suite-raw-extra-dispatch/demo-attention-8k/raw-result.json"));
+    REQUIRE(extra);
+    auto bad = validate_suite_raw(*extra, "raw-result.json");
+    REQUIRE(bad);
+    CHECK(bad->status == "fail");
+    CHECK(bad->error == "dispatch count changed between rounds");
+    auto zero = validate_suite_raw(std::string(*text).replace(text->find("110.0"), 5, "0.0"),
+                                   "raw-result.json");
+    REQUIRE(zero);
+    CHECK(zero->error == "effective_us is not a finite number > 0");
+    CHECK_FALSE(validate_suite_raw("[1]", "raw-result.json"));
 }

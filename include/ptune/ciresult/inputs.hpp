@@ -26,6 +26,7 @@ enum class InputKind {
     DailyReport,  ///< a daily-CI report.md
     Manifest,     ///< perf_cases.json
     Suite,        ///< a suite-result.json, or a folder holding one
+    SuiteRaw,     ///< an operator-suite raw-result.json (§2.3: case_id, sampling, fingerprints)
 };
 
 /// Classifies a path by name and content of the folder (no file is parsed).
@@ -55,7 +56,8 @@ struct DailyRun {
 /// is FAIL). An unreadable or malformed report.md / perf_cases.json is an error (exit 2).
 Result<DailyRun> load_daily(const std::string& path, Diagnostics& diagnostics);
 
-/// Loads a suite-result.json (or the one in a folder).
+/// Loads a suite-result.json (or the one in a folder), or an operator-suite raw-result.json
+/// as a one-row suite (validate_suite_raw()).
 Result<SuiteResult> load_suite(const std::string& path, Diagnostics& diagnostics);
 
 /// The bench view of a daily-CI run: per case a block whose summary is over the headline

@@ -22,6 +22,9 @@ struct SuiteRank {
     std::string trace_pid;
     double median_us = 0.0;
     std::vector<double> samples_us;  ///< round totals in round order
+    /// Per dispatch slot (slot ascending): the callable and the median of its values; filled
+    /// by validate_suite_raw() (suite-result.json rows keep them in `record`).
+    std::vector<std::pair<std::string, double>> slots;
 };
 
 /// One row of `suite-result.json` `cases[]`.
@@ -53,6 +56,13 @@ struct SuiteResult {
 /// is read as `interrupted` with a warning (its producer died).
 Result<SuiteResult> parse_suite_result(std::string_view text, const std::string& source,
                                        Diagnostics& diagnostics);
+
+/// Validates an operator-suite `raw-result.json` (§2.3) as upstream's `validate_result` (§2.4)
+/// and computes the case record: `metric_us` (min over ranks of the median round total),
+/// `max_rank_median_us`, `rank_spread_us`, `ranks[]` sorted by pid as a string. The first
+/// violated rule makes the case `fail` with that rule as `error` (§2.10); a file that is not
+/// JSON or not an object is an error (exit 2).
+Result<SuiteCase> validate_suite_raw(std::string_view text, const std::string& source);
 
 /// Upstream's `comparison(current, baseline)` (§2.7).
 struct Comparison {

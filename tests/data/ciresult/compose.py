@@ -141,3 +141,25 @@ write("daily-bad/published/tp2-demo/run.log", """[RUN]   task slots: ranks=3
 [RUN]       raw fin_us=[109.0, 107.0]
 [RUN]     rank 3229452 task_slot 0: n=3 fin_us=110.0 dur_us=109.5
 """)
+
+# suite-raw/: the §2.11 benchmark grid as the operator suite's raw-result.json (§2.3): pid "10"
+# compute 110.0 + clear 7.0, pid "11" compute 100.0 + (r mod 2) + clear 7.0, 100 rounds
+def suite_raw(extra_dispatch_round=None):
+    samples = []
+    for r in range(100):
+        rnd = {}
+        for pid, compute in (("10", 110.0), ("11", 100.0 + (r % 2))):
+            rnd[pid] = [{"inv": 2 * r, "task": "compute", "effective_us": compute, "task_name": "compute"},
+                        {"inv": 2 * r + 1, "task": "clear", "effective_us": 7.0, "task_name": "clear"}]
+            if pid == "11" and r == extra_dispatch_round:
+                rnd[pid].append({"inv": 1000, "task": "clear", "effective_us": 7.0, "task_name": "clear"})
+        samples.append(rnd)
+    return {"case_id": "demo-attention-8k", "sampling": sampling, "passed": True, "run_config": case["run_config"],
+            "fixture_sha256": "f" * 64, "golden_sha256": "9" * 64, "error": None,
+            "specs": [{"name": "x_out", "shape": [8, 4, 4096], "dtype": "torch.float32", "direction": "out",
+                       "resident": False}], "work_dir": None,
+            "benchmark": {"rounds": 100, "warmup": 5, "fallback_flattened": False, "unstable_dispatch_slots": False,
+                          "all_zero_device": False, "distributed_grid": True, "samples": samples}}
+write("suite-raw/demo-attention-8k/raw-result.json", dump(suite_raw()))
+# the §2.11 FAIL variant: round 40 of pid "11" carries a third dispatch
+write("suite-raw-extra-dispatch/demo-attention-8k/raw-result.json", dump(suite_raw(extra_dispatch_round=40)))
