@@ -506,6 +506,12 @@ Status for_each_bench_case(const std::vector<std::string>& paths_or_labels,
             label = argument.substr(0, eq);
             path = argument.substr(eq + 1);
         }
+        // Inputs another domain reads (daily-CI / operator-suite results): model.hpp.
+        if (auto handled = read_registered_input(path, diagnostics, sink)) {
+            if (!*handled) return handled->error();
+            ++usable_files;
+            continue;
+        }
         if (path != io::kStdinName && fs::is_directory(path, error)) {
             std::vector<std::string> files = files_under(path);
             if (files.empty()) {

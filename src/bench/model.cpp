@@ -4,6 +4,8 @@
 
 #include <fmt/format.h>
 
+#include <utility>
+
 namespace ptune::bench {
 
 const char* to_string(Origin origin) {
@@ -18,6 +20,8 @@ const char* to_string(Origin origin) {
             return "json";
         case Origin::DeviceLog:
             return "device-log";
+        case Origin::CiResult:
+            return "ci-result";
     }
     return "report";
 }
@@ -87,6 +91,33 @@ std::optional<double> BenchCase::ci_mean() const {
     const BenchBlock* block = ci_block();
     if (block == nullptr || !block->effective_us) return std::nullopt;
     return block->effective_us->mean;
+}
+
+namespace {
+
+std::vector<std::pair<std::string, InputReader>>& input_readers() {
+    static std::vector<std::pair<std::string, InputReader>> readers;
+    return readers;
+}
+
+}  // namespace
+
+void register_input_reader(const std::string& name, InputReader reader) {
+    for (auto& [known, existing] : input_readers()) {
+        if (known == name) {
+            existing = std::move(reader);
+            return;
+        }
+    }
+    input_readers().emplace_back(name, std::move(reader));
+}
+
+std::optional<Status> read_registered_input(const std::string& path, Diagnostics& diagnostics,
+                                            const CaseSink& sink) {
+    for (const auto& [name, reader] : input_readers()) {
+        if (auto status = reader(path, diagnostics, sink)) return status;
+    }
+    return std::nullopt;
 }
 
 }  // namespace ptune::bench

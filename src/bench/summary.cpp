@@ -225,8 +225,8 @@ std::optional<LoopFacts> loop_facts_from_json(const json& value) {
 }
 
 Origin origin_from(const std::string& text) {
-    for (Origin origin :
-         {Origin::Report, Origin::Strace, Origin::ResultsTsv, Origin::Json, Origin::DeviceLog}) {
+    for (Origin origin : {Origin::Report, Origin::Strace, Origin::ResultsTsv, Origin::Json,
+                          Origin::DeviceLog, Origin::CiResult}) {
         if (text == to_string(origin)) return origin;
     }
     throw JsonError{fmt::format("unknown origin '{}'", text)};

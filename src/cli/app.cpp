@@ -19,6 +19,7 @@
 #include "cli/command.hpp"
 #include "cli/introspect.hpp"
 #include "cli/safety.hpp"
+#include "ptune/ciresult/inputs.hpp"
 #include "ptune/core/io.hpp"
 #include "ptune/core/terminal.hpp"
 #include "ptune/core/text.hpp"
@@ -338,6 +339,7 @@ int run_command(CLI::App& sub, Command& command, const CommandSpec& spec, Common
 
 int run(int argc, char** argv) {
     io::install_cleanup_handlers();
+    ciresult::install_bench_reader();  // daily-CI / operator-suite results as bench inputs
     CommonOptions options;
 
     if (argc > 1 && argv[1][0] != '-' && !is_hidden_command(argv[1])) {

@@ -146,6 +146,16 @@ Result<GateOutcome> run_gate(const GateRequest& request, const Options& options,
     return outcome;
 }
 
+Status check_sides(const std::vector<std::string>& baselines, const std::string& history,
+                   const std::vector<std::string>& current) {
+    if ((baselines.empty() && history.empty()) || current.empty())
+        return Error{"bench-gate needs --baseline and --current (see ptune help bench-gate)", "", 0,
+                     ExitCode::InputError};
+    if (!baselines.empty() && !history.empty())
+        return Error{"--baseline and --history exclude each other", "", 0, ExitCode::InputError};
+    return ok_status();
+}
+
 Status require_compared(const GateResult& result) {
     if (result.compared() > 0) return ok_status();
     // Wrong baseline, renamed cases, other rounds: the report says why, but it is no pass.

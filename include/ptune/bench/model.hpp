@@ -29,9 +29,10 @@ enum class Origin {
     ResultsTsv,  ///< a daily-CI `results.tsv` row (mean only)
     Json,        ///< a `ptune bench-summary --format json` output read back
     DeviceLog,   ///< recomputed from legacy device-log orch/sched lines (before [STRACE])
+    CiResult,    ///< a daily-CI raw-result.json / report.md or an operator suite-result.json
 };
 
-/// "report", "strace", "results.tsv", "json", "device-log".
+/// "report", "strace", "results.tsv", "json", "device-log", "ci-result".
 const char* to_string(Origin origin);
 
 /// A place in an input file (1-based line; 0 when the whole file is meant).
@@ -223,5 +224,18 @@ using CaseSink = std::function<void(BenchCase&&)>;
 Status for_each_bench_case(const std::vector<std::string>& paths_or_labels,
                            const LoadOptions& options, Diagnostics& diagnostics,
                            const CaseSink& sink);
+
+/// A reader of inputs another domain owns (ciresult: daily-CI and operator-suite results):
+/// nullopt when `path` is not its kind, else the status after handing its cases to the sink.
+/// for_each_bench_case() asks every registered reader before reading a path itself.
+using InputReader = std::function<std::optional<Status>(
+    const std::string& path, Diagnostics& diagnostics, const CaseSink& sink)>;
+
+/// Registers `reader` under `name` (a second registration of the name replaces the first).
+void register_input_reader(const std::string& name, InputReader reader);
+
+/// Runs the registered readers on `path` (the first that claims it); nullopt when none does.
+std::optional<Status> read_registered_input(const std::string& path, Diagnostics& diagnostics,
+                                            const CaseSink& sink);
 
 }  // namespace ptune::bench

@@ -54,6 +54,10 @@ Result<GateOutcome> run_gate(const GateRequest& request, const Options& options,
 /// in the report, but a gate that compared nothing does not pass (ExitCode::InputError).
 Status require_compared(const GateResult& result);
 
+/// The sides bench-gate needs: --current and one of --baseline / --history (exit 2 otherwise).
+Status check_sides(const std::vector<std::string>& baselines, const std::string& history,
+                   const std::vector<std::string>& current);
+
 /// The cases of each baseline input (`on_baseline(run, case)`, `run` = its index), then the
 /// current run's (`on_current`), a case at a time. An input that cannot be read is an error
 /// naming its role (`baseline`, `current run`) with ExitCode::InputError: a baseline that cannot

@@ -6,6 +6,7 @@
 
 #include "cli/commands/commands.hpp"
 #include "cli/safety.hpp"
+#include "ptune/ciresult/inputs.hpp"
 #include "ptune/gate/perf_guard.hpp"
 #include "ptune/gate/pipeline.hpp"
 
@@ -65,15 +66,8 @@ class BenchGateCommand : public Command {
 
     int run(Context& context) override {
         // Checked here rather than by CLI11 so that `ptune help bench-gate` still shows the help.
-        if ((baseline_inputs_.empty() && history_.empty()) || current_inputs_.empty()) {
-            return context.fail(
-                Error{"bench-gate needs --baseline and --current (see ptune help bench-gate)", "",
-                      0, ExitCode::InputError});
-        }
-        if (!baseline_inputs_.empty() && !history_.empty()) {
-            return context.fail(
-                Error{"--baseline and --history exclude each other", "", 0, ExitCode::InputError});
-        }
+        if (auto sides = gate::check_sides(baseline_inputs_, history_, current_inputs_); !sides)
+            return context.fail(sides.error());
         context.add_labelled_inputs(baseline_inputs_);
         context.add_labelled_inputs(current_inputs_);
         if (auto guard = gate::perf_guard::detect_baseline(baseline_inputs_)) {
@@ -97,6 +91,8 @@ class BenchGateCommand : public Command {
                            options_, settings, &**catalogue, context.diagnostics);
         if (!outcome) return context.fail(outcome.error());
         const auto& result = outcome->result;
+        const std::size_t ci_refused =  // daily-CI / suite results: rule notes, §2.7 table
+            ciresult::annotate_gate(baseline_inputs_, current_inputs_, outcome->report);
 
         context.flush_diagnostics();
         std::map<std::string, std::shared_ptr<render::Renderer>> custom = {
@@ -114,7 +110,9 @@ class BenchGateCommand : public Command {
             context.flush_diagnostics();
             if (!saved) return context.fail(saved.error());
         }
-        return result.failed() && !warn_only_ ? static_cast<int>(ExitCode::Findings) : 0;
+        return (result.failed() || ci_refused > 0) && !warn_only_
+                   ? static_cast<int>(ExitCode::Findings)
+                   : 0;
     }
 
   private:

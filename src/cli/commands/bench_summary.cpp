@@ -7,6 +7,7 @@
 #include "cli/safety.hpp"
 #include "ptune/bench/pipeline.hpp"
 #include "ptune/bench/summary.hpp"
+#include "ptune/ciresult/inputs.hpp"
 #include "ptune/core/terminal.hpp"
 #include "ptune/host/facts.hpp"
 
@@ -82,6 +83,8 @@ class BenchSummaryCommand : public Command {
         if (format != "json" && format != "run") {
             for (render::Table& table : host::host_tables(host_facts))
                 report.tables.push_back(std::move(table));
+            for (render::Table& table : ciresult::tables_for_inputs(inputs_))
+                report.tables.push_back(std::move(table));  // daily-CI / suite specifics
         } else if (format == "json" && !host_facts.empty()) {
             report.data["host"] = host::host_json(host_facts);  // the same tables as data
         }

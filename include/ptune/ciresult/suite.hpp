@@ -1,0 +1,92 @@
+#pragma once
+/// @file suite.hpp
+/// The `dsv4-operators` operator performance suite (spec: upstream-2026-12.md §2):
+/// `suite-result.json` of both generations, upstream's comparison rule (`delta_pct` or an
+/// `incomparable <key>` refusal) and `execution.json`.
+
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "ptune/core/diagnostics.hpp"
+#include "ptune/core/error.hpp"
+
+namespace ptune::ciresult {
+
+/// One rank of a passing case record (`ranks[]`, §2.4).
+struct SuiteRank {
+    std::string trace_pid;
+    double median_us = 0.0;
+    std::vector<double> samples_us;  ///< round totals in round order
+    /// Per dispatch slot (slot ascending): the callable and the median of its values; filled
+    /// by validate_suite_raw() (suite-result.json rows keep them in `record`).
+    std::vector<std::pair<std::string, double>> slots;
+};
+
+/// One row of `suite-result.json` `cases[]`.
+struct SuiteCase {
+    std::string case_id;
+    std::string status;  ///< as written; anything but `pass` counts as not passing
+    std::string error;
+    std::string measurement_id;    ///< v2; empty in v1
+    std::string measurement_case;  ///< v2: the row whose measurement this row shares
+    bool shared_measurement = false;
+    std::optional<double> metric_us, max_rank_median_us, rank_spread_us, wall_seconds;
+    std::vector<SuiteRank> ranks;
+    std::size_t line = 0;   ///< line of the row's `case_id` in the file (0 if unknown)
+    nlohmann::json record;  ///< the whole record (identity keys for the comparison)
+    bool valid = true;      ///< false: `pass` without a finite metric_us > 0
+};
+
+/// `suite-result.json` (§2.6).
+struct SuiteResult {
+    std::string source;
+    std::string suite_id, run_id, logical_date, variant, status, contract_id;
+    bool v2 = false;  ///< a v2 file (variant `ci`, measurement ids); v1-ci compares like v2
+    bool coverage_complete = false;
+    std::vector<SuiteCase> cases;
+};
+
+/// Parses a suite-result.json. Not JSON, not an object or `cases` not a list is an error (exit
+/// 2); a bad row is a warning with file:line and kept as not passing. A file still `running`
+/// is read as `interrupted` with a warning (its producer died).
+Result<SuiteResult> parse_suite_result(std::string_view text, const std::string& source,
+                                       Diagnostics& diagnostics);
+
+/// Validates an operator-suite `raw-result.json` (§2.3) as upstream's `validate_result` (§2.4)
+/// and computes the case record: `metric_us` (min over ranks of the median round total),
+/// `max_rank_median_us`, `rank_spread_us`, `ranks[]` sorted by pid as a string. The first
+/// violated rule makes the case `fail` with that rule as `error` (§2.10); a file that is not
+/// JSON or not an object is an error (exit 2).
+Result<SuiteCase> validate_suite_raw(std::string_view text, const std::string& source);
+
+/// Upstream's `comparison(current, baseline)` (§2.7).
+struct Comparison {
+    std::optional<double> delta_pct;  ///< nullopt = N/A, never 0
+    std::string reason;               ///< why delta_pct is null
+    std::vector<std::string> changed_components;
+};
+
+/// Applies §2.7 to two case records. `ci_stack`: the v2/v1-ci rule (system components first,
+/// changed_components); otherwise v1-bot (toolchain is an identity key).
+Comparison compare_cases(const SuiteCase& current, const SuiteCase* baseline, bool ci_stack);
+
+/// `+2.38%` / `N/A` as report.md prints a change.
+std::string format_change(const Comparison& comparison);
+
+/// `execution.json` of the CI wrapper (§2.9).
+struct Execution {
+    std::string phase;
+    std::optional<long long> suite_exit_code;
+    std::string step_outcome;
+    std::vector<std::pair<std::string, std::string>> errors;  ///< (phase, error)
+};
+
+/// Parses execution.json; not JSON or not an object is an error (exit 2).
+Result<Execution> parse_execution(std::string_view text, const std::string& source);
+
+}  // namespace ptune::ciresult

@@ -1,0 +1,34 @@
+#pragma once
+// JSON helpers private to ciresult: a parse that names the line of a syntax error, typed member
+// access that throws DocumentError, and the line of a string in the text.
+
+#include <string>
+#include <string_view>
+
+#include <nlohmann/json.hpp>
+
+#include "ptune/core/error.hpp"
+
+namespace ptune::ciresult {
+
+/// A structural problem of a document (missing key, wrong type); caught at the parser's edge.
+struct DocumentError {
+    std::string message;
+};
+
+/// Parses `text`; a syntax error is an Error naming `source` and the 1-based line.
+Result<nlohmann::json> parse_json_document(std::string_view text, const std::string& source);
+
+/// parse_json_document() of a document that must be an object: otherwise the error
+/// `<what> is not a JSON object` at line 1.
+Result<nlohmann::json> parse_json_object(std::string_view text, const std::string& source,
+                                         std::string_view what);
+
+/// `object[key]`, or DocumentError `missing key '<key>'` (also when `object` is no object).
+const nlohmann::json& required_member(const nlohmann::json& object, const char* key);
+
+/// The 1-based line of the `occurrence`-th `"value"` in `text` (0 when absent).
+std::size_t line_of_string(std::string_view text, const std::string& value,
+                           std::size_t occurrence = 1);
+
+}  // namespace ptune::ciresult

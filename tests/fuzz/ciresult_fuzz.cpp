@@ -1,0 +1,89 @@
+// Fuzz target: ciresult's parsers (upstream-2026-12.md §1, §2). The first byte picks the input
+// kind: daily-CI raw-result.json (with or without a manifest expectation), report.md,
+// perf_cases.json, suite-result.json (compared with itself, turned into bench cases and tables)
+// or execution.json, a run.log's §1.7 lines (parse_run_log) or an operator-suite
+// raw-result.json (validate_suite_raw). Every result is taken through
+// to_bench_cases() and the tables.
+
+#include <cstdint>
+#include <sstream>
+
+#include "fuzz_support.hpp"
+#include "ptune/ciresult/inputs.hpp"
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+    using namespace ptune::ciresult;
+    ptune::fuzz::FuzzInput input(data, size, 1);
+    ptune::Diagnostics diagnostics;
+    const std::string_view text = input.text();
+    switch (input.option(0) % 8) {
+        case 0:
+        case 1: {
+            std::optional<Expectation> expected;
+            if (input.option(0) % 8 == 1) expected = Expectation{3, 2, 2};
+            DailyRun run;
+            run.root = "published";
+            DailyCase& c = run.cases.emplace_back();
+            c.case_id = "fuzz";
+            c.result = evaluate_raw_result(text, "raw-result.json", expected);
+            c.row = ReportRow{"fuzz", ReportRow::Kind::Value, 1.0, "1.00", 3};
+            (void)to_bench_cases(run);
+            (void)daily_tables(run);
+            break;
+        }
+        case 2: {
+            auto rows = parse_daily_report(text, "report.md", diagnostics);
+            if (rows) {
+                DailyRun run;
+                for (auto& row : *rows) {
+                    DailyCase& c = run.cases.emplace_back();
+                    c.case_id = row.case_id;
+                    c.row = row;
+                }
+                (void)to_bench_cases(run);
+                (void)daily_tables(run);
+            }
+            break;
+        }
+        case 3: {
+            auto manifest = parse_manifest(text, "perf_cases.json");
+            (void)manifest;
+            break;
+        }
+        case 4: {
+            auto suite = parse_suite_result(text, "suite-result.json", diagnostics);
+            if (suite) {
+                std::size_t refused = 0;
+                (void)suite_comparison_table(*suite, *suite, refused);
+                (void)to_bench_cases(*suite);
+                (void)suite_tables(*suite);
+            }
+            break;
+        }
+        case 5: {
+            std::istringstream in{std::string(text)};
+            DailyRun run;
+            DailyCase& c = run.cases.emplace_back();
+            c.case_id = "fuzz";
+            c.run_log = parse_run_log(in, "run.log", diagnostics);
+            (void)daily_tables(run);
+            break;
+        }
+        case 6: {
+            auto validated = validate_suite_raw(text, "raw-result.json");
+            if (validated) {
+                SuiteResult suite;
+                suite.cases.push_back(std::move(*validated));
+                (void)to_bench_cases(suite);
+                (void)suite_tables(suite);
+            }
+            break;
+        }
+        default: {
+            auto execution = parse_execution(text, "execution.json");
+            (void)execution;
+            break;
+        }
+    }
+    return 0;
+}
