@@ -112,6 +112,125 @@ bool flag(const json& benchmark, const char* name) {
     return value.get<bool>();
 }
 
+using RoundSums = std::vector<std::vector<std::pair<std::string, double>>>;
+
+// Every round is read (types checked) before any rule decides: a wrong type anywhere is the
+// reason upstream would give too. Round 0's pids and dispatch counts seed the rank table.
+RoundSums read_rounds(const json& samples, DailyResult& result) {
+    if (!samples.is_array()) throw DocumentError{"samples is not a list"};
+    RoundSums rounds;
+    for (const json& round : samples) {
+        if (!round.is_object()) throw DocumentError{"a samples[] round is not an object"};
+        auto& sums = rounds.emplace_back();
+        for (const auto& [pid, values] : round.items()) {
+            if (!values.is_array())
+                throw DocumentError{fmt::format("samples of pid {} is not a list", pid)};
+            std::vector<double> row;
+            for (const json& v : values) {
+                if (!v.is_number() || v.is_boolean())
+                    throw DocumentError{fmt::format("a sample of pid {} is not a number", pid)};
+                row.push_back(v.get<double>());
+                if (!(row.back() > 0.0)) ++result.nonpositive_values;
+            }
+            sums.emplace_back(pid, stats::fsum(row));
+            if (rounds.size() == 1) {
+                RankTotals rank;
+                rank.pid = pid;
+                rank.dispatches = row.size();
+                result.ranks.push_back(std::move(rank));
+            }
+        }
+    }
+    return rounds;
+}
+
+// Upstream's rejections, in upstream's order: the loop sizes against the manifest, the three
+// flags, the round count, the ranks of every round. False (the reason in `result`) on the first.
+struct Flags {
+    bool flattened = false, unstable = false, all_zero = false;
+};
+
+bool accept_rounds(const Flags& flags, const RoundSums& rounds,
+                   const std::optional<Expectation>& expected, DailyResult& result) {
+    if (expected && (result.rounds != expected->rounds || result.warmup != expected->warmup)) {
+        fail(result, fmt::format("benchmark loop rounds={} warmup={} differs from the "
+                                 "manifest's rounds={} warmup={}",
+                                 result.rounds, result.warmup, expected->rounds, expected->warmup));
+        return false;
+    }
+    const char* reason = flags.flattened  ? "fallback_flattened is true"
+                         : flags.unstable ? "unstable_dispatch_slots is true"
+                         : flags.all_zero ? "all_zero_device is true"
+                                          : nullptr;
+    if (reason != nullptr) return fail(result, reason), false;
+    if (rounds.size() != result.rounds) {
+        fail(result, fmt::format("{} sample rounds, expected {}", rounds.size(), result.rounds));
+        return false;
+    }
+    if (rounds.empty()) return fail(result, "no measured round"), false;
+    const std::size_t device_count = expected ? expected->device_count : rounds[0].size();
+    if (rounds[0].size() != device_count) {
+        fail(result, fmt::format("the first round has {} rank(s), expected {}", rounds[0].size(),
+                                 device_count));
+        return false;
+    }
+    return true;
+}
+
+// Each rank's per-round sums in round order; false when a round lacks one of round 0's ranks.
+bool take_rank_totals(const RoundSums& rounds, DailyResult& result) {
+    std::sort(result.ranks.begin(), result.ranks.end(),
+              [](const RankTotals& a, const RankTotals& b) { return pid_less(a.pid, b.pid); });
+    for (const auto& round : rounds) {
+        if (round.size() != result.ranks.size())
+            return fail(result, "a rank is missing from a measured round"), false;
+        for (const auto& [pid, total] : round) {
+            auto it = std::find_if(result.ranks.begin(), result.ranks.end(),
+                                   [&](const RankTotals& r) { return r.pid == pid; });
+            if (it == result.ranks.end())
+                return fail(result, "a rank is missing from a measured round"), false;
+            it->totals.push_back(total);
+        }
+    }
+    for (RankTotals& rank : result.ranks) {
+        const auto& t = rank.totals;
+        rank.mean = stats::fsum(t) / static_cast<double>(t.size());
+        rank.median = stats::median(t).value_or(0.0);
+        rank.min = *std::min_element(t.begin(), t.end());
+        rank.max = *std::max_element(t.begin(), t.end());
+    }
+    return true;
+}
+
+// The headline (§1.4): one card, the median of per-round sums; several, the smallest per-rank
+// mean.
+void take_headline(DailyResult& result) {
+    if (result.ranks.size() == 1) {
+        result.rule = HeadlineRule::Median;
+        result.headline_rank = 0;
+        result.headline = result.ranks[0].median;
+        return;
+    }
+    result.rule = HeadlineRule::MinRankMean;
+    std::size_t best = 0;
+    for (std::size_t i = 1; i < result.ranks.size(); ++i)
+        if (result.ranks[i].mean < result.ranks[best].mean) best = i;
+    result.headline_rank = best;
+    result.headline = result.ranks[best].mean;
+}
+
+// Upstream's correctness verdict: `passed` false ends the evaluation with its error text.
+bool correctness_passed(const json& root, DailyResult& result) {
+    const json& passed = required_member(root, "passed");
+    if (!passed.is_boolean()) throw DocumentError{"passed is not a boolean"};
+    if (passed.get<bool>()) return true;
+    const json& error = root.contains("error") ? root["error"] : json();
+    fail(result, fmt::format("correctness failed: {}", error.is_string() ? error.get<std::string>()
+                                                       : error.is_null() ? std::string("None")
+                                                                         : error.dump()));
+    return false;
+}
+
 }  // namespace
 
 DailyResult evaluate_raw_result(std::string_view text, const std::string& source,
@@ -128,108 +247,20 @@ DailyResult evaluate_raw_result(std::string_view text, const std::string& source
     try {
         const json& root = *document;
         if (!root.is_object()) throw DocumentError{"not a JSON object"};
-        const json& passed = required_member(root, "passed");
-        if (!passed.is_boolean()) throw DocumentError{"passed is not a boolean"};
-        if (!passed.get<bool>()) {
-            const json& error = root.contains("error") ? root["error"] : json();
-            fail(result,
-                 fmt::format("correctness failed: {}", error.is_string() ? error.get<std::string>()
-                                                       : error.is_null() ? std::string("None")
-                                                                         : error.dump()));
-            return result;
-        }
+        if (!correctness_passed(root, result)) return result;
         const json& benchmark = required_member(root, "benchmark");
         if (!benchmark.is_object()) throw DocumentError{"benchmark is not an object"};
         result.rounds = count_of(required_member(benchmark, "rounds"), "benchmark.rounds");
         result.warmup = count_of(required_member(benchmark, "warmup"), "benchmark.warmup");
-        const bool flattened = flag(benchmark, "fallback_flattened");
-        const bool unstable = flag(benchmark, "unstable_dispatch_slots");
-        const bool all_zero = flag(benchmark, "all_zero_device");
-        const json& samples = required_member(benchmark, "samples");
-        if (!samples.is_array()) throw DocumentError{"samples is not a list"};
-        // Every round is read (types checked) before any rule decides: a wrong type anywhere is
-        // the reason upstream would give too.
-        std::vector<std::vector<std::pair<std::string, double>>> rounds;
-        for (const json& round : samples) {
-            if (!round.is_object()) throw DocumentError{"a samples[] round is not an object"};
-            auto& sums = rounds.emplace_back();
-            for (const auto& [pid, values] : round.items()) {
-                if (!values.is_array())
-                    throw DocumentError{fmt::format("samples of pid {} is not a list", pid)};
-                std::vector<double> row;
-                for (const json& v : values) {
-                    if (!v.is_number() || v.is_boolean())
-                        throw DocumentError{fmt::format("a sample of pid {} is not a number", pid)};
-                    row.push_back(v.get<double>());
-                    if (!(row.back() > 0.0)) ++result.nonpositive_values;
-                }
-                sums.emplace_back(pid, stats::fsum(row));
-                if (rounds.size() == 1) {
-                    // dispatch counts of round 0, for the rank table
-                    RankTotals rank;
-                    rank.pid = pid;
-                    rank.dispatches = row.size();
-                    result.ranks.push_back(std::move(rank));
-                }
-            }
+        // The flags are read (and type-checked) before the samples, as upstream does.
+        const Flags flags{flag(benchmark, "fallback_flattened"),
+                          flag(benchmark, "unstable_dispatch_slots"),
+                          flag(benchmark, "all_zero_device")};
+        RoundSums rounds = read_rounds(required_member(benchmark, "samples"), result);
+        if (accept_rounds(flags, rounds, expected, result) && take_rank_totals(rounds, result)) {
+            take_headline(result);
+            result.passed = true;
         }
-        if (expected && (result.rounds != expected->rounds || result.warmup != expected->warmup)) {
-            fail(result,
-                 fmt::format("benchmark loop rounds={} warmup={} differs from the "
-                             "manifest's rounds={} warmup={}",
-                             result.rounds, result.warmup, expected->rounds, expected->warmup));
-            return result;
-        }
-        if (flattened) return fail(result, "fallback_flattened is true"), result;
-        if (unstable) return fail(result, "unstable_dispatch_slots is true"), result;
-        if (all_zero) return fail(result, "all_zero_device is true"), result;
-        if (rounds.size() != result.rounds) {
-            fail(result,
-                 fmt::format("{} sample rounds, expected {}", rounds.size(), result.rounds));
-            return result;
-        }
-        if (rounds.empty()) return fail(result, "no measured round"), result;
-        const std::size_t device_count = expected ? expected->device_count : rounds[0].size();
-        if (rounds[0].size() != device_count) {
-            fail(result, fmt::format("the first round has {} rank(s), expected {}",
-                                     rounds[0].size(), device_count));
-            return result;
-        }
-        std::sort(result.ranks.begin(), result.ranks.end(),
-                  [](const RankTotals& a, const RankTotals& b) { return pid_less(a.pid, b.pid); });
-        for (const auto& round : rounds) {
-            if (round.size() != result.ranks.size()) {
-                return fail(result, "a rank is missing from a measured round"), result;
-            }
-            for (const auto& [pid, total] : round) {
-                auto it = std::find_if(result.ranks.begin(), result.ranks.end(),
-                                       [&](const RankTotals& r) { return r.pid == pid; });
-                if (it == result.ranks.end())
-                    return fail(result, "a rank is missing from a measured round"), result;
-                it->totals.push_back(total);
-            }
-        }
-        for (RankTotals& rank : result.ranks) {
-            const auto& t = rank.totals;
-            rank.mean = stats::fsum(t) / static_cast<double>(t.size());
-            rank.median = stats::median(t).value_or(0.0);
-            rank.min = *std::min_element(t.begin(), t.end());
-            rank.max = *std::max_element(t.begin(), t.end());
-        }
-        if (device_count == 1) {
-            result.rule = HeadlineRule::Median;
-            result.headline_rank = 0;
-            result.headline = result.ranks[0].median;
-        } else {
-            result.rule = HeadlineRule::MinRankMean;
-            std::size_t best = 0;
-            for (std::size_t i = 1; i < result.ranks.size(); ++i) {
-                if (result.ranks[i].mean < result.ranks[best].mean) best = i;
-            }
-            result.headline_rank = best;
-            result.headline = result.ranks[best].mean;
-        }
-        result.passed = true;
     } catch (const DocumentError& e) {
         fail(result, e.message);
         result.malformed = true;
