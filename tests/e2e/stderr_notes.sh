@@ -29,7 +29,8 @@ grep -q 'picked' "$out/stdout" && fail "the 'picked' note is on stdout too"
 
 # A pipe without COLUMNS keeps a note on one line (grep-able).
 env -u COLUMNS "$ptune" "${args[@]}" 2>"$out/stderr" >/dev/null
-grep -q "^ptune: picked .*not by mtime)$" "$out/stderr" || fail "a piped note was wrapped"
+grep -q "^ptune: picked .*not by mtime).*not read: .*PagedAttn_20260714_160000$" "$out/stderr" ||
+  fail "a piped note was wrapped"
 
 "$ptune" -q "${args[@]}" >/dev/null 2>"$out/stderr"
 [ -s "$out/stderr" ] && fail "-q still prints notes: $(head -1 "$out/stderr")"

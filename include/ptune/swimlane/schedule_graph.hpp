@@ -112,8 +112,9 @@ inline constexpr std::size_t kGraphSubjects = 10;
 /// Publishes for the rules engine: on the run `L2.graph.*` (edges, redundant, redundant_df),
 /// `L2.setup.*`, `L2.early.*` (marked, never_led), `L2.chain.*` (count, max_links) and, with a
 /// critical path, `L2.path.{front_gap,core_wait,data_wait}_us` and `_pct` of its length; subjects
-/// `edge` "pred→succ" (`L2.edge.excess_delay_us`), `task` (`L2.early.lead_us`) and `chain`
-/// "first→…→last" (`L2.chain.links`, `L2.chain.overhead_us`).
+/// `edge` "pred→succ" (`L2.edge.excess_delay_us`, `L2.edge.window_share`), `task`
+/// (`L2.early.lead_us`) and `chain` "first→…→last" (`L2.chain.links`, `L2.chain.overhead_us`,
+/// `L2.chain.window_share`).
 void publish_schedule_graph(const ScheduleGraph& graph, const Analysis& analysis,
                             rules::MetricStore& store);
 

@@ -389,6 +389,10 @@ void publish_schedule_graph(const ScheduleGraph& graph, const Analysis& analysis
                             rules::MetricStore& store) {
     rules::Subject& run = store.run();
     auto count = [](std::size_t n) { return static_cast<double>(n); };
+    // The share of the capture's window a delay is: what removing its cause can gain at most.
+    auto share = [&](double us) {
+        return analysis.window_us > 0 ? std::clamp(us / analysis.window_us, 0.0, 1.0) : 0.0;
+    };
     double max_share = 0;
     for (const SetupRow& row : graph.largest_setup_share)
         max_share = std::max(max_share, row.ratio);
@@ -420,8 +424,9 @@ void publish_schedule_graph(const ScheduleGraph& graph, const Analysis& analysis
     for (const RedundantEdge& edge : graph.redundant) {
         if (edge.data_flow_only || !edge.excess_delay_us) continue;
         if (edges++ == kGraphSubjects) break;
-        store.set("edge", edge.pred + "→" + edge.succ, "L2.edge.excess_delay_us",
-                  *edge.excess_delay_us);
+        std::string name = edge.pred + "→" + edge.succ;
+        store.set("edge", name, "L2.edge.excess_delay_us", *edge.excess_delay_us);
+        store.set("edge", name, "L2.edge.window_share", share(*edge.excess_delay_us));
     }
     std::size_t tasks = 0;
     for (const EarlyDispatchTask& task : graph.early) {
@@ -436,6 +441,7 @@ void publish_schedule_graph(const ScheduleGraph& graph, const Analysis& analysis
                                : chain.tasks.front() + "→…→" + chain.tasks.back();
         store.set("chain", name, "L2.chain.links", count(chain.tasks.size() - 1));
         store.set("chain", name, "L2.chain.overhead_us", chain.overhead_us);
+        store.set("chain", name, "L2.chain.window_share", share(chain.overhead_us));
     }
 }
 

@@ -12,6 +12,9 @@ namespace {
 
 // Text tables list this many rows; the JSON view keeps every one.
 constexpr std::size_t kGraphRows = 10;
+// The setup table is shown once some row spends this share of its time in setup: below it,
+// setup is the usual fixed cost and the table would only repeat it.
+constexpr double kSetupShareShown = 0.10;
 
 std::string us(double value) {
     return stats::format_fixed(value, 2);
@@ -96,7 +99,9 @@ void add_schedule_graph_tables(render::Report& report, const ScheduleGraph& g) {
     if (!g.early.empty()) report.tables.push_back(early_table(g));
     if (!g.chains.empty()) report.tables.push_back(chains_table(g));
     if (g.gaps) report.tables.push_back(gaps_table(*g.gaps));
-    if (!g.longest_setup.empty()) report.tables.push_back(setup_table(g));
+    if (!g.largest_setup_share.empty() &&
+        g.largest_setup_share.front().ratio >= kSetupShareShown)
+        report.tables.push_back(setup_table(g));
 }
 
 nlohmann::json schedule_graph_json(const ScheduleGraph& g) {
