@@ -57,8 +57,7 @@ class Source {
 
 /// One row of the source table, declared like the command table.
 struct SourceRow {
-    std::string_view id;       ///< "bench", "swimlane", "mem", "pmu", "hints", "host", "scope"
-    std::string_view summary;  ///< what the source reads, for `--help` and docs
+    std::string_view id;  ///< "bench", "swimlane", "mem", "pmu", "hints", "host", "scope", …
     std::unique_ptr<Source> (*make)();
 };
 
