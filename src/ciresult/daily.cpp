@@ -184,7 +184,9 @@ bool take_rank_totals(const RoundSums& rounds, DailyResult& result) {
     for (const auto& round : rounds) {
         if (round.size() != result.ranks.size())
             return fail(result, "a rank is missing from a measured round"), false;
-        for (const auto& [pid, total] : round) {
+        for (const auto& [round_pid, total] : round) {
+            // A named copy: clang 14 cannot capture a structured binding in a lambda.
+            const std::string& pid = round_pid;
             auto it = std::find_if(result.ranks.begin(), result.ranks.end(),
                                    [&](const RankTotals& r) { return r.pid == pid; });
             if (it == result.ranks.end())
