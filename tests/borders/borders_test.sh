@@ -32,7 +32,9 @@ out=$("$cmake" -DSOURCE_DIR="$source" "-DDOMAINS=$table" -P "$source/cmake/Check
 
 out=$("$cxx" -std=c++20 -fsyntax-only "$@" "$here/probe_undeclared.cpp" 2>&1)
 [ $? -ne 0 ] || fail "pmu's include path reaches a swimlane header"
-grep -q "ptune/swimlane/pipeline.hpp: No such file" <<<"$out" || fail "unexpected compile error: $out"
+# gcc: "…pipeline.hpp: No such file or directory"; clang: "'…pipeline.hpp' file not found".
+grep -Eq "ptune/swimlane/pipeline.hpp(: No such file|' file not found)" <<<"$out" ||
+  fail "unexpected compile error: $out"
 out=$("$cxx" -std=c++20 -fsyntax-only "$@" "$here/probe_declared.cpp" 2>&1) ||
   fail "pmu's own and declared headers do not compile with its include path: $out"
 
