@@ -3,6 +3,7 @@
 #include "runs.hpp"
 
 #include <algorithm>
+#include <limits>
 #include <numeric>
 #include <unordered_map>
 #include <unordered_set>
@@ -30,6 +31,14 @@ struct RunSplit {
     std::int64_t longest_row_ns = 0, widest_gap_ns = 0;
 };
 
+/// `to − from`, saturated: damaged stamps (a fuzzer's ±2^63) must not overflow.
+std::int64_t span_ns(std::int64_t from, std::int64_t to) {
+    std::int64_t out = 0;
+    if (!__builtin_sub_overflow(to, from, &out)) return out;
+    return to > from ? std::numeric_limits<std::int64_t>::max()
+                     : std::numeric_limits<std::int64_t>::min();
+}
+
 /// Epoch-less rows: cut at every moment no core runs anything, and start a new run at a cut
 /// when what follows repeats a task id of the current run and either some core's reg_task_id
 /// starts over (both restart per run, §1.10; within one run a core's dispatch token only grows)
@@ -47,9 +56,12 @@ std::vector<std::uint32_t> detect_runs(const std::vector<TaskRow>& rows, RunSpli
     std::uint32_t run = 0;
     std::size_t begin = 0;
     for (const TaskRow& row : rows)
-        split.longest_row_ns = std::max(split.longest_row_ns, row.end_ns - row.receive_ns);
-    const std::int64_t far_gap =
-        std::max(kRunGapMinNs, kRunGapFactor * std::max<std::int64_t>(split.longest_row_ns, 1));
+        split.longest_row_ns = std::max(split.longest_row_ns, span_ns(row.receive_ns, row.end_ns));
+    std::int64_t scaled = 0;
+    if (__builtin_mul_overflow(kRunGapFactor, std::max<std::int64_t>(split.longest_row_ns, 1),
+                               &scaled))
+        scaled = std::numeric_limits<std::int64_t>::max();
+    const std::int64_t far_gap = std::max(kRunGapMinNs, scaled);
     std::int64_t idle_since = rows[order.front()].receive_ns;  // end of the previous segment
     while (begin < order.size()) {
         // One segment: rows overlapping (transitively) the first one.
@@ -66,7 +78,7 @@ std::vector<std::uint32_t> detect_runs(const std::vector<TaskRow>& rows, RunSpli
             auto it = last_reg.find(rows[r].core_id);
             return it != last_reg.end() && rows[r].reg_task_id <= it->second;
         });
-        const std::int64_t gap = rows[order[begin]].receive_ns - idle_since;
+        const std::int64_t gap = span_ns(idle_since, rows[order[begin]].receive_ns);
         const bool far = begin > 0 && gap >= far_gap;
         if (repeats && (restarts || far)) {
             ++run, seen.clear(), last_reg.clear();
