@@ -28,7 +28,7 @@ time_runs() {  # time_runs PTUNE DIR → "best_ms median_ms cpu_s rss_mb"
   for ((i = 0; i < runs; i++)); do
     /usr/bin/time -f '%e %U %S %M' -o "$work/time.txt" "$ptune" swimlane-analyze "$dir" \
       --format json -o /dev/null 2>/dev/null || [ $? -eq 1 ]
-    cat "$work/time.txt" >>"$work/runs.txt"
+    tail -n 1 "$work/time.txt" >>"$work/runs.txt"  # after "Command exited with …" on exit 1
   done
   sort -n "$work/runs.txt" | awk -v n="$runs" '
     NR == 1 { best = $1 * 1000; cpu = $2 + $3; rss = $4 / 1024 }

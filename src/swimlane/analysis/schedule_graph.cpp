@@ -38,7 +38,8 @@ struct Node {
                      std::numeric_limits<double>::infinity(),
                      -std::numeric_limits<double>::infinity(),
                      -std::numeric_limits<double>::infinity()};
-    std::size_t topo = 0;  ///< position in a topological order
+    std::size_t topo = 0;   ///< position in a topological order
+    std::size_t level = 0;  ///< longest path from a source: an edge always climbs a level
 };
 
 class GraphAnalysis {
@@ -120,6 +121,19 @@ class GraphAnalysis {
         return analysis::task_label(row.task_id, row.func_id, false, in_.names, in_.labels);
     }
 
+    // A node's converter label, made when a result first names it: most nodes are never named,
+    // and formatting every label of a 200,000-task graph cost more than the analyses.
+    const std::string& label(std::size_t i) {
+        Node& n = nodes_[i];
+        if (n.task.label.empty()) {
+            n.task.label = n.alloc ? fmt::format("alloc({})", task_display(n.id, in_.labels))
+                                   : analysis::task_label(n.id, n.task.func_id,
+                                                          analysis::is_spmd(n.task, in_.block_num),
+                                                          in_.names, in_.labels);
+        }
+        return n.task.label;
+    }
+
     std::size_t node(std::uint64_t id) {
         auto [it, inserted] = index_.try_emplace(id, nodes_.size());
         if (inserted) {
@@ -148,16 +162,7 @@ class GraphAnalysis {
         }
         for (std::uint64_t id : graph_.early_dispatch)
             if (auto it = index_.find(id); it != index_.end()) nodes_[it->second].early = true;
-        for (Node& n : nodes_) {
-            if (n.alloc) {
-                n.task.label = fmt::format("alloc({})", task_display(n.id, in_.labels));
-                continue;
-            }
-            n.task.task_id = n.id;
-            n.task.label =
-                analysis::task_label(n.id, n.task.func_id, analysis::is_spmd(n.task, in_.block_num),
-                                     in_.names, in_.labels);
-        }
+        for (Node& n : nodes_) n.task.task_id = n.id;
         out_.edges = graph_.edges.size();
         out_.alloc_nodes = static_cast<std::size_t>(
             std::count_if(nodes_.begin(), nodes_.end(), [](const Node& n) { return n.alloc; }));
@@ -175,25 +180,29 @@ class GraphAnalysis {
             std::size_t i = ready.back();
             ready.pop_back();
             nodes_[i].topo = placed++;
-            for (std::size_t s : nodes_[i].succs)
+            for (std::size_t s : nodes_[i].succs) {
+                nodes_[s].level = std::max(nodes_[s].level, nodes_[i].level + 1);
                 if (--indegree[s] == 0) ready.push_back(s);
+            }
         }
         return placed == nodes_.size();
     }
 
     // Marks (with a new generation) every node reachable from `from` by a path of two edges or
-    // more: a direct successor is then redundant exactly when it is marked. The walk stops at
-    // nodes past the last direct successor in topological order (nothing later leads back to
-    // one); `mark_` holds one generation number per node, so it is never cleared.
+    // more: a direct successor is then redundant exactly when it is marked. Every edge climbs at
+    // least one level (longest path from a source), so the walk never expands a node at or above
+    // the highest direct successor's level: in a layered schedule graph it looks a few levels
+    // ahead, not at everything downstream. `mark_` holds one generation number per node, so it is
+    // never cleared.
     void mark_indirect(std::size_t from) {
         ++generation_;
         std::size_t limit = 0;
-        for (std::size_t w : nodes_[from].succs) limit = std::max(limit, nodes_[w].topo);
+        for (std::size_t w : nodes_[from].succs) limit = std::max(limit, nodes_[w].level);
         stack_.clear();
         auto visit = [&](std::size_t y) {
-            if (mark_[y] == generation_ || nodes_[y].topo > limit) return;
+            if (mark_[y] == generation_ || nodes_[y].level > limit) return;
             mark_[y] = generation_;
-            stack_.push_back(y);
+            if (nodes_[y].level < limit) stack_.push_back(y);
         };
         for (std::size_t w : nodes_[from].succs)
             for (std::size_t y : nodes_[w].succs) visit(y);
@@ -245,7 +254,7 @@ class GraphAnalysis {
             for (std::size_t k = 0; k < nodes_[u].succs.size(); ++k) {
                 if (!hidden[u][k]) continue;
                 std::size_t v = nodes_[u].succs[k];
-                RedundantEdge edge{nodes_[u].task.label, nodes_[v].task.label, nodes_[u].alloc, {}};
+                RedundantEdge edge{label(u), label(v), nodes_[u].alloc, {}};
                 if (auto d = delay(v)) edge.excess_delay_us = std::max(0.0, *d - baseline);
                 (edge.data_flow_only ? df_only_ : out_.redundant).push_back(std::move(edge));
             }
@@ -270,16 +279,16 @@ class GraphAnalysis {
         auto fire = [&](std::size_t i) { return nodes_[i].alloc || nodes_[i].early; };
         for (std::size_t i : order) {
             const Node& n = nodes_[i];
-            if (fire(i)) out_.fire.push_back(n.task.label);
+            if (fire(i)) out_.fire.push_back(label(i));
             bool all_fire = !n.preds.empty() && std::all_of(n.preds.begin(), n.preds.end(), fire);
             bool one_task = std::any_of(n.preds.begin(), n.preds.end(),
                                         [&](std::size_t p) { return !nodes_[p].alloc; });
             bool star = all_fire && one_task;
-            if (star) out_.star.push_back(n.task.label);
+            if (star) out_.star.push_back(label(i));
             // The tasks expected to run ahead: marked ones and those whose every input is
             // (§8.7 measures E, a ⭐, against D; proposal).
             if (n.alloc || !(n.early || star)) continue;
-            EarlyDispatchTask task{n.task.label, std::nullopt};
+            EarlyDispatchTask task{label(i), std::nullopt};
             double latest = -std::numeric_limits<double>::infinity();
             for (std::size_t p : n.preds)
                 if (nodes_[p].has_rows) latest = std::max(latest, nodes_[p].task.finish);
@@ -310,12 +319,12 @@ class GraphAnalysis {
             if (linked_in[u] || !next_link(u)) continue;
             SingleChain chain;
             std::size_t at = u;
-            chain.tasks.push_back(nodes_[at].task.label);
+            chain.tasks.push_back(label(at));
             while (auto v = next_link(at)) {
                 if (nodes_[at].has_rows && nodes_[*v].has_rows)
                     chain.overhead_us += std::max(0.0, nodes_[*v].task.start - nodes_[at].task.end);
                 at = *v;
-                chain.tasks.push_back(nodes_[at].task.label);
+                chain.tasks.push_back(label(at));
             }
             out_.chains.push_back(std::move(chain));
         }
