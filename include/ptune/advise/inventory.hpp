@@ -26,8 +26,8 @@ enum class ArtifactKind {
     HostStrace,        ///< host-strace.<pid>.log (§2.6)
     HostPhaseRecords,  ///< host_phase_records.jsonl (§2.8)
     ScopeStats,        ///< scope_stats/scope_stats.jsonl (§3)
-    PipeTrace,     ///< core_swimlane_<label>_<ts>/<label>_trace[_perfetto].json (2026-12 §4)
-    ServingTrace,  ///< serving-strace-swimlane.json (upstream-2026-12.md §5)
+    PipeTrace,         ///< core_swimlane_<label>_<ts>/<label>_trace[_perfetto].json (2026-12 §4)
+    ServingTrace,      ///< serving-strace-swimlane.json (upstream-2026-12.md §5)
 };
 
 /// Stable lower-case name of a kind, e.g. "memory-report".

@@ -32,8 +32,8 @@ struct Error {
 /// Either a value or an Error. Modules return this instead of throwing across their edge.
 template <class T>
 class [[nodiscard]] Result {
-public:
-    Result(T value) : state_(std::move(value)) {}  // NOLINT: implicit by design
+  public:
+    Result(T value) : state_(std::move(value)) {}      // NOLINT: implicit by design
     Result(Error error) : state_(std::move(error)) {}  // NOLINT: implicit by design
 
     bool ok() const { return state_.index() == 0; }
@@ -49,7 +49,7 @@ public:
 
     const Error& error() const { return std::get<1>(state_); }
 
-private:
+  private:
     std::variant<T, Error> state_;
 };
 
@@ -58,7 +58,9 @@ struct Unit {};
 using Status = Result<Unit>;
 
 /// The successful Status.
-inline Status ok_status() { return Unit{}; }
+inline Status ok_status() {
+    return Unit{};
+}
 
 /// The verdict of one step of a command's sequence, instead of a sentinel int: `Flow::next()`
 /// goes on with the next step, `Flow::stop(code)` ends the command now with exit code `code`

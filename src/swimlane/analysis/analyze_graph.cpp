@@ -52,7 +52,6 @@ std::vector<std::size_t> topological_order(const Graph& graph) {
     return order;
 }
 
-
 void Analyzer::handoffs() {
     std::size_t row_tasks = tasks_.size();
     auto fan = [&](std::size_t v, bool out) {
@@ -64,8 +63,7 @@ void Analyzer::handoffs() {
     for (std::size_t p = 0; p < row_tasks; ++p) {
         if (mixed(p) || fan(p, true) != 1) continue;
         auto [first, last] = graph_.succs_of(p);
-        std::size_t q =
-            *std::find_if(first, last, [&](std::size_t u) { return u < row_tasks; });
+        std::size_t q = *std::find_if(first, last, [&](std::size_t u) { return u < row_tasks; });
         if (mixed(q) || tasks_[p].has_aic == tasks_[q].has_aic || fan(q, false) != 1) continue;
         double handoff = std::max(0.0, tasks_[q].start - tasks_[p].end);
         HandoffGroup& g = groups[{tasks_[p].func_id, tasks_[q].func_id}];
@@ -107,8 +105,7 @@ void Analyzer::trails() {
         // Named copy: clang 14 (the fuzzing build) cannot capture a structured binding.
         auto func_id = key.first;
         auto close = [&]() {
-            if (run.size() >= opt_.trail_min_tasks)
-                out_.trails.push_back(make_trail(func_id, run));
+            if (run.size() >= opt_.trail_min_tasks) out_.trails.push_back(make_trail(func_id, run));
             run.clear();
             ++stamp;
         };
@@ -138,9 +135,8 @@ DispatchTrail Analyzer::make_trail(int func_id, const std::vector<std::size_t>& 
     const TaskSummary& last = tasks_[run.back()];
     DispatchTrail trail;
     trail.func_id = func_id;
-    trail.function = func_id >= 0
-                         ? function_name(func_id, in_.names)
-                         : (mixed(run.front()) ? "MIX" : (first.has_aic ? "AIC" : "AIV"));
+    trail.function = func_id >= 0 ? function_name(func_id, in_.names)
+                                  : (mixed(run.front()) ? "MIX" : (first.has_aic ? "AIC" : "AIV"));
     trail.tasks = run.size();
     trail.first_task = first.label;
     trail.last_task = last.label;
@@ -225,8 +221,8 @@ void Analyzer::critical_path() {
         if (v < row_tasks) slacks.push_back(slack[v]);
     }
     cp.graph_tasks = slacks.size();
-    cp.zero_slack_tasks = static_cast<std::size_t>(std::count_if(
-        slacks.begin(), slacks.end(), [](double s) { return s <= kZeroSlackUs; }));
+    cp.zero_slack_tasks = static_cast<std::size_t>(
+        std::count_if(slacks.begin(), slacks.end(), [](double s) { return s <= kZeroSlackUs; }));
     cp.slack_p50_us = quantile_or_zero(slacks, 0.5);
     cp.slack_max_us = slacks.empty() ? 0.0 : *std::max_element(slacks.begin(), slacks.end());
 
@@ -244,8 +240,7 @@ void Analyzer::critical_path() {
         std::size_t best = graph_.nodes;
         auto [first, last] = graph_.preds_of(v);
         for (const std::size_t* p = first; p != last; ++p) {
-            if (in_dag[*p] && end[*p] != kUntimed &&
-                (best == graph_.nodes || end[*p] > end[best]))
+            if (in_dag[*p] && end[*p] != kUntimed && (best == graph_.nodes || end[*p] > end[best]))
                 best = *p;
         }
         if (v < row_tasks) {

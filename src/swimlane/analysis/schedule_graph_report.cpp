@@ -99,8 +99,7 @@ void add_schedule_graph_tables(render::Report& report, const ScheduleGraph& g) {
     if (!g.early.empty()) report.tables.push_back(early_table(g));
     if (!g.chains.empty()) report.tables.push_back(chains_table(g));
     if (g.gaps) report.tables.push_back(gaps_table(*g.gaps));
-    if (!g.largest_setup_share.empty() &&
-        g.largest_setup_share.front().ratio >= kSetupShareShown)
+    if (!g.largest_setup_share.empty() && g.largest_setup_share.front().ratio >= kSetupShareShown)
         report.tables.push_back(setup_table(g));
 }
 

@@ -80,7 +80,7 @@ inline std::int64_t inside(const Slice& slice, std::int64_t want) {
 /// Like inside() but never before `not_before` (a flow's end may not precede its start);
 /// false when the slice ends too early for that.
 inline bool inside_from(const Slice& slice, std::int64_t want, std::int64_t not_before,
-                 std::int64_t& out) {
+                        std::int64_t& out) {
     out = std::max(inside(slice, want), not_before);
     std::int64_t last = slice.dur < 2 ? slice.ts : slice.ts + slice.dur - 1;
     return out <= last;
@@ -236,8 +236,7 @@ class Builder {
     bool has_graph() const { return src_.deps != nullptr || !cap_.embedded_edges.empty(); }
 
     /// Appends a fan-in/fan-out hint ("2: [r1t4, r1t5]") as the next string of `table`.
-    static void add_hint(StringTable& table, std::span<const std::uint64_t> ids,
-                         TaskLabels labels);
+    static void add_hint(StringTable& table, std::span<const std::uint64_t> ids, TaskLabels labels);
 
     void make_labels();
 

@@ -62,8 +62,7 @@ std::optional<PhaseSpan> Builder::complete_for(int thread, std::int64_t finish) 
 std::uint32_t Builder::dispatch_phase_slice(const TaskRow& row) const {
     int t = thread_of_core(row.core_id);
     if (t < 0 || static_cast<std::size_t>(t) >= thread_dispatches_.size()) return kNone;
-    std::uint32_t i =
-        containing(thread_dispatches_[static_cast<std::size_t>(t)], row.dispatch_ns);
+    std::uint32_t i = containing(thread_dispatches_[static_cast<std::size_t>(t)], row.dispatch_ns);
     return i == kNone ? kNone : phase_slice_[i];
 }
 
@@ -74,20 +73,17 @@ void Builder::attribute_finishes() {
         if (!row.has_aicpu()) continue;
         int t = thread_of_core(row.core_id);
         if (t < 0 || static_cast<std::size_t>(t) >= thread_completes_.size()) continue;
-        std::uint32_t i =
-            containing(thread_completes_[static_cast<std::size_t>(t)], row.finish_ns);
+        std::uint32_t i = containing(thread_completes_[static_cast<std::size_t>(t)], row.finish_ns);
         if (i != kNone) ++model_.extras[k_].finish_rows[i];
     }
 }
 
-std::pair<const std::uint32_t*, const std::uint32_t*> Builder::anchors(std::uint64_t id,
-                                                              std::int64_t view,
-                                                              std::uint32_t& single) const {
+std::pair<const std::uint32_t*, const std::uint32_t*> Builder::anchors(
+    std::uint64_t id, std::int64_t view, std::uint32_t& single) const {
     if (const std::uint32_t* t = task_of_id_[run_].find(id)) {
         const TaskInfo& info = tasks_[*t];
         const auto& list = view == kWorkerPid ? worker_anchors_ : sched_anchors_;
-        std::uint32_t b =
-            view == kWorkerPid ? info.worker_anchor_begin : info.sched_anchor_begin;
+        std::uint32_t b = view == kWorkerPid ? info.worker_anchor_begin : info.sched_anchor_begin;
         std::uint32_t e = view == kWorkerPid ? info.worker_anchor_end : info.sched_anchor_end;
         if (b != e) return {list.data() + b, list.data() + e};
     }
@@ -140,19 +136,17 @@ void Builder::run_dependency_flows(std::int64_t view) {
                 });
                 const Slice& from = model_.slices[*gate];
                 const Slice& to = model_.slices[*first];
-                add_flow(
-                    from.ts + from.dur > to.ts ? FlowName::HbViolation : FlowName::Dependency,
-                    *gate, from.ts - offset_, *first, to.ts - offset_, in_count, out_count);
+                add_flow(from.ts + from.dur > to.ts ? FlowName::HbViolation : FlowName::Dependency,
+                         *gate, from.ts - offset_, *first, to.ts - offset_, in_count, out_count);
                 continue;
             }
             for (auto a = pb; a != pe; ++a)
                 for (auto b = sb; b != se; ++b) {
                     const Slice& from = model_.slices[*a];
                     const Slice& to = model_.slices[*b];
-                    FlowName name = from.ts + from.dur > to.ts ? FlowName::HbViolation
-                                                               : FlowName::Dependency;
-                    add_flow(name, *a, from.ts - offset_, *b, to.ts - offset_, in_count,
-                             out_count);
+                    FlowName name =
+                        from.ts + from.dur > to.ts ? FlowName::HbViolation : FlowName::Dependency;
+                    add_flow(name, *a, from.ts - offset_, *b, to.ts - offset_, in_count, out_count);
                 }
         }
     }
@@ -170,8 +164,7 @@ void Builder::complete_flows() {
         const TaskInfo& info = tasks_[t];
         std::uint32_t last = kNone;
         for (std::uint32_t r = info.first_row; r < info.first_row + info.row_count; ++r)
-            if (rows[r].has_aicpu() &&
-                (last == kNone || rows[r].finish_ns >= rows[last].finish_ns))
+            if (rows[r].has_aicpu() && (last == kNone || rows[r].finish_ns >= rows[last].finish_ns))
                 last = r;
         if (last == kNone) continue;
         int thread = thread_of_core(rows[last].core_id);
@@ -184,13 +177,13 @@ void Builder::complete_flows() {
         std::uint32_t target_slice = phase_slice_[c->phase];
         for (auto a = info.worker_anchor_begin; a < info.worker_anchor_end; ++a) {
             const Slice& s = model_.slices[worker_anchors_[a]];
-            add_flow(FlowName::Complete, worker_anchors_[a],
-                     s.ts + s.dur - kEndInsetNs - offset_, target_slice, target);
+            add_flow(FlowName::Complete, worker_anchors_[a], s.ts + s.dur - kEndInsetNs - offset_,
+                     target_slice, target);
         }
         for (auto a = info.sched_anchor_begin; a < info.sched_anchor_end; ++a) {
             const Slice& s = model_.slices[sched_anchors_[a]];
-            add_flow(FlowName::Complete, sched_anchors_[a],
-                     s.ts + s.dur - kEndInsetNs - offset_, target_slice, target);
+            add_flow(FlowName::Complete, sched_anchors_[a], s.ts + s.dur - kEndInsetNs - offset_,
+                     target_slice, target);
         }
         completed.push_back({c->end_ns, static_cast<std::uint32_t>(thread), c->phase, t});
     }
@@ -211,15 +204,14 @@ void Builder::complete_flows() {
             if (!consumer_task) continue;
             const TaskInfo& consumer = tasks_[*consumer_task];
             std::uint32_t first = kNone;
-            for (std::uint32_t r = consumer.first_row;
-                 r < consumer.first_row + consumer.row_count; ++r)
+            for (std::uint32_t r = consumer.first_row; r < consumer.first_row + consumer.row_count;
+                 ++r)
                 if (rows[r].has_aicpu() &&
                     (first == kNone || rows[r].dispatch_ns < rows[first].dispatch_ns))
                     first = r;
             if (first == kNone || rows[first].dispatch_ns < done.end_ns) continue;
-            add_flow(FlowName::CompleteReady, phase_slice_[done.phase],
-                     done.end_ns - kEndInsetNs, dispatch_phase_slice(rows[first]),
-                     rows[first].dispatch_ns);
+            add_flow(FlowName::CompleteReady, phase_slice_[done.phase], done.end_ns - kEndInsetNs,
+                     dispatch_phase_slice(rows[first]), rows[first].dispatch_ns);
         }
     }
 }

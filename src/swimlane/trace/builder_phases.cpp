@@ -22,9 +22,9 @@ void Builder::make_scheduler_phases() {
                     [](const SchedulerStream& s) { return !s.present || s.aicore(); }) &&
         std::any_of(cap_.streams.begin(), cap_.streams.end(),
                     [](const SchedulerStream& s) { return s.present; });
-    model_.processes.push_back(
-        {pid_base_ + kSchedulerPid,
-         process_label(all_aicore ? "AICore Scheduler" : "AICPU Scheduler"), 2});
+    model_.processes.push_back({pid_base_ + kSchedulerPid,
+                                process_label(all_aicore ? "AICore Scheduler" : "AICPU Scheduler"),
+                                2});
     std::size_t arrays = std::max(cap_.scheduler_arrays, threads_);
     std::vector<bool> has_inner(arrays, false);
     for (const auto& p : phases)
@@ -56,9 +56,9 @@ void Builder::make_scheduler_phases() {
                         group_index_.at((static_cast<std::uint64_t>(kWorkerPid) << 32) |
                                         static_cast<std::uint64_t>(19000 + t));
                     // Zero-width markers get 0.02 µs so they can be seen and bound to.
-                    std::uint32_t s = add_slice(
-                        SliceKind::Marker, i, p.start_ns,
-                        std::max<std::int64_t>(p.end_ns - p.start_ns, 20), lane, true);
+                    std::uint32_t s =
+                        add_slice(SliceKind::Marker, i, p.start_ns,
+                                  std::max<std::int64_t>(p.end_ns - p.start_ns, 20), lane, true);
                     if (p.task_id >= 0)
                         aicpu_anchor_.try_emplace(static_cast<std::uint64_t>(p.task_id), s);
                     if (p.kind == PhaseKind::DummyTask && p.task_id >= 0)
@@ -79,8 +79,7 @@ void Builder::make_scheduler_phases() {
             bool resolution = p.kind == PhaseKind::ResolveStandalone ||
                               ((p.kind == PhaseKind::AsyncPoll || p.kind == PhaseKind::Dummy) &&
                                resolution_thread(t));
-            if ((p.kind == PhaseKind::Complete || p.kind == PhaseKind::Dispatch ||
-                 resolution) &&
+            if ((p.kind == PhaseKind::Complete || p.kind == PhaseKind::Dispatch || resolution) &&
                 p.has_depths) {
                 if (queue_track == kNone) queue_track = counter_track();
                 model_.counters.push_back({p.end_ns + offset_, k_, i, queue_track});
@@ -104,8 +103,7 @@ bool Builder::resolution_thread(std::uint32_t thread) {
 void Builder::make_lifecycle() {
     const auto& records = cap_.lifecycle;
     if (records.empty()) return;
-    model_.processes.push_back(
-        {pid_base_ + kLifecyclePid, process_label("AICPU Lifecycle"), 2});
+    model_.processes.push_back({pid_base_ + kLifecyclePid, process_label("AICPU Lifecycle"), 2});
     for (std::uint32_t i = 0; i < records.size(); ++i) {
         const LifecycleRecord& r = records[i];
         std::uint32_t grp =
@@ -133,8 +131,7 @@ void Builder::make_orchestrator() {
     const auto& orch = cap_.orchestrator_phases;
     const auto& uploads = cap_.host.uploads;
     const HostPhaseLanes* phases = src_.host_phases;
-    if (orch.empty() && uploads.empty() && (phases == nullptr || phases->slices.empty()))
-        return;
+    if (orch.empty() && uploads.empty() && (phases == nullptr || phases->slices.empty())) return;
     const bool host = cap_.host_orchestration;
     std::string name = host && orch.empty() ? "Host Prepare"
                        : host               ? "Host Orchestrator"
@@ -191,8 +188,8 @@ void Builder::add_host_phases(const HostPhaseLanes& phases) {
         if (inserted) {
             std::string name =
                 p.tid >= 0 ? fmt::format("Host phases {}", p.tid) : std::string("Host phases");
-            it->second = group(kOrchPid, 4200 + static_cast<std::int64_t>(by_tid.size()),
-                               std::move(name));
+            it->second =
+                group(kOrchPid, 4200 + static_cast<std::int64_t>(by_tid.size()), std::move(name));
         }
         add_slice(SliceKind::HostPhase, i, p.start_ns, p.dur_ns, it->second, false);
     }

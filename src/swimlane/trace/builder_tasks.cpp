@@ -28,8 +28,7 @@ std::string Builder::process_label(std::string_view view) const {
 }
 
 std::uint32_t Builder::group(std::int64_t pid, std::int64_t tid, std::string name) {
-    std::uint64_t key =
-        (static_cast<std::uint64_t>(pid) << 32) | static_cast<std::uint64_t>(tid);
+    std::uint64_t key = (static_cast<std::uint64_t>(pid) << 32) | static_cast<std::uint64_t>(tid);
     auto [it, inserted] =
         group_index_.try_emplace(key, static_cast<std::uint32_t>(model_.groups.size()));
     if (inserted) {
@@ -42,8 +41,8 @@ std::uint32_t Builder::group(std::int64_t pid, std::int64_t tid, std::string nam
     return it->second;
 }
 
-std::uint32_t Builder::add_slice(SliceKind kind, std::uint32_t ref, std::int64_t ts, std::int64_t dur,
-                        std::uint32_t grp, bool numbered) {
+std::uint32_t Builder::add_slice(SliceKind kind, std::uint32_t ref, std::int64_t ts,
+                                 std::int64_t dur, std::uint32_t grp, bool numbered) {
     Slice s;
     s.kind = kind;
     s.ref = ref;
@@ -59,9 +58,7 @@ std::uint32_t Builder::add_slice(SliceKind kind, std::uint32_t ref, std::int64_t
 void Builder::index_tasks() {
     const auto& rows = cap_.tasks;
     // Rows are ordered by (run, task id): a task is one id within one run (§1.10).
-    auto run_of = [&](std::uint32_t r) {
-        return r < cap_.row_run.size() ? cap_.row_run[r] : 0u;
-    };
+    auto run_of = [&](std::uint32_t r) { return r < cap_.row_run.size() ? cap_.row_run[r] : 0u; };
     task_of_id_.resize(std::max<std::size_t>(cap_.runs.size(), 1));
     for (std::uint32_t i = 0; i < rows.size();) {
         TaskInfo info;
@@ -123,8 +120,7 @@ const DepsTask* Builder::deps_task(std::uint64_t id) const {
     return src_.deps->tasks.find(id);
 }
 
-void Builder::add_hint(StringTable& table, std::span<const std::uint64_t> ids,
-                     TaskLabels labels) {
+void Builder::add_hint(StringTable& table, std::span<const std::uint64_t> ids, TaskLabels labels) {
     std::string& out = table.text();
     out += std::to_string(ids.size());
     out += ": [";
@@ -168,8 +164,7 @@ void Builder::make_graph_execution() {
     const bool sub_tasks = cap_.labels == TaskLabels::HostBuildGraph;
     std::map<std::pair<std::int64_t, std::uint64_t>, std::uint32_t> index;
     for (const SchedulerPhase& p : cap_.scheduler_phases) {
-        if (p.kind != PhaseKind::GraphPrepare || p.task_id < 0 || (p.task_id >> 32) != 0)
-            continue;
+        if (p.kind != PhaseKind::GraphPrepare || p.task_id < 0 || (p.task_id >> 32) != 0) continue;
         std::int64_t epoch = sub_tasks ? p.run_epoch : kNoEpoch;
         auto [it, fresh] = index.try_emplace({epoch, static_cast<std::uint64_t>(p.task_id)},
                                              static_cast<std::uint32_t>(graphs.size()));
@@ -238,10 +233,10 @@ void Builder::make_graph_execution() {
         std::size_t lane = static_cast<std::size_t>(free - lane_finish.begin());
         if (free == lane_finish.end()) lane_finish.push_back(0);
         lane_finish[lane] = g.exec_end_ns;
-        std::uint32_t grp = group(kGraphPid, 5000 + static_cast<std::int64_t>(lane),
-                                  fmt::format("Graph_{}", lane));
-        add_slice(SliceKind::Graph, i, g.prepare_start_ns, g.exec_end_ns - g.prepare_start_ns,
-                  grp, false);
+        std::uint32_t grp =
+            group(kGraphPid, 5000 + static_cast<std::int64_t>(lane), fmt::format("Graph_{}", lane));
+        add_slice(SliceKind::Graph, i, g.prepare_start_ns, g.exec_end_ns - g.prepare_start_ns, grp,
+                  false);
     }
 }
 
@@ -251,8 +246,7 @@ void Builder::make_processes() {
     threads_ = cap_.scheduler_thread_count();
     model_.processes.push_back({pid_base_ + kWorkerPid, process_label("Worker View"), 4});
     if (has_aicpu_)
-        model_.processes.push_back(
-            {pid_base_ + kSchedViewPid, process_label("Scheduler View"), 3});
+        model_.processes.push_back({pid_base_ + kSchedViewPid, process_label("Scheduler View"), 3});
 }
 
 std::string Builder::core_lane_name(std::uint32_t core, CoreType type) const {
@@ -270,8 +264,7 @@ void Builder::make_worker_view() {
         std::sort(cores.begin(), cores.end());
     }
     for (auto [core, type] : cores)
-        group(kWorkerPid, 10000 + 10 * static_cast<std::int64_t>(core),
-              core_lane_name(core, type));
+        group(kWorkerPid, 10000 + 10 * static_cast<std::int64_t>(core), core_lane_name(core, type));
     aicpu_lanes_ = threads_ + cap_.orchestrator_arrays;
     for (std::size_t n = 0; n < aicpu_lanes_; ++n)
         group(kWorkerPid, 19000 + static_cast<std::int64_t>(n), fmt::format("AICPU_{}", n));
