@@ -211,14 +211,6 @@ AnalyzeOptions analyze_options(const rules::Catalogue& catalogue) {
 
 Capture run_capture(const Capture& capture, std::size_t run) {
     Capture out = capture;
-    const RunInfo& info = capture.runs.at(run);
-    const bool by_epoch = info.epoch != kNoEpoch;
-    // A detected run owns [its first row, the next run's first row).
-    const std::int64_t from = run == 0 ? std::numeric_limits<std::int64_t>::min() : info.start_ns;
-    const std::int64_t until = run + 1 < capture.runs.size()
-                                   ? capture.runs[run + 1].start_ns
-                                   : std::numeric_limits<std::int64_t>::max();
-    auto in_range = [&](std::int64_t t) { return t >= from && t < until; };
     out.tasks.clear();
     out.row_run.clear();
     for (std::size_t i = 0; i < capture.tasks.size(); ++i)
@@ -226,15 +218,15 @@ Capture run_capture(const Capture& capture, std::size_t run) {
             out.tasks.push_back(capture.tasks[i]), out.row_run.push_back(0);
     out.scheduler_phases.clear();
     for (const SchedulerPhase& p : capture.scheduler_phases)
-        if (by_epoch && p.run_epoch != kNoEpoch ? p.run_epoch == info.epoch : in_range(p.start_ns))
+        if (run_of_record(capture, p.run_epoch, p.start_ns) == run)
             out.scheduler_phases.push_back(p);
-    // Orchestrator records carry no epoch here; a device one belongs to the run it precedes.
+    // Host records are on the host axis, not the runs' device times: kept only with an epoch.
     out.orchestrator_phases.clear();
-    if (capture.runs.size() == 1 || !capture.host_orchestration)
-        for (const OrchestratorPhase& p : capture.orchestrator_phases)
-            if (capture.runs.size() == 1 || in_range(p.start_ns))
-                out.orchestrator_phases.push_back(p);
-    out.runs = {info};
+    for (const OrchestratorPhase& p : capture.orchestrator_phases)
+        if ((capture.runs.size() == 1 || !capture.host_orchestration || p.run_epoch != kNoEpoch) &&
+            run_of_submit(capture, p.run_epoch, p.start_ns) == run)
+            out.orchestrator_phases.push_back(p);
+    out.runs = {capture.runs.at(run)};
     return out;
 }
 

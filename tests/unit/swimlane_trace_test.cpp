@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstring>
 #include <map>
+#include <optional>
 #include <set>
 #include <sstream>
 #include <string>
@@ -42,10 +43,11 @@ struct Composed {
     KernelNames names;
     bool with_deps = true;
 
-    explicit Composed(bool use_deps = true) : with_deps(use_deps) {
+    explicit Composed(bool use_deps = true,
+                      const std::string& records = "chip_swimlane_records.json")
+        : with_deps(use_deps) {
         Diagnostics diagnostics;
-        auto c = read_capture(data("chip_swimlane_records.json"),
-                              {"chip_swimlane_records.json", {}}, diagnostics);
+        auto c = read_capture(data(records), {records, {}}, diagnostics);
         REQUIRE(c.ok());
         capture = std::move(*c);
         auto d = read_deps(data("deps.json"), "deps.json", diagnostics);
@@ -201,6 +203,141 @@ TEST_CASE("merged trace matches the upstream converter's slices and arrows", "[s
     CHECK(counts.flows_unbound == 0);
     CHECK(counts.overflow_lanes == 0);
     CHECK(ours["otherData"]["sources"][0]["clock_freq_hz"] == 50000000);
+}
+
+namespace {
+
+/// two-runs/ (README there): run_epoch 12 repeats run_epoch 11 this much later.
+constexpr double kSecondRunUs = 80.0;
+constexpr double kFirstRunEndUs = 62.8;  ///< run_epoch 11's last AICore row end
+
+json merged_runs(const std::string& records) {
+    Composed composed(true, records);
+    TraceSource source = composed.source();
+    TraceOptions options;
+    options.overhead = true;
+    return json::parse(render({&source, 1}, options));
+}
+
+/// The slice a flow end lies strictly inside on its track (exactly one), else null.
+const json* flow_slice(
+    const std::map<std::pair<std::int64_t, std::int64_t>, std::vector<json>>& tracks,
+    const json& end) {
+    const json* hit = nullptr;
+    auto it = tracks.find({end["pid"], end["tid"]});
+    if (it == tracks.end()) return nullptr;
+    double t = end["ts"];
+    for (const json& x : it->second) {
+        double a = x["ts"], b = a + x["dur"].get<double>();
+        if (a + 1e-9 < t && t < b - 1e-9) {
+            if (hit) return nullptr;
+            hit = &x;
+        }
+    }
+    return hit;
+}
+
+/// Each arrow as "name pid|slice|ts -> pid|slice|ts" with times relative to the run of its two
+/// ends, which must be one run (both ends carry its run_epoch; "CROSS" otherwise).
+std::multiset<std::string> arrows_per_run(const json& trace) {
+    std::map<std::pair<std::int64_t, std::int64_t>, std::vector<json>> tracks;
+    for (const auto& e : trace["traceEvents"])
+        if (e["ph"] == "X") tracks[{e["pid"], e["tid"]}].push_back(e);
+    std::map<std::int64_t, std::pair<json, json>> pairs;
+    for (const auto& e : trace["traceEvents"]) {
+        if (e["ph"] == "s") pairs[e["id"]].first = e;
+        if (e["ph"] == "f") pairs[e["id"]].second = e;
+    }
+    std::multiset<std::string> out;
+    for (const auto& [id, pair] : pairs) {
+        const json* from = flow_slice(tracks, pair.first);
+        const json* to = flow_slice(tracks, pair.second);
+        REQUIRE(from);
+        REQUIRE(to);
+        std::int64_t run = (*from)["args"].value("run_epoch", -1);
+        if (run < 0 || (*to)["args"].value("run_epoch", -1) != run) {
+            out.insert("CROSS " + from->dump() + " -> " + to->dump());
+            continue;
+        }
+        double shift = run == 12 ? kSecondRunUs : 0.0;
+        auto key = [&](const json& x) {
+            return fmt::format("{}|{}|{:.3f}", x["pid"].get<std::int64_t>(),
+                               x["name"].get<std::string>(), x["ts"].get<double>() - shift);
+        };
+        out.insert(fmt::format("{} {} -> {}", pair.first["name"].get<std::string>(), key(*from),
+                               key(*to)));
+    }
+    return out;
+}
+
+/// Counter samples per series ("name/arg") as time → value.
+std::map<std::string, std::map<double, double>> counter_series(const json& trace) {
+    std::map<std::string, std::map<double, double>> out;
+    for (const auto& e : trace["traceEvents"])
+        if (e["ph"] == "C")
+            for (auto it = e["args"].begin(); it != e["args"].end(); ++it)
+                out[e["name"].get<std::string>() + "/" + it.key()][e["ts"].get<double>()] =
+                    it.value().get<double>();
+    return out;
+}
+
+/// A series' value at t: its last sample at or before t.
+std::optional<double> value_at(const std::map<double, double>& series, double t) {
+    auto it = series.upper_bound(t + 1e-9);
+    if (it == series.begin()) return std::nullopt;
+    return std::prev(it)->second;
+}
+
+}  // namespace
+
+TEST_CASE("several runs in one file: arrows, bars and counters per run (upstream-2026-09 §1.10)",
+          "[swimlane][trace][runs]") {
+    json one = merged_runs("two-runs/one_run/chip_swimlane_records.json");
+    json two = merged_runs("two-runs/chip_swimlane_records.json");
+    SECTION(
+        "every arrow joins two slices of one run, and each run has the arrows of the run alone") {
+        std::multiset<std::string> alone = arrows_per_run(one);
+        REQUIRE(alone.size() == 69);  // the upstream count of the composed sample
+        std::multiset<std::string> expected = alone;
+        expected.insert(alone.begin(), alone.end());
+        std::multiset<std::string> both = arrows_per_run(two);
+        for (const auto& arrow : both) CHECK(arrow.rfind("CROSS", 0) != 0);
+        CHECK(both == expected);
+    }
+    SECTION("every slice of a record with an epoch carries it, alloc bars and submits too") {
+        std::map<std::string, std::multiset<std::int64_t>> epochs;  // phase or slice name → runs
+        for (const auto& e : two["traceEvents"]) {
+            if (e["ph"] != "X" || e["pid"] == 5) continue;
+            INFO(e.dump());
+            REQUIRE(e["args"].contains("run_epoch"));
+            std::int64_t run = e["args"]["run_epoch"];
+            CHECK(e["ts"].get<double>() >= (run == 12 ? kSecondRunUs : 0.0));
+            if (e["args"].value("phase", "") == "alloc") epochs["alloc"].insert(run);
+        }
+        CHECK(epochs["alloc"] == std::multiset<std::int64_t>{11, 12});
+    }
+    SECTION("counters: each run's series are the run alone's, shifted by the run's start") {
+        auto alone = counter_series(one);
+        auto both = counter_series(two);
+        REQUIRE(alone.size() == both.size());
+        std::set<double> times;
+        for (const auto& [name, series] : alone)
+            for (const auto& [t, v] : series) times.insert(t);
+        for (const auto& [name, series] : alone) {
+            INFO(name);
+            REQUIRE(both.count(name));
+            for (double shift : {0.0, kSecondRunUs})
+                for (double t : times) {
+                    std::optional<double> expected = value_at(series, t);
+                    if (!expected) continue;  // before the series' first sample
+                    // The overhead window of the run alone ends with its last row; the two-run
+                    // file's goes on (idle cores between the runs).
+                    if (name.rfind("oh_", 0) == 0 && t >= kFirstRunEndUs - 1e-9) continue;
+                    INFO("t " << t << " shift " << shift);
+                    CHECK(value_at(both[name], t + shift) == expected);
+                }
+        }
+    }
 }
 
 TEST_CASE("events are sorted by time, longer first, times exact from ns", "[swimlane][trace]") {

@@ -252,6 +252,17 @@ struct RunInfo {
     std::int64_t start_ns = 0, end_ns = 0;  ///< first receive … last end of its rows
 };
 
+struct Capture;
+
+/// The run (index into Capture::runs) a scheduler record belongs to: the run of its `run_epoch`
+/// when a run has it, else the run whose time it falls in (from its first row to the next run's
+/// first row). 0 for a file with one run.
+std::uint32_t run_of_record(const Capture& capture, std::int32_t epoch, std::int64_t start_ns);
+
+/// The run an orchestrator record submits to: the run of its `run_epoch`, else the first run not
+/// yet over when it starts (a submission precedes the rows it creates).
+std::uint32_t run_of_submit(const Capture& capture, std::int32_t epoch, std::int64_t start_ns);
+
 /// One orchestrator record (`orch_submit` envelope, or a legacy `orch_*` phase).
 struct OrchestratorPhase {
     std::uint32_t thread = 0;
@@ -260,6 +271,7 @@ struct OrchestratorPhase {
     std::int64_t task_id = -1;  ///< -1 in legacy captures (the label then uses submit_idx)
     std::int64_t start_ns = kNoTime;
     std::int64_t end_ns = kNoTime;
+    std::int32_t run_epoch = kNoEpoch;  ///< device records of September captures only
 };
 
 /// One host→device copy of a host_build_graph run (`host_device_uploads`, swimlane.md §2.6).

@@ -27,8 +27,7 @@ std::optional<TaskRow> aicore_row(const std::int64_t* r, Capture& capture,
     row.core_id = static_cast<std::uint32_t>(r[0]);
     row.core_type = capture.core_type_of(row.core_id);
     row.reg_task_id = static_cast<std::uint32_t>(r[2]);
-    row.run_epoch =
-        r[6] < 0 ? kNoEpoch : static_cast<std::int32_t>(std::min<std::int64_t>(r[6], INT32_MAX));
+    row.run_epoch = epoch_of(r[6]);
     row.start_ns = to_ns(r[3]);
     row.end_ns = to_ns(r[4]);
     row.receive_ns = r[5] > 0 && r[5] < r[3] ? to_ns(r[3] - r[5]) : row.start_ns;
@@ -136,6 +135,7 @@ void take_device_phases(const RecordsWalker& w, Capture& capture, const DeviceTi
         phase.task_id = p.task_id;
         phase.start_ns = to_ns(p.start);
         phase.end_ns = to_ns(p.end);
+        phase.run_epoch = epoch_of(p.run_epoch);
         capture.orchestrator_phases.push_back(std::move(phase));
     }
     if (!capture.host_orchestration) capture.orchestrator_arrays = w.orchestrator_arrays;

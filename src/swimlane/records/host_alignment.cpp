@@ -42,6 +42,7 @@ std::int64_t place_host_records(const RecordsWalker& w, Capture& capture) {
         phase.task_id = p.task_id;
         phase.start_ns = p.start - host.origin_ns;
         phase.end_ns = p.end - host.origin_ns;
+        phase.run_epoch = epoch_of(p.run_epoch);
         host_end = std::max(host_end, phase.end_ns);
         capture.orchestrator_phases.push_back(std::move(phase));
     }

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <limits>
 #include <numeric>
+#include <optional>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -177,3 +178,37 @@ void find_runs(Capture& capture, Diagnostics& diagnostics) {
 }
 
 }  // namespace ptune::swimlane::detail
+
+namespace ptune::swimlane {
+
+namespace {
+
+/// The run whose epoch is `epoch` (runs are sorted by epoch), if any.
+std::optional<std::uint32_t> run_of_epoch(const Capture& capture, std::int32_t epoch) {
+    if (epoch == kNoEpoch) return std::nullopt;
+    auto it = std::lower_bound(capture.runs.begin(), capture.runs.end(), epoch,
+                               [](const RunInfo& run, std::int32_t e) { return run.epoch < e; });
+    if (it == capture.runs.end() || it->epoch != epoch) return std::nullopt;
+    return static_cast<std::uint32_t>(it - capture.runs.begin());
+}
+
+}  // namespace
+
+std::uint32_t run_of_record(const Capture& capture, std::int32_t epoch, std::int64_t start_ns) {
+    if (capture.runs.size() <= 1) return 0;
+    if (auto run = run_of_epoch(capture, epoch)) return *run;
+    // The last run that started by then (run 0 also owns what came before it).
+    auto it = std::upper_bound(capture.runs.begin() + 1, capture.runs.end(), start_ns,
+                               [](std::int64_t t, const RunInfo& run) { return t < run.start_ns; });
+    return static_cast<std::uint32_t>(it - capture.runs.begin() - 1);
+}
+
+std::uint32_t run_of_submit(const Capture& capture, std::int32_t epoch, std::int64_t start_ns) {
+    if (capture.runs.size() <= 1) return 0;
+    if (auto run = run_of_epoch(capture, epoch)) return *run;
+    for (std::uint32_t k = 0; k < capture.runs.size(); ++k)
+        if (start_ns <= capture.runs[k].end_ns) return k;
+    return static_cast<std::uint32_t>(capture.runs.size() - 1);
+}
+
+}  // namespace ptune::swimlane

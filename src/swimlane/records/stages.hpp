@@ -32,6 +32,11 @@ inline CoreType parse_core_type(std::string_view name) {
     return name == "aic" || name == "AIC" ? CoreType::Aic : CoreType::Aiv;
 }
 
+/// A record's `run_epoch` as the model keeps it: kNoEpoch when absent (negative), else clamped.
+inline std::int32_t epoch_of(std::int64_t raw) {
+    return raw < 0 ? kNoEpoch : static_cast<std::int32_t>(std::min<std::int64_t>(raw, INT32_MAX));
+}
+
 /// Phase object → model record, given a raw-timestamp converter; kinds outside the vocabulary
 /// are named in `capture.other_phase_names`.
 template <class ToNs>
@@ -56,9 +61,7 @@ SchedulerPhase make_scheduler_phase(const RawPhase& raw, const RecordsWalker& w,
     phase.pop_hit = counter_value(raw.pop_hit);
     phase.pop_miss = counter_value(raw.pop_miss);
     phase.task_id = raw.task_id;
-    if (raw.run_epoch >= 0)
-        phase.run_epoch =
-            static_cast<std::int32_t>(std::min<std::int64_t>(raw.run_epoch, INT32_MAX));
+    phase.run_epoch = epoch_of(raw.run_epoch);
     if (raw.shared_start.complete() && raw.shared_end.complete()) {
         phase.has_depths = true;
         for (std::size_t i = 0; i < 3; ++i) {

@@ -307,8 +307,9 @@ class Builder {
     /// host_phase_records.jsonl: one lane group per producer thread (nesting records overflow).
     void add_host_phases(const HostPhaseLanes& phases);
 
-    /// An orchestrator task that is neither a regular task, a dummy nor a predicated skip.
-    bool is_alloc(std::uint64_t id) const;
+    /// An orchestrator task that is neither a regular task, a dummy nor a predicated skip of
+    /// run `run`.
+    bool is_alloc(std::uint32_t run, std::uint64_t id) const;
 
     // ---- scheduler bookkeeping -------------------------------------------------------------
 
@@ -367,9 +368,10 @@ class Builder {
     std::size_t aicpu_lanes_ = 0;
     std::vector<std::uint32_t> worker_slice_, sched_slice_, phase_slice_, orch_slice_;
     std::vector<std::uint32_t> worker_anchors_, sched_anchors_;
-    IdIndex aicpu_anchor_;
-    IdIndex dummy_records_, skip_records_;  ///< task ids (values unused)
-    IdIndex first_submit_;
+    // Per run (task ids repeat across runs, §1.10): the AICPU marker or alloc bar of a task
+    // (slice), the tasks with dummy / predicated-skip records (values unused), and the first
+    // submit record of a task.
+    std::vector<IdIndex> aicpu_anchor_, dummy_records_, skip_records_, first_submit_;
     std::vector<PhasesByStart> thread_completes_, thread_dispatches_;
     std::unordered_map<std::uint32_t, int> core_thread_;  ///< cores with rows only
     std::vector<std::uint8_t> resolution_threads_;        ///< per thread: writes resolve_standalone

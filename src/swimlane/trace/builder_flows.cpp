@@ -5,12 +5,10 @@
 
 namespace ptune::swimlane::detail::build {
 
-bool Builder::is_alloc(std::uint64_t id) const {
-    if (skip_records_.contains(id)) return false;
+bool Builder::is_alloc(std::uint32_t run, std::uint64_t id) const {
+    if (skip_records_[run].contains(id)) return false;
     if (src_.deps) return deps_task(id) == nullptr;
-    bool has_rows = std::any_of(task_of_id_.begin(), task_of_id_.end(),
-                                [&](const IdIndex& run) { return run.contains(id); });
-    return !has_rows && !dummy_records_.contains(id);
+    return !task_of_id_[run].contains(id) && !dummy_records_[run].contains(id);
 }
 
 int Builder::thread_of_core(std::uint32_t core) const {
@@ -88,7 +86,7 @@ std::pair<const std::uint32_t*, const std::uint32_t*> Builder::anchors(
         if (b != e) return {list.data() + b, list.data() + e};
     }
     if (view == kWorkerPid) {
-        if (const std::uint32_t* a = aicpu_anchor_.find(id)) {
+        if (const std::uint32_t* a = aicpu_anchor_[run_].find(id)) {
             single = *a;
             return {&single, &single + 1};
         }
@@ -232,12 +230,15 @@ void Builder::submit_flows() {
     // Host records only point at device dispatches when the clocks are aligned.
     bool cross_domain = !cap_.host_orchestration || cap_.host.alignment.calibrated ||
                         cap_.clock.axis == Clock::Axis::HostPlaced;
-    if (first_submit_.empty() || thread_dispatches_.empty() || !cross_domain) return;
+    const bool any_submit = std::any_of(first_submit_.begin(), first_submit_.end(),
+                                        [](const IdIndex& run) { return !run.empty(); });
+    if (!any_submit || thread_dispatches_.empty() || !cross_domain) return;
     const auto& rows = cap_.tasks;
     for (std::uint32_t r = 0; r < rows.size(); ++r) {
         const TaskRow& row = rows[r];
         if (!row.has_aicpu()) continue;
-        const std::uint32_t* submit = first_submit_.find(row.task_id);
+        const std::uint32_t run = r < cap_.row_run.size() ? cap_.row_run[r] : 0;
+        const std::uint32_t* submit = first_submit_[run].find(row.task_id);
         if (!submit) continue;
         add_flow(FlowName::SubmitDispatch, orch_slice_[*submit],
                  cap_.orchestrator_phases[*submit].end_ns, dispatch_phase_slice(row),

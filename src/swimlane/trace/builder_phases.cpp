@@ -59,12 +59,14 @@ void Builder::make_scheduler_phases() {
                     std::uint32_t s =
                         add_slice(SliceKind::Marker, i, p.start_ns,
                                   std::max<std::int64_t>(p.end_ns - p.start_ns, 20), lane, true);
-                    if (p.task_id >= 0)
-                        aicpu_anchor_.try_emplace(static_cast<std::uint64_t>(p.task_id), s);
-                    if (p.kind == PhaseKind::DummyTask && p.task_id >= 0)
-                        dummy_records_.try_emplace(static_cast<std::uint64_t>(p.task_id), 0);
-                    else if (p.task_id >= 0)
-                        skip_records_.try_emplace(static_cast<std::uint64_t>(p.task_id), 0);
+                    if (p.task_id >= 0) {
+                        const std::uint32_t run = run_of_record(cap_, p.run_epoch, p.start_ns);
+                        const auto id = static_cast<std::uint64_t>(p.task_id);
+                        aicpu_anchor_[run].try_emplace(id, s);
+                        auto& records =
+                            p.kind == PhaseKind::DummyTask ? dummy_records_ : skip_records_;
+                        records[run].try_emplace(id, 0);
+                    }
                 }
                 continue;
             }
@@ -147,8 +149,8 @@ void Builder::make_orchestrator() {
     }
     if (phases != nullptr) add_host_phases(*phases);
     orch_slice_.assign(orch.size(), kNone);
-    std::vector<std::uint32_t> alloc_refs;
-    std::unordered_map<std::uint32_t, std::uint32_t> thread_group;  // thread → lane group
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> alloc_refs;  // (run, record)
+    std::unordered_map<std::uint32_t, std::uint32_t> thread_group;    // thread → lane group
     for (std::uint32_t i = 0; i < orch.size(); ++i) {
         const OrchestratorPhase& p = orch[i];
         auto [known, inserted] = thread_group.try_emplace(p.thread, kNone);
@@ -158,17 +160,19 @@ void Builder::make_orchestrator() {
         std::uint32_t grp = known->second;
         orch_slice_[i] =
             add_slice(SliceKind::Orch, i, p.start_ns, p.end_ns - p.start_ns, grp, false);
-        if (p.task_id < 0) continue;
+        if (p.task_id < 0 || p.phase != "orch_submit") continue;
         std::uint64_t id = static_cast<std::uint64_t>(p.task_id);
-        if (p.phase == "orch_submit") first_submit_.try_emplace(id, i);
-        if (p.phase == "orch_submit" && is_alloc(id)) alloc_refs.push_back(i);
+        const std::uint32_t run = run_of_submit(cap_, p.run_epoch, p.start_ns);
+        first_submit_[run].try_emplace(id, i);
+        if (is_alloc(run, id)) alloc_refs.emplace_back(run, i);
     }
     // Legacy captures: orch_fanin / orch_params stand in when no orch_submit exists.
     for (std::uint32_t i = 0; i < orch.size(); ++i)
         if (orch[i].task_id >= 0 &&
             (orch[i].phase == "orch_fanin" || orch[i].phase == "orch_params"))
-            first_submit_.try_emplace(static_cast<std::uint64_t>(orch[i].task_id), i);
-    for (std::uint32_t i : alloc_refs) {
+            first_submit_[run_of_submit(cap_, orch[i].run_epoch, orch[i].start_ns)].try_emplace(
+                static_cast<std::uint64_t>(orch[i].task_id), i);
+    for (auto [run, i] : alloc_refs) {
         const OrchestratorPhase& p = orch[i];
         std::size_t lane = threads_ + p.thread;
         if (lane >= aicpu_lanes_) continue;
@@ -176,7 +180,7 @@ void Builder::make_orchestrator() {
                                             static_cast<std::uint64_t>(19000 + lane));
         std::uint32_t s =
             add_slice(SliceKind::Alloc, i, p.start_ns, p.end_ns - p.start_ns, grp, true);
-        aicpu_anchor_.try_emplace(static_cast<std::uint64_t>(p.task_id), s);
+        aicpu_anchor_[run].try_emplace(static_cast<std::uint64_t>(p.task_id), s);
     }
 }
 

@@ -59,7 +59,10 @@ void Builder::index_tasks() {
     const auto& rows = cap_.tasks;
     // Rows are ordered by (run, task id): a task is one id within one run (§1.10).
     auto run_of = [&](std::uint32_t r) { return r < cap_.row_run.size() ? cap_.row_run[r] : 0u; };
-    task_of_id_.resize(std::max<std::size_t>(cap_.runs.size(), 1));
+    const std::size_t runs = std::max<std::size_t>(cap_.runs.size(), 1);
+    task_of_id_.resize(runs);
+    for (auto* index : {&aicpu_anchor_, &dummy_records_, &skip_records_, &first_submit_})
+        index->resize(runs);
     for (std::uint32_t i = 0; i < rows.size();) {
         TaskInfo info;
         info.id = rows[i].task_id;

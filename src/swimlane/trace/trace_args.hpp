@@ -277,6 +277,7 @@ void visit_own_slice_args(const TraceModel& model, const Slice& s, std::string_v
             sink(ArgKey::Phase, arg::Text{p.phase});
             sink(ArgKey::SubmitIdx, arg::Int{p.submit_idx});
             sink(ArgKey::TaskId, arg::Int{p.task_id});
+            if (p.run_epoch != kNoEpoch) sink(ArgKey::RunEpoch, arg::Int{p.run_epoch});
             return;
         }
         case SliceKind::Upload:
@@ -300,6 +301,7 @@ void visit_own_slice_args(const TraceModel& model, const Slice& s, std::string_v
             sink(ArgKey::Phase, arg::Text{"alloc"});
             sink(ArgKey::TaskId, arg::Int{p.task_id});
             sink(ArgKey::EventHint, arg::Text{name});
+            if (p.run_epoch != kNoEpoch) sink(ArgKey::RunEpoch, arg::Int{p.run_epoch});
             return;
         }
     }

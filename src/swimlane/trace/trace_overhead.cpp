@@ -56,8 +56,10 @@ std::size_t type_index(CoreType type) {
     return type == CoreType::Aic ? 0 : 1;
 }
 
-/// Per task id (rows are grouped by task id): its types, first dispatch and last end.
+/// Per task, i.e. task id within a run (rows are grouped by (run, task id), §1.10): its types,
+/// first dispatch and last end.
 struct TaskSpan {
+    std::uint32_t run = 0;
     std::uint64_t id = 0;
     std::int64_t dispatch = kNoTime;  ///< kNoTime when a row lacks AICPU times
     std::int64_t end = kNoTime;
@@ -67,7 +69,7 @@ struct TaskSpan {
 
 /// The tasks of one capture with their ready times, the window W and the cores per type.
 struct OverheadInput {
-    std::vector<TaskSpan> tasks;  ///< by task id (rows are sorted by task id)
+    std::vector<TaskSpan> tasks;  ///< by (run, task id), as the rows are sorted
     std::int64_t w0 = 0, w1 = 0;  ///< W = [min start, max end]
     std::array<std::int64_t, kTypes> core_count{};
     std::array<bool, kTypes> present{};
@@ -81,13 +83,16 @@ OverheadInput overhead_input(const TraceSource& src) {
     std::vector<std::uint64_t> type_cores;  // sorted (type, core) pairs
     type_cores.reserve(rows.size());
     in.w0 = rows.front().start_ns, in.w1 = rows.front().end_ns;
-    for (const TaskRow& row : rows) {
+    const auto& row_run = src.capture->row_run;
+    for (std::size_t r = 0; r < rows.size(); ++r) {
+        const TaskRow& row = rows[r];
+        const std::uint32_t run = r < row_run.size() ? row_run[r] : 0;
         std::size_t type = type_index(row.core_type);
         type_cores.push_back((std::uint64_t{type} << 32) | row.core_id);
         in.w0 = std::min(in.w0, row.start_ns);
         in.w1 = std::max(in.w1, row.end_ns);
-        if (in.tasks.empty() || in.tasks.back().id != row.task_id)
-            in.tasks.push_back({row.task_id, row.dispatch_ns, row.end_ns, kNoTime, 0});
+        if (in.tasks.empty() || in.tasks.back().id != row.task_id || in.tasks.back().run != run)
+            in.tasks.push_back({run, row.task_id, row.dispatch_ns, row.end_ns, kNoTime, 0});
         TaskSpan& task = in.tasks.back();
         task.types |= static_cast<std::uint8_t>(1u << type);
         task.end = std::max(task.end, row.end_ns);
@@ -98,18 +103,24 @@ OverheadInput overhead_input(const TraceSource& src) {
         else
             task.dispatch = std::min(task.dispatch, row.dispatch_ns);
     }
-    auto find_task = [&](std::uint64_t id) -> TaskSpan* {
-        auto it = std::lower_bound(in.tasks.begin(), in.tasks.end(), id,
-                                   [](const TaskSpan& t, std::uint64_t v) { return t.id < v; });
-        return it != in.tasks.end() && it->id == id ? &*it : nullptr;
+    // deps.json is run-independent: its edges hold within every run, never across runs.
+    auto find_task = [&](std::uint32_t run, std::uint64_t id) -> TaskSpan* {
+        auto it =
+            std::lower_bound(in.tasks.begin(), in.tasks.end(), std::pair(run, id),
+                             [](const TaskSpan& t, std::pair<std::uint32_t, std::uint64_t> v) {
+                                 return std::pair(t.run, t.id) < v;
+                             });
+        return it != in.tasks.end() && it->run == run && it->id == id ? &*it : nullptr;
     };
     const auto& edges = src.deps ? src.deps->edges : src.capture->embedded_edges;
-    for (const auto& [pred, succ] : edges) {
-        if (pred == succ) continue;
-        const TaskSpan* p = find_task(pred);
-        TaskSpan* s = find_task(succ);
-        if (p && s) s->ready = std::max(s->ready, p->end);
-    }
+    const std::uint32_t runs = in.tasks.back().run + 1;
+    for (std::uint32_t run = 0; run < runs; ++run)
+        for (const auto& [pred, succ] : edges) {
+            if (pred == succ) continue;
+            const TaskSpan* p = find_task(run, pred);
+            TaskSpan* s = find_task(run, succ);
+            if (p && s) s->ready = std::max(s->ready, p->end);
+        }
     std::sort(type_cores.begin(), type_cores.end());
     type_cores.erase(std::unique(type_cores.begin(), type_cores.end()), type_cores.end());
     for (std::uint64_t type_core : type_cores) ++in.core_count[type_core >> 32];
