@@ -85,13 +85,20 @@ void add_number_checks(CLI::App& app) {
 }
 
 Status check_output_safety(const CLI::App& sub, const CommonOptions& options) {
-    std::vector<std::string> outputs, inputs;
+    std::vector<std::string> outputs, inputs, side_files;
     for (const CLI::Option* option : sub.get_options()) {
         if (option->count() == 0 || option->get_type_name().empty()) continue;  // flags
         if (option->check_lname("output")) {
             outputs.push_back(options.output);
             continue;
         }
+        // A history database (history --db, bench-gate --history): SQLite creates and removes
+        // its journal files beside it, so an output there would be gone after the command.
+        if (option->check_lname("db") || option->check_lname("history"))
+            for (const std::string& value : option->results())
+                if (!value.empty() && value.find("://") == std::string::npos)
+                    for (const char* suffix : {"", "-wal", "-shm", "-journal"})
+                        side_files.push_back(value + suffix);
         for (const std::string& value : option->results()) {
             if (is_output_option(*option)) {
                 outputs.push_back(value);
@@ -105,7 +112,7 @@ Status check_output_safety(const CLI::App& sub, const CommonOptions& options) {
                 inputs.push_back(value.substr(eq + 1));
         }
     }
-    if (auto status = io::check_outputs(outputs, inputs); !status) return status;
+    if (auto status = io::check_outputs(outputs, inputs, side_files); !status) return status;
     io::protect_outputs(outputs);
     return ok_status();
 }

@@ -392,6 +392,11 @@ bool is_file(const fs::path& path) {
     return fs::is_regular_file(path, ec);
 }
 
+bool is_special(const fs::path& path) {
+    struct stat info {};
+    return ::stat(path.c_str(), &info) == 0 && !S_ISREG(info.st_mode);
+}
+
 bool same_file(const fs::path& a, const fs::path& b) {
     struct stat sa {
     }, sb{};
@@ -434,7 +439,8 @@ bool same_output(const std::string& a, const std::string& b) {
 }  // namespace
 
 Status check_outputs(const std::vector<std::string>& outputs,
-                     const std::vector<std::string>& inputs) {
+                     const std::vector<std::string>& inputs,
+                     const std::vector<std::string>& side_files) {
     for (std::size_t i = 0; i < outputs.size(); ++i) {
         if (outputs[i] == kStdinName) continue;
         for (std::size_t j = 0; j < i; ++j) {
@@ -447,6 +453,14 @@ Status check_outputs(const std::vector<std::string>& outputs,
         for (const auto& input : inputs) {
             if (input != kStdinName && same_file(outputs[i], input)) {
                 return collision_error(outputs[i], input);
+            }
+        }
+        for (const auto& side : side_files) {
+            if (same_output(outputs[i], side)) {
+                return Error{fmt::format("refusing to write the output over '{}', a file an "
+                                         "input's engine creates and removes",
+                                         side),
+                             outputs[i], 0, ExitCode::InputError};
             }
         }
     }
@@ -690,12 +704,30 @@ Result<std::unique_ptr<AtomicOutput>> AtomicOutput::open(const std::string& path
     if (exists && S_ISDIR(info.st_mode)) {
         return Error{"is a directory, expected an output file", path, 0, ExitCode::InputError};
     }
+    // Opening a FIFO for writing waits for a reader, for ever if none comes: ask without waiting
+    // (a process substitution's pipe has its reader already). The probe stays open until the
+    // real open is done, so the reader never sees the writers come and go (an end of file).
+    int fifo_probe = -1;
+    if (exists && S_ISFIFO(info.st_mode)) {
+        fifo_probe = ::open(path.c_str(), O_WRONLY | O_NONBLOCK | O_CLOEXEC);
+        if (fifo_probe < 0) {
+            return Error{errno == ENXIO
+                             ? std::string("is a FIFO (named pipe) nobody reads; "
+                                           "expected a file or a pipe with a reader")
+                             : fmt::format("cannot open for writing: {}", errno_text(errno)),
+                         path, 0, ExitCode::InputError};
+        }
+    }
     std::string target = resolve_output(path);
     if ((exists && !S_ISREG(info.st_mode)) || target.starts_with("/dev/") ||
         target.starts_with("/proc/")) {
         // /dev/null, a pipe, a terminal, /dev/stdout: nothing to replace atomically (and a
         // system link such as /dev/stdout must never be replaced by a file).
-        if (out->impl_->buffer.open(path, mode) == nullptr) {
+        const bool opened = out->impl_->buffer.open(path, mode) != nullptr;
+        const int open_error = errno;
+        if (fifo_probe >= 0) ::close(fifo_probe);
+        errno = open_error;
+        if (!opened) {
             return Error{fmt::format("cannot open for writing: {}", errno_text(errno)), path, 0,
                          ExitCode::InputError};
         }

@@ -208,7 +208,7 @@ Result<std::optional<KernelNames>> load_artifact_names(const fs::path& named, co
     if (path.empty()) return std::optional<KernelNames>();
     auto names = load_kernel_names(path, diagnostics);
     if (names) return std::optional<KernelNames>(std::move(*names));
-    if (!named.empty() && named_required) return names.error();
+    if (!named.empty() && (named_required || io::is_special(named))) return names.error();
     diagnostics.warn(names.error().file.empty() ? path.string() : names.error().file,
                      names.error().line, names.error().message + "; kernel names not used");
     return std::optional<KernelNames>();

@@ -11,6 +11,7 @@
 
 #include <fmt/format.h>
 
+#include "ptune/core/io.hpp"
 #include "sql.hpp"
 
 namespace ptune::history::sql {
@@ -200,6 +201,9 @@ Result<std::unique_ptr<Connection>> open_sqlite(const std::string& path, bool cr
     if (!uri && std::filesystem::is_directory(path, ec)) {
         return Error{"is a directory, not a history database", path, 0, ExitCode::InputError};
     }
+    // A FIFO or a device would block SQLite's open or read for ever.
+    if (!uri && exists)
+        if (auto regular = io::check_regular_file(path); !regular) return regular.error();
     if (!exists) {
         const auto parent = std::filesystem::path(path).parent_path();
         if (!parent.empty()) std::filesystem::create_directories(parent, ec);

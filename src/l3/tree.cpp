@@ -243,15 +243,24 @@ std::vector<RankCapture> enumerate(const fs::path& root, std::vector<std::string
                 capture.records = discovered->captures.front().records;
             if (is_file(d_dir / "pmu.csv")) capture.pmu = d_dir / "pmu.csv";
             if (capture.records.empty() && capture.pmu.empty()) {
-                gaps.push_back(
-                    fmt::format("{}: no chip_swimlane_records.json or pmu.csv; rank{} "
-                                "is left out of d{}",
-                                rel(d_dir), *rank, *dispatch));
+                // A FIFO or device in a capture's place is there, but no file to read.
+                std::string why = "no chip_swimlane_records.json or pmu.csv";
+                for (const char* name : {"chip_swimlane_records.json", "pmu.csv"})
+                    if (auto status = io::check_regular_file((d_dir / name).string());
+                        !status && io::is_special(d_dir / name))
+                        why = fmt::format("{}: {}", name, status.error().message);
+                gaps.push_back(fmt::format("{}: {}; rank{} is left out of d{}", rel(d_dir), why,
+                                           *rank, *dispatch));
                 left_out.emplace(*rank, *dispatch);
                 continue;
             }
             fs::path sidecar = d_dir / "dispatch_identity.json";
-            if (is_file(sidecar)) {
+            if (io::is_special(sidecar)) {
+                capture.sidecar_unusable = true;
+                gaps.push_back(fmt::format("{}: {}; paired by d{} instead", rel(sidecar),
+                                           io::check_regular_file(sidecar.string()).error().message,
+                                           *dispatch));
+            } else if (is_file(sidecar)) {
                 auto text = io::read_file(sidecar.string(), 1 << 20);
                 auto identity =
                     text ? parse_dispatch_identity(*text, sidecar.string(), *rank, *dispatch)

@@ -158,8 +158,10 @@ Result<LoadedCapture> load_capture(const CaptureFiles& files, const LoadRequest&
     bool deps_named = !request.deps.empty();
     loaded.files.deps = deps_named ? request.deps : files.deps;
     if (!loaded.files.deps.empty()) {
-        auto deps =
-            load_deps(loaded.files.deps, deps_named && request.named_files_required, diagnostics);
+        auto deps = load_deps(
+            loaded.files.deps,
+            deps_named && (request.named_files_required || io::is_special(loaded.files.deps)),
+            diagnostics);
         if (!deps) return deps.error();
         loaded.deps = std::move(*deps);
     } else if (loaded.capture.embedded_edges.empty()) {

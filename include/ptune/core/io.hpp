@@ -129,15 +129,21 @@ std::size_t count_newlines(const char* begin, const char* end);
 bool is_dir(const std::filesystem::path& path);
 /// Whether `path` is a regular file (symlinks followed); false for any error, never throws.
 bool is_file(const std::filesystem::path& path);
+/// Whether `path` exists but is no regular file (a FIFO, a device, a socket, a directory):
+/// a file named on the command line that is one is a usage error, never a file to skip.
+bool is_special(const std::filesystem::path& path);
 
 /// True if the two paths name the same existing file (same device and inode).
 bool same_file(const std::filesystem::path& a, const std::filesystem::path& b);
 
 /// The output-safety rule checked before a command reads anything: two outputs never name the
 /// same file, and no output is the same file (inode: symlinks and hard links resolved) as one
-/// of `inputs`. Paths that do not exist are compared by their normalised spelling.
+/// of `inputs` or as one of `side_files`, the files an input comes with that may not exist yet
+/// (a database's `-wal` and `-journal`: its engine creates and removes them). Paths that do not
+/// exist are compared by their normalised spelling.
 Status check_outputs(const std::vector<std::string>& outputs,
-                     const std::vector<std::string>& inputs);
+                     const std::vector<std::string>& inputs,
+                     const std::vector<std::string>& side_files = {});
 
 /// Registers the command's outputs that exist as regular files: reading one of them (an input
 /// the command found by itself, such as an artifact in a build directory) is refused. From

@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# Special files where an output, a history database or a named side file goes (issue 36 items
+# 1, 2 and 6): each is exit 2 at once (they used to hang, or to warn and exit 0), a FIFO with a
+# reader is written, and an output over a history database's journal files is refused.
+# Usage: special_outputs_and_sides.sh PTUNE BUILD_DIR
+set -u
+ptune=$(realpath "$1")
+here=$(cd "$(dirname "$0")/.." && pwd)
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail=0
+bad() { echo "FAIL: $*"; fail=1; }
+log=$here/data/bench/ci_sweep_excerpts.log
+records=$here/data/swimlane/chip_swimlane_records.json
+cd "$tmp" || exit 1
+mkfifo fifo
+
+# expect CODE DESCRIPTION COMMAND...: the exit code within 20 s (124 = it hung).
+expect() {
+    local want=$1 what=$2
+    shift 2
+    timeout 20 "$@" >out 2>err </dev/null
+    local code=$?
+    [ "$code" = "$want" ] || bad "$what: exit $code, expected $want: $(head -c 400 err)"
+}
+
+expect 2 "-o at a FIFO nobody reads" "$ptune" bench-summary "$log" -o fifo
+grep -q "fifo: is a FIFO (named pipe) nobody reads" err || bad "-o FIFO not named: $(cat err)"
+GITHUB_STEP_SUMMARY=$tmp/fifo expect 2 "GITHUB_STEP_SUMMARY at a FIFO" \
+    "$ptune" bench-gate -b "$log" -c "$log" --format github
+expect 2 "history --db FIFO list" "$ptune" history --db fifo list
+expect 2 "history --db FIFO add" "$ptune" history --db fifo add "$log" --commit abc
+expect 2 "bench-gate --history FIFO" "$ptune" bench-gate -c "$log" --history fifo
+for option in --names --deps -k; do
+    expect 2 "swimlane-merge $option FIFO" "$ptune" swimlane-merge "$records" "$option" fifo -o m.json
+    grep -q "fifo: error: is a FIFO" err || bad "swimlane-merge $option FIFO not named: $(cat err)"
+done
+
+# A FIFO with a reader (a process substitution's pipe) is written, all of it.
+cat fifo >got &
+reader=$!
+expect 0 "-o at a FIFO with a reader" "$ptune" bench-summary "$log" -o fifo
+wait "$reader"
+"$ptune" bench-summary "$log" >want 2>/dev/null
+cmp -s got want || bad "the FIFO with a reader did not get the whole output"
+
+# An output over the database's journal (SQLite removes it at close): refused, exit 2.
+expect 0 "history add" "$ptune" history --db h.db add "$log" --commit abc
+for side in h.db-wal h.db-journal h.db-shm; do
+    expect 2 "history export -o $side" "$ptune" history --db h.db export -o "$side"
+done
+expect 2 "bench-gate --history h.db -o h.db-wal" \
+    "$ptune" bench-gate -c "$log" --history h.db -o h.db-wal
+
+# An L3 tree with a FIFO in a capture's and a sidecar's place: named as what it is.
+cp -r "$here/data/l3/l3_two_rank" l3
+rm l3/dfx_outputs/rank1/d0/chip_swimlane_records.json
+mkfifo l3/dfx_outputs/rank1/d0/chip_swimlane_records.json
+rm -f l3/dfx_outputs/rank0/d0/dispatch_identity.json
+mkfifo l3/dfx_outputs/rank0/d0/dispatch_identity.json
+timeout 20 "$ptune" swimlane-analyze l3/dfx_outputs >out 2>err
+[ $? = 124 ] && bad "swimlane-analyze hung on a FIFO in an L3 tree"
+grep -q "rank1/d0: chip_swimlane_records.json: is a FIFO" err ||
+    bad "FIFO records in an L3 tree reported as missing: $(cat err)"
+grep -q "rank0/d0/dispatch_identity.json: is a FIFO" err ||
+    bad "FIFO sidecar in an L3 tree not named: $(cat err)"
+
+exit $fail
