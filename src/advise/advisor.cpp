@@ -5,6 +5,7 @@
 #include "ptune/advise/advisor.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <filesystem>
 #include <map>
 #include <optional>
@@ -151,27 +152,98 @@ double section_number(const std::vector<Section>& sections, std::string_view id,
 // a 59.6 µs mean in the example).
 constexpr double kInputsDisagreeFactor = 10;
 
-std::optional<rules::Finding> inputs_disagree(const Advice& advice) {
+// A name as programs and callables are compared: lower case, letters and digits only
+// (`PagedAttn`, `paged_attn` and `models/x/paged_attn.py`'s stem all read `pagedattn`).
+std::string name_key(std::string_view name) {
+    std::string key;
+    for (char c : name) {
+        if (std::isalnum(static_cast<unsigned char>(c)))
+            key.push_back(static_cast<char>(std::tolower(static_cast<unsigned char>(c))));
+    }
+    return key;
+}
+
+// The programs a log's own content names: the callables of an L3 report's slots and a case named
+// by a model path (results.tsv: `models/qwen3_14b/prefill_fwd.py`). A case named after its file
+// or a --log label says nothing about the program and is not counted.
+std::vector<std::string> log_program_names(const std::vector<Section>& sections) {
+    std::vector<std::string> names;
+    auto add = [&](std::string name) {
+        if (!name.empty() && std::find(names.begin(), names.end(), name) == names.end())
+            names.push_back(std::move(name));
+    };
+    for (const auto& section : sections) {
+        if (section.id != "bench" || !section.data.is_array()) continue;
+        for (const auto& bench_case : section.data) {
+            std::string name = bench_case.value("case", std::string());
+            if (name.find('/') != std::string::npos || name.ends_with(".py"))
+                add(std::filesystem::path(name).stem().string());
+            for (const auto& rank : bench_case.value("ranks", nlohmann::json::array())) {
+                for (const auto& slot : rank.value("slots", nlohmann::json::array())) {
+                    if (slot.contains("name") && slot["name"].is_string())
+                        add(slot["name"].get<std::string>());
+                }
+            }
+        }
+    }
+    return names;
+}
+
+// Whether one of the log's names is the run's program or one of its kernels (one name holding
+// the other: `paged_attn_decode` names `PagedAttn`).
+bool names_the_run(const std::vector<std::string>& names, const std::string& program,
+                   const rules::MetricStore& store) {
+    std::vector<std::string> keys;
+    if (!program.empty()) keys.push_back(name_key(program));
+    for (const auto& [subject, metrics] : store.subjects())
+        if (subject.kind == "kernel") keys.push_back(name_key(subject.name));
+    for (const auto& name : names) {
+        std::string key = name_key(name);
+        if (key.size() < 2) continue;
+        for (const auto& run_key : keys) {
+            if (run_key.size() < 2) continue;
+            if (key.find(run_key) != std::string::npos || run_key.find(key) != std::string::npos)
+                return true;
+        }
+    }
+    return false;
+}
+
+std::optional<rules::Finding> inputs_disagree(const Advice& advice,
+                                              const rules::MetricStore& store) {
     double mean = section_number(advice.sections, "bench", "/effective_us/mean"_json_pointer);
     double window = section_number(advice.sections, "swimlane", "/window_us"_json_pointer);
-    if (mean <= 0 || window <= 0) return std::nullopt;
-    double factor = std::max(mean, window) / std::min(mean, window);
-    if (factor < kInputsDisagreeFactor) return std::nullopt;
+    double factor = mean > 0 && window > 0 ? std::max(mean, window) / std::min(mean, window) : 0;
+    bool times_disagree = factor >= kInputsDisagreeFactor;
+    const std::string& program = advice.inventory.program;
+    std::vector<std::string> names = log_program_names(advice.sections);
+    bool names_disagree =
+        !program.empty() && !names.empty() && !names_the_run(names, program, store);
+    if (!times_disagree && !names_disagree) return std::nullopt;
     rules::Finding finding;
     finding.rule = "advise.inputs-disagree";
     finding.severity = rules::RuleSeverity::Warning;
     finding.tier = "inputs";
     finding.title = "The log and the run directory describe different programs";
     finding.subject = {"run", "run"};
+    std::vector<std::string> reasons;
+    if (names_disagree)
+        reasons.push_back(fmt::format("the log names {} where the run directory is {}",
+                                      fmt::join(names, ", "), program));
+    if (times_disagree)
+        reasons.push_back(
+            fmt::format("the log's effective_us (mean {} µs) is {}x the capture's window ({} µs)",
+                        stats::format_fixed(mean, 1), stats::format_fixed(factor, 0),
+                        stats::format_fixed(window, 1)));
     finding.message = fmt::format(
-        "the log's effective_us (mean {} µs) is {}x the capture's window ({} µs): the log is of "
-        "another program or build, so its benchmark says nothing about this run's kernels",
-        stats::format_fixed(mean, 1), stats::format_fixed(factor, 0),
-        stats::format_fixed(window, 1));
+        "{}: the log is of another program or build, so its benchmark says nothing about this "
+        "run's kernels",
+        fmt::join(reasons, ", and "));
     finding.advice =
         "Give the console log of this very run with --log (or the run directory the log belongs "
         "to); the benchmark figures below do not belong to the capture";
-    finding.evidence = {{"bench.effective_us.mean", mean}, {"swimlane.window_us", window}};
+    if (times_disagree)
+        finding.evidence = {{"bench.effective_us.mean", mean}, {"swimlane.window_us", window}};
     return finding;
 }
 
@@ -346,7 +418,7 @@ Advice advise(Inventory inventory, const AdviseOptions& options, const rules::Ca
         if (finding.rule.rfind("hints.", 0) == 0 && finding.subject.kind == "entry") continue;
         advice.findings.push_back({std::move(finding), 3, 0, ""});
     }
-    if (auto disagree = inputs_disagree(advice)) {
+    if (auto disagree = inputs_disagree(advice, store)) {
         diagnostics.warn("", 0, disagree->message);
         advice.findings.push_back({std::move(*disagree), 0, 0, ""});
     }
