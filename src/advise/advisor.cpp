@@ -9,6 +9,8 @@
 #include <filesystem>
 #include <map>
 #include <optional>
+#include <set>
+#include <tuple>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -385,6 +387,7 @@ void make_plans(std::vector<RankedFinding>& findings) {
         }
         if (winner != nullptr) {
             ranked.not_now = not_now_reason(*winner);
+            ranked.waits_for = winner->rank;
             deferred.push_back(std::move(ranked));
             continue;
         }
@@ -393,6 +396,101 @@ void make_plans(std::vector<RankedFinding>& findings) {
     }
     flush();
     findings = std::move(planned);
+}
+
+// The same advice for several kernels (the same rule and advice text: X1 for UP and QK, P10 for
+// every rank of a tree) is one order naming the kernels, with their combined share of kernel
+// time, placed among the kernel groups by it; the orders are then numbered again and every
+// "not now, because #N" and site list follows its order.
+void merge_across_kernels(std::vector<RankedFinding>& findings) {
+    // Only a kernel's first order joins: moved to the merged group, a later one would jump
+    // the orders its own plan puts before it.
+    std::map<std::pair<std::string, std::string>, std::vector<std::size_t>> same;
+    std::set<std::string> planned;
+    std::map<std::string, bool> error;  // plan -> has an error finding
+    for (std::size_t i = 0; i < findings.size(); ++i) {
+        const RankedFinding& ranked = findings[i];
+        if (ranked.plan.empty()) continue;
+        error[ranked.plan] =
+            error[ranked.plan] || ranked.finding.severity == rules::RuleSeverity::Error;
+        if (ranked.rank == 0 || !planned.insert(ranked.plan).second) continue;
+        if (ranked.finding.advice.empty()) continue;
+        same[{ranked.finding.rule, ranked.finding.advice}].push_back(i);
+    }
+    std::map<int, int> into;  // rank of a merged order -> rank of the order it joined
+    std::vector<bool> gone(findings.size(), false);
+    for (const auto& [key, members] : same) {
+        if (members.size() < 2) continue;
+        RankedFinding& first = findings[members.front()];
+        first.kernels = {first.plan};
+        for (std::size_t k = 1; k < members.size(); ++k) {
+            RankedFinding& other = findings[members[k]];
+            first.kernels.push_back(other.plan);
+            first.impact = std::min(1.0, first.impact + other.impact);
+            first.merged.push_back(std::move(other.finding));
+            for (auto& folded : other.merged) first.merged.push_back(std::move(folded));
+            into[other.rank] = first.rank;
+            gone[members[k]] = true;
+        }
+        first.plan = fmt::format("{}", fmt::join(first.kernels, ", "));
+    }
+    if (into.empty()) return;
+    std::vector<RankedFinding> kept;
+    for (std::size_t i = 0; i < findings.size(); ++i)
+        if (!gone[i]) kept.push_back(std::move(findings[i]));
+
+    // Kernel groups in the order make_plans gives them (one with an error first, then by the
+    // share of time), the merged orders' groups by their combined share.
+    std::map<std::string, std::tuple<bool, double, std::size_t>> weight;
+    for (std::size_t i = 0; i < kept.size(); ++i) {
+        if (kept[i].plan.empty()) continue;
+        auto [it, fresh] = weight.try_emplace(kept[i].plan, false, 0.0, i);
+        auto& [has_error, impact, first] = it->second;
+        for (const auto& kernel : kept[i].kernels) has_error = has_error || error[kernel];
+        has_error = has_error || error[kept[i].plan];
+        impact = std::max(impact, kept[i].impact);
+    }
+    auto group = [](const RankedFinding& ranked) {
+        if (!ranked.plan.empty()) return 1;
+        return ranked.step <= static_cast<int>(Step::Schedule) ? 0 : 2;
+    };
+    std::stable_sort(kept.begin(), kept.end(), [&](const RankedFinding& a, const RankedFinding& b) {
+        if (group(a) != group(b)) return group(a) < group(b);
+        if (a.plan == b.plan || group(a) != 1) return false;
+        const auto& [ea, ia, fa] = weight[a.plan];
+        const auto& [eb, ib, fb] = weight[b.plan];
+        if (ea != eb) return ea;
+        if (ia != ib) return ia > ib;
+        return fa < fb;
+    });
+
+    std::map<int, int> renumbered;  // old rank -> new rank
+    int next_rank = 0;
+    for (auto& ranked : kept) {
+        if (ranked.rank == 0) continue;
+        renumbered[ranked.rank] = ++next_rank;
+        ranked.rank = next_rank;
+    }
+    for (const auto& [merged, joined] : into) renumbered[merged] = renumbered[joined];
+    auto by_rank = [&](int rank) -> const RankedFinding* {
+        for (const auto& ranked : kept)
+            if (ranked.rank == rank) return &ranked;
+        return nullptr;
+    };
+    for (auto& ranked : kept) {
+        if (ranked.waits_for == 0) continue;
+        ranked.waits_for = renumbered[ranked.waits_for];
+        if (const RankedFinding* winner = by_rank(ranked.waits_for))
+            ranked.not_now = not_now_reason(*winner);
+    }
+    for (auto& ranked : kept) {
+        if (!ranked.plan.empty() || ranked.finding.rule.rfind("hints.", 0) != 0) continue;
+        if (ranked.sites_of.empty() && ranked.not_now.empty()) continue;
+        ranked.sites_of.clear();
+        ranked.not_now.clear();
+        cite_sites(ranked, kept, {});
+    }
+    findings = std::move(kept);
 }
 
 }  // namespace
@@ -427,6 +525,7 @@ Advice advise(Inventory inventory, const AdviseOptions& options, const rules::Ca
         estimate_impact(ranked, store);
     }
     make_plans(advice.findings);
+    merge_across_kernels(advice.findings);
     return advice;
 }
 

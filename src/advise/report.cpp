@@ -64,6 +64,8 @@ std::string merged_ids(const RankedFinding& ranked) {
     std::vector<std::string> ids;
     for (const auto& folded : ranked.merged) {
         std::string id(short_id(folded));
+        // The same rule of another kernel (merged across kernels) is the order itself.
+        if (id == short_id(ranked.finding) && folded.subject != ranked.finding.subject) continue;
         if (std::find(ids.begin(), ids.end(), id) == ids.end()) ids.push_back(std::move(id));
     }
     return fmt::format("{}", fmt::join(ids, ", "));
@@ -243,7 +245,9 @@ class AdviceTextRenderer : public render::Renderer {
         }
         std::string group;
         for (const auto& ranked : advice_.findings) {
-            std::string title = ranked.plan.empty() ? group_title(ranked) : "kernel " + ranked.plan;
+            std::string title = ranked.plan.empty()         ? group_title(ranked)
+                                : ranked.kernels.size() > 1 ? "kernels " + ranked.plan
+                                                            : "kernel " + ranked.plan;
             if (title != group) {
                 group = title;
                 double share = 0;
@@ -370,6 +374,7 @@ render::Report to_report(const Advice& advice) {
             ranked.impact_basis.empty() ? nlohmann::json() : nlohmann::json(ranked.impact);
         entry["impact_basis"] = ranked.impact_basis;
         entry["plan"] = ranked.plan;
+        if (ranked.kernels.size() > 1) entry["kernels"] = ranked.kernels;
         entry["step"] = step_name(ranked.step);
         entry["not_now"] =
             ranked.not_now.empty() ? nlohmann::json() : nlohmann::json(ranked.not_now);
