@@ -109,11 +109,7 @@ std::string sigma_cell(const std::vector<double>* samples, const Summary& summar
         return "-";
     double mean = stats::fsum(positive) / static_cast<double>(positive.size());
     if (std::abs(mean - summary.mean) > 0.05 + 1e-9 * std::abs(summary.mean)) return "-";
-    std::vector<double> squares;
-    squares.reserve(positive.size());
-    for (double value : positive) squares.push_back((value - mean) * (value - mean));
-    return stats::format_fixed(
-        std::sqrt(stats::fsum(squares) / static_cast<double>(positive.size() - 1)), 1);
+    return stats::format_fixed(*stats::stdev(positive), 1);
 }
 
 // The samples of one rank's line, or of the headline when the block has one rank.
