@@ -165,9 +165,10 @@ std::string name_key(std::string_view name) {
     return key;
 }
 
-// The programs a log's own content names: the callables of an L3 report's slots and a case named
-// by a model path (results.tsv: `models/qwen3_14b/prefill_fwd.py`). A case named after its file
-// or a --log label says nothing about the program and is not counted.
+// The programs a log's own content names: the program of its L3 context line, the callables of
+// an L3 report's slots and a case named by a model path (results.tsv:
+// `models/qwen3_14b/prefill_fwd.py`). A case named after its file or a --log label says nothing
+// about the program and is not counted.
 std::vector<std::string> log_program_names(const std::vector<Section>& sections) {
     std::vector<std::string> names;
     auto add = [&](std::string name) {
@@ -180,6 +181,12 @@ std::vector<std::string> log_program_names(const std::vector<Section>& sections)
             std::string name = bench_case.value("case", std::string());
             if (name.find('/') != std::string::npos || name.ends_with(".py"))
                 add(std::filesystem::path(name).stem().string());
+            // The L3 context line names the program: `[RUN] benchmark kernel=PrefillFwd l3=1`.
+            const auto context = bench_case.find("context");
+            if (context != bench_case.end() && context->is_object()) {
+                std::string kernel = context->value("kernel", std::string());
+                if (kernel != "unknown") add(kernel);
+            }
             for (const auto& rank : bench_case.value("ranks", nlohmann::json::array())) {
                 for (const auto& slot : rank.value("slots", nlohmann::json::array())) {
                     if (slot.contains("name") && slot["name"].is_string())
