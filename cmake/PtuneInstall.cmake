@@ -1,5 +1,6 @@
 # Installation, the find_package(ptune CONFIG) export, and the Debian packages:
-#   ptune          the command, its man pages, bash completion, docs and copyright (stripped)
+#   ptune          the command, its man pages (gzip -9n), bash completion, docs, changelog and
+#                  copyright (stripped)
 #   ptune-dbgsym   the command's debug information (CPack's -dbgsym package, by build-id)
 #   ptune-dev      headers, libptune_core.a (debug sections removed) and the CMake package
 include(CMakePackageConfigHelpers)
@@ -54,8 +55,20 @@ add_custom_command(OUTPUT ${PTUNE_MAN_DIR}/ptune.1
                    COMMAND $<TARGET_FILE:ptune> __man ${PTUNE_MAN_DIR}
                    DEPENDS ptune VERBATIM)
 add_custom_target(ptune_man ALL DEPENDS ${PTUNE_MAN_DIR}/ptune.1)
-install(DIRECTORY ${PTUNE_MAN_DIR}/ DESTINATION ${CMAKE_INSTALL_MANDIR}/man1 COMPONENT ptune
-        FILES_MATCHING PATTERN "*.1")
+# Installed compressed (gzip -9n), each docs/NAME.md they cite pointing at the installed copy
+# below; the changelog likewise (cmake/PtuneInstallCompressed.cmake).
+install(CODE "set(PTUNE_MAN_SOURCE \"${PTUNE_MAN_DIR}\")
+set(PTUNE_MANDIR \"${CMAKE_INSTALL_MANDIR}\")
+set(PTUNE_DOCDIR \"${CMAKE_INSTALL_DOCDIR}\")
+set(PTUNE_CHANGELOG \"${CMAKE_CURRENT_SOURCE_DIR}/docs/CHANGELOG.md\")
+include(\"${CMAKE_CURRENT_SOURCE_DIR}/cmake/PtuneInstallCompressed.cmake\")" COMPONENT ptune)
+# The user's documents (the man pages and --help cite them as docs/NAME.md); the developer's
+# (ARCHITECTURE, DEVELOPING, PERFORMANCE) stay in the source tree.
+install(FILES README.md docs/advise.md docs/bench-summary.md docs/BENCH-GATE.md
+              docs/ci-results.md docs/HINTS-LINT.md docs/HISTORY.md docs/L3.md docs/mem-report.md
+              docs/METRICS.md docs/pipe-trace.md docs/RELIABILITY.md docs/scope-stats.md
+              docs/serving-trace.md docs/swimlane-analyze.md docs/swimlane-merge.md
+        DESTINATION ${CMAKE_INSTALL_DOCDIR} COMPONENT ptune)
 
 set(CPACK_PACKAGE_NAME ptune)
 set(CPACK_PACKAGE_VENDOR "The ptune developers")

@@ -5,9 +5,12 @@
 #include "ptune/advise/advisor.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <filesystem>
 #include <map>
 #include <optional>
+#include <set>
+#include <tuple>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -151,27 +154,105 @@ double section_number(const std::vector<Section>& sections, std::string_view id,
 // a 59.6 µs mean in the example).
 constexpr double kInputsDisagreeFactor = 10;
 
-std::optional<rules::Finding> inputs_disagree(const Advice& advice) {
+// A name as programs and callables are compared: lower case, letters and digits only
+// (`PagedAttn`, `paged_attn` and `models/x/paged_attn.py`'s stem all read `pagedattn`).
+std::string name_key(std::string_view name) {
+    std::string key;
+    for (char c : name) {
+        if (std::isalnum(static_cast<unsigned char>(c)))
+            key.push_back(static_cast<char>(std::tolower(static_cast<unsigned char>(c))));
+    }
+    return key;
+}
+
+// The programs a log's own content names: the program of its L3 context line, the callables of
+// an L3 report's slots and a case named by a model path (results.tsv:
+// `models/qwen3_14b/prefill_fwd.py`). A case named after its file or a --log label says nothing
+// about the program and is not counted.
+std::vector<std::string> log_program_names(const std::vector<Section>& sections) {
+    std::vector<std::string> names;
+    auto add = [&](std::string name) {
+        if (!name.empty() && std::find(names.begin(), names.end(), name) == names.end())
+            names.push_back(std::move(name));
+    };
+    for (const auto& section : sections) {
+        if (section.id != "bench" || !section.data.is_array()) continue;
+        for (const auto& bench_case : section.data) {
+            std::string name = bench_case.value("case", std::string());
+            if (name.find('/') != std::string::npos || name.ends_with(".py"))
+                add(std::filesystem::path(name).stem().string());
+            // The L3 context line names the program: `[RUN] benchmark kernel=PrefillFwd l3=1`.
+            const auto context = bench_case.find("context");
+            if (context != bench_case.end() && context->is_object()) {
+                std::string kernel = context->value("kernel", std::string());
+                if (kernel != "unknown") add(kernel);
+            }
+            for (const auto& rank : bench_case.value("ranks", nlohmann::json::array())) {
+                for (const auto& slot : rank.value("slots", nlohmann::json::array())) {
+                    if (slot.contains("name") && slot["name"].is_string())
+                        add(slot["name"].get<std::string>());
+                }
+            }
+        }
+    }
+    return names;
+}
+
+// Whether one of the log's names is the run's program or one of its kernels (one name holding
+// the other: `paged_attn_decode` names `PagedAttn`).
+bool names_the_run(const std::vector<std::string>& names, const std::string& program,
+                   const rules::MetricStore& store) {
+    std::vector<std::string> keys;
+    if (!program.empty()) keys.push_back(name_key(program));
+    for (const auto& [subject, metrics] : store.subjects())
+        if (subject.kind == "kernel") keys.push_back(name_key(subject.name));
+    for (const auto& name : names) {
+        std::string key = name_key(name);
+        if (key.size() < 2) continue;
+        for (const auto& run_key : keys) {
+            if (run_key.size() < 2) continue;
+            if (key.find(run_key) != std::string::npos || run_key.find(key) != std::string::npos)
+                return true;
+        }
+    }
+    return false;
+}
+
+std::optional<rules::Finding> inputs_disagree(const Advice& advice,
+                                              const rules::MetricStore& store) {
     double mean = section_number(advice.sections, "bench", "/effective_us/mean"_json_pointer);
     double window = section_number(advice.sections, "swimlane", "/window_us"_json_pointer);
-    if (mean <= 0 || window <= 0) return std::nullopt;
-    double factor = std::max(mean, window) / std::min(mean, window);
-    if (factor < kInputsDisagreeFactor) return std::nullopt;
+    double factor = mean > 0 && window > 0 ? std::max(mean, window) / std::min(mean, window) : 0;
+    bool times_disagree = factor >= kInputsDisagreeFactor;
+    const std::string& program = advice.inventory.program;
+    std::vector<std::string> names = log_program_names(advice.sections);
+    bool names_disagree =
+        !program.empty() && !names.empty() && !names_the_run(names, program, store);
+    if (!times_disagree && !names_disagree) return std::nullopt;
     rules::Finding finding;
     finding.rule = "advise.inputs-disagree";
     finding.severity = rules::RuleSeverity::Warning;
     finding.tier = "inputs";
     finding.title = "The log and the run directory describe different programs";
     finding.subject = {"run", "run"};
+    std::vector<std::string> reasons;
+    if (names_disagree)
+        reasons.push_back(fmt::format("the log names {} where the run directory is {}",
+                                      fmt::join(names, ", "), program));
+    if (times_disagree)
+        reasons.push_back(
+            fmt::format("the log's effective_us (mean {} µs) is {}x the capture's window ({} µs)",
+                        stats::format_fixed(mean, 1), stats::format_fixed(factor, 0),
+                        stats::format_fixed(window, 1)));
     finding.message = fmt::format(
-        "the log's effective_us (mean {} µs) is {}x the capture's window ({} µs): the log is of "
-        "another program or build, so its benchmark says nothing about this run's kernels",
-        stats::format_fixed(mean, 1), stats::format_fixed(factor, 0),
-        stats::format_fixed(window, 1));
+        "{}: the log is of another program or build, so its benchmark says nothing about this "
+        "run's kernels",
+        fmt::join(reasons, ", and "));
     finding.advice =
         "Give the console log of this very run with --log (or the run directory the log belongs "
         "to); the benchmark figures below do not belong to the capture";
-    finding.evidence = {{"bench.effective_us.mean", mean}, {"swimlane.window_us", window}};
+    if (times_disagree)
+        finding.evidence = {{"bench.effective_us.mean", mean}, {"swimlane.window_us", window}};
     return finding;
 }
 
@@ -313,6 +394,7 @@ void make_plans(std::vector<RankedFinding>& findings) {
         }
         if (winner != nullptr) {
             ranked.not_now = not_now_reason(*winner);
+            ranked.waits_for = winner->rank;
             deferred.push_back(std::move(ranked));
             continue;
         }
@@ -321,6 +403,101 @@ void make_plans(std::vector<RankedFinding>& findings) {
     }
     flush();
     findings = std::move(planned);
+}
+
+// The same advice for several kernels (the same rule and advice text: X1 for UP and QK, P10 for
+// every rank of a tree) is one order naming the kernels, with their combined share of kernel
+// time, placed among the kernel groups by it; the orders are then numbered again and every
+// "not now, because #N" and site list follows its order.
+void merge_across_kernels(std::vector<RankedFinding>& findings) {
+    // Only a kernel's first order joins: moved to the merged group, a later one would jump
+    // the orders its own plan puts before it.
+    std::map<std::pair<std::string, std::string>, std::vector<std::size_t>> same;
+    std::set<std::string> planned;
+    std::map<std::string, bool> error;  // plan -> has an error finding
+    for (std::size_t i = 0; i < findings.size(); ++i) {
+        const RankedFinding& ranked = findings[i];
+        if (ranked.plan.empty()) continue;
+        error[ranked.plan] =
+            error[ranked.plan] || ranked.finding.severity == rules::RuleSeverity::Error;
+        if (ranked.rank == 0 || !planned.insert(ranked.plan).second) continue;
+        if (ranked.finding.advice.empty()) continue;
+        same[{ranked.finding.rule, ranked.finding.advice}].push_back(i);
+    }
+    std::map<int, int> into;  // rank of a merged order -> rank of the order it joined
+    std::vector<bool> gone(findings.size(), false);
+    for (const auto& [key, members] : same) {
+        if (members.size() < 2) continue;
+        RankedFinding& first = findings[members.front()];
+        first.kernels = {first.plan};
+        for (std::size_t k = 1; k < members.size(); ++k) {
+            RankedFinding& other = findings[members[k]];
+            first.kernels.push_back(other.plan);
+            first.impact = std::min(1.0, first.impact + other.impact);
+            first.merged.push_back(std::move(other.finding));
+            for (auto& folded : other.merged) first.merged.push_back(std::move(folded));
+            into[other.rank] = first.rank;
+            gone[members[k]] = true;
+        }
+        first.plan = fmt::format("{}", fmt::join(first.kernels, ", "));
+    }
+    if (into.empty()) return;
+    std::vector<RankedFinding> kept;
+    for (std::size_t i = 0; i < findings.size(); ++i)
+        if (!gone[i]) kept.push_back(std::move(findings[i]));
+
+    // Kernel groups in the order make_plans gives them (one with an error first, then by the
+    // share of time), the merged orders' groups by their combined share.
+    std::map<std::string, std::tuple<bool, double, std::size_t>> weight;
+    for (std::size_t i = 0; i < kept.size(); ++i) {
+        if (kept[i].plan.empty()) continue;
+        auto [it, fresh] = weight.try_emplace(kept[i].plan, false, 0.0, i);
+        auto& [has_error, impact, first] = it->second;
+        for (const auto& kernel : kept[i].kernels) has_error = has_error || error[kernel];
+        has_error = has_error || error[kept[i].plan];
+        impact = std::max(impact, kept[i].impact);
+    }
+    auto group = [](const RankedFinding& ranked) {
+        if (!ranked.plan.empty()) return 1;
+        return ranked.step <= static_cast<int>(Step::Schedule) ? 0 : 2;
+    };
+    std::stable_sort(kept.begin(), kept.end(), [&](const RankedFinding& a, const RankedFinding& b) {
+        if (group(a) != group(b)) return group(a) < group(b);
+        if (a.plan == b.plan || group(a) != 1) return false;
+        const auto& [ea, ia, fa] = weight[a.plan];
+        const auto& [eb, ib, fb] = weight[b.plan];
+        if (ea != eb) return ea;
+        if (ia != ib) return ia > ib;
+        return fa < fb;
+    });
+
+    std::map<int, int> renumbered;  // old rank -> new rank
+    int next_rank = 0;
+    for (auto& ranked : kept) {
+        if (ranked.rank == 0) continue;
+        renumbered[ranked.rank] = ++next_rank;
+        ranked.rank = next_rank;
+    }
+    for (const auto& [merged, joined] : into) renumbered[merged] = renumbered[joined];
+    auto by_rank = [&](int rank) -> const RankedFinding* {
+        for (const auto& ranked : kept)
+            if (ranked.rank == rank) return &ranked;
+        return nullptr;
+    };
+    for (auto& ranked : kept) {
+        if (ranked.waits_for == 0) continue;
+        ranked.waits_for = renumbered[ranked.waits_for];
+        if (const RankedFinding* winner = by_rank(ranked.waits_for))
+            ranked.not_now = not_now_reason(*winner);
+    }
+    for (auto& ranked : kept) {
+        if (!ranked.plan.empty() || ranked.finding.rule.rfind("hints.", 0) != 0) continue;
+        if (ranked.sites_of.empty() && ranked.not_now.empty()) continue;
+        ranked.sites_of.clear();
+        ranked.not_now.clear();
+        cite_sites(ranked, kept, {});
+    }
+    findings = std::move(kept);
 }
 
 }  // namespace
@@ -346,7 +523,7 @@ Advice advise(Inventory inventory, const AdviseOptions& options, const rules::Ca
         if (finding.rule.rfind("hints.", 0) == 0 && finding.subject.kind == "entry") continue;
         advice.findings.push_back({std::move(finding), 3, 0, ""});
     }
-    if (auto disagree = inputs_disagree(advice)) {
+    if (auto disagree = inputs_disagree(advice, store)) {
         diagnostics.warn("", 0, disagree->message);
         advice.findings.push_back({std::move(*disagree), 0, 0, ""});
     }
@@ -355,6 +532,7 @@ Advice advise(Inventory inventory, const AdviseOptions& options, const rules::Ca
         estimate_impact(ranked, store);
     }
     make_plans(advice.findings);
+    merge_across_kernels(advice.findings);
     return advice;
 }
 

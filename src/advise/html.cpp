@@ -100,8 +100,9 @@ class HtmlRenderer : public render::Renderer {
         // One plan per kernel (docs/advise.md); findings folded into an order follow it.
         std::string group = "\x01";
         for (const auto& ranked : advice_.findings) {
-            std::string title =
-                ranked.plan.empty() ? tier_title(ranked.tier) : "Kernel " + ranked.plan;
+            std::string title = ranked.plan.empty()         ? tier_title(ranked.tier)
+                                : ranked.kernels.size() > 1 ? "Kernels " + ranked.plan
+                                                            : "Kernel " + ranked.plan;
             if (title != group) {
                 group = title;
                 out << "<h3>" << escape(title) << "</h3>";

@@ -64,9 +64,19 @@ std::string merged_ids(const RankedFinding& ranked) {
     std::vector<std::string> ids;
     for (const auto& folded : ranked.merged) {
         std::string id(short_id(folded));
+        // The same rule of another kernel (merged across kernels) is the order itself.
+        if (id == short_id(ranked.finding) && folded.subject != ranked.finding.subject) continue;
         if (std::find(ids.begin(), ids.end(), id) == ids.end()) ids.push_back(std::move(id));
     }
     return fmt::format("{}", fmt::join(ids, ", "));
+}
+
+// The title of an order merged across kernels: every kernel up to four, else the first three
+// and how many more (a 16-rank tree); JSON's `kernels` lists them all.
+std::string kernels_title(const std::vector<std::string>& kernels) {
+    if (kernels.size() <= 4) return fmt::format("kernels {}", fmt::join(kernels, ", "));
+    return fmt::format("kernels {}, {}, {} and {} more", kernels[0], kernels[1], kernels[2],
+                       kernels.size() - 3);
 }
 
 const char* step_name(int step) {
@@ -243,7 +253,9 @@ class AdviceTextRenderer : public render::Renderer {
         }
         std::string group;
         for (const auto& ranked : advice_.findings) {
-            std::string title = ranked.plan.empty() ? group_title(ranked) : "kernel " + ranked.plan;
+            std::string title = ranked.plan.empty()         ? group_title(ranked)
+                                : ranked.kernels.size() > 1 ? kernels_title(ranked.kernels)
+                                                            : "kernel " + ranked.plan;
             if (title != group) {
                 group = title;
                 double share = 0;
@@ -252,7 +264,8 @@ class AdviceTextRenderer : public render::Renderer {
                         share = std::max(share, other.impact);
                 if (!ranked.plan.empty() && share > 0)
                     title += fmt::format(" ({} of kernel time)", stats::format_ratio(share));
-                out << '\n' << term::paint(title, "1", options.color) << '\n';
+                out << '\n'
+                    << term::paint(term::hang("", title, width, 2), "1", options.color) << '\n';
             }
             write_line(ranked, id_width, width, options.color, out);
         }
@@ -286,7 +299,8 @@ class AdviceTextRenderer : public render::Renderer {
         std::size_t indent = term::display_width(prefix);
         std::string where = where_text(ranked);
         std::string tail;
-        if (!ranked.merged.empty()) tail += fmt::format(" (also {})", merged_ids(ranked));
+        if (std::string also = merged_ids(ranked); !also.empty())
+            tail += fmt::format(" (also {})", also);
         std::string gain = gain_text(ranked);
         if (ranked.not_now.empty() && !gain.empty()) tail += "; " + gain;
         std::string change = ranked.step == static_cast<int>(Step::Inputs)
@@ -370,6 +384,7 @@ render::Report to_report(const Advice& advice) {
             ranked.impact_basis.empty() ? nlohmann::json() : nlohmann::json(ranked.impact);
         entry["impact_basis"] = ranked.impact_basis;
         entry["plan"] = ranked.plan;
+        if (ranked.kernels.size() > 1) entry["kernels"] = ranked.kernels;
         entry["step"] = step_name(ranked.step);
         entry["not_now"] =
             ranked.not_now.empty() ? nlohmann::json() : nlohmann::json(ranked.not_now);
@@ -401,7 +416,8 @@ render::Report to_report(const Advice& advice) {
     ranking.align = {render::Align::Right, render::Align::Right};
     for (const auto& ranked : advice.findings) {
         std::string text = ranked.finding.message;
-        if (!ranked.merged.empty()) text += fmt::format(" (also {})", merged_ids(ranked));
+        if (std::string also = merged_ids(ranked); !also.empty())
+            text += fmt::format(" (also {})", also);
         if (!ranked.sites_of.empty()) text = "the sites of " + ranked.sites_of + ": " + text;
         if (!ranked.not_now.empty()) text = "not now, because " + ranked.not_now + ". " + text;
         ranking.rows.push_back(

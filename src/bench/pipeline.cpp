@@ -2,6 +2,7 @@
 
 #include "ptune/bench/pipeline.hpp"
 
+#include <cmath>
 #include <unordered_map>
 
 #include <fmt/format.h>
@@ -95,31 +96,62 @@ void add_case_notes(const BenchCase& bench_case, const BenchBlock* block,
     for (const std::string& text : bench_case.notes) note(text);
 }
 
+// The spread next to the mean (issue 34: hyperfine's mean ± σ, with n): the sample standard
+// deviation (n − 1) of the round samples a line summarises. Upstream's lines print n, min,
+// median, mean and max only, so σ exists where the block carries the samples (--raw, or a log
+// printed with PYPTO_BENCH_RAW=1) and they give the line's n and mean back; "-" elsewhere.
+std::string sigma_cell(const std::vector<double>* samples, const Summary& summary) {
+    if (samples == nullptr) return "-";
+    std::vector<double> positive;
+    for (double value : *samples)
+        if (value > 0) positive.push_back(value);
+    if (positive.size() < 2 || (summary.rounds > 0 && positive.size() != summary.rounds))
+        return "-";
+    double mean = stats::fsum(positive) / static_cast<double>(positive.size());
+    if (std::abs(mean - summary.mean) > 0.05 + 1e-9 * std::abs(summary.mean)) return "-";
+    return stats::format_fixed(*stats::stdev(positive), 1);
+}
+
+// The samples of one rank's line, or of the headline when the block has one rank.
+const std::vector<double>* rank_samples(const BenchBlock& block, std::optional<std::uint64_t> pid) {
+    if (!block.raw || block.raw->fallback_flattened) return nullptr;
+    const auto& per_rank = block.raw->per_rank;
+    if (!pid) return per_rank.size() == 1 ? &per_rank.begin()->second : nullptr;
+    auto it = per_rank.find(*pid);
+    return it == per_rank.end() ? nullptr : &it->second;
+}
+
+constexpr std::string_view kSigmaNote =
+    "σ: the round samples' standard deviation, only where the log carries them (--raw, or a log "
+    "printed with PYPTO_BENCH_RAW=1): upstream's lines give n (rounds), min, median, mean and max";
+
 render::Table rank_table(const BenchCase& bench_case, const BenchBlock& block) {
     render::Table ranks;
     ranks.title = fmt::format("{}: ranks (rank = worker pid)", bench_case.name);
-    ranks.columns = {"rank", "slot", "rounds", "min", "median", "mean", "max"};
-    ranks.units = {"", "", "", "µs", "µs", "µs", "µs"};
+    ranks.columns = {"rank", "slot", "rounds", "min", "median", "mean", "σ", "max"};
+    ranks.units = {"", "", "", "µs", "µs", "µs", "µs", "µs"};
     ranks.align = {render::Align::Left, render::Align::Left};
     ranks.align.resize(ranks.columns.size(), render::Align::Right);
-    auto add = [&](std::string rank, std::string slot, const std::optional<Summary>& s) {
+    auto add = [&](std::string rank, std::string slot, const std::optional<Summary>& s,
+                   const std::vector<double>* samples) {
         if (s) {
             ranks.rows.push_back({std::move(rank), std::move(slot),
                                   s->rounds > 0 ? std::to_string(s->rounds) : "-",
                                   stats::format_fixed(s->min, 1), stats::format_fixed(s->median, 1),
-                                  stats::format_fixed(s->mean, 1), stats::format_fixed(s->max, 1)});
+                                  stats::format_fixed(s->mean, 1), sigma_cell(samples, *s),
+                                  stats::format_fixed(s->max, 1)});
         } else {
             ranks.rows.push_back(
-                {std::move(rank), std::move(slot), "-", "-", "-", "-", "no timing"});
+                {std::move(rank), std::move(slot), "-", "-", "-", "-", "-", "no timing"});
         }
     };
     for (const Rank& rank : block.ranks) {
-        add(std::to_string(rank.rank), "", rank.eff_us);
+        add(std::to_string(rank.rank), "", rank.eff_us, rank_samples(block, rank.rank));
         for (const Slot& slot : rank.slots) {
             add("",
                 slot.name.empty() ? std::to_string(slot.slot)
                                   : fmt::format("{} ({})", slot.slot, slot.name),
-                slot.eff_us);
+                slot.eff_us, nullptr);
         }
     }
     return ranks;
@@ -147,18 +179,19 @@ Result<std::vector<BenchCase>> load_run(const std::vector<std::string>& inputs,
 
 render::Table summary_table(const std::vector<BenchCase>& cases, std::vector<std::string>& notes) {
     render::Table summary;
-    summary.columns = {"case", "origin", "rounds", "min",       "median",
-                       "mean", "max",    "ranks",  "imbalance", "source"};
-    summary.units = {"", "", "", "µs", "µs", "µs", "µs"};
+    summary.columns = {"case", "origin", "rounds", "min",       "median", "mean",
+                       "σ",    "max",    "ranks",  "imbalance", "source"};
+    summary.units = {"", "", "", "µs", "µs", "µs", "µs", "µs"};
     summary.align = {render::Align::Left, render::Align::Left};
     summary.align.resize(summary.columns.size() - 1, render::Align::Right);
     summary.align.push_back(render::Align::Left);
+    bool without_sigma = false;
     for (const BenchCase& bench_case : cases) {
         const BenchBlock* block = bench_case.ci_block();
         add_case_notes(bench_case, block, notes);
         std::vector<std::string> row = {bench_case.name};
         if (block == nullptr) {
-            row.insert(row.end(), 8, "-");
+            row.insert(row.end(), 9, "-");
             row.push_back(to_string(bench_case.source));
             summary.rows.push_back(std::move(row));
             continue;
@@ -166,12 +199,15 @@ render::Table summary_table(const std::vector<BenchCase>& cases, std::vector<std
         row.push_back(to_string(block->origin));
         const auto& s = block->effective_us;
         if (s && !s->mean_only) {
+            std::string sigma = sigma_cell(rank_samples(*block, std::nullopt), *s);
+            without_sigma = without_sigma || (sigma == "-" && s->rounds != 1);
             row.insert(row.end(),
                        {std::to_string(s->rounds), stats::format_fixed(s->min, 1),
                         stats::format_fixed(s->median, 1), stats::format_fixed(s->mean, 1),
-                        stats::format_fixed(s->max, 1)});
+                        std::move(sigma), stats::format_fixed(s->max, 1)});
         } else {
-            row.insert(row.end(), {"-", "-", "-", s ? stats::format_fixed(s->mean, 1) : "-", "-"});
+            row.insert(row.end(),
+                       {"-", "-", "-", s ? stats::format_fixed(s->mean, 1) : "-", "-", "-"});
         }
         auto imbalance = rank_imbalance(*block);
         row.push_back(block->ranks.empty() ? "-" : std::to_string(block->ranks.size()));
@@ -179,6 +215,7 @@ render::Table summary_table(const std::vector<BenchCase>& cases, std::vector<std
         row.push_back(to_string(block->source));
         summary.rows.push_back(std::move(row));
     }
+    if (without_sigma) notes.emplace_back(kSigmaNote);
     return summary;
 }
 

@@ -69,6 +69,15 @@ std::optional<double> quantile(std::vector<double> values, double q) {
     return values[lower] + (values[upper] - values[lower]) * fraction;
 }
 
+std::optional<double> stdev(std::span<const double> values) {
+    if (values.size() < 2) return std::nullopt;
+    double centre = fsum(values) / static_cast<double>(values.size());
+    std::vector<double> squares;
+    squares.reserve(values.size());
+    for (double v : values) squares.push_back((v - centre) * (v - centre));
+    return std::sqrt(fsum(squares) / static_cast<double>(values.size() - 1));
+}
+
 std::optional<double> mad(std::vector<double> values) {
     auto center = median(values);
     if (!center) return std::nullopt;

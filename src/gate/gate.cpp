@@ -389,6 +389,8 @@ std::optional<PendingP> sample_test(const Observation& current, const std::vecto
     r.test = Test::UTest;
     r.baseline_samples = pooled.size();
     r.current_samples = current.samples.size();
+    r.baseline_sd = stats::stdev(pooled);
+    r.current_sd = stats::stdev(current.samples);
     const Tail tail = *r.current >= *r.baseline ? Tail::Greater : Tail::Less;
     r.p_value = mann_whitney_u(current.samples, pooled, tail)->p_value;
     r.shift_us = hodges_lehmann_shift(current.samples, pooled);

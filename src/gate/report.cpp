@@ -25,6 +25,19 @@ std::string number(const std::optional<double>& value) {
     return value ? stats::format_fixed(*value, 1) : "-";
 }
 
+// A centre with its spread, as hyperfine prints `mean ± σ`: `598.5 ± 13.0` when the side's
+// raw samples give σ, the centre alone otherwise.
+std::string centre_cell(const std::optional<double>& value, const std::optional<double>& sd) {
+    if (!value || !sd) return number(value);
+    return fmt::format("{} ± {}", stats::format_fixed(*value, 1), stats::format_fixed(*sd, 1));
+}
+
+// How many samples (raw rounds, or the rounds the summaries state) each side has: `100/100`.
+std::string samples_cell(const CaseResult& c) {
+    if (c.baseline_samples == 0 && c.current_samples == 0) return "-";
+    return fmt::format("{}/{}", c.baseline_samples, c.current_samples);
+}
+
 std::string signed_percent(const std::optional<double>& value) {
     return value ? stats::format_signed_percent(*value) : "";
 }
@@ -79,6 +92,8 @@ nlohmann::json case_json(const CaseResult& c) {
                         {"baseline_runs", c.baseline_runs},
                         {"baseline_samples", c.baseline_samples},
                         {"current_samples", c.current_samples},
+                        {"baseline_sd", optional_json(c.baseline_sd)},
+                        {"current_sd", optional_json(c.current_sd)},
                         {"threshold_pct", c.tolerance.threshold_pct},
                         {"min_delta_us", c.tolerance.min_delta_us},
                         {"reason", c.reason.empty() ? nlohmann::json() : nlohmann::json(c.reason)},
@@ -130,21 +145,22 @@ render::Report make_report(const GateResult& result, const ReportSettings& setti
     render::Report report;
     report.command = "bench-gate";
     render::Table table;
-    table.columns = {"case", "baseline", "current", "delta", "test", "verdict"};
+    table.columns = {"case", "baseline", "current", "delta", "n", "test", "verdict"};
     table.units = {"", "µs", "µs"};
     table.align = {render::Align::Left,  render::Align::Right, render::Align::Right,
-                   render::Align::Right, render::Align::Left,  render::Align::Left};
+                   render::Align::Right, render::Align::Right, render::Align::Left,
+                   render::Align::Left};
     nlohmann::json cases = nlohmann::json::array();
     for (const auto& c : result.cases) {
         if (settings.tables) {
-            table.rows.push_back({c.name, number(c.baseline), number(c.current),
-                                  signed_percent(c.delta_pct), test_cell(c),
-                                  verdict_cell(c.verdict)});
+            table.rows.push_back({c.name, centre_cell(c.baseline, c.baseline_sd),
+                                  centre_cell(c.current, c.current_sd), signed_percent(c.delta_pct),
+                                  samples_cell(c), test_cell(c), verdict_cell(c.verdict)});
             // An unstyled row needs no strings (a 200,000-row table: ~40 MB less).
             if (std::string style = verdict_style(c); style.empty())
                 table.styles.emplace_back();
             else
-                table.styles.push_back({"", "", "", "", "", std::move(style)});
+                table.styles.push_back({"", "", "", "", "", "", std::move(style)});
         }
         if (settings.cases_in_data) cases.push_back(case_json(c));
         if (!c.reason.empty())
@@ -154,8 +170,8 @@ render::Report make_report(const GateResult& result, const ReportSettings& setti
     const Geomean& g = result.geomean;
     if (settings.tables) {
         table.rows.push_back({"geomean", number(g.baseline), number(g.current),
-                              signed_percent(g.delta_pct), "", g.regressed ? "regressed" : ""});
-        table.styles.push_back({"", "", "", "", "", g.regressed ? "1;31" : ""});
+                              signed_percent(g.delta_pct), "", "", g.regressed ? "regressed" : ""});
+        table.styles.push_back({"", "", "", "", "", "", g.regressed ? "1;31" : ""});
         report.tables.push_back(std::move(table));
     }
     if (!result.ignored.empty()) {

@@ -130,6 +130,35 @@ std::string on_disk_path(const std::string& file, const fs::path& root) {
     return (root / path).string();
 }
 
+// The run directory a log's relative hint paths resolve against (perf-hints.md):
+// `<run>/report/perf_hints.log` -> `<run>`, any other log its own directory; none for stdin.
+fs::path run_dir_of_log(const std::string& log_path) {
+    if (log_path == "-") return {};
+    fs::path dir = fs::path(log_path).parent_path();
+    if (dir.filename() == "report") dir = dir.parent_path();
+    return dir.empty() ? fs::path(".") : dir;
+}
+
+// Where a hint's file is read and how it is cited: under --root as display_path/on_disk_path
+// say; without it, a relative path missing from the working directory but present under the
+// log's run directory gets the run directory prefixed (one base for every path of a report, as
+// advise's rebase_locations()); with --absolute-paths, printed absolute.
+std::pair<std::string, std::string> cited_and_read_path(const std::string& file,
+                                                        const fs::path& run_dir,
+                                                        const LintOptions& options) {
+    std::string shown = display_path(file, options.root);
+    std::string read = on_disk_path(file, options.root);
+    fs::path path(file);
+    std::error_code error;
+    if (options.root.empty() && path.is_relative() && !run_dir.empty() &&
+        !fs::exists(path, error) && fs::exists(run_dir / path, error)) {
+        read = (run_dir / path).lexically_normal().string();
+        shown = read;
+    }
+    if (options.absolute_paths) shown = fs::absolute(read, error).lexically_normal().string();
+    return {shown, read};
+}
+
 // An inline `# ptune: ignore[CODE, …]` comment (bare `# ptune: ignore` covers every code).
 struct Suppression {
     std::size_t line = 0;
@@ -528,13 +557,23 @@ void merge_hint_entries(std::vector<ParsedLog>& logs, const LintOptions& options
     TextPool texts;  // paths repeat from hint to hint
     for (auto& log : logs) {
         SharedText log_path = texts.get(log.path);
+        const fs::path run_dir = run_dir_of_log(log.path);
+        std::map<std::string, std::pair<SharedText, SharedText>, std::less<>> paths;  // per file
         while (!log.entries.empty()) {
             Entry& entry = log.entries.front();
             std::size_t count = log.counts.front();
             LintDiagnostic diagnostic;
             if (entry.span && !is_pseudo_file(entry.span->file)) {
-                diagnostic.file = texts.get(display_path(entry.span->file, options.root));
-                diagnostic.source_path = texts.get(on_disk_path(entry.span->file, options.root));
+                auto known = paths.find(entry.span->file);
+                if (known == paths.end()) {
+                    auto [shown, read] = cited_and_read_path(entry.span->file, run_dir, options);
+                    known =
+                        paths
+                            .emplace(entry.span->file, std::pair{texts.get(shown), texts.get(read)})
+                            .first;
+                }
+                diagnostic.file = known->second.first;
+                diagnostic.source_path = known->second.second;
                 display_of[diagnostic.source_path] = diagnostic.file;
                 diagnostic.line = entry.span->line;
                 if (entry.span->column >= 0) {

@@ -34,8 +34,11 @@ constexpr CatalogueNote kNotes[] = {
     {"advise.inputs-disagree", "advise's check of its inputs",
      "The log and the run directory describe different programs",
      "The --log benchmark's effective_us and the swimlane capture's window differ more than "
-     "tenfold: the log is of another program or build. advise says so once, as its first line "
-     "and on stderr; give the log of this very run.",
+     "tenfold, or the log names programs (its L3 context line, slot callables, model-path cases) "
+     "of which none is "
+     "the run directory's program or one of its kernels: the log is of another program or "
+     "build. advise says so once, as its first line and on stderr; give the log of this very "
+     "run.",
      "advise (group Inputs)", "docs/advise.md, One plan per kernel"},
 };
 

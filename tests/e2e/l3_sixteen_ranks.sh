@@ -42,6 +42,10 @@ expect_names "pmu-analyze" "$work/pmu.txt"
 "$ptune" advise "$work" >"$work/advise.txt" 2>"$work/advise.err"
 [ $? -eq 0 ] || fail "advise: exit code (want 0)"
 expect_names "advise" "$work/advise.txt"
+# The same P10 advice for the kernel of every rank is one order naming them (issue 34).
+[ "$(grep -c ' P10 ' "$work/advise.txt")" -eq 1 ] || fail "advise: P10 not one order across the ranks"
+grep -q '^kernels rank5/d0 expert_gemm, .* and 13 more' "$work/advise.txt" ||
+  fail "advise: the merged P10 order does not name its 16 kernels"
 
 "$ptune" swimlane-merge "$work/dfx_outputs" --dispatch d0 -o "$work/trace.json" >"$work/merge.txt" \
   2>"$work/merge.err" || fail "swimlane-merge --dispatch d0: exit $?"

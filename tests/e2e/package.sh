@@ -56,9 +56,9 @@ size=$(stat -c %s "$deb")
 echo "ptune package: $size bytes"
 [ "$size" -lt $((15 * 1024 * 1024)) ] || fail "runtime package is $size bytes (limit 15 MB)"
 contents=$(dpkg-deb -c "$deb")
-for path in usr/bin/ptune usr/share/doc/ptune/copyright usr/share/man/man1/ptune.1 \
-  usr/share/man/man1/ptune-hints-lint.1 usr/share/man/man1/ptune-bench-summary.1 \
-  usr/share/bash-completion/completions/ptune; do
+for path in usr/bin/ptune usr/share/doc/ptune/copyright usr/share/doc/ptune/changelog.gz \
+  usr/share/man/man1/ptune.1.gz usr/share/man/man1/ptune-hints-lint.1.gz \
+  usr/share/man/man1/ptune-bench-summary.1.gz usr/share/bash-completion/completions/ptune; do
   grep -q "\./$path" <<<"$contents" || fail "runtime package lacks /$path"
 done
 grep -q '\.a$' <<<"$contents" && fail "runtime package ships a static library"
@@ -99,7 +99,7 @@ grep -qx " THE SOFTWARE IS PROVIDED \"AS IS\", WITHOUT WARRANTY OF ANY KIND, EXP
 grep -qx " \." "$copyright"
 [ "$(grep -c '^[^ ]' "$copyright")" -eq 7 ] || fail "unexpected unindented lines in copyright"
 # man renders the installed pages.
-MANWIDTH=100 man -l "$root/usr/share/man/man1/ptune-mem-report.1" 2>&1 | grep -q "ptune mem-report" ||
+MANWIDTH=100 man -l "$root/usr/share/man/man1/ptune-mem-report.1.gz" 2>&1 | grep -q "ptune mem-report" ||
   fail "installed man page does not render"
 
 # Debug symbols: a -dbgsym package keyed by the binary's build-id.

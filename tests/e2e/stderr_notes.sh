@@ -24,7 +24,7 @@ for line in open(sys.argv[1], encoding="utf-8"):
 [ -z "$wide" ] || fail "a stderr line is wider than COLUMNS=60: $wide"
 [ "$(grep -c 'ptune: picked' "$out/stderr")" -eq 1 ] || fail "the 'picked' note is not said once"
 grep -q 'picked' "$out/stdout" && fail "the 'picked' note is on stdout too"
-[ "$(grep -c "the log's effective_us" "$out/stderr")" -eq 1 ] ||
+[ "$(grep -c "warning: the log names prefill_fwd, lm_head_test" "$out/stderr")" -eq 1 ] ||
   fail "the inputs-disagree warning is not said once on stderr"
 
 # A pipe without COLUMNS keeps a note on one line (grep-able).

@@ -30,7 +30,10 @@ advise::Advice plan_of(const std::string& examples_dir) {
 const advise::RankedFinding* find(const advise::Advice& advice, const std::string& plan,
                                   const std::string& catalogue) {
     for (const auto& ranked : advice.findings) {
-        if (ranked.plan == plan && ranked.finding.catalogue == catalogue) return &ranked;
+        bool of_plan =
+            ranked.plan == plan ||
+            std::find(ranked.kernels.begin(), ranked.kernels.end(), plan) != ranked.kernels.end();
+        if (of_plan && ranked.finding.catalogue == catalogue) return &ranked;
     }
     return nullptr;
 }
@@ -97,4 +100,51 @@ TEST_CASE("advise: on the August rebuild the PH001 site fix wins over PH-MR-001 
         }
     }
     CHECK_FALSE(advise::has_blocking_finding(advice));
+}
+
+TEST_CASE("advise: the same advice for several kernels is one order naming them",
+          "[advise][plan]") {
+    auto advice = plan_of("build_output_2608");
+    // X1 for UP (31.8 % of kernel time) and QK (21.2 %): one order, first, by the combined share.
+    const auto* x1 = find(advice, "UP", "X1");
+    REQUIRE(x1 != nullptr);
+    CHECK(x1 == find(advice, "QK", "X1"));
+    CHECK(x1->kernels == std::vector<std::string>{"UP", "QK"});
+    CHECK(x1->plan == "UP, QK");
+    CHECK(x1->rank == 1);
+    CHECK(x1->impact == Approx(0.530).margin(0.001));
+    CHECK(std::count_if(x1->merged.begin(), x1->merged.end(), [](const rules::Finding& f) {
+              return f.catalogue == "X1" && f.subject.name == "QK";
+          }) == 1);
+    int x1_orders = 0;
+    for (const auto& ranked : advice.findings)
+        if (ranked.finding.catalogue == "X1" && ranked.rank > 0) ++x1_orders;
+    CHECK(x1_orders == 1);
+    // What waited for QK's X1 waits for the merged order, by its new number; the PH001 summary
+    // cites it once.
+    const auto* x3 = find(advice, "QK", "X3");
+    REQUIRE(x3 != nullptr);
+    CHECK(x3->not_now.find("X1 (#1) comes first") == 0);
+    for (const auto& ranked : advice.findings)
+        if (ranked.finding.rule == "hints.PH001") CHECK(ranked.sites_of == "#1 X1");
+    // The ranks stay 1..n in report order.
+    int expected = 0;
+    for (const auto& ranked : advice.findings)
+        if (ranked.rank > 0) CHECK(ranked.rank == ++expected);
+}
+
+TEST_CASE("advise: a kernel's later order does not leave its plan to join another kernel's",
+          "[advise][plan]") {
+    // July: M7 is UP's second order (after X1) and PV_vec's first: they stay apart, so UP's X1
+    // still comes before UP's M7.
+    auto advice = plan_of("build_output");
+    const auto* up_m7 = find(advice, "UP", "M7");
+    const auto* pv_m7 = find(advice, "PV_vec", "M7");
+    const auto* up_x1 = find(advice, "UP", "X1");
+    REQUIRE(up_m7 != nullptr);
+    REQUIRE(pv_m7 != nullptr);
+    REQUIRE(up_x1 != nullptr);
+    CHECK(up_m7 != pv_m7);
+    CHECK(up_m7->kernels.empty());
+    CHECK(up_x1->rank < up_m7->rank);
 }

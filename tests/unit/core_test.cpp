@@ -47,6 +47,13 @@ TEST_CASE("median and quantile follow numpy/statistics conventions", "[stats]") 
     CHECK(*stats::geomean(std::vector<double>{2.0, 8.0}) == Approx(4.0));
 }
 
+TEST_CASE("stdev is the sample standard deviation (n - 1), as statistics.stdev", "[stats]") {
+    // statistics.stdev([118.6, 14.1, 11.6, 11.1]) = 53.18286064764349
+    CHECK(*stats::stdev(std::vector<double>{118.6, 14.1, 11.6, 11.1}) == Approx(53.18286064764349));
+    CHECK(*stats::stdev(std::vector<double>{2.0, 2.0, 2.0}) == 0.0);
+    CHECK_FALSE(stats::stdev(std::vector<double>{1.0}).has_value());
+}
+
 TEST_CASE("number parsing rejects garbage instead of guessing", "[text]") {
     CHECK(*text::parse_double(" 520.1 ") == 520.1);
     CHECK_FALSE(text::parse_double("520.1x").has_value());

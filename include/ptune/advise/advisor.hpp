@@ -58,6 +58,12 @@ struct RankedFinding {
     /// ("#1 X1, #2 X1"): it lists where to make those changes and is not an order of its own.
     std::string sites_of = {};
     int rank = 0;  ///< 1-based place among the orders; 0 for a deferred finding or a site list
+    /// The rank of the order this deferred finding waits for (its `not_now`); 0 for none.
+    int waits_for = 0;
+    /// Two or more: the same advice for each of these kernels, one order (`plan` then names them
+    /// all, "UP, QK"), its impact their combined share; the other kernels' findings are in
+    /// `merged`.
+    std::vector<std::string> kernels = {};
 };
 
 /// The precedence of advice within one kernel's plan, first to last.

@@ -19,6 +19,9 @@ std::optional<double> mean(std::span<const double> values);
 std::optional<double> median(std::vector<double> values);
 /// Linear-interpolation quantile (numpy's default, `q` in [0,1]); nullopt when empty.
 std::optional<double> quantile(std::vector<double> values, double q);
+/// Sample standard deviation (n − 1 in the denominator, as Python's statistics.stdev and
+/// hyperfine's σ); nullopt for fewer than two values.
+std::optional<double> stdev(std::span<const double> values);
 /// Median absolute deviation (unscaled).
 std::optional<double> mad(std::vector<double> values);
 /// Geometric mean of positive values; nullopt if empty or any value is <= 0.

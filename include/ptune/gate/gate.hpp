@@ -121,6 +121,8 @@ struct CaseResult {
     std::size_t baseline_runs = 0;     ///< comparable baseline runs used
     std::size_t baseline_samples = 0;  ///< pooled raw samples (utest) or rounds (bounds)
     std::size_t current_samples = 0;
+    /// Sample standard deviation of each side's raw samples (utest), shown next to the centre.
+    std::optional<double> baseline_sd, current_sd;
     std::string reason;  ///< why new / missing / incomparable / noisy / underpowered
     /// This case fails the gate: regressed, underpowered above the hard threshold, missing
     /// under require_all, or incomparable because its numbers are damaged.

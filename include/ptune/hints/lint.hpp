@@ -104,6 +104,10 @@ struct FixedEntry {
 struct LintOptions {
     std::filesystem::path root;  ///< --root: display paths relative to it, sources under it
     bool inline_suppressions = true;
+    /// --absolute-paths: every source path printed absolute. Without it and without `root`, a
+    /// relative hint path found under the log's run directory (`<run>/report/perf_hints.log`)
+    /// and not from the working directory is printed with the run directory prefixed.
+    bool absolute_paths = false;
 };
 
 /// The lint result of all logs.

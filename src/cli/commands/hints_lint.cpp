@@ -37,6 +37,9 @@ class HintsLintCommand : public Command {
         app.add_option("--root", root_,
                        "Kernel repository root: paths are printed relative to it and relative "
                        "source paths are read under it");
+        app.add_flag("--absolute-paths", absolute_paths_,
+                     "Cite every source file by its absolute path (default: paths openable from "
+                     "the working directory, or relative to --root)");
         app.add_option("--column-base", column_base_,
                        "Column base of the logs: auto (dating markers), 0 or 1")
             ->check(CLI::IsMember({"auto", "0", "1"}));
@@ -65,6 +68,7 @@ class HintsLintCommand : public Command {
         hints::LintOptions options;
         if (!root_.empty()) options.root = fs::absolute(root_).lexically_normal();
         options.inline_suppressions = !no_inline_;
+        options.absolute_paths = absolute_paths_;
         hints::LintResult result =
             hints::lint(std::move(parsed), **catalogue, options, context.diagnostics);
         rules::MetricStore store;
@@ -125,6 +129,7 @@ class HintsLintCommand : public Command {
     std::string fail_on_;  // empty: the command table's severity (warning)
     bool exit_zero_ = false;
     std::string root_;
+    bool absolute_paths_ = false;
     std::string column_base_ = "auto";
     bool no_inline_ = false;
     std::size_t max_annotations_ = 10;
