@@ -4,7 +4,7 @@
 # with ROUNDS raw samples each (tools/bench_gate_synth), then times the gate with raw samples
 # (U test, one baseline) and with the history (fence), and a gate of CASES cases of 100-round
 # summaries without raw samples (the bounds test: every case of the sweep has the same n and m,
-# issue 36). Figures go to docs/PERFORMANCE.md.
+# issue 36). Figures go to docs/PERFORMANCE.md. CASES=0 skips all this (with BIG_CASES, below).
 set -euo pipefail
 build=$(cd "${1:-build}" && pwd)
 cases=${2:-1000}
@@ -13,9 +13,10 @@ history=${4:-10}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 mkdir -p "$work/history"
-for run in $(seq 1 "$history"); do
+[ "$cases" -gt 0 ] && for run in $(seq 1 "$history"); do
   "$build/tools/bench_gate_synth" --cases "$cases" --rounds "$rounds" --seed "$run" >"$work/history/run$run.log"
 done
+if [ "$cases" -gt 0 ]; then
 "$build/tools/bench_gate_synth" --cases "$cases" --rounds "$rounds" --seed 999 --shift case-0007=20 >"$work/current.log"
 echo "inputs: $cases cases x $rounds rounds; history $history runs; $(du -sh "$work" | cut -f1) total"
 time_gate() {
@@ -37,3 +38,24 @@ time_gate "history of $history runs (fence)" --baseline "$work/history" --curren
   --shift case-0007=20 >"$work/summary_cur.log"
 time_gate "100-round summaries (bounds test)" --baseline "$work/summary_base.log" \
   --current "$work/summary_cur.log"
+fi
+# Peak memory against input size (issue #35): BIG_CASES=200000 gates a log of that many
+# three-line cases (the densest a case can be written, tests/malformed/scenarios.sh's shape)
+# against itself, as text and json, and prints peak RSS over one side's bytes and over both
+# (PTUNE=path: another binary, e.g. the one before a change).
+if [ -n "${BIG_CASES:-}" ]; then
+  awk -v n="$BIG_CASES" 'BEGIN { for (i = 0; i < n; i++) {
+    printf "::group::models/case_%06d.py\n", i
+    printf "[RUN]   effective_us (5 rounds) min=%d.0 median=%d.5 mean=%d.5 max=%d.0\n", i + 1, i + 1, i + 1, i + 2
+    printf "::endgroup::\n" } }' >"$work/big.log"
+  side=$(stat -c %s "$work/big.log")
+  for format in text json; do
+    /usr/bin/time -o "$work/time" -f "%e %U %S %M" "${PTUNE:-$build/ptune}" bench-gate -b "$work/big.log" \
+      -c "$work/big.log" --format "$format" -o "$work/big.out" -q || [ $? -eq 1 ]
+    read -r wall user sys rss <"$work/time"
+    printf '%s cases a side, %-4s: wall %s s, CPU %.2f s, peak RSS %.1f MB = %.2fx one side (%.1f MB), %.2fx both\n' \
+      "$BIG_CASES" "$format" "$wall" "$(echo "$user + $sys" | bc)" "$(echo "$rss / 1024" | bc -l)" \
+      "$(echo "$rss * 1024 / $side" | bc -l)" "$(echo "$side / 1048576" | bc -l)" \
+      "$(echo "$rss * 512 / $side" | bc -l)"
+  done
+fi

@@ -160,14 +160,21 @@ render::Table rank_table(const BenchCase& bench_case, const BenchBlock& block) {
 }  // namespace
 
 void make_case_names_unique(std::vector<BenchCase>& cases) {
-    std::unordered_map<std::string, int> seen;  // sweeps: thousands of long, similar names
-    for (const auto& bench_case : cases) ++seen[bench_case.name];
-    std::unordered_map<std::string, int> used;
-    for (auto& bench_case : cases) {
-        if (seen[bench_case.name] < 2) continue;
-        int n = ++used[bench_case.name];
-        bench_case.name = fmt::format("{} #{}", bench_case.name, n);
+    // Sweeps: 100,000 long, similar names, nearly always distinct. Views into the names, and
+    // the renaming applied at the end (it changes the strings the views look at).
+    std::unordered_map<std::string_view, std::size_t> seen;
+    seen.reserve(cases.size());
+    bool repeated = false;
+    for (const auto& bench_case : cases) repeated |= ++seen[bench_case.name] > 1;
+    if (!repeated) return;
+    std::unordered_map<std::string_view, int> used;
+    std::vector<std::pair<std::size_t, std::string>> renamed;
+    for (std::size_t i = 0; i < cases.size(); ++i) {
+        const std::string& name = cases[i].name;
+        if (seen[name] < 2) continue;
+        renamed.emplace_back(i, fmt::format("{} #{}", name, ++used[name]));
     }
+    for (auto& [i, name] : renamed) cases[i].name = std::move(name);
 }
 
 Result<std::vector<BenchCase>> load_run(const std::vector<std::string>& inputs,
@@ -186,17 +193,19 @@ render::Table summary_table(const std::vector<BenchCase>& cases, std::vector<std
     summary.align.resize(summary.columns.size() - 1, render::Align::Right);
     summary.align.push_back(render::Align::Left);
     bool without_sigma = false;
+    summary.rows.reserve(cases.size());
     for (const BenchCase& bench_case : cases) {
         const BenchBlock* block = bench_case.ci_block();
         add_case_notes(bench_case, block, notes);
-        std::vector<std::string> row = {bench_case.name};
+        std::vector<std::string>& row = summary.rows.emplace_back();
+        row.reserve(summary.columns.size());
+        row.push_back(bench_case.name);
         if (block == nullptr) {
             row.insert(row.end(), 9, "-");
             row.push_back(to_string(bench_case.source));
-            summary.rows.push_back(std::move(row));
             continue;
         }
-        row.push_back(to_string(block->origin));
+        row.emplace_back(to_string(block->origin));
         const auto& s = block->effective_us;
         if (s && !s->mean_only) {
             std::string sigma = sigma_cell(rank_samples(*block, std::nullopt), *s);
@@ -213,7 +222,6 @@ render::Table summary_table(const std::vector<BenchCase>& cases, std::vector<std
         row.push_back(block->ranks.empty() ? "-" : std::to_string(block->ranks.size()));
         row.push_back(imbalance ? stats::format_fixed(*imbalance, 3) : "-");
         row.push_back(to_string(block->source));
-        summary.rows.push_back(std::move(row));
     }
     if (without_sigma) notes.emplace_back(kSigmaNote);
     return summary;

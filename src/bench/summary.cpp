@@ -1,6 +1,7 @@
 // Bench cases -> JSON (and back), upstream `[RUN]` lines and rule metrics.
 
 #include "ptune/bench/summary.hpp"
+#include "ptune/rules/subject_rules.hpp"
 
 #include <algorithm>
 #include <type_traits>
@@ -513,39 +514,89 @@ std::vector<std::string> format_run_lines(const BenchBlock& block, bool include_
     return lines;
 }
 
+namespace {
+
+/// Sets a case subject's `bench.*` metrics from its CI block and adds the block's location.
+/// With `reused` the subject held the previous case (summary_findings() evaluates every case of
+/// a sweep through one subject, without an allocation per metric): it is renamed, its metrics
+/// this case lacks are erased and its one location replaced.
+void publish_case(const BenchCase& bench_case, const BenchBlock& block, rules::Subject& subject,
+                  bool reused) {
+    auto& metrics = subject.metrics;
+    const auto set = [&](std::string_view name, double value) {
+        auto it = metrics.find(name);
+        if (it != metrics.end())
+            it->second = value;
+        else
+            metrics.emplace(std::string(name), value);
+    };
+    const auto set_if = [&](std::string_view name, bool present, double value) {
+        if (present) {
+            set(name, value);
+        } else if (auto it = metrics.find(name); reused && it != metrics.end()) {
+            metrics.erase(it);
+        }
+    };
+    if (reused) {
+        subject.key.kind = "case";
+        subject.key.name = bench_case.name;
+        subject.locations.resize(1);
+        subject.locations.front().file = block.source.file;
+        subject.locations.front().line = block.source.line;
+    } else {
+        subject.locations.push_back({block.source.file, block.source.line, 0});
+    }
+    set("bench.unavailable", block.effective_us ? 0.0 : 1.0);
+    bool fallback = (block.context && block.context->fallback_flattened) ||
+                    (block.raw && block.raw->fallback_flattened);
+    set("bench.fallback_flattened", fallback ? 1.0 : 0.0);
+    const Summary* s = block.effective_us ? &*block.effective_us : nullptr;
+    const bool full = s != nullptr && !s->mean_only;
+    const bool declared = full && block.declared_rounds && !fallback;
+    set_if("bench.effective_us.mean", s != nullptr, s ? s->mean : 0.0);
+    set_if("bench.effective_us.min", full, full ? s->min : 0.0);
+    set_if("bench.effective_us.median", full, full ? s->median : 0.0);
+    set_if("bench.effective_us.max", full, full ? s->max : 0.0);
+    set_if("bench.rounds", full, full ? static_cast<double>(s->rounds) : 0.0);
+    set_if("bench.mean_over_median", full && s->median > 0.0,
+           full && s->median > 0.0 ? s->mean / s->median : 0.0);
+    set_if("bench.declared_rounds", declared,
+           declared ? static_cast<double>(*block.declared_rounds) : 0.0);
+    set_if("bench.rounds_shortfall", declared,
+           declared ? static_cast<double>(*block.declared_rounds) - static_cast<double>(s->rounds)
+                    : 0.0);
+    set_if("bench.ranks", !block.ranks.empty(), static_cast<double>(block.ranks.size()));
+    auto imbalance = rank_imbalance(block);
+    set_if("bench.rank_imbalance", imbalance.has_value(), imbalance.value_or(0.0));
+}
+
+}  // namespace
+
 void publish_metrics(const std::vector<BenchCase>& cases, rules::MetricStore& store) {
     for (const BenchCase& bench_case : cases) {
         const BenchBlock* block = bench_case.ci_block();
         if (block == nullptr) continue;
-        rules::Subject& subject = store.subject("case", bench_case.name);
-        subject.locations.push_back({block->source.file, block->source.line, 0});
-        subject.metrics["bench.unavailable"] = block->effective_us ? 0.0 : 1.0;
-        bool fallback = (block->context && block->context->fallback_flattened) ||
-                        (block->raw && block->raw->fallback_flattened);
-        subject.metrics["bench.fallback_flattened"] = fallback ? 1.0 : 0.0;
-        if (block->effective_us) {
-            const Summary& s = *block->effective_us;
-            subject.metrics["bench.effective_us.mean"] = s.mean;
-            if (!s.mean_only) {
-                subject.metrics["bench.effective_us.min"] = s.min;
-                subject.metrics["bench.effective_us.median"] = s.median;
-                subject.metrics["bench.effective_us.max"] = s.max;
-                subject.metrics["bench.rounds"] = static_cast<double>(s.rounds);
-                if (s.median > 0.0) subject.metrics["bench.mean_over_median"] = s.mean / s.median;
-                if (block->declared_rounds && !fallback) {
-                    subject.metrics["bench.declared_rounds"] =
-                        static_cast<double>(*block->declared_rounds);
-                    subject.metrics["bench.rounds_shortfall"] =
-                        static_cast<double>(*block->declared_rounds) -
-                        static_cast<double>(s.rounds);
-                }
-            }
-        }
-        if (!block->ranks.empty())
-            subject.metrics["bench.ranks"] = static_cast<double>(block->ranks.size());
-        if (auto imbalance = rank_imbalance(*block))
-            subject.metrics["bench.rank_imbalance"] = *imbalance;
+        publish_case(bench_case, *block, store.subject("case", bench_case.name), false);
     }
+}
+
+std::vector<rules::Finding> summary_findings(const std::vector<BenchCase>& cases,
+                                             const rules::Catalogue& catalogue,
+                                             const rules::MetricStore& store,
+                                             std::string_view area) {
+    const std::vector<std::string> areas = {std::string(area)};
+    std::vector<rules::Finding> findings = rules::evaluate(catalogue, store, areas);
+    const rules::SubjectRules case_rules(catalogue, "case", areas);
+    if (case_rules.rules().empty()) return findings;
+    rules::Subject subject;
+    for (const BenchCase& bench_case : cases) {
+        const BenchBlock* block = bench_case.ci_block();
+        if (block == nullptr) continue;
+        publish_case(bench_case, *block, subject, true);
+        case_rules.evaluate(subject, findings);
+    }
+    rules::sort_findings(findings);
+    return findings;
 }
 
 }  // namespace ptune::bench

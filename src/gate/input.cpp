@@ -38,11 +38,25 @@ std::uint32_t GateRun::intern(const std::string& text) {
     return it->second;
 }
 
+std::string_view GateRun::keep_name(std::string_view name) {
+    constexpr std::size_t kBlock = 64 * 1024;
+    if (name.empty()) return {};
+    if (names_.empty() || names_size_ - names_used_ < name.size()) {
+        names_size_ = std::max(kBlock, name.size());
+        names_.push_back(std::make_unique_for_overwrite<char[]>(names_size_));
+        names_used_ = 0;
+    }
+    char* at = names_.back().get() + names_used_;
+    std::copy(name.begin(), name.end(), at);
+    names_used_ += name.size();
+    return {at, name.size()};
+}
+
 void GateRun::add(const bench::BenchCase& bench_case) {
     Diagnostics warnings;
     Observation o = observe(bench_case, warnings);
     Digest d;
-    d.name = bench_case.name;
+    d.name = keep_name(bench_case.name);
     d.case_line = bench_case.source.line;
     d.case_file = intern(bench_case.source.file);
     // Where observe() took Observation::source from.
@@ -171,10 +185,10 @@ struct PairLink {
 std::vector<PairLink> link_baseline(const std::vector<GateRun>& baseline_runs,
                                     const GateRun& current, CurrentIndex& index,
                                     std::vector<PairSlot>& slots, Diagnostics& diagnostics) {
-    const auto find_current = [&](const std::string& name) -> std::uint32_t {
+    const auto find_current = [&](std::string_view name) -> std::uint32_t {
         auto it = std::lower_bound(
             index.by_name.begin(), index.by_name.end(), name,
-            [&](std::uint32_t a, const std::string& key) { return current[a].name < key; });
+            [&](std::uint32_t a, std::string_view key) { return current[a].name < key; });
         return it != index.by_name.end() && current[*it].name == name ? index.slot_of[*it]
                                                                       : kNoCase;
     };
@@ -189,7 +203,7 @@ std::vector<PairLink> link_baseline(const std::vector<GateRun>& baseline_runs,
     for (std::uint32_t r = 0; r < baseline_runs.size(); ++r) {
         const GateRun& run = baseline_runs[r];
         for (std::uint32_t i = 0; i < run.size(); ++i) {
-            const std::string* name = &run[i].name;
+            const std::string_view* name = &run[i].name;
             if (one_unlabelled_each && *name != current[0].name) {
                 diagnostics.note(run.text(run[i].case_file), 0,
                                  fmt::format("one unlabelled case a side: comparing '{}' with the "

@@ -14,6 +14,7 @@
 #include "ptune/bench/model.hpp"
 #include "ptune/core/diagnostics.hpp"
 #include "ptune/core/error.hpp"
+#include "ptune/rules/engine.hpp"
 #include "ptune/rules/metrics.hpp"
 
 namespace ptune::bench {
@@ -54,5 +55,14 @@ std::optional<double> rank_imbalance(const BenchBlock& block);
 /// "case"): effective_us.{mean,median,min,max}, rounds, declared_rounds, rounds_shortfall,
 /// mean_over_median, rank_imbalance, ranks, fallback_flattened, unavailable.
 void publish_metrics(const std::vector<BenchCase>& cases, rules::MetricStore& store);
+
+/// What rules::evaluate(catalogue, store', {area}) gives when store' is `store` (which holds no
+/// "case" subject) plus publish_metrics(cases): the same findings in the same order, without a
+/// metric map per case (each case is published into one reused subject and evaluated at once).
+/// Case names must be unique (load_run makes them so).
+std::vector<rules::Finding> summary_findings(const std::vector<BenchCase>& cases,
+                                             const rules::Catalogue& catalogue,
+                                             const rules::MetricStore& store,
+                                             std::string_view area);
 
 }  // namespace ptune::bench

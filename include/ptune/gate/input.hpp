@@ -6,7 +6,9 @@
 #include <cstdint>
 #include <deque>
 #include <functional>
+#include <memory>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <vector>
 
@@ -21,6 +23,12 @@ namespace ptune::gate {
 /// Loading a 200,000-case log this way holds no BenchCase beyond the one being read.
 class GateRun {
   public:
+    GateRun() = default;
+    GateRun(GateRun&&) = default;
+    GateRun& operator=(GateRun&&) = default;
+    GateRun(const GateRun&) = delete;  // the name arena's views would point into the original
+    GateRun& operator=(const GateRun&) = delete;
+
     /// Digests `bench_case` (observe()). The warnings observe() gives are kept, to be replayed
     /// when the runs are paired, in the order pair_cases() gives them.
     void add(const bench::BenchCase& bench_case);
@@ -30,7 +38,7 @@ class GateRun {
     /// A case as the gate keeps it (see GateRun).
     struct Digest {
         static constexpr std::uint32_t kNone = 0xffffffffu;
-        std::string name;
+        std::string_view name;      ///< the case's name, in the run's name arena
         std::size_t case_line = 0;  ///< bench::BenchCase::source.line
         std::size_t line = 0;       ///< the observation's line (Observation::source)
         double min = 0.0, median = 0.0, mean = 0.0, max = 0.0;
@@ -50,15 +58,22 @@ class GateRun {
     const std::string& text(std::uint32_t index) const { return strings_[index]; }
     /// The case's Observation; its raw samples move out of the run (each is taken once).
     Observation take_observation(std::size_t i);
-    /// The case's name, moved out (once pairing is done, a name is needed once).
-    std::string take_name(std::size_t i) { return std::move(cases_[i].name); }
+    /// The case's name as a string (once pairing is done, a name is needed once).
+    std::string take_name(std::size_t i) const { return std::string(cases_[i].name); }
     /// Reports the warnings observe() gave for case `i` (kept by add()).
     void replay_warnings(std::size_t i, Diagnostics& diagnostics) const;
 
   private:
     std::uint32_t intern(const std::string& text);
+    /// A copy of `name` in names_, which never moves.
+    std::string_view keep_name(std::string_view name);
 
     std::deque<Digest> cases_;  // no doubling slack and no copies as a large run grows
+    // The cases' names back to back in 64 KiB blocks: a std::string per digest took 32 bytes
+    // plus a heap block for any name of more than 15 bytes (200,000 cases a side: ~19 MB).
+    std::vector<std::unique_ptr<char[]>> names_;
+    std::size_t names_size_ = 0;                          // bytes in names_.back()
+    std::size_t names_used_ = 0;                          // of which used
     std::vector<std::string> strings_ = {std::string()};  // index 0 is ""
     std::unordered_map<std::string, std::uint32_t> string_index_;
     std::vector<std::vector<double>> samples_;

@@ -71,14 +71,14 @@ class BenchSummaryCommand : public Command {
 
         auto catalogue = context.catalogue();
         if (!catalogue) return context.fail(catalogue.error());
-        rules::MetricStore store;
-        bench::publish_metrics(cases_, store);
         // Host logs among the inputs: losses, bind segments, host-orch shares, phase records.
         host::HostFacts host_facts = host::collect_host_facts(inputs_, context.diagnostics);
+        rules::MetricStore store;
         host::publish(host_facts, store);
         const std::string& format = context.options.format;
+        // The cases' rules run one case at a time (no metric map per case of a large sweep).
         render::Report report = bench::build_summary_report(
-            cases_, rules::evaluate(**catalogue, store, {std::string(bench::kRuleArea)}),
+            cases_, bench::summary_findings(cases_, **catalogue, store, bench::kRuleArea),
             format != "json" && format != "run");
         if (format != "json" && format != "run") {
             for (render::Table& table : host::host_tables(host_facts))

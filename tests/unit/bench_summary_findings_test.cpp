@@ -1,0 +1,130 @@
+// bench-summary's findings one case at a time (summary_findings) against the whole-store route
+// they replace (publish_metrics + rules::evaluate), and make_case_names_unique.
+
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <tuple>
+
+#include "ptune/bench/pipeline.hpp"
+#include "ptune/bench/summary.hpp"
+#include "ptune/rules/engine.hpp"
+
+using namespace ptune;
+using namespace ptune::bench;
+
+namespace {
+
+BenchCase make_case(std::string name, std::optional<Summary> headline) {
+    BenchCase bench_case;
+    bench_case.name = std::move(name);
+    bench_case.source = {"ci.log", 1};
+    BenchBlock& block = bench_case.blocks.emplace_back();
+    block.effective_us = headline;
+    if (!headline) block.unavailable = "no orch/sched spans captured";
+    block.source = {"ci.log", 7};
+    return bench_case;
+}
+
+Summary summary(double median, double mean, std::size_t rounds = 100) {
+    Summary s;
+    s.rounds = rounds;
+    s.min = median * 0.9;
+    s.median = median;
+    s.mean = mean;
+    s.max = median * 1.5;
+    return s;
+}
+
+/// Cases whose metrics differ from one to the next: the one reused subject must not carry a
+/// metric of the case before.
+std::vector<BenchCase> mixed_cases() {
+    std::vector<BenchCase> cases;
+    cases.push_back(make_case("b/tail.py", summary(100.0, 110.0)));   // tail contamination
+    cases.push_back(make_case("a/plain.py", summary(100.0, 101.0)));  // nothing
+    BenchCase short_run = make_case("c/short.py", summary(50.0, 60.0, 90));
+    short_run.blocks.back().declared_rounds = 100;  // shortfall, and a tail
+    cases.push_back(short_run);
+    cases.push_back(make_case("d/declared_ok.py", summary(10.0, 10.0)));  // shortfall metric gone
+    BenchCase l3 = make_case("e/l3.py", summary(200.0, 201.0));
+    for (double mean : {100.0, 150.0}) {
+        Rank& rank = l3.blocks.back().ranks.emplace_back();
+        rank.rank = static_cast<std::uint64_t>(mean);
+        rank.eff_us = summary(mean, mean);
+    }
+    cases.push_back(l3);                                           // imbalance 1.5
+    cases.push_back(make_case("f/unavailable.py", std::nullopt));  // no headline
+    BenchCase mean_only = make_case("g/tsv.py", std::nullopt);
+    mean_only.blocks.back().unavailable.reset();
+    mean_only.blocks.back().effective_us.emplace().mean = 42.0;
+    mean_only.blocks.back().effective_us->mean_only = true;
+    cases.push_back(mean_only);
+    cases.push_back(make_case("h/tail_again.py", summary(100.0, 120.0)));
+    BenchCase none;  // no block: not a subject
+    none.name = "i/empty.py";
+    cases.push_back(none);
+    return cases;
+}
+
+}  // namespace
+
+TEST_CASE("summary_findings gives evaluate()'s findings over publish_metrics, in order",
+          "[bench]") {
+    auto catalogue = rules::Catalogue::builtin();
+    REQUIRE(catalogue.ok());
+    std::vector<BenchCase> cases = mixed_cases();
+    rules::MetricStore store;
+    publish_metrics(cases, store);
+    std::vector<rules::Finding> expected =
+        rules::evaluate(*catalogue, store, {std::string(kRuleArea)});
+    std::vector<rules::Finding> got =
+        summary_findings(cases, *catalogue, rules::MetricStore{}, kRuleArea);
+    REQUIRE(expected.size() >= 4);
+    REQUIRE(got.size() == expected.size());
+    // Everything a renderer prints of a finding.
+    const auto printed = [](const rules::Finding& f) {
+        return std::tie(f.rule, f.subject, f.message, f.evidence, f.locations, f.impact);
+    };
+    for (std::size_t i = 0; i < got.size(); ++i) {
+        INFO(expected[i].rule << " " << expected[i].subject.name);
+        CHECK(printed(got[i]) == printed(expected[i]));
+    }
+}
+
+TEST_CASE("summary_findings keeps the run subject's findings", "[bench]") {
+    auto catalogue = rules::Catalogue::builtin();
+    REQUIRE(catalogue.ok());
+    rules::MetricStore store;
+    store.run().metrics["host.log_dropped_records"] = 3.0;
+    std::vector<BenchCase> cases = mixed_cases();
+    rules::MetricStore whole = store;
+    publish_metrics(cases, whole);
+    auto expected = rules::evaluate(*catalogue, whole, {std::string(kRuleArea)});
+    auto got = summary_findings(cases, *catalogue, store, kRuleArea);
+    REQUIRE(got.size() == expected.size());
+    for (std::size_t i = 0; i < got.size(); ++i) {
+        CHECK(got[i].rule == expected[i].rule);
+        CHECK(got[i].subject == expected[i].subject);
+    }
+    CHECK(std::any_of(got.begin(), got.end(), [](const rules::Finding& finding) {
+        return finding.rule == "bench.host-log-incomplete";
+    }));
+}
+
+TEST_CASE("make_case_names_unique numbers repeated names in input order", "[bench]") {
+    std::vector<BenchCase> cases(5);
+    const char* names[] = {"a", "b", "a", "c", "a"};
+    for (std::size_t i = 0; i < 5; ++i) cases[i].name = names[i];
+    make_case_names_unique(cases);
+    CHECK(cases[0].name == "a #1");
+    CHECK(cases[1].name == "b");
+    CHECK(cases[2].name == "a #2");
+    CHECK(cases[3].name == "c");
+    CHECK(cases[4].name == "a #3");
+    std::vector<BenchCase> distinct(2);
+    distinct[0].name = "x";
+    distinct[1].name = "y";
+    make_case_names_unique(distinct);
+    CHECK(distinct[0].name == "x");
+    CHECK(distinct[1].name == "y");
+}
