@@ -64,7 +64,10 @@ class ParallelGzipBuf : public BlockBuf {
     struct Job {
         std::unique_ptr<char[]> input;  ///< a whole block; its bytes are the first input_size
         std::size_t input_size = 0;
-        std::vector<std::uint8_t> output;  ///< reused; the block's bytes are the first output_size
+        /// Reused; the block's bytes are the first output_size of output_room. Not a vector: its
+        /// resize would zero-fill the whole bound (~1 MiB a job) where level 1 writes a tenth.
+        std::unique_ptr<std::uint8_t[]> output;
+        std::size_t output_room = 0;
         std::size_t output_size = 0;
         std::uint32_t crc = 0;
         bool done = false;
