@@ -13,7 +13,8 @@
 #      each to a fresh file after `sync` and a PAUSE (default 1 s), and prints the minimum and
 #      median wall ms, the median CPU s (user + sys) and the peak RSS MB (GNU time), with the
 #      load average before and after.
-# Captures and outputs go to a temporary directory removed at the end.
+# GEN_ARGS adds generator options (e.g. "--spmd-every 0 --mix-every 0": one row a task). Captures
+# and outputs go to a temporary directory removed at the end.
 set -euo pipefail
 old=${1:?usage: swimlane_ab.sh OLD_PTUNE NEW_PTUNE SWIMLANE_GEN [TASKS...]}
 new=${2:?usage: swimlane_ab.sh OLD_PTUNE NEW_PTUNE SWIMLANE_GEN [TASKS...]}
@@ -48,6 +49,7 @@ echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
 printf '%-8s %-8s %-4s %8s %8s %7s %7s %10s\n' tasks format bin min_ms med_ms cpu_s rss_MB output_MB
 for n in "${counts[@]}"; do
     cap=$work/cap_$n
+    # shellcheck disable=SC2086  # GEN_ARGS holds several options, e.g. "--spmd-every 0"
     "$gen" --tasks "$n" --out "$cap" --arch a2a3 --level 4 ${GEN_ARGS:-} >/dev/null
     # 1. The same bytes (same output name, so the summaries name the same file).
     mkdir -p "$work/a" "$work/b"
@@ -68,7 +70,7 @@ for n in "${counts[@]}"; do
     echo "identical: $n tasks, JSON, --overhead JSON, summary and stderr; .json.gz inflates to the JSON"
     rm -rf "$work/a" "$work/b"
     # 2. Alternating timed runs.
-    for r in $(seq "${RUNS:-5}"); do
+    for _ in $(seq "${RUNS:-5}"); do
         for fmt in json gz; do
             out=$work/trace.json
             [ $fmt = gz ] && out=$work/trace.json.gz
