@@ -325,7 +325,7 @@ void ParallelGzipBuf::write_front(std::unique_lock<std::mutex>& lock) {
     crc_ = static_cast<std::uint32_t>(
         crc32_combine(crc_, job->crc, static_cast<z_off_t>(job->input_size)));
     size_ += job->input_size;
-    sink_.write(reinterpret_cast<const char*>(job->output.data()),
+    sink_.write(reinterpret_cast<const char*>(job->output.get()),
                 static_cast<std::streamsize>(job->output_size));
     lock.lock();
     free_.push_back(std::move(job));
@@ -348,12 +348,15 @@ void ParallelGzipBuf::work() {
         // Room for the compressed block, one padding byte and the empty stored block.
         std::size_t room =
             compressor ? libdeflate_deflate_compress_bound(compressor.get(), input_size) + 8 : 0;
-        if (output.size() < room) output.resize(room);
+        if (job->output_room < room) {
+            output = std::make_unique_for_overwrite<std::uint8_t[]>(room);
+            job->output_room = room;
+        }
         std::size_t size = compressor
                                ? libdeflate_deflate_compress(compressor.get(), input, input_size,
-                                                             output.data(), output.size())
+                                                             output.get(), job->output_room)
                                : 0;
-        auto layout = size == 0 ? std::nullopt : scan_deflate({output.data(), size});
+        auto layout = size == 0 ? std::nullopt : scan_deflate({output.get(), size});
         if (!layout) {
             job->failed = true;
             job->output_size = 0;
@@ -371,7 +374,7 @@ void ParallelGzipBuf::work() {
             }
             for (std::size_t i = (layout->end_bit + 7) >> 3; i < bytes; ++i) output[i] = 0;
             const std::uint8_t kEmptyStored[] = {0x00, 0x00, 0xff, 0xff};
-            std::copy(std::begin(kEmptyStored), std::end(kEmptyStored), output.begin() + bytes);
+            std::copy(std::begin(kEmptyStored), std::end(kEmptyStored), output.get() + bytes);
             job->output_size = bytes + 4;
         }
         lock.lock();

@@ -30,9 +30,10 @@ std::string trace_like(std::size_t bytes) {
     return out;
 }
 
-std::string compress(const std::string& text, unsigned threads, std::size_t write_size) {
+std::string compress(const std::string& text, unsigned threads, std::size_t write_size,
+                     int level = 5) {
     std::ostringstream sink;
-    io::ParallelGzipBuf buf(sink, 5, threads);
+    io::ParallelGzipBuf buf(sink, level, threads);
     std::ostream out(&buf);
     for (std::size_t i = 0; i < text.size(); i += write_size)
         out.write(text.data() + i,
@@ -79,6 +80,22 @@ TEST_CASE("parallel gzip is one member that inflates to the input", "[gzip]") {
             CHECK(rest == 0);  // nothing after the first member: a single-member file
             CHECK(inflated == (write_size == 1 ? text.substr(0, 200000) : text));
         }
+    }
+}
+
+// The default level (1, what swimlane-merge writes .json.gz traces with) and the fastest and
+// slowest others: libdeflate's level 1 uses another match finder and block splitting, so the
+// splice (final bit cleared, empty stored block) is checked on its blocks too.
+TEST_CASE("parallel gzip splices the blocks of every level", "[gzip]") {
+    STATIC_REQUIRE(io::ParallelGzipBuf::kDefaultLevel == 1);
+    std::string text = trace_like((2u << 20) + 54321);
+    for (int level : {io::ParallelGzipBuf::kDefaultLevel, 2, 4, 9, 12}) {
+        CAPTURE(level);
+        std::string packed = compress(text, 2, 4096, level);
+        std::size_t rest = 0;
+        CHECK(inflate_member(packed, rest) == text);
+        CHECK(rest == 0);
+        CHECK(compress(text, 1, 3u << 20, level) == packed);
     }
 }
 

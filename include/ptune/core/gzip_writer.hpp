@@ -43,9 +43,12 @@ std::optional<DeflateLayout> scan_deflate(std::span<const std::uint8_t> stream);
 /// of submit() handed blocks on), never on the number of threads.
 class ParallelGzipBuf : public BlockBuf {
   public:
-    /// `level` is libdeflate's (1-12); `threads` 0 means one per core. Level 5: on trace JSON
-    /// about 3 % larger than zlib -6 at 70 % of libdeflate -6's time (-4 is 12 % larger).
-    explicit ParallelGzipBuf(std::ostream& sink, int level = 5, unsigned threads = 0);
+    /// `level` is libdeflate's (1-12); `threads` 0 means one per core. The default, level 1, is
+    /// chosen for speed (issue #35: a .json.gz trace within 2× the plain JSON's time, also on a
+    /// busy machine): on trace JSON it takes ~40 % of level 5's CPU for a file ~27 % larger
+    /// (~1.28× zlib -6, still ~10× smaller than the JSON; docs/PERFORMANCE.md, "gzip traces").
+    static constexpr int kDefaultLevel = 1;
+    explicit ParallelGzipBuf(std::ostream& sink, int level = kDefaultLevel, unsigned threads = 0);
     ~ParallelGzipBuf() override;
     ParallelGzipBuf(const ParallelGzipBuf&) = delete;
     ParallelGzipBuf& operator=(const ParallelGzipBuf&) = delete;
@@ -61,7 +64,10 @@ class ParallelGzipBuf : public BlockBuf {
     struct Job {
         std::unique_ptr<char[]> input;  ///< a whole block; its bytes are the first input_size
         std::size_t input_size = 0;
-        std::vector<std::uint8_t> output;  ///< reused; the block's bytes are the first output_size
+        /// Reused; the block's bytes are the first output_size of output_room. Not a vector: its
+        /// resize would zero-fill the whole bound (~1 MiB a job) where level 1 writes a tenth.
+        std::unique_ptr<std::uint8_t[]> output;
+        std::size_t output_room = 0;
         std::size_t output_size = 0;
         std::uint32_t crc = 0;
         bool done = false;

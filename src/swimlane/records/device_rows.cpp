@@ -123,6 +123,7 @@ void take_device_phases(const RecordsWalker& w, Capture& capture, const DeviceTi
         capture.scheduler_phases.push_back(make_scheduler_phase(p, w, capture, phase_ns));
     }
     capture.scheduler_arrays = w.scheduler_arrays;
+    capture.orchestrator_phases.reserve(w.orchestrator.size());  // (one per task: no doubling)
     for (const auto& p : w.orchestrator) {
         if (!p.has_start || !p.has_end || p.start <= 0 || p.end < p.start) {
             ++capture.dropped.malformed_phases;
