@@ -43,11 +43,11 @@ std::optional<DeflateLayout> scan_deflate(std::span<const std::uint8_t> stream);
 /// of submit() handed blocks on), never on the number of threads.
 class ParallelGzipBuf : public BlockBuf {
   public:
-    /// `level` is libdeflate's (1-12); `threads` 0 means one per core. The default, level 1, is
-    /// chosen for speed (issue #35: a .json.gz trace within 2× the plain JSON's time, also on a
-    /// busy machine): on trace JSON it takes ~40 % of level 5's CPU for a file ~27 % larger
-    /// (~1.28× zlib -6, still ~10× smaller than the JSON; docs/PERFORMANCE.md, "gzip traces").
-    static constexpr int kDefaultLevel = 1;
+    /// `level` is libdeflate's (1-12); `threads` 0 means one per core. Level 5: on trace JSON
+    /// about 3 % larger than zlib -6 at 70 % of libdeflate -6's time (-4 is 12 % larger). Level
+    /// 1 takes ~40 % of level 5's CPU for a file ~1.28× zlib -6 (docs/PERFORMANCE.md, "gzip
+    /// traces"): kept at 5, the size issue #23 asks for.
+    static constexpr int kDefaultLevel = 5;
     explicit ParallelGzipBuf(std::ostream& sink, int level = kDefaultLevel, unsigned threads = 0);
     ~ParallelGzipBuf() override;
     ParallelGzipBuf(const ParallelGzipBuf&) = delete;

@@ -53,9 +53,8 @@ Status write_trace(std::span<const TraceSource> sources, const TraceOptions& opt
         case TraceFormat::JsonGzip: {
             // Rendered straight into the gzip writer's blocks, which its workers compress on
             // every core while rendering goes on, spliced into one gzip member
-            // (core/gzip_writer.hpp) at its default level, chosen for speed. No BackgroundBuf: its
-            // copy and thread would only add CPU to a run that compression already keeps both cores
-            // busy for.
+            // (core/gzip_writer.hpp). No BackgroundBuf: its copy and thread would only add CPU
+            // to a run that compression already keeps both cores busy for.
             io::ParallelGzipBuf buf(out);
             std::ostream gz(&buf);
             json(gz);
