@@ -83,13 +83,12 @@ TEST_CASE("parallel gzip is one member that inflates to the input", "[gzip]") {
     }
 }
 
-// The default level (1, what swimlane-merge writes .json.gz traces with) and the fastest and
+// The default level (what swimlane-merge writes .json.gz traces with) and the fastest and
 // slowest others: libdeflate's level 1 uses another match finder and block splitting, so the
 // splice (final bit cleared, empty stored block) is checked on its blocks too.
 TEST_CASE("parallel gzip splices the blocks of every level", "[gzip]") {
-    STATIC_REQUIRE(io::ParallelGzipBuf::kDefaultLevel == 1);
     std::string text = trace_like((2u << 20) + 54321);
-    for (int level : {io::ParallelGzipBuf::kDefaultLevel, 2, 4, 9, 12}) {
+    for (int level : {io::ParallelGzipBuf::kDefaultLevel, 1, 2, 4, 9, 12}) {
         CAPTURE(level);
         std::string packed = compress(text, 2, 4096, level);
         std::size_t rest = 0;
