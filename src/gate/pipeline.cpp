@@ -139,6 +139,11 @@ Result<GateOutcome> run_gate(const GateRequest& request, const Options& options,
             [&](std::size_t cases) { evaluation.reserve(cases); });
         outcome.result = evaluation.finish();
     }  // the runs are freed before the report is built
+    // A summary refused as damaged (an implausible round count, times out of order) is said on
+    // stderr too: the table's verdict alone is easy to miss in a long gate.
+    for (const CaseResult& c : outcome.result.cases)
+        if (c.invalid_input)
+            diagnostics.warn("", 0, fmt::format("{}: refused, incomparable: {}", c.name, c.reason));
     outcome.report = make_report(outcome.result, settings);
     // The rules see one case at a time (findings.hpp): no metric map per case.
     if (catalogue != nullptr)

@@ -37,7 +37,7 @@ for option in --names --deps -k; do
 done
 
 # A FIFO with a reader (a process substitution's pipe) is written, all of it.
-cat fifo >got &
+timeout 30 cat fifo >got &
 reader=$!
 expect 0 "-o at a FIFO with a reader" "$ptune" bench-summary "$log" -o fifo
 wait "$reader"

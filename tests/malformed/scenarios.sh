@@ -216,6 +216,9 @@ run summary-warmup-negative 2 "--warmup" bench-summary --warmup -1 "$work/base.l
 run gate-rounds-2pow64 2 "no case could be compared" bench-gate -b "$work/base.log" -c "$inputs/bench/gate_rounds_2pow64.log"
 grep -q "incomparable" "$work/out" && grep -q "not a plausible count" "$work/out" ||
   fail gate-rounds-2pow64 "not incomparable: $(cat "$work/out")"
+# ... and the refusal is said on stderr, not only in the table (issue 36 item 7).
+grep -q "refused, incomparable: current .*gate_rounds_2pow64.log:[0-9]*: 18446744073709551615 rounds is not a plausible count" "$work/err" ||
+  fail gate-rounds-2pow64-stderr "the refused round count is not said on stderr: $(cat "$work/err")"
 
 # --- byte order marks --------------------------------------------------------------------------
 run bench-bom 0 - bench-summary --format json "$inputs/bench/bom_group.log"
