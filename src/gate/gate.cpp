@@ -234,6 +234,7 @@ struct detail::PendingP {
     std::size_t index;
     Exceeds exceeds;
     Verdict if_not_significant;  ///< noisy (raw samples) or underpowered (summaries)
+    double best_p = 0.0;         ///< the smallest p the data allows (complete separation)
 };
 
 namespace {
@@ -250,6 +251,12 @@ std::string underpowered_reason(std::size_t current_rounds, std::size_t baseline
         "{} current and {} baseline rounds cannot reach alpha {}: even complete "
         "separation gives p={}",
         current_rounds, baseline_rounds, options.alpha, stats::format_fixed(best_p, 3));
+}
+
+// Whether p cannot be significant at alpha. p = alpha is not significant (p < alpha is), and a
+// p computed as alpha (1/C(6,3) = 0.05 through lgamma) may come out a hair below it.
+bool cannot_reach(double p, double alpha) {
+    return p >= alpha * (1.0 - 1e-9);
 }
 
 // Keeps the baseline runs that can be compared with the current one; says why others cannot.
@@ -396,12 +403,12 @@ std::optional<PendingP> sample_test(const Observation& current, const std::vecto
     r.shift_us = hodges_lehmann_shift(current.samples, pooled);
     const double best_p = separation_p(static_cast<double>(current.samples.size()),
                                        static_cast<double>(pooled.size()));
-    if (exceeds != Exceeds::No && best_p >= options.alpha) {
+    if (exceeds != Exceeds::No && cannot_reach(best_p, options.alpha)) {
         r.verdict = Verdict::Underpowered;
         r.reason = underpowered_reason(current.samples.size(), pooled.size(), best_p, options);
         return std::nullopt;
     }
-    return PendingP{index, exceeds, Verdict::Noisy};  // unchanged unless Holm says otherwise
+    return PendingP{index, exceeds, Verdict::Noisy, best_p};  // unchanged unless Holm says so
 }
 
 // (b) Summaries with a spread: the Mann–Whitney U they allow at least, and its exact p.
@@ -416,7 +423,7 @@ std::optional<PendingP> bounds_test(const Observation& current,
     for (const auto* run : runs) r.baseline_samples += run->rounds;
     r.current_samples = current.rounds;
     r.p_value = test->p_value;
-    if (exceeds != Exceeds::No && test->best_p >= options.alpha) {
+    if (exceeds != Exceeds::No && cannot_reach(test->best_p, options.alpha)) {
         r.verdict = Verdict::Underpowered;
         r.reason =
             underpowered_reason(r.current_samples, r.baseline_samples, test->best_p, options);
@@ -427,7 +434,7 @@ std::optional<PendingP> bounds_test(const Observation& current,
         r.verdict = Verdict::Unchanged;
         return std::nullopt;
     }
-    return PendingP{index, exceeds, Verdict::Underpowered};
+    return PendingP{index, exceeds, Verdict::Underpowered, test->best_p};
 }
 
 // Fills everything but the p-value verdicts; returns the pending p when one decides.
@@ -584,20 +591,43 @@ GateResult Evaluation::finish() {
     std::vector<double> p_values;
     for (const auto& p : pending) p_values.push_back(*result.cases[p.index].p_value);
     const auto adjusted = holm_adjust(p_values);
+    // Could a case have been significant in this family at all? Its best Holm-adjusted p is
+    // what its complete separation would get: placed among the other p-values (the k-th
+    // smallest is multiplied by m - k, and adjusted p-values never fall along the order), it is
+    // max(prefix[k], (m - k) * best_p) with k the p-values below best_p. At or above alpha, the
+    // case is underpowered, not noisy (3 rounds a side: 0.05 alone, 0.10 among two cases).
+    std::vector<double> sorted_p = p_values;
+    std::sort(sorted_p.begin(), sorted_p.end());
+    const double m = static_cast<double>(sorted_p.size());
+    std::vector<double> prefix(sorted_p.size() + 1, 0.0);  // max (m - j) p_(j) over j < k
+    for (std::size_t k = 0; k < sorted_p.size(); ++k)
+        prefix[k + 1] = std::max(prefix[k], (m - static_cast<double>(k)) * sorted_p[k]);
+    auto best_adjusted_p = [&](double best_p) {
+        const auto k = static_cast<std::size_t>(
+            std::lower_bound(sorted_p.begin(), sorted_p.end(), best_p) - sorted_p.begin());
+        return std::min(1.0, std::max(prefix[k], (m - static_cast<double>(k)) * best_p));
+    };
     for (std::size_t i = 0; i < pending.size(); ++i) {
         CaseResult& r = result.cases[pending[i].index];
         r.p_adjusted = adjusted[i];
         if (pending[i].exceeds == Exceeds::No) continue;
         if (adjusted[i] < options.alpha) {
             r.verdict = pending[i].exceeds == Exceeds::Up ? Verdict::Regressed : Verdict::Improved;
-        } else {
-            r.verdict = pending[i].if_not_significant;
-            r.reason =
-                fmt::format("{} after Holm over {} cases: p={} (alpha {})",
-                            r.verdict == Verdict::Noisy ? "not significant"
-                                                        : "the summaries cannot show significance",
-                            pending.size(), stats::format_fixed(adjusted[i], 3), options.alpha);
+            continue;
         }
+        const double best_adjusted = best_adjusted_p(pending[i].best_p);
+        const bool powerless = pending[i].if_not_significant == Verdict::Underpowered ||
+                               cannot_reach(best_adjusted, options.alpha);
+        r.verdict = powerless ? Verdict::Underpowered : pending[i].if_not_significant;
+        const char* why = !powerless ? "not significant"
+                          : pending[i].if_not_significant == Verdict::Underpowered
+                              ? "the summaries cannot show significance"
+                              : "the samples cannot show significance";
+        r.reason = fmt::format("{} after Holm over {} cases: p={} (alpha {})", why, pending.size(),
+                               stats::format_fixed(adjusted[i], 3), options.alpha);
+        if (powerless && pending[i].if_not_significant == Verdict::Noisy)
+            r.reason += fmt::format("; even complete separation would give p={} here",
+                                    stats::format_fixed(best_adjusted, 3));
     }
     for (auto& r : result.cases) decide_failure(r, options);
     compute_geomean(result, options);

@@ -49,7 +49,8 @@ std::string p_text(double p) {
 std::string test_cell(const CaseResult& c) {
     switch (c.test) {
         case Test::UTest:
-            return "U " + p_text(c.p_adjusted.value_or(1.0));
+            // Holm-adjusted; a case decided before Holm (underpowered) shows its own p.
+            return "U " + p_text(c.p_adjusted ? *c.p_adjusted : c.p_value.value_or(1.0));
         case Test::Bounds:
             return c.p_adjusted ? "U-bound " + p_text(*c.p_adjusted) : "U-bound";
         case Test::Fence:

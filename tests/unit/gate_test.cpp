@@ -337,3 +337,36 @@ TEST_CASE("bench-gate github annotations are valid UTF-8 whatever the case names
     CHECK(out.str().find("::error") != std::string::npos);
     CHECK(text::is_valid_utf8(out.str()));
 }
+
+TEST_CASE("few raw samples: what Holm's factor puts out of reach is underpowered, not noisy",
+          "[bench-gate]") {
+    // 3 rounds a side, completely separated, +30 %: p = 1/C(6,3) = 0.05 exactly, which is not
+    // below alpha 0.05 (it used to pass as `noisy` with p 0.100 after Holm).
+    const std::vector<double> base3 = {105.0, 107.0, 109.0};
+    const std::vector<double> slow3 = {137.0, 139.5, 142.0};
+    auto three = evaluate({{"tp2", {observe(base3, true)}, observe(slow3, true)}}, Options{});
+    CHECK(three.cases[0].verdict == Verdict::Underpowered);
+    CHECK(three.cases[0].fails);  // +30 % is above the 25 % hard threshold
+    CHECK(three.failed());
+
+    // 4 rounds a side: complete separation gives 1/C(8,4) = 0.0143, enough alone, but among
+    // four changed cases Holm multiplies the smallest p by 4 (0.057): none can be significant,
+    // so each is underpowered, and those above the hard threshold fail.
+    const std::vector<double> base4 = {100.0, 101.0, 102.0, 103.0};
+    std::vector<CaseInput> cases;
+    for (double factor : {1.10, 1.12, 1.30, 1.35}) {
+        std::vector<double> slow;
+        for (double v : base4) slow.push_back(v * factor);
+        cases.push_back(
+            {"x" + std::to_string(cases.size()), {observe(base4, true)}, observe(slow, true)});
+    }
+    auto four = evaluate(cases, Options{});
+    for (const auto& c : four.cases) {
+        INFO(c.name << ": " << c.reason);
+        CHECK(c.verdict == Verdict::Underpowered);
+        CHECK(c.fails == (*c.delta_pct > 25.0));
+    }
+    // The same case alone reaches alpha: regressed.
+    auto alone = evaluate({cases[2]}, Options{});
+    CHECK(alone.cases[0].verdict == Verdict::Regressed);
+}
