@@ -192,9 +192,12 @@ class SqlStore : public Store {
         sql::Transaction transaction(*db_);
         if (auto status = transaction.begin(); !status) return explain(status, "add the run");
         AddOutcome outcome;
-        auto existing = find_run(run.info.run_key);
-        if (!existing) return explain(existing.error(), "add the run");
-        if (*existing) {
+        // The run key already recorded: the same results again are nothing to do (adding is
+        // idempotent), other results are refused.
+        auto recorded = [&]() -> std::optional<Result<AddOutcome>> {
+            auto existing = find_run(run.info.run_key);
+            if (!existing) return explain(existing.error(), "add the run");
+            if (!*existing) return std::nullopt;
             if ((*existing)->second != run.info.content_digest) {
                 return fail(fmt::format(
                     "run '{}' is already recorded (run {}) with other results; recorded runs "
@@ -202,7 +205,8 @@ class SqlStore : public Store {
                     run.info.run_key, (*existing)->first));
             }
             return AddOutcome{(*existing)->first, false};
-        }
+        };
+        if (auto done = recorded()) return std::move(*done);
         nlohmann::json labels(run.info.labels);
         nlohmann::json inputs(run.info.inputs);
         std::optional<std::int64_t> id;
@@ -215,7 +219,12 @@ class SqlStore : public Store {
              render::compact_json(labels), render::compact_json(inputs)},
             [&](const Row& row) { id = row.integer(0); });
         if (!status) return explain(status, "add the run");
-        if (!id) return fail("another process recorded the same run key at the same time");
+        if (!id) {
+            // Another process inserted the same key since our look (PostgreSQL waits for its
+            // commit before DO NOTHING): read committed, this statement sees its row.
+            if (auto done = recorded()) return std::move(*done);
+            return fail("another process recorded the same run key at the same time");
+        }
         outcome.run = *id;
         outcome.added = true;
         for (const auto& value : run.cases) {

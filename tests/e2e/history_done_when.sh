@@ -51,6 +51,22 @@ check=$(sqlite3 "$tmp/c.db" 'PRAGMA integrity_check')
 [ "$("$ptune" history --db "$tmp/c.db" list --format json | jq '.runs | length')" = 200 ]
 echo "concurrent adds: 200 runs, integrity ok"
 
+# Four first adds on a database that does not exist yet (one used to find the file half made
+# and call it foreign): every one exits 0, four runs recorded.
+for trial in $(seq 1 10); do
+  rm -f "$tmp/first.db" "$tmp/first.db-wal" "$tmp/first.db-shm"
+  for k in 1 2 3 4; do
+    "$ptune" history --db "$tmp/first.db" add "$tmp/one/run-00001.log" --commit "c$k" \
+      --run-id "first-$k" >/dev/null 2>"$tmp/first-$k.err" &
+  done
+  for job in $(jobs -p); do
+    wait "$job" || { echo "FAIL: trial $trial: a first add failed: $(cat "$tmp"/first-*.err)"; exit 1; }
+  done
+  [ "$(sqlite3 "$tmp/first.db" 'SELECT count(*) FROM ptune_runs')" = 4 ] ||
+    { echo "FAIL: trial $trial: not four runs"; exit 1; }
+done
+echo "four first adds at once, 10 trials: all recorded"
+
 # A database locked by another writer: exit 2 after --lock-timeout, nothing written; the same
 # add succeeds once the lock is gone.
 (echo 'BEGIN EXCLUSIVE;'; sleep 4; echo 'COMMIT;') | sqlite3 "$tmp/c.db" &

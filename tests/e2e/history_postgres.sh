@@ -85,6 +85,20 @@ two_writers "$url" "$tmp/runs/run-00005.log" 50
 [ "$(psql -c 'SELECT count(*) FROM ptune_runs')" = 161 ]
 echo "concurrent adds: 100 more runs"
 
+# Four processes adding the same run at once: adding is idempotent, every one exits 0 and the
+# run is recorded once (one used to exit 2 "another process recorded the same run key").
+for trial in 1 2 3 4 5; do
+  for k in 1 2 3 4; do
+    "$ptune" history --db "$url" add "$tmp/runs/run-00006.log" --commit same --run-id "same-$trial" \
+      >/dev/null 2>"$tmp/same-$k.err" &
+  done
+  for job in $(jobs -p); do
+    wait "$job" || { echo "FAIL: a concurrent add of the same run failed: $(cat "$tmp"/same-*.err)"; exit 1; }
+  done
+done
+[ "$(psql -c 'SELECT count(*) FROM ptune_runs')" = 166 ]
+echo "concurrent adds of one run: idempotent"
+
 # bench-gate --history against the server (a new database with just the 60 runs).
 "$pgbin/createdb" -h "$sock" -U ptune gate
 gate_url="postgresql://ptune@/gate?host=$sock"
