@@ -399,6 +399,14 @@ std::optional<ByteInterval> size_interval(std::string_view text) {
     // back is monotone in the byte count, so the bytes printing `text` are one interval.
     bool mb = text.ends_with(" MB");
     ByteInterval range{mb ? 1048576u : 1024u, mb ? printed->bytes + 1048576 : 1048575};
+    // Every byte count printing `text` lies within 0.05 units of the value read (one decimal),
+    // so the search starts from a window of 1/16 unit either side of it: the same interval
+    // (the key is monotone), found in ~7 + 17 probes instead of ~20 + 40 (each a format and a
+    // parse: a fifth of `mem-report` on a large report went here).
+    const std::uint64_t window = mb ? 1048576 / 16 : 1024 / 16;
+    range.lo = std::max(range.lo, printed->bytes > window ? printed->bytes - window : 0);
+    range.hi = std::min(range.hi, printed->bytes + window);
+    if (range.lo > range.hi) return std::nullopt;
     auto value = [](std::uint64_t bytes) {
         auto back = parse_size(format_size(bytes));  // none past the reader's 1e12 units
         return back ? static_cast<double>(back->bytes) : std::numeric_limits<double>::infinity();

@@ -8,6 +8,8 @@
 #include <sstream>
 #include <string>
 
+#include <fmt/format.h>
+
 #include "ptune/memreport/analyzer.hpp"
 #include "ptune/memreport/parser.hpp"
 #include "ptune/memreport/pass_dump.hpp"
@@ -110,4 +112,30 @@ TEST_CASE("size and percent intervals at the reader's limits never fail", "[memr
     CHECK_FALSE(percent_interval("81.6%", 0, {0, 1000}));
     auto wide = percent_interval("99999999999999999999.9%", 1, {0, 1000});
     CHECK_FALSE(wide);
+}
+
+TEST_CASE("size_interval: exactly the byte counts that print the text, on a grid of values",
+          "[memreport]") {
+    // size_interval searches a window around the value read (issue 35); the interval must be
+    // every byte count format_size prints as `text` and nothing next to it, as the search over
+    // the whole KB or MB range gave.
+    auto check = [](const std::string& text) {
+        INFO(text);
+        auto range = size_interval(text);
+        REQUIRE(range);
+        CHECK(range->lo <= range->hi);
+        CHECK(format_size(range->lo) == text);
+        CHECK(format_size(range->hi) == text);
+        CHECK(format_size(range->lo - 1) != text);
+        CHECK(format_size(range->hi + 1) != text);
+    };
+    for (int tenths = 10; tenths <= 10240; tenths += 7)
+        check(fmt::format("{}.{} KB", tenths / 10, tenths % 10));
+    check("1024.0 KB");
+    for (long tenths = 10; tenths <= 200000; tenths += 997)
+        check(fmt::format("{}.{} MB", tenths / 10, tenths % 10));
+    for (const char* text : {"1.0 MB", "4095.9 MB", "123456789.5 MB", "9999999.9 MB"}) check(text);
+    CHECK_FALSE(size_interval("0.9 MB"));     // below 1 MiB the writer prints KB
+    CHECK_FALSE(size_interval("1024.1 KB"));  // past 1048575 B it prints MB
+    CHECK_FALSE(size_interval("0.4 KB"));
 }

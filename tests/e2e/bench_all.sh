@@ -1,0 +1,72 @@
+#!/usr/bin/env bash
+# tools/bench-all (issue #35, docs/PERFORMANCE.md "Our own performance history"): its result file
+# is read by `ptune history add` and `bench-summary` with one case per figure and the rounds as
+# raw samples, it is recorded under tools/bench-history/-style names, and the gate fails (exit 1)
+# when a recorded run used 50 % less peak memory than this one. Runs one small benchmark
+# (bench-mem-report-dump, 20 functions); it times nothing: no assertion reads a time.
+# Usage: bench_all.sh PTUNE BUILD_DIR
+set -uo pipefail
+ptune=$1
+build=$(cd "$2" && pwd)
+repo=$(cd "$(dirname "$0")/../.." && pwd)
+[ -x "$build/tools/gen_pass_dump" ] || {
+  echo "$build/tools/gen_pass_dump not built: skipped"
+  exit 77
+}
+[ -x /usr/bin/time ] || { echo "/usr/bin/time not available: skipped"; exit 77; }
+command -v python3 >/dev/null || { echo "python3 not available: skipped"; exit 77; }
+[ "$(cd "$(dirname "$ptune")" && pwd)" = "$build" ] || {
+  echo "ptune is not in BUILD_DIR: skipped"
+  exit 77
+}
+work=$(mktemp -d "${TMPDIR:-/tmp}/ptune-bench-all-XXXXXX")
+trap 'rm -rf "$work"' EXIT
+failures=0
+fail() {
+  echo "FAIL: $*" >&2
+  failures=$((failures + 1))
+}
+bench_all() { "$repo/tools/bench-all" --build "$build" --quick --only '^mem-report-dump/' "$@"; }
+
+# A run recorded into an empty history: nothing to gate against, exit 0, one file.
+mkdir -p "$work/history"
+bench_all --rounds 2 --record --history-dir "$work/history" --out "$work/run1.log" \
+  >"$work/out1" 2>"$work/err1" || fail "first run: exit $? ($(tail -n 3 "$work/err1"))"
+grep -q 'nothing to compare with' "$work/err1" || fail "first run: no 'nothing to compare with' note"
+recorded=("$work"/history/*-quick.log)
+if [ ${#recorded[@]} -ne 1 ] || [ ! -f "${recorded[0]}" ]; then
+  fail "not one recorded *-quick.log: ${recorded[*]}"
+fi
+head -n 1 "$work/run1.log" | grep -q '^# ptune bench-all: commit=.* mode=quick rounds=2 ' ||
+  fail "header: $(head -n 1 "$work/run1.log")"
+for case in mem-report-dump/500x64/wall_us mem-report-dump/500x64/user_us \
+  mem-report-dump/500x64/sys_us mem-report-dump/500x64/peak_rss_kb \
+  mem-report-dump/500x64/json/user_us mem-report-dump/500x64/html/peak_rss_kb; do
+  grep -qx "::group::$case" "$work/run1.log" || fail "case $case missing"
+done
+grep -q '^\[RUN\]     rank 1 raw n=2 eff_us=\[' "$work/run1.log" || fail "no raw samples"
+"$ptune" history add --db "$work/h.db" "$work/run1.log" --commit c1 >"$work/add" 2>&1 ||
+  fail "history add: $(cat "$work/add")"
+grep -q 'recorded run 1: 16 case(s)' "$work/add" || fail "history add: $(cat "$work/add")"
+
+# A recorded run whose peak RSS was half of today's: the gate fails, after a re-run.
+awk '/^::group::/ { rss = ($0 ~ /\/peak_rss_kb$/) }
+     rss && /^\[RUN\]  / { out = ""
+       while (match($0, /[0-9]+\.[0-9]/)) {
+         out = out substr($0, 1, RSTART - 1) sprintf("%.1f", substr($0, RSTART, RLENGTH) / 2)
+         $0 = substr($0, RSTART + RLENGTH) }
+       $0 = out $0 }
+     { print }' "${recorded[0]}" >"$work/lean.log"
+rm -f "$work"/history/*.log
+mv "$work/lean.log" "$work/history/2026-01-01-lean-quick.log"
+bench_all --rounds 2 --history-dir "$work/history" --out "$work/run2.log" >"$work/out2" 2>"$work/err2"
+status=$?
+[ "$status" -eq 1 ] ||
+  fail "gate against a leaner run: exit $status, expected 1 ($(tail -n 3 "$work/err2"))"
+grep -q 'measuring them again' "$work/err2" || fail "no confirmation re-run"
+grep -q 'peak_rss_kb .*regressed\|peak_rss_kb .*underpowered' "$work/out2" ||
+  fail "no failing peak_rss_kb row"
+grep -q '^bench-gate: FAIL' "$work/out2" || fail "no FAIL summary"
+
+[ "$failures" -eq 0 ] && echo "bench-all: ok"
+exit $((failures > 0))
