@@ -154,7 +154,9 @@ Result<NewRun> build_run(const std::vector<std::string>& inputs, const RunMeta& 
                      "", 0, ExitCode::InputError};
     }
 
-    auto cases = bench::load_run(inputs, bench::LoadOptions{}, diagnostics);
+    bench::LoadOptions load;
+    load.strace = meta.loop;
+    auto cases = bench::load_run(inputs, load, diagnostics);
     if (!cases) return cases.error();
     std::set<std::string> platforms;
     for (const auto& bench_case : *cases) {

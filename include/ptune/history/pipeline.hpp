@@ -33,6 +33,8 @@ struct RunMeta {
     std::map<std::string, std::string> labels;
     std::string time;    ///< ISO 8601 UTC; empty: now
     std::string run_id;  ///< empty: the run is identified by its content digest
+    /// Loop facts for `[STRACE]` recomputation the log does not print (history add --warmup…).
+    bench::StraceOptions loop;
 };
 
 /// Normalises a time to `YYYY-MM-DDTHH:MM:SSZ`. Accepts `YYYY-MM-DD`, `YYYY-MM-DDTHH:MM[:SS]`

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include "cli/commands/commands.hpp"
+#include "cli/loop_options.hpp"
 #include "cli/safety.hpp"
 #include "ptune/bench/pipeline.hpp"
 #include "ptune/bench/summary.hpp"
@@ -25,29 +26,13 @@ class BenchSummaryCommand : public Command {
         app.add_option("--case", options_.case_name,
                        "Case name for unlabelled inputs (default: the file name)");
         // Loop facts left unset are read off the log or inferred; stderr says which.
-        warmup_option_ = app.add_option("--warmup", warmup_,
-                                        "[STRACE] and device-log recomputation: warmup launches "
-                                        "dropped (default: from the log, else inferred, else 5)")
-                             ->check(non_negative_number());
-        rounds_option_ = app.add_option("--rounds", rounds_,
-                                        "[STRACE] recomputation: measured rounds (default: from "
-                                        "the log, else inferred, else 100)")
-                             ->check(positive_number());
-        app.add_flag("--distributed", distributed_,
-                     "[STRACE] recomputation: L3 multi-card run (default: detected)");
-        app.add_flag("--resident", resident_,
-                     "[STRACE] recomputation: L3 resident path (implies --distributed)");
-        app.add_option("--kernel", options_.strace.kernel,
-                       "[STRACE] recomputation: kernel name for the L3 context line");
+        loop_.add_to(app);
         app.add_flag("--raw", options_.strace.raw,
                      "[STRACE] recomputation: also list raw samples (PYPTO_BENCH_RAW)");
     }
 
     int run(Context& context) override {
-        if (warmup_option_->count() > 0) options_.strace.warmup = warmup_;
-        if (rounds_option_->count() > 0) options_.strace.rounds = rounds_;
-        if (distributed_ || resident_) options_.strace.distributed = true;
-        if (resident_) options_.strace.resident = true;
+        loop_.apply(options_.strace);
         context.add_labelled_inputs(inputs_);
         // One progress line per large log, on a terminal only (term::Progress decides).
         std::unique_ptr<term::Progress> progress;
@@ -96,12 +81,7 @@ class BenchSummaryCommand : public Command {
   private:
     std::vector<std::string> inputs_;
     bench::LoadOptions options_;
-    std::size_t warmup_ = bench::kDefaultWarmup;
-    std::size_t rounds_ = bench::kDefaultRounds;
-    bool distributed_ = false;
-    bool resident_ = false;
-    CLI::Option* warmup_option_ = nullptr;
-    CLI::Option* rounds_option_ = nullptr;
+    LoopOptions loop_;
     std::vector<bench::BenchCase> cases_;
 };
 

@@ -2,6 +2,7 @@
 // codes; the work is in the history pipeline, what each action prints in history/report.hpp.
 
 #include "cli/commands/commands.hpp"
+#include "cli/loop_options.hpp"
 #include "cli/safety.hpp"
 #include "ptune/history/pipeline.hpp"
 #include "ptune/history/report.hpp"
@@ -40,6 +41,7 @@ class HistoryCommand : public Command {
         add->add_option("--run-id", meta_.run_id,
                         "The run's identity (e.g. CI run id and attempt); default: a digest "
                         "of its content");
+        loop_.add_to(*add);
 
         app.add_subcommand("list", "List the recorded runs");
 
@@ -104,6 +106,7 @@ class HistoryCommand : public Command {
         auto labelled = history::add_labels(labels_, meta_);
         if (!labelled) return context.fail(labelled.error());
         context.add_labelled_inputs(inputs_);
+        loop_.apply(meta_.loop);
         return emit(context, history::add_run(db_, open_, inputs_, meta_, context.diagnostics));
     }
 
@@ -135,6 +138,7 @@ class HistoryCommand : public Command {
     std::vector<std::string> inputs_;
     std::vector<std::string> labels_;
     history::RunMeta meta_;
+    LoopOptions loop_;  // history add: the loop facts a [STRACE] log does not print
     std::string case_;
     history::AnalyseOptions analyse_;
     bool recompute_ = false;
