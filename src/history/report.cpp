@@ -90,10 +90,14 @@ render::Report show_report(const std::string& name, const std::vector<Analysis>&
     render::Report report = data_report("history show");
     render::Table table;
     table.title = name;
-    table.columns = {"run", "time", "commit", "epoch", "effective", "vs segment", "change"};
-    table.units = {"", "", "", "", "µs"};
+    // The centre with its spread and n (issue #34: as hyperfine and benchstat print them): the
+    // run's round range, which every input kind records (σ needs raw samples few logs carry).
+    table.columns = {"run", "time",  "commit",     "epoch", "effective",
+                     "n",   "range", "vs segment", "change"};
+    table.units = {"", "", "", "", "µs", "", "µs"};
     table.align = {render::Align::Right, render::Align::Left,  render::Align::Left,
-                   render::Align::Left,  render::Align::Right, render::Align::Right};
+                   render::Align::Left,  render::Align::Right, render::Align::Right,
+                   render::Align::Right, render::Align::Right};
     report.data["case"] = name;
     auto& series_json = report.data["series"] = nlohmann::json::array();
     for (const auto& analysis : analyses) {
@@ -110,17 +114,22 @@ render::Report show_report(const std::string& name, const std::vector<Analysis>&
             if (at_change) ++c;
             table.rows.push_back(
                 {std::to_string(p.run), p.time, p.commit, analysis.series.epoch.label(),
-                 us(p.value_us),
+                 us(p.value_us), p.rounds > 0 ? std::to_string(p.rounds) : "-",
+                 p.min_us && p.max_us ? fmt::format("{}–{}", us(*p.min_us), us(*p.max_us)) : "-",
                  stats::format_signed_percent((p.value_us - medians[i]) / medians[i] * 100.0),
                  at_change
                      ? fmt::format("<- {}", stats::format_signed_percent(changes[c - 1].change_pct))
                      : ""});
             values.push_back(p.value_us);
-            point_json.push_back({{"run", p.run},
-                                  {"time", p.time},
-                                  {"commit", p.commit},
-                                  {"value_us", p.value_us},
-                                  {"change_point", at_change}});
+            point_json.push_back(
+                {{"run", p.run},
+                 {"time", p.time},
+                 {"commit", p.commit},
+                 {"value_us", p.value_us},
+                 {"rounds", p.rounds},
+                 {"min_us", p.min_us ? nlohmann::json(*p.min_us) : nlohmann::json()},
+                 {"max_us", p.max_us ? nlohmann::json(*p.max_us) : nlohmann::json()},
+                 {"change_point", at_change}});
         }
         report.notes.push_back(fmt::format("{} {} ({} runs, {} change point(s))",
                                            analysis.series.epoch.label(), sparkline(values),
