@@ -336,6 +336,13 @@ def scaled_strace():
         line = re.sub(r" ts=(\d+)", lambda m: " ts=%d" % (round(int(m.group(1)) * STRACE_SCALE) if device
                                                          else host(m.group(1))), line)
         out.append(line)
+    # After the loop pypto prints its report ([RUN] effective_us, and with PYPTO_BENCH_RAW=1 the
+    # raw samples with the loop's warmup and rounds): the fixture's expected report, its times
+    # scaled like the spans. The log then states its own loop facts (warmup 2, 6 rounds).
+    for line in open(STRACE_FIXTURE.replace(".log", ".expected.txt"), encoding="utf-8"):
+        if line.startswith("[RUN]"):
+            out.append(re.sub(r"\d+\.\d+", lambda m: "%.1f" % (float(m.group(0)) * STRACE_SCALE),
+                              line.rstrip("\n")))
     return "\n".join(out) + "\n"
 
 
