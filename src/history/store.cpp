@@ -530,9 +530,43 @@ class SqlStore : public Store {
 }  // namespace
 
 bool Store::is_postgres(const std::string& location) {
-    return location.starts_with("postgresql://") || location.starts_with("postgres://") ||
-           (location.find("dbname=") != std::string::npos &&
-            location.find('/') == std::string::npos);
+    if (location.starts_with("postgresql://") || location.starts_with("postgres://")) return true;
+    // A libpq keyword/value string (`host=/run/postgresql dbname=perf user=ci`): every word is
+    // KEY=VALUE with a libpq connection keyword (a socket directory may hold '/', so the slash
+    // no longer says "file").
+    static constexpr std::string_view kKeywords[] = {"host",
+                                                     "hostaddr",
+                                                     "port",
+                                                     "dbname",
+                                                     "user",
+                                                     "password",
+                                                     "passfile",
+                                                     "sslmode",
+                                                     "connect_timeout",
+                                                     "application_name",
+                                                     "options",
+                                                     "service",
+                                                     "target_session_attrs",
+                                                     "sslrootcert",
+                                                     "sslcert",
+                                                     "sslkey",
+                                                     "gssencmode",
+                                                     "channel_binding"};
+    std::size_t words = 0;
+    for (std::string_view rest = location; !rest.empty();) {
+        const std::size_t start = rest.find_first_not_of(" \t");
+        if (start == std::string_view::npos) break;
+        rest.remove_prefix(start);
+        const std::size_t end = std::min(rest.find_first_of(" \t"), rest.size());
+        const std::string_view word = rest.substr(0, end);
+        rest.remove_prefix(end);
+        const std::size_t eq = word.find('=');
+        if (eq == std::string_view::npos || std::find(std::begin(kKeywords), std::end(kKeywords),
+                                                      word.substr(0, eq)) == std::end(kKeywords))
+            return false;
+        ++words;
+    }
+    return words > 0;
 }
 
 Status Store::check(const std::string& location, const OpenOptions& options) {

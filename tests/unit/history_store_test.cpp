@@ -372,3 +372,17 @@ TEST_CASE("four first adds at once on a database that does not exist yet all suc
         CHECK(run_count(path) == 4);
     }
 }
+
+TEST_CASE("which --db values are PostgreSQL", "[history][store]") {
+    CHECK(Store::is_postgres("postgresql://ci@db/perf"));
+    CHECK(Store::is_postgres("postgres://ci@db/perf?password=x"));
+    CHECK(Store::is_postgres("dbname=perf user=ci"));
+    // A socket directory holds '/': still a keyword/value string, not a file.
+    CHECK(Store::is_postgres("host=/run/postgresql dbname=perf password=secret"));
+    CHECK(Store::is_postgres("  host=db   port=5433 "));
+    CHECK_FALSE(Store::is_postgres(".ptune/history.db"));
+    CHECK_FALSE(Store::is_postgres("/tmp/dbname=x.db"));
+    CHECK_FALSE(Store::is_postgres("runs/host=db.sqlite more"));
+    CHECK_FALSE(Store::is_postgres("file:h.db?mode=ro"));
+    CHECK_FALSE(Store::is_postgres(""));
+}
