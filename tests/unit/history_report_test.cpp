@@ -28,6 +28,10 @@ Analysis stepped() {
         analysis.series.points.push_back(
             {i + 1, "t", "c" + std::to_string(i + 1), value, 0, {}, {}, {}});
     }
+    Point& measured = analysis.series.points[6];  // one run with its rounds' summary
+    measured.rounds = 10;
+    measured.min_us = 105.0;
+    measured.max_us = 115.0;
     analysis.change_points = {{6, 0.005, 1.0}};
     return analysis;
 }
@@ -63,17 +67,21 @@ TEST_CASE("history show: µs in the header, changes as +N.N%", "[history][report
     const auto& table = report.tables.front();
     REQUIRE(table.rows.size() == 12);
     CHECK(table.rows[2][4] == "100.0");  // 99.99 rounds; no unit in the cell
-    CHECK(table.rows[2][5] == "+0.0%");  // -0.01 % from the median: no direction
-    CHECK(table.rows[5][6].empty());
-    CHECK(table.rows[6][5] == "+0.0%");
-    CHECK(table.rows[6][6] == "<- +10.0%");  // the first run of the new segment
+    CHECK(table.rows[2][5] == "-");      // n and range: the synthetic points have none
+    CHECK(table.rows[2][6] == "-");
+    CHECK(table.rows[2][7] == "+0.0%");  // -0.01 % from the median: no direction
+    CHECK(table.rows[5][8].empty());
+    CHECK(table.rows[6][5] == "10");  // the spread next to the centre, with n
+    CHECK(table.rows[6][6] == "105.0–115.0");
+    CHECK(table.rows[6][7] == "+0.0%");
+    CHECK(table.rows[6][8] == "<- +10.0%");  // the first run of the new segment
     const auto text = render_as(report, "text");
     CHECK(text.find("effective (µs)") != std::string::npos);
     CHECK(text.find(" %") == std::string::npos);
     CHECK(text.find("effective_us") == std::string::npos);
     // CSV keeps the bare column name; JSON keeps `_us` keys.
     const auto csv = render_as(report, "csv");
-    CHECK(csv.find("run,time,commit,epoch,effective,vs segment,change\n") != std::string::npos);
+    CHECK(csv.find("run,time,commit,epoch,effective,n,range,vs segment,change\n") != std::string::npos);
     const auto& point = report.data["series"][0]["points"][6];
     CHECK(point["value_us"] == 110.0);
     CHECK(point["change_point"] == true);
