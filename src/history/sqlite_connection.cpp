@@ -189,6 +189,24 @@ class SqliteConnection : public Connection {
 
 }  // namespace
 
+namespace {
+
+/// `path` (a file name or a `file:` URI naming `file`) as a URI that opens it immutable.
+std::string immutable_uri(const std::string& path, const std::string& file) {
+    if (path.starts_with("file:"))
+        return path + (path.find('?') == std::string::npos ? "?" : "&") + "immutable=1";
+    std::string uri = "file:";
+    for (char c : file) {
+        if (c == '%' || c == '?' || c == '#')
+            uri += fmt::format("%{:02X}", static_cast<unsigned char>(c));
+        else
+            uri += c;
+    }
+    return uri + "?immutable=1";
+}
+
+}  // namespace
+
 Result<std::unique_ptr<Connection>> open_sqlite(const std::string& path, bool create,
                                                 double lock_timeout_s) {
     std::error_code ec;
@@ -224,6 +242,26 @@ Result<std::unique_ptr<Connection>> open_sqlite(const std::string& path, bool cr
         sqlite3_close_v2(db);
         return Error{fmt::format("cannot open the history database: {}", message), path, 0,
                      ExitCode::InputError};
+    }
+    if (sqlite3_db_readonly(db, "main") == 1) {
+        // Read-only (a 0444 file, another user's folder, `?mode=ro`): a WAL database would need
+        // -wal/-shm files SQLite cannot create there, or leaves them behind where it can. With no
+        // writer's journal beside the file there is nothing but the file to read: open it as
+        // immutable, which creates nothing. A journal present (a writer, or one that crashed)
+        // keeps the ordinary read-only open.
+        const std::string file = sqlite3_db_filename(db, "main");
+        if (!file.empty() && !std::filesystem::exists(file + "-wal", ec) &&
+            !std::filesystem::exists(file + "-shm", ec)) {
+            sqlite3* immutable = nullptr;
+            if (sqlite3_open_v2(immutable_uri(path, file).c_str(), &immutable,
+                                SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_URI,
+                                nullptr) == SQLITE_OK) {
+                sqlite3_close_v2(db);
+                db = immutable;
+            } else {
+                sqlite3_close_v2(immutable);
+            }
+        }
     }
     sqlite3_extended_result_codes(db, 1);
     sqlite3_busy_timeout(db, static_cast<int>(std::lround(lock_timeout_s * 1000.0)));
