@@ -51,6 +51,9 @@ fs::path daily_root(const fs::path& dir) {
 
 // The first `bytes` of a file (empty when it cannot be read): enough to tell kinds apart.
 std::string head_of(const std::string& path, std::size_t bytes) {
+    // A FIFO would block the open (and a device never end): only a regular file is peeked at;
+    // the reader that opens it next names what it is.
+    if (!io::is_file(path)) return {};
     std::ifstream in(path, std::ios::binary);
     std::string head(bytes, '\0');
     in.read(head.data(), static_cast<std::streamsize>(bytes));
@@ -79,6 +82,9 @@ InputKind classify(const std::string& path) {
         if (has_case_folders(root)) return InputKind::DailyFolder;
         return InputKind::None;
     }
+    // A FIFO or device named like a result file is no result file: the ordinary reader refuses
+    // it by name (exit 2).
+    if (io::is_special(p)) return InputKind::None;
     const std::string name = p.filename().string();
     if (name == kSuite) return InputKind::Suite;
     if (name == kManifest) return InputKind::Manifest;

@@ -222,6 +222,14 @@ Result<std::unique_ptr<Connection>> open_sqlite(const std::string& path, bool cr
     // A FIFO or a device would block SQLite's open or read for ever.
     if (!uri && exists)
         if (auto regular = io::check_regular_file(path); !regular) return regular.error();
+    // SQLite opens, and removes, its journal files beside the database: a FIFO there blocks it
+    // or is deleted.
+    if (!uri)
+        for (const char* suffix : {"-journal", "-wal", "-shm"})
+            if (const std::string side = path + suffix; io::is_special(side))
+                if (auto regular = io::check_regular_file(side); !regular)
+                    return Error{regular.error().message + " (the database's journal file)", side,
+                                 0, ExitCode::InputError};
     if (!exists) {
         const auto parent = std::filesystem::path(path).parent_path();
         if (!parent.empty()) std::filesystem::create_directories(parent, ec);

@@ -52,6 +52,22 @@ done
 expect 2 "bench-gate --history h.db -o h.db-wal" \
     "$ptune" bench-gate -c "$log" --history h.db -o h.db-wal
 
+# A FIFO named like a CI result file (classified by peeking at its start: it hung), and a FIFO
+# in the place of the database's journal files (SQLite blocked on it, or deleted it).
+mkdir ci
+mkfifo ci/x.md ci/raw-result.json
+for f in ci/x.md ci/raw-result.json; do
+    expect 2 "bench-summary on a FIFO $f" "$ptune" bench-summary "$f"
+    expect 2 "bench-gate -b FIFO $f" "$ptune" bench-gate -b "$f" -c "$log"
+    expect 2 "history add FIFO $f" "$ptune" history --db ci.db add "$f" --commit abc
+done
+for side in -journal -wal; do
+    mkfifo "h.db$side"
+    expect 2 "history with a FIFO at h.db$side" "$ptune" history --db h.db add "$log" --commit abc
+    [ -p "h.db$side" ] || bad "the FIFO at h.db$side was removed"
+    rm -f "h.db$side"
+done
+
 # An L3 tree with a FIFO in a capture's and a sidecar's place: named as what it is.
 cp -r "$here/data/l3/l3_two_rank" l3
 rm l3/dfx_outputs/rank1/d0/chip_swimlane_records.json
