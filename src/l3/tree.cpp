@@ -9,6 +9,7 @@
 #include <set>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <nlohmann/json.hpp>
 
 #include "ptune/core/discover.hpp"
@@ -254,6 +255,15 @@ std::vector<RankCapture> enumerate(const fs::path& root, std::vector<std::string
                 left_out.emplace(*rank, *dispatch);
                 continue;
             }
+            if (fs::path program = d_dir / "dispatch_program.json"; is_file(program)) {
+                auto text = io::read_file(program.string(), 1 << 20);
+                auto name = text ? parse_dispatch_program(*text, program.string())
+                                 : Result<std::string>(text.error());
+                if (name)
+                    capture.program = *name;
+                else
+                    gaps.push_back(name.error().to_string());
+            }
             fs::path sidecar = d_dir / "dispatch_identity.json";
             if (io::is_special(sidecar)) {
                 capture.sidecar_unusable = true;
@@ -453,6 +463,72 @@ void note_missing_ranks(Tree& tree, const Selection& selection,
 
 }  // namespace
 
+Result<DistributedMeta> parse_distributed_meta(std::string_view text, const std::string& source) {
+    auto bad = [&](std::string message) { return input_error(std::move(message), source); };
+    nlohmann::json doc = nlohmann::json::parse(text, nullptr, false);
+    if (!doc.is_object()) return bad("distributed_meta.json is not a JSON object");
+    const auto schema = doc.find("schema");
+    if (schema == doc.end() || !schema->is_number_integer() || *schema != 2)
+        return bad(fmt::format("distributed_meta.json has an unknown schema ({}; ptune reads 2)",
+                               schema == doc.end() ? "none" : schema->dump()));
+    DistributedMeta meta;
+    auto text_of = [&](const nlohmann::json& object, const char* key) {
+        auto it = object.find(key);
+        return it != object.end() && it->is_string() ? it->get<std::string>() : std::string();
+    };
+    auto int_of = [&](const nlohmann::json& object, const char* key) -> std::int64_t {
+        auto it = object.find(key);
+        return it != object.end() && it->is_number_integer() ? it->get<std::int64_t>() : 0;
+    };
+    if (auto params = doc.find("params"); params != doc.end() && params->is_array())
+        meta.params = params->size();
+    meta.platform = text_of(doc, "platform");
+    meta.backend = text_of(doc, "backend_type");
+    const auto config = doc.find("distributed_config");
+    if (config == doc.end() || !config->is_object())
+        return bad("distributed_meta.json has no distributed_config object");
+    const auto ids = config->find("device_ids");
+    if (ids == config->end() || !ids->is_array() || ids->empty())
+        return bad("distributed_meta.json: device_ids must be a non-empty list");
+    for (const auto& id : *ids) {
+        if (!id.is_number_integer() || id.get<std::int64_t>() < 0)
+            return bad(
+                fmt::format("distributed_meta.json: device id {} is not a non-negative "
+                            "integer",
+                            id.dump()));
+        const auto value = id.get<std::int64_t>();
+        if (std::find(meta.device_ids.begin(), meta.device_ids.end(), value) !=
+            meta.device_ids.end())
+            return bad(fmt::format("distributed_meta.json: device id {} twice", value));
+        meta.device_ids.push_back(value);
+    }
+    meta.sub_workers = int_of(*config, "num_sub_workers");
+    meta.runtime = text_of(*config, "runtime");
+    meta.aicpu_threads = int_of(*config, "aicpu_thread_num");
+    return meta;
+}
+
+Result<std::string> parse_dispatch_program(std::string_view text, const std::string& source) {
+    nlohmann::json doc = nlohmann::json::parse(text, nullptr, false);
+    const auto program = doc.is_object() ? doc.find("program") : doc.end();
+    if (!doc.is_object() || program == doc.end() || !program->is_string() ||
+        program->get<std::string>().empty())
+        return input_error("dispatch_program.json has no program name; labels stay anonymous",
+                           source);
+    return program->get<std::string>();
+}
+
+std::string describe(const DistributedMeta& meta) {
+    std::string where = meta.platform.empty() ? "platform ?" : meta.platform;
+    if (!meta.backend.empty()) where += fmt::format(" ({})", meta.backend);
+    return fmt::format(
+        "L3 build: {} device(s) [{}], {}, runtime {}, {} sub-worker(s), {} AICPU "
+        "thread(s), {} orchestrator parameter(s)",
+        meta.device_ids.size(), fmt::join(meta.device_ids, ", "), where,
+        meta.runtime.empty() ? "?" : meta.runtime, meta.sub_workers, meta.aicpu_threads,
+        meta.params);
+}
+
 Result<Tree> read_tree(const fs::path& input, const Selection& selection) {
     Tree tree;
     std::string note;
@@ -464,12 +540,33 @@ Result<Tree> read_tree(const fs::path& input, const Selection& selection) {
             input.string());
     tree.root = *root;
     if (!note.empty()) tree.notes.push_back(note);
+    // The build's distributed_meta.json sits beside dfx_outputs/ (§7.1).
+    if (fs::path meta = tree.root.parent_path() / "distributed_meta.json"; is_file(meta)) {
+        auto text = io::read_file(meta.string(), 1 << 24);
+        auto parsed = text ? parse_distributed_meta(*text, meta.string())
+                           : Result<DistributedMeta>(text.error());
+        if (parsed)
+            tree.notes.push_back(describe(*parsed));
+        else
+            tree.gaps.push_back(parsed.error().to_string() + "; the run is read without it");
+    }
     std::set<int> all_ranks;
     std::set<std::pair<int, int>> left_out;  // already said: not said again as "missing"
     std::set<int> empty_ranks;  // said as "no d<K>": not listed as missing each dispatch
     std::vector<RankCapture> captures =
         enumerate(tree.root, tree.gaps, all_ranks, left_out, empty_ranks);
     tree.ranks.assign(all_ranks.begin(), all_ranks.end());
+    // Which next-level program each dispatch ran (dispatch_program.json, §7.3).
+    std::map<std::string, std::vector<std::string>> by_program;
+    for (const RankCapture& c : captures)
+        if (!c.program.empty()) by_program[c.program].push_back(c.label);
+    if (by_program.size() == 1 && by_program.begin()->second.size() == captures.size())
+        tree.notes.push_back(
+            fmt::format("dispatch program: {} (every capture)", by_program.begin()->first));
+    else
+        for (const auto& [program, labels] : by_program)
+            tree.notes.push_back(
+                fmt::format("dispatch program {}: {}", program, fmt::join(labels, ", ")));
 
     choose_pairing(tree, captures, selection);
     if (Status s = select_dispatch(tree, captures, selection); !s) return s.error();

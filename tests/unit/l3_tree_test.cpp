@@ -190,3 +190,43 @@ TEST_CASE("dispatch selection values: dN and RUN_ID:TASK_SLOT", "[l3][tree]") {
     CHECK_FALSE(parse_dispatch_id("0:5").ok());
     CHECK_FALSE(parse_dispatch_id("2").ok());
 }
+
+TEST_CASE("distributed_meta.json and dispatch_program.json (upstream-2026-12.md §7.2, §7.3)",
+          "[l3][tree]") {
+    // The real run's shape: schema 2, two ranks on devices 1 and 3.
+    const char* real = R"({
+  "schema": 2,
+  "params": [{"name": "x__ssa_v0", "direction": "In", "shape": [2, 7168], "dtype": "bfloat16"},
+             {"name": "out__ssa_v3", "direction": "Out", "shape": null, "dtype": "int32"}],
+  "num_return_types": 1,
+  "platform": "a2a3",
+  "backend_type": "Ascend910B",
+  "distributed_config": {"device_ids": [1, 3], "num_sub_workers": 2,
+                         "runtime": "tensormap_and_ringbuffer", "aicpu_thread_num": 4}
+})";
+    auto meta = parse_distributed_meta(real, "distributed_meta.json");
+    REQUIRE(meta.ok());
+    CHECK(meta->device_ids == std::vector<std::int64_t>{1, 3});
+    CHECK(meta->params == 2);
+    CHECK(describe(*meta) ==
+          "L3 build: 2 device(s) [1, 3], a2a3 (Ascend910B), runtime tensormap_and_ringbuffer, 2 "
+          "sub-worker(s), 4 AICPU thread(s), 2 orchestrator parameter(s)");
+    // compiled_meta.json's schema 1, a newer one, and device ids that break the loader's rules.
+    for (const char* bad : {R"({"schema": 1, "platform": "a2a3"})", R"({"schema": 3})", "[1, 2]",
+                            "{", R"({"schema": 2, "distributed_config": {"device_ids": []}})",
+                            R"({"schema": 2, "distributed_config": {"device_ids": [1, 1]}})",
+                            R"({"schema": 2, "distributed_config": {"device_ids": [-1]}})"}) {
+        INFO(bad);
+        auto refused = parse_distributed_meta(bad, "distributed_meta.json");
+        REQUIRE_FALSE(refused.ok());
+        CHECK(refused.error().file == "distributed_meta.json");
+    }
+    CHECK(parse_distributed_meta(R"({"schema": 3})", "m").error().message.find("unknown schema") !=
+          std::string::npos);
+
+    auto program = parse_dispatch_program(R"({"program": "decode_csa_test"})", "p.json");
+    REQUIRE(program.ok());
+    CHECK(*program == "decode_csa_test");
+    for (const char* bad : {R"({"program": ""})", R"({"program": 3})", "{}", "not json"})
+        CHECK_FALSE(parse_dispatch_program(bad, "p.json").ok());
+}

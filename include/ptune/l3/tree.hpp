@@ -40,6 +40,27 @@ struct DispatchIdentity {
 Result<DispatchIdentity> parse_dispatch_identity(std::string_view text, const std::string& source,
                                                  int rank, int dispatch);
 
+/// `distributed_meta.json` of an L3 build (upstream-2026-12.md §7.2): the orchestrator's
+/// signature and where it ran. Schema 2 only; another schema is an error naming it.
+struct DistributedMeta {
+    std::size_t params = 0;  ///< orchestrator parameters
+    std::string platform;    ///< "a2a3", …
+    std::string backend;     ///< backend_type: "Ascend910B", …
+    std::vector<std::int64_t> device_ids;
+    std::int64_t sub_workers = 0;
+    std::string runtime;
+    std::int64_t aicpu_threads = 0;
+};
+
+/// Parses and checks the file (device_ids non-empty, non-negative, distinct).
+Result<DistributedMeta> parse_distributed_meta(std::string_view text, const std::string& source);
+
+/// `dispatch_program.json` (§7.3): the next-level program a dispatch ran, `{"program": "…"}`.
+Result<std::string> parse_dispatch_program(std::string_view text, const std::string& source);
+
+/// One line for the user: "L3 build: 2 device(s) [1, 3], a2a3 (Ascend910B), runtime …".
+std::string describe(const DistributedMeta& meta);
+
 /// One `rank<N>/d<K>/` directory.
 struct RankCapture {
     int rank = -1;
@@ -50,6 +71,8 @@ struct RankCapture {
     std::filesystem::path pmu;      ///< pmu.csv; or empty
     std::optional<DispatchIdentity> identity;
     bool sidecar_unusable = false;  ///< a dispatch_identity.json is there but breaks a rule
+    /// dispatch_program.json's program; empty without one (anonymous: one program assumed)
+    std::string program;
     std::string key;  ///< the dispatch it belongs to across ranks: "d0", or "run1:0" when paired
                       ///< by parent dispatch identity
 };
