@@ -486,6 +486,9 @@ std::optional<ColumnBase> column_base_from_build(const fs::path& log_path) {
     if (report.empty()) report = ".";
     for (const auto& dir : {report, report.parent_path()}) {
         if (!dir.empty() && fs::exists(dir / "compiled_meta.json", ec)) {
+            // Its presence decides the column base: read through io like any input, so that an
+            // output may not replace it (the output-safety ledger records what was read).
+            (void)io::read_file((dir / "compiled_meta.json").string(), 1 << 20);
             return ColumnBase{1,
                               "compiled_meta.json beside the report: pypto >= 2026-08-14, "
                               "1-based columns"};

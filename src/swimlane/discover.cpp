@@ -62,7 +62,10 @@ CaptureFiles siblings_of(const fs::path& records, std::vector<std::string>& note
     CaptureFiles files;
     files.records = records;
     fs::path dir = records.parent_path();
-    if (is_file((dir.empty() ? fs::path(".") : dir) / "deps.json")) files.deps = dir / "deps.json";
+    // Any kind of file: a FIFO or device there is then named by the reader ("no usable deps.json
+    // (is a FIFO …)"), not reported as missing.
+    if (std::error_code ec; fs::exists((dir.empty() ? fs::path(".") : dir) / "deps.json", ec))
+        files.deps = dir / "deps.json";
     KernelNameFiles names = find_kernel_names_near(records);
     files.name_map = std::move(names.name_map);
     files.kernel_config = std::move(names.kernel_config);

@@ -68,6 +68,19 @@ for side in -journal -wal; do
     rm -f "h.db$side"
 done
 
+# A FIFO as the deps.json beside the records: named, not "missing"; hints-lint -o over the
+# compiled_meta.json whose presence set the column base: refused, the file intact.
+mkdir sw
+cp "$records" sw/
+mkfifo sw/deps.json
+expect 0 "swimlane-merge with a FIFO deps.json beside" "$ptune" swimlane-merge sw/chip_swimlane_records.json -o sw/m.json
+grep -q "sw/deps.json: warning: no usable deps.json (is a FIFO" err || bad "FIFO deps.json not named: $(cat err)"
+cp -r "$here/../examples/build_output_2608/PagedAttn_20260820_091500" hl
+echo '{"schema": 1, "backend_type": "Ascend910B"}' >hl/compiled_meta.json
+meta_before=$(cksum <hl/compiled_meta.json)
+expect 2 "hints-lint -o over compiled_meta.json" "$ptune" hints-lint hl -o hl/compiled_meta.json
+[ "$(cksum <hl/compiled_meta.json)" = "$meta_before" ] || bad "hints-lint replaced compiled_meta.json"
+
 # An L3 tree with a FIFO in a capture's and a sidecar's place: named as what it is.
 cp -r "$here/data/l3/l3_two_rank" l3
 rm l3/dfx_outputs/rank1/d0/chip_swimlane_records.json
