@@ -32,8 +32,11 @@ constexpr std::string_view kRecordPrefixes[] = {"l2_perf_records_", "perf_swimla
 
 /// The records file directly in `dir` (fixed names first, then the newest timestamped one by name).
 std::optional<fs::path> records_in(const fs::path& dir) {
+    // A fixed name of any kind but a directory: a FIFO or device there is then named by the
+    // reader (exit 2), not taken for "no records here".
     for (auto name : kRecordNames)
-        if (is_file(dir / name)) return dir / name;
+        if (std::error_code ec; fs::exists(dir / name, ec) && !is_dir(dir / name))
+            return dir / name;
     std::vector<fs::path> stamped;
     std::error_code ec;
     for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {

@@ -81,6 +81,12 @@ meta_before=$(cksum <hl/compiled_meta.json)
 expect 2 "hints-lint -o over compiled_meta.json" "$ptune" hints-lint hl -o hl/compiled_meta.json
 [ "$(cksum <hl/compiled_meta.json)" = "$meta_before" ] || bad "hints-lint replaced compiled_meta.json"
 
+# A FIFO as a directory's records file: named, exit 2 (it was "no swimlane records here").
+mkdir fr
+mkfifo fr/chip_swimlane_records.json
+expect 2 "swimlane-analyze on a directory with FIFO records" "$ptune" swimlane-analyze fr
+grep -q "fr/chip_swimlane_records.json: is a FIFO" err || bad "FIFO records not named: $(cat err)"
+
 # An L3 tree with a FIFO in a capture's and a sidecar's place: named as what it is.
 cp -r "$here/data/l3/l3_two_rank" l3
 rm l3/dfx_outputs/rank1/d0/chip_swimlane_records.json
@@ -89,7 +95,7 @@ rm -f l3/dfx_outputs/rank0/d0/dispatch_identity.json
 mkfifo l3/dfx_outputs/rank0/d0/dispatch_identity.json
 timeout 20 "$ptune" swimlane-analyze l3/dfx_outputs >out 2>err
 [ $? = 124 ] && bad "swimlane-analyze hung on a FIFO in an L3 tree"
-grep -q "rank1/d0: chip_swimlane_records.json: is a FIFO" err ||
+grep -q "rank1/d0/chip_swimlane_records.json: error: is a FIFO" err ||
     bad "FIFO records in an L3 tree reported as missing: $(cat err)"
 grep -q "rank0/d0/dispatch_identity.json: is a FIFO" err ||
     bad "FIFO sidecar in an L3 tree not named: $(cat err)"
