@@ -242,7 +242,11 @@ std::vector<RankCapture> enumerate(const fs::path& root, std::vector<std::string
                 discovered && discovered->captures.size() == 1 &&
                 discovered->captures.front().records.parent_path() == d_dir)
                 capture.records = discovered->captures.front().records;
-            if (is_file(d_dir / "pmu.csv")) capture.pmu = d_dir / "pmu.csv";
+            // Any kind but a directory: a FIFO or device there is named by the reader, not
+            // taken for a missing pmu.csv.
+            if (std::error_code ec;
+                fs::exists(d_dir / "pmu.csv", ec) && !io::is_dir(d_dir / "pmu.csv"))
+                capture.pmu = d_dir / "pmu.csv";
             if (capture.records.empty() && capture.pmu.empty()) {
                 // A FIFO or device in a capture's place is there, but no file to read.
                 std::string why = "no chip_swimlane_records.json or pmu.csv";

@@ -100,4 +100,12 @@ grep -q "rank1/d0/chip_swimlane_records.json: error: is a FIFO" err ||
 grep -q "rank0/d0/dispatch_identity.json: is a FIFO" err ||
     bad "FIFO sidecar in an L3 tree not named: $(cat err)"
 
+# A FIFO in an L3 rank's pmu.csv place (pmu-analyze): named, never "no pmu.csv".
+cp -r "$here/data/pmu/l3_ranks" pmu
+rm pmu/rank1/d0/pmu.csv
+mkfifo pmu/rank1/d0/pmu.csv
+timeout 20 "$ptune" pmu-analyze pmu >out 2>err
+[ $? = 124 ] && bad "pmu-analyze hung on a FIFO pmu.csv"
+grep -q "rank1/d0/pmu.csv: error: is a FIFO" err || bad "FIFO pmu.csv in an L3 tree not named: $(cat err)"
+
 exit $fail
