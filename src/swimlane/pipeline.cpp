@@ -159,10 +159,10 @@ Result<LoadedCapture> load_capture(const CaptureFiles& files, const LoadRequest&
     const bool stdin_involved = records_path == "-" || loaded.files.deps == "-";
     if (!loaded.files.deps.empty())
         deps_read = std::async(stdin_involved ? std::launch::deferred : std::launch::async, [&] {
-            return load_deps(loaded.files.deps,
-                             deps_named && (request.named_files_required ||
-                                            io::is_special(loaded.files.deps)),
-                             deps_diagnostics);
+            return load_deps(
+                loaded.files.deps,
+                deps_named && (request.named_files_required || io::is_special(loaded.files.deps)),
+                deps_diagnostics);
         });
     auto capture = read_capture(records->stream(), read_options, diagnostics);
     if (!capture) return capture.error();  // (the future's destructor waits for deps.json)

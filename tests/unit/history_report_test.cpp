@@ -81,7 +81,8 @@ TEST_CASE("history show: µs in the header, changes as +N.N%", "[history][report
     CHECK(text.find("effective_us") == std::string::npos);
     // CSV keeps the bare column name; JSON keeps `_us` keys.
     const auto csv = render_as(report, "csv");
-    CHECK(csv.find("run,time,commit,epoch,effective,n,range,vs segment,change\n") != std::string::npos);
+    CHECK(csv.find("run,time,commit,epoch,effective,n,range,vs segment,change\n") !=
+          std::string::npos);
     const auto& point = report.data["series"][0]["points"][6];
     CHECK(point["value_us"] == 110.0);
     CHECK(point["change_point"] == true);

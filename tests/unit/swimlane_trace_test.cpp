@@ -129,6 +129,16 @@ std::multiset<std::string> plain_events(const json& trace) {
     return out;
 }
 
+/// Each flow's start and finish events by flow id.
+std::map<std::int64_t, std::pair<json, json>> flow_pairs(const json& trace) {
+    std::map<std::int64_t, std::pair<json, json>> pairs;
+    for (const auto& e : trace["traceEvents"]) {
+        if (e["ph"] == "s") pairs[e["id"]].first = e;
+        if (e["ph"] == "f") pairs[e["id"]].second = e;
+    }
+    return pairs;
+}
+
 /// Each arrow as (name, source slice, target slice), slices named "pid|name|ts".
 /// `strict` (ptune): the end must lie strictly inside exactly one slice of its track.
 /// Otherwise (upstream): the slice named by bind_id, else the enclosing one.
@@ -160,11 +170,7 @@ std::multiset<std::string> arrows(const json& trace, bool strict) {
         if (hits.size() == 1) return key(hits[0]);
         return "AMBIGUOUS";
     };
-    std::map<std::int64_t, std::pair<json, json>> pairs;
-    for (const auto& e : trace["traceEvents"]) {
-        if (e["ph"] == "s") pairs[e["id"]].first = e;
-        if (e["ph"] == "f") pairs[e["id"]].second = e;
-    }
+    const auto pairs = flow_pairs(trace);
     std::multiset<std::string> out;
     for (const auto& [id, pair] : pairs) {
         REQUIRE(pair.first.is_object());
@@ -243,11 +249,7 @@ std::multiset<std::string> arrows_per_run(const json& trace) {
     std::map<std::pair<std::int64_t, std::int64_t>, std::vector<json>> tracks;
     for (const auto& e : trace["traceEvents"])
         if (e["ph"] == "X") tracks[{e["pid"], e["tid"]}].push_back(e);
-    std::map<std::int64_t, std::pair<json, json>> pairs;
-    for (const auto& e : trace["traceEvents"]) {
-        if (e["ph"] == "s") pairs[e["id"]].first = e;
-        if (e["ph"] == "f") pairs[e["id"]].second = e;
-    }
+    const auto pairs = flow_pairs(trace);
     std::multiset<std::string> out;
     for (const auto& [id, pair] : pairs) {
         const json* from = flow_slice(tracks, pair.first);
