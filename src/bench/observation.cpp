@@ -116,6 +116,7 @@ Observation observe(const BenchCase& bench_case, Diagnostics& diagnostics) {
         return o;
     }
     o.mean = summary.mean;
+    o.value_only_report = summary.mean_only && block->origin == Origin::CiResult;
     if (!summary.mean_only) {
         o.min = summary.min;
         o.median = summary.median;

@@ -12,6 +12,7 @@
 
 #include <fmt/format.h>
 
+#include "ptune/ciresult/operator.hpp"
 #include "ptune/core/io.hpp"
 #include "ptune/core/stats.hpp"
 
@@ -25,17 +26,18 @@ constexpr const char* kRawResult = "raw-result.json";
 constexpr const char* kReport = "report.md";
 constexpr const char* kManifest = "perf_cases.json";
 constexpr const char* kSuite = "suite-result.json";
+constexpr const char* kMeasurement = "measurement.json";
 
 bool file_at(const fs::path& path) {
     return io::is_file(path);
 }
 
-// A case folder of published/ or work/: a subfolder with raw-result.json.
-bool has_case_folders(const fs::path& dir) {
+// A case folder of published/ or work/: a subfolder holding `file` (raw-result.json).
+bool has_case_folders(const fs::path& dir, const char* file = kRawResult) {
     std::error_code error;
     for (auto it = fs::directory_iterator(dir, error); !error && it != fs::directory_iterator();
          it.increment(error)) {
-        if (it->is_directory(error) && file_at(it->path() / kRawResult)) return true;
+        if (it->is_directory(error) && file_at(it->path() / file)) return true;
     }
     return false;
 }
@@ -72,13 +74,18 @@ InputKind classify(const std::string& path) {
     const fs::path p(path);
     if (io::is_dir(p)) {
         if (file_at(p / kSuite)) return InputKind::Suite;
+        // The operator suite's work/ folder: its cases have measurement.json (and may have a
+        // raw-result.json like a daily case folder).
+        if (has_case_folders(p, kMeasurement)) return InputKind::SuiteWork;
         const fs::path root = daily_root(p);
         if (!file_at(root / kSuite) && file_at(root / kReport)) {
-            if (is_daily_report(head_of((root / kReport).string(), 1 << 16)))
-                return InputKind::DailyFolder;
-            return InputKind::None;  // the operator suite's report.md, or any other
+            const std::string head = head_of((root / kReport).string(), 1 << 16);
+            if (is_daily_report(head)) return InputKind::DailyFolder;
+            if (is_operator_report(head)) return InputKind::SuiteReport;
+            return InputKind::None;
         }
         if (file_at(root / kSuite)) return InputKind::Suite;
+        if (has_case_folders(root, kMeasurement)) return InputKind::SuiteWork;
         if (has_case_folders(root)) return InputKind::DailyFolder;
         return InputKind::None;
     }
@@ -88,6 +95,7 @@ InputKind classify(const std::string& path) {
     const std::string name = p.filename().string();
     if (name == kSuite) return InputKind::Suite;
     if (name == kManifest) return InputKind::Manifest;
+    if (name == kMeasurement) return InputKind::SuiteMeasurement;
     if (name == kRawResult) {
         // The operator suite's raw-result.json (with case_id/sampling) is not a daily one.
         const std::string head = head_of(path, 1 << 16);
@@ -97,9 +105,17 @@ InputKind classify(const std::string& path) {
         return InputKind::RawResult;
     }
     if (name == kReport || p.extension() == ".md") {
-        if (is_daily_report(head_of(path, 1 << 16))) return InputKind::DailyReport;
+        const std::string head = head_of(path, 1 << 16);
+        if (is_daily_report(head)) return InputKind::DailyReport;
+        if (is_operator_report(head)) return InputKind::SuiteReport;
     }
     return InputKind::None;
+}
+
+bool is_suite_kind(InputKind kind) {
+    return kind == InputKind::Suite || kind == InputKind::SuiteRaw ||
+           kind == InputKind::SuiteMeasurement || kind == InputKind::SuiteWork ||
+           kind == InputKind::SuiteReport;
 }
 
 namespace {
@@ -265,27 +281,151 @@ Result<DailyRun> load_daily(const std::string& path, Diagnostics& diagnostics) {
     return run;
 }
 
-Result<SuiteResult> load_suite(const std::string& path, Diagnostics& diagnostics) {
-    fs::path p(path);
-    if (classify(path) == InputKind::SuiteRaw) {
-        auto text = io::read_file(path);
-        if (!text) return text.error();
-        auto validated = validate_suite_raw(*text, path);
-        if (!validated) return validated.error();
-        if (validated->status != "pass")
-            diagnostics.warn(path, 0,
-                             fmt::format("{}: fail: {}", validated->case_id, validated->error));
-        SuiteResult suite;
-        suite.source = path;
-        suite.suite_id = "raw-result.json";
-        suite.status = validated->status;
-        suite.cases.push_back(std::move(*validated));
-        return suite;
+namespace {
+
+// The operator manifest in `dir` or the two folders above it (a published/<case>/ file finds
+// the one beside published/); a manifest that does not parse is a warning, not an error: the
+// results stand without it.
+std::optional<OperatorManifest> find_operator_manifest(fs::path dir, Diagnostics& diagnostics) {
+    for (int level = 0; level < 3 && !dir.empty(); ++level, dir = dir.parent_path()) {
+        for (const char* name : kOperatorManifestNames) {
+            const fs::path candidate = dir / name;
+            if (!file_at(candidate)) continue;
+            auto text = io::read_file(candidate.string());
+            if (!text) {
+                diagnostics.warn(text.error().file, text.error().line,
+                                 text.error().message + "; case contracts not checked");
+                return std::nullopt;
+            }
+            auto manifest = parse_operator_manifest(*text, candidate.string());
+            if (!manifest) {
+                diagnostics.warn(manifest.error().file, manifest.error().line,
+                                 manifest.error().message + "; case contracts not checked");
+                return std::nullopt;
+            }
+            return std::move(*manifest);
+        }
+        if (dir == dir.parent_path()) break;
     }
-    if (io::is_dir(p)) p = file_at(p / kSuite) ? p / kSuite : daily_root(p) / kSuite;
+    return std::nullopt;
+}
+
+fs::path folder_of(const fs::path& file) {
+    fs::path parent = file.parent_path();
+    return parent.empty() ? fs::path(".") : parent;
+}
+
+Result<SuiteResult> load_suite_raw(const std::string& path, Diagnostics& diagnostics) {
+    auto text = io::read_file(path);
+    if (!text) return text.error();
+    const auto manifest = find_operator_manifest(folder_of(path), diagnostics);
+    const nlohmann::json* request = nullptr;
+    if (manifest) {
+        // The request is the manifest's case of the file's case_id (a case_id the manifest does
+        // not have is a failed request check).
+        const nlohmann::json document = nlohmann::json::parse(*text, nullptr, false);
+        static const nlohmann::json kUnknown = {{"case_id", "(not in the manifest)"}};
+        request = &kUnknown;
+        if (document.is_object()) {
+            auto id = document.find("case_id");
+            if (id != document.end() && id->is_string()) {
+                auto at = manifest->case_index.find(id->get<std::string>());
+                if (at != manifest->case_index.end()) request = &manifest->cases[at->second];
+            }
+        }
+    }
+    auto validated = validate_suite_raw(*text, path, request);
+    if (!validated) return validated.error();
+    if (validated->status != "pass")
+        diagnostics.warn(path, 0,
+                         fmt::format("{}: fail: {}", validated->case_id, validated->error));
+    SuiteResult suite;
+    suite.source = path;
+    suite.suite_id = "raw-result.json";
+    suite.status = validated->status;
+    suite.cases.push_back(std::move(*validated));
+    return suite;
+}
+
+Result<SuiteResult> load_measurement(const std::string& path, Diagnostics& diagnostics) {
+    auto text = io::read_file(path);
+    if (!text) return text.error();
+    return parse_measurement(*text, path, diagnostics);
+}
+
+// A work/ folder: every <case>/measurement.json in folder order, as the rows of one suite.
+Result<SuiteResult> load_work(const fs::path& dir, Diagnostics& diagnostics) {
+    std::vector<fs::path> files;
+    std::error_code error;
+    for (auto it = fs::directory_iterator(dir, error); !error && it != fs::directory_iterator();
+         it.increment(error)) {
+        if (it->is_directory(error) && file_at(it->path() / kMeasurement))
+            files.push_back(it->path() / kMeasurement);
+    }
+    std::sort(files.begin(), files.end());
+    SuiteResult suite;
+    suite.source = dir.string();
+    suite.suite_id = "work/";
+    for (const fs::path& file : files) {
+        auto one = load_measurement(file.string(), diagnostics);
+        if (!one) return one.error();
+        for (SuiteCase& c : one->cases) {
+            c.source = file.string();
+            suite.cases.push_back(std::move(c));
+        }
+    }
+    return suite;
+}
+
+Result<OperatorReport> load_operator_report(const std::string& path, Diagnostics& diagnostics) {
+    auto text = io::read_file(path);
+    if (!text) return text.error();
+    return parse_operator_report(*text, path, diagnostics);
+}
+
+}  // namespace
+
+Result<SuiteResult> load_suite(const std::string& path, Diagnostics& diagnostics) {
+    const InputKind kind = classify(path);
+    fs::path p(path);
+    switch (kind) {
+        case InputKind::SuiteRaw:
+            return load_suite_raw(path, diagnostics);
+        case InputKind::SuiteMeasurement:
+            return load_measurement(path, diagnostics);
+        case InputKind::SuiteWork:
+            return load_work(
+                file_at(p / kSuite) || has_case_folders(p, kMeasurement) ? p : daily_root(p),
+                diagnostics);
+        case InputKind::SuiteReport: {
+            // report.md beside the suite-result.json it was rendered from: the exact file is
+            // read instead, and the report checked against it (below).
+            const fs::path file = io::is_dir(p) ? daily_root(p) / kReport : p;
+            if (file_at(folder_of(file) / kSuite)) break;
+            auto report = load_operator_report(file.string(), diagnostics);
+            if (!report) return report.error();
+            return suite_of_report(*report);
+        }
+        default:
+            break;
+    }
+    if (io::is_dir(p))
+        p = file_at(p / kSuite) ? p / kSuite : daily_root(p) / kSuite;
+    else if (kind == InputKind::SuiteReport)
+        p = folder_of(p) / kSuite;
     auto text = io::read_file(p.string());
     if (!text) return text.error();
-    return parse_suite_result(*text, p.string(), diagnostics);
+    auto suite = parse_suite_result(*text, p.string(), diagnostics);
+    if (!suite) return suite;
+    if (const fs::path report = folder_of(p) / kReport; file_at(report)) {
+        if (is_operator_report(head_of(report.string(), 64))) {
+            if (auto parsed = load_operator_report(report.string(), diagnostics))
+                cross_check_operator_report(*parsed, *suite, diagnostics);
+        }
+    }
+    if (auto manifest = find_operator_manifest(folder_of(p), diagnostics))
+        check_case_contracts(*suite, *manifest, diagnostics);
+    return suite;
 }
 
 namespace {
@@ -404,7 +544,7 @@ std::vector<bench::BenchCase> to_bench_cases(const SuiteResult& suite) {
         if (c.shared_measurement) continue;  // not an independent sample (§2.6)
         bench::BenchCase bc;
         bc.name = c.case_id;
-        bc.source = {suite.source, c.line};
+        bc.source = {c.source.empty() ? suite.source : c.source, c.line};
         bench::BenchBlock block;
         block.origin = bench::Origin::CiResult;
         block.source = bc.source;
@@ -422,7 +562,9 @@ std::vector<bench::BenchCase> to_bench_cases(const SuiteResult& suite) {
             s.mean = *c.metric_us;
             s.mean_only = true;
             block.effective_us = s;
-            block.notes.push_back("metric_us only (no ranks[].samples_us)");
+            block.notes.push_back(suite.suite_id == "report.md"
+                                      ? "report.md value only (minimum rank median); no samples"
+                                      : "metric_us only (no ranks[].samples_us)");
         } else {
             const auto& v = head->samples_us;
             block.effective_us = summary_of(v);
@@ -558,11 +700,19 @@ std::vector<render::Table> daily_tables(const DailyRun& run) {
 
 std::vector<render::Table> suite_tables(const SuiteResult& suite) {
     render::Table t;
-    t.title = suite.run_id.empty()
-                  ? fmt::format("operator suite raw-result.json ({}), validated as upstream",
-                                suite.source)
-                  : fmt::format("operator suite {} run {} ({}, status {})", suite.suite_id,
-                                suite.run_id, suite.logical_date, suite.status);
+    if (suite.suite_id == "raw-result.json") {
+        t.title =
+            fmt::format("operator suite raw-result.json ({}), validated as upstream", suite.source);
+    } else if (suite.suite_id == "report.md") {
+        t.title = fmt::format("operator suite report.md ({}): run {} ({}, status {}), values only",
+                              suite.source, suite.run_id, suite.logical_date, suite.status);
+    } else if (suite.run_id.empty()) {
+        t.title =
+            fmt::format("operator suite measurements ({}), no suite-result.json", suite.source);
+    } else {
+        t.title = fmt::format("operator suite {} run {} ({}, status {})", suite.suite_id,
+                              suite.run_id, suite.logical_date, suite.status);
+    }
     t.columns = {"case",   "status", "metric",      "max median",
                  "spread", "wall",   "measurement", "reason"};
     t.units = {"", "", "µs", "µs", "µs", "s"};
@@ -645,24 +795,14 @@ std::vector<render::Table> tables_for_inputs(const std::vector<std::string>& inp
     std::vector<render::Table> tables;
     for (const std::string& input : inputs) {
         Diagnostics ignored;
-        switch (classify(input)) {
-            case InputKind::None:
-                break;
-            case InputKind::Suite:
-            case InputKind::SuiteRaw: {
-                auto suite = load_suite(input, ignored);
-                if (suite) {
-                    for (auto& table : suite_tables(*suite)) tables.push_back(std::move(table));
-                }
-                break;
+        const InputKind kind = classify(input);
+        if (kind == InputKind::None) continue;
+        if (is_suite_kind(kind)) {
+            if (auto suite = load_suite(input, ignored)) {
+                for (auto& table : suite_tables(*suite)) tables.push_back(std::move(table));
             }
-            default: {
-                auto run = load_daily(input, ignored);
-                if (run) {
-                    for (auto& table : daily_tables(*run)) tables.push_back(std::move(table));
-                }
-                break;
-            }
+        } else if (auto run = load_daily(input, ignored)) {
+            for (auto& table : daily_tables(*run)) tables.push_back(std::move(table));
         }
     }
     return tables;
@@ -673,7 +813,15 @@ std::vector<std::string> headline_notes(const std::vector<std::string>& inputs) 
     for (const std::string& input : inputs) {
         const InputKind kind = classify(input);
         if (kind == InputKind::None) continue;
-        if (kind == InputKind::Suite || kind == InputKind::SuiteRaw) {
+        if (kind == InputKind::SuiteReport) {
+            notes.push_back(fmt::format(
+                "{}: operator suite report.md; values only (upstream's metric_us, the minimum "
+                "rank median), no samples: a change beyond the tolerance is underpowered and "
+                "the hard threshold decides",
+                input));
+            continue;
+        }
+        if (is_suite_kind(kind)) {
             notes.push_back(fmt::format(
                 "{}: operator suite; upstream's metric_us = minimum rank median (gate it with "
                 "--metric median); samples = the fastest rank's samples_us",
@@ -684,8 +832,10 @@ std::vector<std::string> headline_notes(const std::vector<std::string>& inputs) 
         auto run = load_daily(input, ignored);
         if (!run) continue;
         std::vector<std::string> rules;
+        bool with_samples = false;
         for (const DailyCase& c : run->cases) {
             if (c.result && c.result->passed) {
+                with_samples = true;
                 rules.push_back(fmt::format("{} {}", c.case_id,
                                             c.result->rule == HeadlineRule::Median
                                                 ? "median (1 card: --metric median)"
@@ -695,10 +845,11 @@ std::vector<std::string> headline_notes(const std::vector<std::string>& inputs) 
             }
         }
         if (rules.empty()) continue;
-        notes.push_back(
-            fmt::format("{}: daily-CI headline rule per case: {}; samples = the "
-                        "headline rank's per-round sums",
-                        input, fmt::join(rules, ", ")));
+        notes.push_back(fmt::format(
+            "{}: daily-CI headline rule per case: {}{}", input, fmt::join(rules, ", "),
+            with_samples ? "; samples = the headline rank's per-round sums"
+                         : "; a change beyond the tolerance is underpowered and the hard "
+                           "threshold decides"));
     }
     return notes;
 }
@@ -738,7 +889,7 @@ void install_bench_reader() {
             const InputKind kind = classify(path);
             if (kind == InputKind::None) return std::nullopt;
             std::vector<bench::BenchCase> cases;
-            if (kind == InputKind::Suite || kind == InputKind::SuiteRaw) {
+            if (is_suite_kind(kind)) {
                 auto suite = load_suite(path, diagnostics);
                 if (!suite) return Status(suite.error());
                 cases = to_bench_cases(*suite);

@@ -39,6 +39,12 @@ const nlohmann::json& required_member(const nlohmann::json& object, const char* 
     return *it;
 }
 
+std::string string_member(const nlohmann::json& object, const char* key) {
+    auto it = object.find(key);
+    if (it == object.end() || !it->is_string()) return {};
+    return it->get<std::string>();
+}
+
 std::size_t line_of_string(std::string_view text, const std::string& value,
                            std::size_t occurrence) {
     const std::string needle = nlohmann::json(value).dump();

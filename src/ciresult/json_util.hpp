@@ -27,6 +27,9 @@ Result<nlohmann::json> parse_json_object(std::string_view text, const std::strin
 /// `object[key]`, or DocumentError `missing key '<key>'` (also when `object` is no object).
 const nlohmann::json& required_member(const nlohmann::json& object, const char* key);
 
+/// `object[key]` when it is a string, else empty.
+std::string string_member(const nlohmann::json& object, const char* key);
+
 /// The 1-based line of the `occurrence`-th `"value"` in `text` (0 when absent).
 std::size_t line_of_string(std::string_view text, const std::string& value,
                            std::size_t occurrence = 1);

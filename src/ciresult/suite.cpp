@@ -11,6 +11,7 @@
 #include <fmt/format.h>
 
 #include "json_util.hpp"
+#include "ptune/ciresult/operator.hpp"
 #include "ptune/core/stats.hpp"
 
 namespace ptune::ciresult {
@@ -18,12 +19,6 @@ namespace ptune::ciresult {
 using nlohmann::json;
 
 namespace {
-
-std::string string_member(const json& object, const char* key) {
-    auto it = object.find(key);
-    if (it == object.end() || !it->is_string()) return {};
-    return it->get<std::string>();
-}
 
 std::optional<double> number_member(const json& object, const char* key) {
     auto it = object.find(key);
@@ -33,8 +28,10 @@ std::optional<double> number_member(const json& object, const char* key) {
     return value;
 }
 
-SuiteCase read_case(const json& record, std::string_view text, const std::string& source,
-                    Diagnostics& diagnostics) {
+}  // namespace
+
+SuiteCase parse_suite_case(const json& record, std::string_view text, const std::string& source,
+                           Diagnostics& diagnostics) {
     SuiteCase c;
     c.record = record;
     c.case_id = string_member(record, "case_id");
@@ -86,8 +83,6 @@ SuiteCase read_case(const json& record, std::string_view text, const std::string
     return c;
 }
 
-}  // namespace
-
 Result<SuiteResult> parse_suite_result(std::string_view text, const std::string& source,
                                        Diagnostics& diagnostics) {
     auto document = parse_json_object(text, source, "suite-result.json");
@@ -116,7 +111,7 @@ Result<SuiteResult> parse_suite_result(std::string_view text, const std::string&
             diagnostics.warn(source, 0, "suite-result.json: a cases[] entry is not an object");
             continue;
         }
-        suite.cases.push_back(read_case(record, text, source, diagnostics));
+        suite.cases.push_back(parse_suite_case(record, text, source, diagnostics));
         if (!suite.cases.back().measurement_id.empty()) suite.v2 = true;
     }
     if (suite.variant == "ci") suite.v2 = true;
@@ -314,7 +309,8 @@ void validate_grid(const json& benchmark, SuiteCase& c) {
 
 }  // namespace
 
-Result<SuiteCase> validate_suite_raw(std::string_view text, const std::string& source) {
+Result<SuiteCase> validate_suite_raw(std::string_view text, const std::string& source,
+                                     const nlohmann::json* request) {
     auto document = parse_json_object(text, source, "raw-result.json");
     if (!document) return document.error();
     const json& root = *document;
@@ -327,6 +323,9 @@ Result<SuiteCase> validate_suite_raw(std::string_view text, const std::string& s
         auto passed = root.find("passed");
         require(passed != root.end() && passed->is_boolean() && passed->get<bool>(),
                 fmt::format("passed is not true: {}", string_member(root, "error")));
+        if (request != nullptr) {
+            if (auto violation = request_violation(root, *request)) throw Violation{*violation};
+        }
         require(!string_member(root, "fixture_sha256").empty() &&
                     !string_member(root, "golden_sha256").empty(),
                 "fixture_sha256 or golden_sha256 missing");

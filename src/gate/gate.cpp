@@ -484,8 +484,19 @@ std::optional<PendingP> compare(const CaseInput& input, const Options& options, 
                            });
     if (summaries) return bounds_test(current, runs, exceeds, options, r, index);
 
-    // (d) Nothing to test against: the tolerances alone decide.
+    // (d) Nothing to test against: the tolerances alone decide. A CI report's value stands for
+    // many rounds whose spread is not given: beyond the tolerance the data cannot show the
+    // change, and the hard threshold decides.
     r.test = Test::Threshold;
+    const bool report_value = current.value_only_report ||
+                              std::any_of(runs.begin(), runs.end(), [](const Observation* run) {
+                                  return run->value_only_report;
+                              });
+    if (report_value && exceeds != Exceeds::No) {
+        r.verdict = Verdict::Underpowered;
+        r.reason = "summary only: a CI report.md value has no rounds to test";
+        return std::nullopt;
+    }
     settle(r, exceeds, true, {});
     if (exceeds != Exceeds::No) {
         r.reason = "tolerance only: no raw samples, no spread and fewer than " +

@@ -27,6 +27,7 @@ enum : std::uint8_t {
     kHasMean = 4,
     kHasMax = 8,
     kHasDeclaredRounds = 16,
+    kValueOnlyReport = 32,
 };
 
 }  // namespace
@@ -78,6 +79,7 @@ void GateRun::add(const bench::BenchCase& bench_case) {
         d.declared_rounds = *o.declared_rounds;
         d.present |= kHasDeclaredRounds;
     }
+    if (o.value_only_report) d.present |= kValueOnlyReport;
     d.platform = intern(o.platform);
     d.unavailable = intern(o.unavailable);
     if (!o.samples.empty()) {
@@ -104,6 +106,7 @@ Observation GateRun::take_observation(std::size_t i) {
     o.rounds = d.rounds;
     if (d.samples != Digest::kNone) o.samples = std::move(samples_[d.samples]);
     if (d.present & kHasDeclaredRounds) o.declared_rounds = d.declared_rounds;
+    o.value_only_report = (d.present & kValueOnlyReport) != 0;
     o.platform = text(d.platform);
     o.unavailable = text(d.unavailable);
     return o;

@@ -2,21 +2,23 @@
 // kind: daily-CI raw-result.json (with or without a manifest expectation), report.md,
 // perf_cases.json, suite-result.json (compared with itself, turned into bench cases and tables)
 // or execution.json, a run.log's §1.7 lines (parse_run_log) or an operator-suite
-// raw-result.json (validate_suite_raw). Every result is taken through
-// to_bench_cases() and the tables.
+// raw-result.json (validate_suite_raw, also against a request), a measurement.json, the
+// operator report.md (also cross-checked against itself) or an operator manifest (every case's
+// case_contract). Every result is taken through to_bench_cases() and the tables.
 
 #include <cstdint>
 #include <sstream>
 
 #include "fuzz_support.hpp"
 #include "ptune/ciresult/inputs.hpp"
+#include "ptune/ciresult/operator.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     using namespace ptune::ciresult;
     ptune::fuzz::FuzzInput input(data, size, 1);
     ptune::Diagnostics diagnostics;
     const std::string_view text = input.text();
-    switch (input.option(0) % 8) {
+    switch (input.option(0) % 12) {
         case 0:
         case 1: {
             std::optional<Expectation> expected;
@@ -79,9 +81,53 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
             }
             break;
         }
-        default: {
+        case 7: {
             auto execution = parse_execution(text, "execution.json");
             (void)execution;
+            break;
+        }
+        case 8: {
+            auto suite = parse_measurement(text, "measurement.json", diagnostics);
+            if (suite) {
+                (void)to_bench_cases(*suite);
+                (void)suite_tables(*suite);
+            }
+            break;
+        }
+        case 9: {
+            auto report = parse_operator_report(text, "report.md", diagnostics);
+            if (report) {
+                const SuiteResult suite = suite_of_report(*report);
+                (void)cross_check_operator_report(*report, suite, diagnostics);
+                (void)to_bench_cases(suite);
+                (void)suite_tables(suite);
+            }
+            break;
+        }
+        case 10: {
+            auto manifest = parse_operator_manifest(text, "operator_perf_cases.json");
+            if (manifest) {
+                for (const auto& c : manifest->cases) {
+                    try {
+                        (void)case_contract(*manifest, c);
+                    } catch (const std::domain_error&) {
+                        // NaN cannot be in parsed JSON; kept for the contract's sake
+                    }
+                }
+            }
+            break;
+        }
+        default: {
+            static const nlohmann::json request = nlohmann::json::parse(
+                R"({"case_id": "demo-attention-8k", "run_config": {"ring_heap": 1},
+                    "required_specs": {"x_out": {"shape": [8, 4], "dtype": "torch.float32"}},
+                    "required_outputs": ["x_out"]})");
+            auto validated = validate_suite_raw(text, "raw-result.json", &request);
+            if (validated) {
+                SuiteResult suite;
+                suite.cases.push_back(std::move(*validated));
+                (void)to_bench_cases(suite);
+            }
             break;
         }
     }

@@ -29,6 +29,9 @@ struct Observation {
     std::optional<std::size_t> declared_rounds;  ///< configured rounds, when the input says
     std::string platform;                        ///< e.g. "a2a3"; empty when unknown
     std::string unavailable;  ///< why the run has no number (empty when it has one)
+    /// A CI report's value of many rounds whose spread it does not give (a report.md cell):
+    /// the gate cannot test it, so a change beyond the tolerance is `underpowered`.
+    bool value_only_report = false;
 
     /// The chosen statistic, nullopt when the run does not carry it.
     std::optional<double> value(Metric metric) const;

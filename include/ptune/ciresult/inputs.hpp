@@ -27,7 +27,13 @@ enum class InputKind {
     Manifest,     ///< perf_cases.json
     Suite,        ///< a suite-result.json, or a folder holding one
     SuiteRaw,     ///< an operator-suite raw-result.json (§2.3: case_id, sampling, fingerprints)
+    SuiteMeasurement,  ///< an operator-suite measurement.json (§2.5)
+    SuiteWork,    ///< an operator-suite work/ folder: <case>/measurement.json, no suite-result.json
+    SuiteReport,  ///< the operator suite's report.md (`Operator performance: …`, §2.9)
 };
+
+/// True for the operator-suite kinds (read by load_suite()).
+bool is_suite_kind(InputKind kind);
 
 /// Classifies a path by name and content of the folder (no file is parsed).
 InputKind classify(const std::string& path);
@@ -56,8 +62,12 @@ struct DailyRun {
 /// is FAIL). An unreadable or malformed report.md / perf_cases.json is an error (exit 2).
 Result<DailyRun> load_daily(const std::string& path, Diagnostics& diagnostics);
 
-/// Loads a suite-result.json (or the one in a folder), or an operator-suite raw-result.json
-/// as a one-row suite (validate_suite_raw()).
+/// Loads an operator-suite input: a suite-result.json (or the one in a folder; a report.md
+/// beside it is cross-checked), a raw-result.json as a one-row suite (validate_suite_raw()),
+/// a measurement.json or a work/ folder of them, or a report.md alone (values only). The
+/// manifest (operator.hpp kOperatorManifestNames) is looked for in the input's folder and the
+/// two above it: with it, each row's case_contract is checked and a raw-result.json gets the
+/// request checks of §2.4.
 Result<SuiteResult> load_suite(const std::string& path, Diagnostics& diagnostics);
 
 /// The bench view of a daily-CI run: per case a block whose summary is over the headline

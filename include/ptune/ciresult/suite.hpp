@@ -37,6 +37,7 @@ struct SuiteCase {
     bool shared_measurement = false;
     std::optional<double> metric_us, max_rank_median_us, rank_spread_us, wall_seconds;
     std::vector<SuiteRank> ranks;
+    std::string source;     ///< the file the row was read from when not the suite's own
     std::size_t line = 0;   ///< line of the row's `case_id` in the file (0 if unknown)
     nlohmann::json record;  ///< the whole record (identity keys for the comparison)
     bool valid = true;      ///< false: `pass` without a finite metric_us > 0
@@ -57,12 +58,21 @@ struct SuiteResult {
 Result<SuiteResult> parse_suite_result(std::string_view text, const std::string& source,
                                        Diagnostics& diagnostics);
 
+/// One case record (a `cases[]` row, or a `measurement.json`, §2.5) as parse_suite_result()
+/// reads it: `running` is read as `interrupted` (warning), a `pass` without a finite
+/// `metric_us > 0` is kept as not passing (warning), a record without `case_id` is `?`.
+/// `text` is the document the record came from (for the row's line).
+SuiteCase parse_suite_case(const nlohmann::json& record, std::string_view text,
+                           const std::string& source, Diagnostics& diagnostics);
+
 /// Validates an operator-suite `raw-result.json` (§2.3) as upstream's `validate_result` (§2.4)
 /// and computes the case record: `metric_us` (min over ranks of the median round total),
 /// `max_rank_median_us`, `rank_spread_us`, `ranks[]` sorted by pid as a string. The first
 /// violated rule makes the case `fail` with that rule as `error` (§2.10); a file that is not
-/// JSON or not an object is an error (exit 2).
-Result<SuiteCase> validate_suite_raw(std::string_view text, const std::string& source);
+/// JSON or not an object is an error (exit 2). With the manifest's case object as `request`,
+/// the request checks of §2.4 come right after `passed` (request_violation(), operator.hpp).
+Result<SuiteCase> validate_suite_raw(std::string_view text, const std::string& source,
+                                     const nlohmann::json* request = nullptr);
 
 /// Upstream's `comparison(current, baseline)` (§2.7).
 struct Comparison {

@@ -163,3 +163,106 @@ def suite_raw(extra_dispatch_round=None):
 write("suite-raw/demo-attention-8k/raw-result.json", dump(suite_raw()))
 # the §2.11 FAIL variant: round 40 of pid "11" carries a third dispatch
 write("suite-raw-extra-dispatch/demo-attention-8k/raw-result.json", dump(suite_raw(extra_dispatch_round=40)))
+
+# suite-v2-published/: a published v2 operator suite folder (§2.9) rendered from suite-b against
+# suite-a: suite-result.json with `previous`, its report.md, the manifest beside (as a user puts
+# it; upstream keeps it in .github/scripts/), the attention case's raw-result.json and
+# measurement.json. suite-v2-drift/: the same with report.md's us cell edited, a bad cell and a
+# manifest whose attention case has another ring_heap (so its case_contract differs).
+def contract_of(c, contract_id="dsv4-operators-whole-dispatch-v2"):
+    return hashlib.sha256(json.dumps([c, metric, sampling, contract_id], sort_keys=True,
+                                     allow_nan=False).encode()).hexdigest()
+moe_case = {"case_id": "demo-moe-8k", "model": "mtp", "entrypoint": "models/x/moe.py", "device_count": 1,
+            "arguments": ["--balanced-routing"], "workload": {"scenario_context": 8192, "routing": "balanced"},
+            "required_specs": {"x_next": {"shape": [8, 4096], "dtype": "torch.bfloat16"}},
+            "required_outputs": ["x_next"], "run_config": {}}
+moe128_case = dict(moe_case, case_id="demo-moe-128k", workload={"scenario_context": 131072, "routing": "balanced"},
+                   measurement_case="demo-moe-8k")
+def op_manifest(cases):
+    return {"platform": "a2a3", "sampling": sampling, "schema_version": 1, "suite_id": "dsv4-operators",
+            "contract_id": "dsv4-operators-whole-dispatch-v2", "metric": metric,
+            "device_profile": {"schema_version": 1, "device_epoch": "a2a3-even-v1", "device_id_domain": "host",
+                               "sequences": {"1": [4], "8": [0, 2, 4, 6, 8, 10, 12, 14]}},
+            "cases": cases}
+prev_ok = {"delta_pct": (107.5 / 105.0 - 1) * 100, "baseline_run_id": "20261203T020000Z-1a2b3c4d",
+           "baseline_date": "2026-12-03", "scope": "ci_stack", "changed_components": []}
+prev_na = {"delta_pct": None, "reason": "no passing baseline/current result"}
+week_na = {"delta_pct": None, "reason": "no passing baseline/current result"}
+pub_att = dict(current_case, previous=prev_ok, week=week_na)
+pub_moe = dict(timeout_cur, case_contract=contract_of(moe_case), previous=prev_na, week=week_na)
+pub_128 = dict(shared_cur, case_contract=contract_of(moe128_case), previous=prev_na, week=week_na)
+pub_suite = suite("20261204T020000Z-5e6f7a8b", "2026-12-04", [pub_att, pub_moe, pub_128])
+pub_suite.update({"execution_count": 2, "golden_replayed": False})
+def op_report(rows, us_override=None):
+    def f2(v): return "N/A" if v is None else "%.2f" % v
+    def chg(c): return "N/A" if c["delta_pct"] is None else "%+.2f%%" % c["delta_pct"]
+    lines = ["Operator performance: 2026-12-04 (CI)",
+             "Run: `20261204T020000Z-5e6f7a8b`; status: **incomplete**.", "",
+             "Metric: minimum rank median of summed operator dispatch Effective times (us).",
+             "Communication and signal cleanup are included; this is not model step latency.", "",
+             "Sampling: warmup=5, rounds=100; golden replayed=False. 2 measurements, 3 report rows.",
+             "Shared rows reference one measurement, not independent samples. Wall time excludes queue wait.", "",
+             "| Case | Devices | Status | us | Rank spread us | Wall s | Measurement | Previous change | Week change |",
+             "| --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
+    for r in rows:
+        passed = r["status"] == "pass"
+        us = f2(r.get("metric_us") if passed else None)
+        if us_override and r["case_id"] in us_override: us = us_override[r["case_id"]]
+        meas = "shared: " + r["measurement_case"] if r["shared_measurement"] else r["case_id"]
+        lines.append("| %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
+            r["case_id"], ",".join(str(d) for d in r["devices"]), r["status"], us,
+            f2(r.get("rank_spread_us") if passed else None), "%.1f" % r["wall_seconds"], meas,
+            chg(r["previous"]), chg(r["week"])))
+    lines += ["", "Changes describe the complete CI software stack, not an isolated kernel edit.",
+              "Positive changes mean slower. N/A means missing or incompatible evidence.", ""]
+    for r in rows:
+        if r.get("error"): lines.append("- %s: %s" % (r["case_id"], r["error"]))
+    for r in rows:
+        p = r["previous"]
+        lines.append("- %s previous: %s" % (r["case_id"], p.get("reason") or
+                     "baseline run %s; changed components: none" % p["baseline_run_id"]))
+    lines += ["Provisional limits (seconds): {'case': 1800, 'queue': 3600, 'suite': 10800}. "
+              "Calibrate using measured wall times.",
+              "CI execution: suite exit=1; wrapper step=failure.",
+              "- suite: demo-moe-8k timed out"]
+    return "\n".join(lines) + "\n"
+def measurement(rec, **over):
+    keys = ("case_id", "status", "wall_seconds", "error", "metric_us", "max_rank_median_us", "rank_spread_us",
+            "ranks", "fixture_sha256", "golden_sha256")
+    out = {"safe_to_continue": True, "golden_replayed": False, "task_id": None, "process_rc": 0, "timed_out": False}
+    out.update({k: rec[k] for k in keys if k in rec})
+    out.update(over)
+    return out
+write("suite-v2-published/suite-result.json", dump(pub_suite))
+write("suite-v2-published/report.md", op_report([pub_att, pub_moe, pub_128]))
+write("suite-v2-published/operator_perf_cases.json", dump(op_manifest([case, moe_case, moe128_case])))
+write("suite-v2-published/demo-attention-8k/raw-result.json", dump(suite_raw()))
+write("suite-v2-published/demo-attention-8k/measurement.json", dump(measurement(pub_att)))
+drift_case = copy.deepcopy(case)
+drift_case["run_config"]["ring_heap"] = 2147483648
+write("suite-v2-drift/suite-result.json", dump(pub_suite))
+write("suite-v2-drift/report.md", op_report([pub_att, pub_moe, pub_128],
+                                             us_override={"demo-attention-8k": "107.99", "demo-moe-8k": "1,5"}))
+write("suite-v2-drift/operator_perf_cases.json", dump(op_manifest([drift_case, moe_case, moe128_case])))
+# suite-work/work/: a suite that died before publishing: one measurement passed, one device
+# fault (its run.log matched the fault pattern), one left `running`
+write("suite-work/work/demo-attention-8k/measurement.json", dump(measurement(pub_att)))
+write("suite-work/work/demo-moe-8k/measurement.json", dump(measurement(
+    {"case_id": "demo-moe-8k", "status": "device_fault", "wall_seconds": 95.2,
+     "error": "run.log: rtStreamSynchronize failed: 507035"}, safe_to_continue=False, process_rc=1,
+    recovery_verified=False)))
+write("suite-work/work/demo-lm-8k/measurement.json", dump(measurement(
+    {"case_id": "demo-lm-8k", "status": "running"}, process_rc=None, timed_out=None)))
+# suite-raw-request/: the §2.11 raw-result.json with ring_heap other than the manifest's request
+raw_other = suite_raw()
+raw_other["run_config"] = dict(case["run_config"], ring_heap=536870912)
+write("suite-raw-request/operator_perf_cases.json", dump(op_manifest([case])))
+write("suite-raw-request/demo-attention-8k/raw-result.json", dump(raw_other))
+# suite-v2-report/: the published report.md alone (values only); suite-v2-report-slow/: the same
+# with the attention case at 140.00 (+30.2 %, above the gate's hard threshold)
+write("suite-v2-report/report.md", op_report([pub_att, pub_moe, pub_128]))
+write("suite-v2-report-slow/report.md", op_report([pub_att, pub_moe, pub_128],
+                                                   us_override={"demo-attention-8k": "140.00"}))
+# daily-moderate/: report.md alone with tp2-demo at 118.00 (+9.9 %: beyond the 5 % tolerance,
+# below the 25 % hard threshold)
+write("daily-moderate/published/report.md", report.format("118.00", "505.10"))
