@@ -49,6 +49,12 @@ std::string_view to_string(ArtifactKind kind) {
             return "pipe-trace";
         case ArtifactKind::ServingTrace:
             return "serving-trace";
+        case ArtifactKind::DistributedMeta:
+            return "distributed-meta";
+        case ArtifactKind::DispatchProgram:
+            return "dispatch-program";
+        case ArtifactKind::BinaryContext:
+            return "binary-context";
     }
     return "unknown";
 }
@@ -128,7 +134,10 @@ std::string why_missing(ArtifactKind kind) {
         case ArtifactKind::ScopeStats:
         case ArtifactKind::PipeTrace:
         case ArtifactKind::ServingTrace:
-            break;  // optional September outputs: listed when there, never reported missing
+        case ArtifactKind::DistributedMeta:
+        case ArtifactKind::DispatchProgram:
+        case ArtifactKind::BinaryContext:
+            break;  // optional September/L3 outputs: listed when there, never reported missing
     }
     return "";
 }
@@ -216,6 +225,9 @@ Result<Inventory> take_inventory(const fs::path& dir, const std::string& program
         {ArtifactKind::ScopeStats, {"scope_stats.jsonl"}},
         {ArtifactKind::PipeTrace, {}},  // pipetrace::find_traces: one per core_swimlane_* folder
         {ArtifactKind::ServingTrace, {"serving-strace-swimlane.json"}},
+        {ArtifactKind::DistributedMeta, {"distributed_meta.json"}},
+        {ArtifactKind::DispatchProgram, {"dispatch_program.json"}},
+        {ArtifactKind::BinaryContext, {"binary_context.json"}},
     };
     constexpr int kDepth = 6;
     for (const auto& [kind, names] : patterns) {

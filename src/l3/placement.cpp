@@ -85,7 +85,10 @@ std::vector<fs::path> tree_host_logs(const fs::path& root) {
         std::error_code ec2;
         for (fs::directory_iterator d(r->path(), ec2); !ec2 && d != end; d.increment(ec2))
             if (d->path().filename().string().starts_with("d") && io::is_dir(d->path()))
-                for (auto& p : logs_in(d->path(), "host_clock_alignment.")) nested.push_back(p);
+                // A chip child's host.<pid>.log sits in the first dispatch directory its
+                // process wrote (upstream-2026-12.md §7.1), not at the root.
+                for (std::string_view prefix : {"host_clock_alignment.", "host."})
+                    for (auto& p : logs_in(d->path(), prefix)) nested.push_back(p);
     }
     std::sort(nested.begin(), nested.end());
     out.insert(out.end(), nested.begin(), nested.end());

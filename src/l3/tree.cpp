@@ -5,6 +5,7 @@
 #include "ptune/l3/tree.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <map>
 #include <set>
 
@@ -522,6 +523,49 @@ Result<std::string> parse_dispatch_program(std::string_view text, const std::str
     return program->get<std::string>();
 }
 
+Result<BinaryContext> parse_binary_context(std::string_view text, const std::string& source) {
+    auto bad = [&](std::string message) { return input_error(std::move(message), source); };
+    nlohmann::json doc = nlohmann::json::parse(text, nullptr, false);
+    if (!doc.is_object()) return bad("binary_context.json is not a JSON object");
+    const auto schema = doc.find("schema");
+    if (schema == doc.end() || !schema->is_number_integer() || *schema != 1)
+        return bad(fmt::format("binary_context.json has an unknown schema ({}; ptune reads 1)",
+                               schema == doc.end() ? "none" : schema->dump()));
+    auto text_of = [&](const char* key) {
+        auto it = doc.find(key);
+        return it != doc.end() && it->is_string() ? it->get<std::string>() : std::string();
+    };
+    BinaryContext context{text_of("platform"), text_of("runtime_name"), text_of("runtime_revision"),
+                          text_of("pto_isa_revision")};
+    for (const auto& [key, value] : {std::pair{"runtime_revision", &context.runtime_revision},
+                                     std::pair{"pto_isa_revision", &context.pto_isa_revision}}) {
+        const bool hex =
+            value->size() == 40 && std::all_of(value->begin(), value->end(), [](char c) {
+                return std::isxdigit(static_cast<unsigned char>(c)) != 0;
+            });
+        if (!hex) return bad(fmt::format("binary_context.json: {} is not 40 hex digits", key));
+    }
+    return context;
+}
+
+std::string describe(const BinaryContext& context) {
+    return fmt::format("runtime {} @ {}, PTO-ISA @ {}{}",
+                       context.runtime_name.empty() ? "?" : context.runtime_name,
+                       context.runtime_revision.substr(0, 12),
+                       context.pto_isa_revision.substr(0, 12),
+                       context.platform.empty() ? "" : ", " + context.platform);
+}
+
+std::string rank_devices(const DistributedMeta& meta, const std::vector<int>& ranks) {
+    std::vector<std::string> pairs;
+    for (int rank : ranks) {
+        if (rank < 0 || static_cast<std::size_t>(rank) >= meta.device_ids.size()) return {};
+        pairs.push_back(fmt::format("rank{} = device {}", rank,
+                                    meta.device_ids[static_cast<std::size_t>(rank)]));
+    }
+    return fmt::format("{}", fmt::join(pairs, ", "));
+}
+
 std::string describe(const DistributedMeta& meta) {
     std::string where = meta.platform.empty() ? "platform ?" : meta.platform;
     if (!meta.backend.empty()) where += fmt::format(" ({})", meta.backend);
@@ -549,9 +593,10 @@ Result<Tree> read_tree(const fs::path& input, const Selection& selection) {
         auto text = io::read_file(meta.string(), 1 << 24);
         auto parsed = text ? parse_distributed_meta(*text, meta.string())
                            : Result<DistributedMeta>(text.error());
-        if (parsed)
+        if (parsed) {
             tree.notes.push_back(describe(*parsed));
-        else
+            tree.build = std::move(*parsed);
+        } else
             tree.gaps.push_back(parsed.error().to_string() + "; the run is read without it");
     }
     std::set<int> all_ranks;
@@ -560,6 +605,11 @@ Result<Tree> read_tree(const fs::path& input, const Selection& selection) {
     std::vector<RankCapture> captures =
         enumerate(tree.root, tree.gaps, all_ranks, left_out, empty_ranks);
     tree.ranks.assign(all_ranks.begin(), all_ranks.end());
+    if (tree.build) {
+        if (std::string pairs = rank_devices(*tree.build, tree.ranks); !pairs.empty())
+            tree.notes.push_back(
+                "rank ↔ device (distributed_meta.json device_ids in rank order): " + pairs);
+    }
     // Which next-level program each dispatch ran (dispatch_program.json, §7.3).
     std::map<std::string, std::vector<std::string>> by_program;
     for (const RankCapture& c : captures)

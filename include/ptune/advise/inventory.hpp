@@ -28,6 +28,9 @@ enum class ArtifactKind {
     ScopeStats,        ///< scope_stats/scope_stats.jsonl (§3)
     PipeTrace,         ///< core_swimlane_<label>_<ts>/<label>_trace[_perfetto].json (2026-12 §4)
     ServingTrace,      ///< serving-strace-swimlane.json (upstream-2026-12.md §5)
+    DistributedMeta,   ///< distributed_meta.json of an L3 build (2026-12 §7.2)
+    DispatchProgram,   ///< rank<N>/d<K>/dispatch_program.json (§7.3)
+    BinaryContext,     ///< next_levels/<program>/cache/binary_context.json (§7.4)
 };
 
 /// Stable lower-case name of a kind, e.g. "memory-report".

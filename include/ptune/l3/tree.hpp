@@ -58,6 +58,25 @@ Result<DistributedMeta> parse_distributed_meta(std::string_view text, const std:
 /// `dispatch_program.json` (§7.3): the next-level program a dispatch ran, `{"program": "…"}`.
 Result<std::string> parse_dispatch_program(std::string_view text, const std::string& source);
 
+/// `next_levels/<program>/cache/binary_context.json` (§7.4): the runtime and PTO-ISA revisions
+/// a program's kernels were built against (provenance).
+struct BinaryContext {
+    std::string platform;
+    std::string runtime_name;
+    std::string runtime_revision;  ///< 40 hex digits
+    std::string pto_isa_revision;  ///< 40 hex digits
+};
+
+/// Parses the file: schema 1, both revisions 40 hex digits; anything else is an error naming it.
+Result<BinaryContext> parse_binary_context(std::string_view text, const std::string& source);
+
+/// "runtime tensormap_and_ringbuffer @ 1a2b3c4d5e6f, PTO-ISA @ 9f8e7d6c5b4a, a2a3".
+std::string describe(const BinaryContext& context);
+
+/// "rank0 = device 1, rank1 = device 3": device_ids in rank order (the loader's ordered
+/// logical-rank-to-device mapping), empty when the ranks are not 0..n−1 of the ids.
+std::string rank_devices(const DistributedMeta& meta, const std::vector<int>& ranks);
+
 /// One line for the user: "L3 build: 2 device(s) [1, 3], a2a3 (Ascend910B), runtime …".
 std::string describe(const DistributedMeta& meta);
 
@@ -87,8 +106,9 @@ struct Tree {
     std::vector<std::string> dispatches;  ///< keys in order
     std::vector<int> ranks;               ///< every rank id, ascending
     Pairing pairing = Pairing::LocalCaptureIndex;
-    std::vector<std::string> gaps;   ///< each problem once, for stderr and the report
-    std::vector<std::string> notes;  ///< how the root was chosen
+    std::vector<std::string> gaps;         ///< each problem once, for stderr and the report
+    std::vector<std::string> notes;        ///< how the root was chosen
+    std::optional<DistributedMeta> build;  ///< distributed_meta.json beside dfx_outputs/, when read
 
     /// The captures of one dispatch key.
     std::vector<const RankCapture*> of(std::string_view key) const;

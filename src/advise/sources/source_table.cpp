@@ -26,6 +26,8 @@ const SourceRow kSources[] = {
     {"pipe-trace", &make_pipetrace_source},
     // serving-strace-swimlane.json: tasks per worker process, device lanes
     {"serving", &make_serving_source},
+    // distributed_meta.json, dispatch_program.json, binary_context.json: what ran where (L3)
+    {"build", &make_build_source},
 };
 // clang-format on
 

@@ -16,5 +16,6 @@ std::unique_ptr<Source> make_host_source();
 std::unique_ptr<Source> make_scope_source();
 std::unique_ptr<Source> make_pipetrace_source();
 std::unique_ptr<Source> make_serving_source();
+std::unique_ptr<Source> make_build_source();
 
 }  // namespace ptune::advise
