@@ -11,7 +11,9 @@
 #include <fmt/ranges.h>
 
 #include "ptune/core/io.hpp"
+#include "ptune/core/stats.hpp"
 #include "ptune/l3/tree.hpp"
+#include "ptune/swimlane/containment.hpp"
 #include "source_util.hpp"
 #include "sources.hpp"
 
@@ -114,6 +116,41 @@ class BuildSource : public Source {
                                                                     : artifact.scope);
                  return "program " + program;
              });
+        // §7.5: per dispatch directory holding host logs, the invocations of its processes
+        // (a chip child's host.<pid>.log sits in the first d<K> it wrote, §7.1).
+        std::map<std::string, std::vector<const Artifact*>> host_logs;  // scope → logs
+        for (const Artifact* log : context.inventory.of(ArtifactKind::HostLog)) {
+            if (rank_of(log->scope) >= 0) host_logs[log->scope].push_back(log);
+        }
+        std::map<std::string, std::string> program_of;  // scope → program
+        for (const auto& [program, scopes] : programs)
+            for (const std::string& scope : scopes) program_of[scope] = program;
+        for (const auto& [scope, logs] : host_logs) {
+            std::vector<std::string> parts;
+            for (const Artifact* log : logs) {
+                auto in = io::open_input(log->path.string());
+                if (!in) continue;  // the host source says why
+                swimlane::HostSpanLog spans;
+                swimlane::read_host_spans(in->stream(), spans);
+                std::map<std::uint64_t, std::vector<double>> roots;  // pid → root span µs
+                for (const swimlane::HostSpan& span : spans.spans) {
+                    if (span.depth == 0 && span.name == "chip.run")
+                        roots[span.pid].push_back(static_cast<double>(span.dur) / 1000.0);
+                }
+                for (const auto& [pid, times] : roots)
+                    parts.push_back(
+                        fmt::format("host pid {}: {} invocation(s), {} µs host time (chip.run)",
+                                    pid, times.size(), stats::format_fixed(stats::fsum(times), 1)));
+            }
+            const auto slash = scope.find("/d");
+            std::string value =
+                fmt::format("rank {}, dispatch {}", rank_of(scope),
+                            slash == std::string::npos ? "?" : scope.substr(slash + 2));
+            if (auto it = program_of.find(scope); it != program_of.end())
+                value += ", program " + it->second;
+            for (const std::string& part : parts) value += "; " + part;
+            table.rows.push_back({"dispatch " + scope, value, "host logs"});
+        }
         for (const auto& [program, scopes] : programs)
             table.rows.push_back({"program " + program, fmt::format("{}", fmt::join(scopes, ", ")),
                                   "dispatch_program.json"});
