@@ -238,6 +238,10 @@ render::Report build_summary_report(const std::vector<BenchCase>& cases,
         const BenchBlock* block = bench_case.ci_block();
         if (block != nullptr && !block->ranks.empty())
             report.tables.push_back(rank_table(bench_case, *block));
+        if (block != nullptr && !block->task_slots.slots.empty())
+            report.tables.push_back(
+                task_slot_table(fmt::format("{}: task slots (rank = worker pid)", bench_case.name),
+                                {{bench_case.name, &block->task_slots}}, false));
     }
     return report;
 }

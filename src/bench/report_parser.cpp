@@ -119,6 +119,14 @@ bool ReportParser::feed(std::string_view line, std::size_t line_number) {
         return parse_headline(body.substr(13), false, line_number);
     if (body.starts_with("fast_effective_us "))
         return parse_headline(body.substr(18), true, line_number);
+    // §1.7 task-timing slots (after the raw block): `task slots:`, `rank P task_slot K:`,
+    // `raw fin_us=[..]`. Every [RUN] line goes through, so any other ends a slot's raw list.
+    TaskSlots outside;
+    if (task_slots_.feed(body, line_number,
+                         block_open_ ? case_.blocks.back().task_slots : outside)) {
+        if (!block_open_) warn(line_number, "task slot line outside a bench block; left out");
+        return true;
+    }
     if (body.starts_with("rank ")) return parse_rank(body.substr(5), line_number);
     if (body.starts_with("slot ")) return parse_slot(body.substr(5), line_number);
     if (body.starts_with("raw samples:")) return parse_raw_header(body.substr(12), line_number);

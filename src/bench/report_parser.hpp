@@ -9,6 +9,7 @@
 #include <string_view>
 
 #include "ptune/bench/model.hpp"
+#include "ptune/bench/task_slots.hpp"
 #include "ptune/core/diagnostics.hpp"
 #include "strace.hpp"
 
@@ -18,7 +19,11 @@ namespace ptune::bench {
 class ReportParser {
   public:
     ReportParser(BenchCase& target, std::string source, Diagnostics& diagnostics)
-        : case_(target), source_(std::move(source)), diagnostics_(diagnostics) {}
+        : case_(target),
+          source_(std::move(source)),
+          diagnostics_(diagnostics),
+          task_slots_(
+              [this](std::size_t line, std::string message) { warn(line, std::move(message)); }) {}
     /// Lines fed from now on come from `source` (a case read from several files).
     void set_source(std::string source) { source_ = std::move(source); }
 
@@ -57,6 +62,7 @@ class ReportParser {
     std::vector<std::string> pending_notes_;
     std::size_t pending_line_ = 0;
     HarnessLoopHints hints_;
+    TaskSlotReader task_slots_;
 };
 
 /// Parses `min=a median=b mean=c max=d` (fields separated by any whitespace, in this order);

@@ -133,6 +133,20 @@ json block_to_json(const BenchBlock& block) {
     // other outputs keep their shape.
     if (block.loop_facts) out["loop_facts"] = loop_facts_to_json(*block.loop_facts);
     if (block.valid_rounds) out["valid_rounds"] = *block.valid_rounds;
+    if (!block.task_slots.slots.empty()) {
+        json slots = json::array();
+        for (const TaskSlot& slot : block.task_slots.slots) {
+            slots.push_back({{"rank", slot.rank},
+                             {"slot", slot.slot},
+                             {"n", slot.n},
+                             {"fin_us", slot.fin_us},
+                             {"dur_us", slot.dur_us},
+                             {"dfin_us", optional_json(slot.dfin_us)},
+                             {"raw_fin_us", slot.raw_fin_us}});
+        }
+        out["task_slots"] = {{"ranks", optional_json(block.task_slots.declared_ranks)},
+                             {"slots", std::move(slots)}};
+    }
     if (block.singular_round) out["singular_round"] = true;
     return out;
 }
@@ -491,6 +505,21 @@ std::vector<std::string> format_run_lines(const BenchBlock& block, bool include_
             for (double value : values) items.push_back(format_raw_value(value));
             lines.push_back(fmt::format("[RUN]     rank {} raw n={} eff_us=[{}]", pid,
                                         values.size(), fmt::join(items, ", ")));
+        }
+    }
+    // §1.7 task-timing slots: after the raw block, before the context line.
+    if (block.task_slots.declared_ranks)
+        lines.push_back(
+            fmt::format("[RUN]   task slots: ranks={}", *block.task_slots.declared_ranks));
+    for (const TaskSlot& slot : block.task_slots.slots) {
+        lines.push_back(fmt::format("[RUN]     rank {} task_slot {}: n={} fin_us={} dur_us={}{}",
+                                    slot.rank, slot.slot, slot.n, fixed1(slot.fin_us),
+                                    fixed1(slot.dur_us),
+                                    slot.dfin_us ? " dfin_us=" + fixed1(*slot.dfin_us) : ""));
+        if (include_raw && !slot.raw_fin_us.empty()) {
+            std::vector<std::string> items;
+            for (double value : slot.raw_fin_us) items.push_back(format_raw_value(value));
+            lines.push_back(fmt::format("[RUN]       raw fin_us=[{}]", fmt::join(items, ", ")));
         }
     }
     if (block.context && !block.context->fields.empty()) {

@@ -672,27 +672,17 @@ std::vector<render::Table> daily_tables(const DailyRun& run) {
     tables.push_back(std::move(t));
     if (!hidden.rows.empty()) tables.push_back(std::move(hidden));
     // run.log's task-timing slots (§1.7): per rank and slot, medians as printed.
-    render::Table slots;
-    slots.title = "task slots (run.log)";
-    slots.columns = {"case", "rank", "slot", "n", "fin", "dur", "dfin", "raw"};
-    slots.units = {"", "", "", "", "µs", "µs", "µs"};
-    slots.align = {render::Align::Left};
-    slots.align.resize(slots.columns.size(), render::Align::Right);
+    std::vector<std::pair<std::string, const bench::TaskSlots*>> with_slots;
     render::Table context;
     context.title = "run.log context (seed and validation sentinels)";
     context.columns = {"case", "sentinel"};
     for (const DailyCase& c : run.cases) {
         if (!c.run_log) continue;
-        for (const TaskSlot& s : c.run_log->slots) {
-            slots.rows.push_back(
-                {c.case_id, std::to_string(s.rank), std::to_string(s.slot), std::to_string(s.n),
-                 stats::format_fixed(s.fin_us, 1), stats::format_fixed(s.dur_us, 1),
-                 s.dfin_us ? stats::format_fixed(*s.dfin_us, 1) : "-",
-                 s.raw_fin_us.empty() ? "-" : std::to_string(s.raw_fin_us.size())});
-        }
+        with_slots.emplace_back(c.case_id, &c.run_log->task_slots);
         for (const std::string& sentinel : c.run_log->sentinels)
             context.rows.push_back({c.case_id, sentinel});
     }
+    render::Table slots = bench::task_slot_table("task slots (run.log)", with_slots, true);
     if (!slots.rows.empty()) tables.push_back(std::move(slots));
     if (!context.rows.empty()) tables.push_back(std::move(context));
     return tables;

@@ -186,10 +186,10 @@ TEST_CASE("ciresult: run.log task slots and sentinels (§1.7)", "[ciresult]") {
         "[RUN]       raw fin_us=[1.0, 2.0]\n");
     Diagnostics d;
     RunLogFacts facts = parse_run_log(in, "run.log", d);
-    CHECK(facts.declared_ranks == std::optional<std::size_t>(2));
-    REQUIRE(facts.slots.size() == 2);
-    CHECK(facts.slots[0].raw_fin_us == std::vector<double>{10.4, 10.6});
-    CHECK(facts.slots[1].dfin_us == std::optional<double>(1.5));
+    CHECK(facts.task_slots.declared_ranks == std::optional<std::size_t>(2));
+    REQUIRE(facts.task_slots.slots.size() == 2);
+    CHECK(facts.task_slots.slots[0].raw_fin_us == std::vector<double>{10.4, 10.6});
+    CHECK(facts.task_slots.slots[1].dfin_us == std::optional<double>(1.5));
     REQUIRE(facts.sentinels.size() == 1);
     CHECK(facts.sentinels[0] == "[PERF] deterministic_seed seed=5 python_hash_seed=5");
     std::vector<std::size_t> lines;

@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "ptune/bench/task_slots.hpp"
 #include "ptune/core/diagnostics.hpp"
 #include "ptune/core/error.hpp"
 
@@ -152,6 +153,8 @@ struct BenchBlock {
     std::vector<std::string> notes;
     /// The loop a recomputation from `[STRACE]` markers used, with the source of each fact.
     std::optional<LoopFacts> loop_facts;
+    /// The task-timing slot windows printed after the raw block (upstream-2026-12.md §1.7).
+    TaskSlots task_slots;
 
     /// True when the block carries a headline line (numbers or `unavailable`).
     bool has_headline() const { return effective_us.has_value() || unavailable.has_value(); }

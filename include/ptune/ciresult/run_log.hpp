@@ -12,26 +12,14 @@
 #include <string>
 #include <vector>
 
+#include "ptune/bench/task_slots.hpp"
 #include "ptune/core/diagnostics.hpp"
 
 namespace ptune::ciresult {
 
-/// One `rank <pid> task_slot <k>` line with its raw list when printed.
-struct TaskSlot {
-    std::uint64_t rank = 0;
-    std::size_t slot = 0;
-    std::size_t n = 0;              ///< measured dispatches carrying the slot
-    double fin_us = 0.0;            ///< median finish from the device-clock origin (.1f as printed)
-    double dur_us = 0.0;            ///< median window length
-    std::optional<double> dfin_us;  ///< median finish minus the previous tagged slot's finish
-    std::vector<double> raw_fin_us;  ///< `raw fin_us=[..]` (PYPTO_BENCH_RAW), empty when absent
-    std::size_t line = 0;
-};
-
 /// What run.log holds beyond the bench report.
 struct RunLogFacts {
-    std::optional<std::size_t> declared_ranks;  ///< `task slots: ranks=R` (the last one)
-    std::vector<TaskSlot> slots;
+    bench::TaskSlots task_slots;
     /// The `[PERF] deterministic_seed ..`, `[RUN] fixture seed=..` and `[VALIDATION] mode=..`
     /// lines, as printed (trimmed).
     std::vector<std::string> sentinels;
