@@ -38,6 +38,9 @@ nlohmann::json run_to_json(const RunInfo& run) {
             {"toolchain", run.toolchain},
             {"device", run.device},
             {"source_digest", run.source_digest},
+            {"lane", run.lane},
+            {"contract", run.contract},
+            {"lineage", run.lineage},
             {"labels", run.labels},
             {"inputs", run.inputs}};
 }

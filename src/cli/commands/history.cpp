@@ -2,6 +2,7 @@
 // codes; the work is in the history pipeline, what each action prints in history/report.hpp.
 
 #include "cli/commands/commands.hpp"
+#include "cli/commands/history_confirm.hpp"
 #include "cli/loop_options.hpp"
 #include "cli/safety.hpp"
 #include "ptune/history/pipeline.hpp"
@@ -29,11 +30,16 @@ class HistoryCommand : public Command {
         add->add_option("--commit", meta_.commit, "Commit the run measured")->required();
         add->add_option("--branch", meta_.branch, "Branch");
         add->add_option("--toolchain", meta_.toolchain,
-                        "Toolchain (CANN, compiler...): with --device, the epoch");
+                        "Toolchain epoch (default: toolchain.epoch of a lane suite-result.json)");
         add->add_option("--device", meta_.device,
-                        "Device or platform (default: the platform the input paths name)");
+                        "Device epoch or platform (default: device.epoch of a lane suite, else "
+                        "the platform the input paths name)");
         add->add_option("--source-digest", meta_.source_digest,
-                        "Digest of the source tree or case contract");
+                        "The source tree (digest or git tree hash; default: source.tree)");
+        add->add_option("--lane", meta_.lane, "Lane (default: lane_id of a lane suite)");
+        add->add_option("--contract", meta_.contract,
+                        "Case contract of every case (default: each case's contract_id)");
+        add->add_option("--lineage", meta_.lineage, "Lineage generation of the source history");
         add->add_option("--meta", labels_, "Free label KEY=VALUE (repeatable)");
         add->add_option("--time", meta_.time,
                         "When the run happened, UTC (2026-09-01T12:00:00Z or @SECONDS; "
@@ -58,7 +64,8 @@ class HistoryCommand : public Command {
         auto* exports = app.add_subcommand(
             "export", "The whole history: --format csv (default), json or gab-json");
         detection_options(exports);
-        subcommands_ = {add, app.get_subcommand("list"), show, changes, exports};
+        subcommands_ = {add,     app.get_subcommand("list"), show, changes,
+                        exports, confirm_.add_to(app)};
         for (auto* sub : subcommands_) {
             sub->fallthrough();       // --db, --format, -o may follow the action
             add_number_checks(*sub);  // --alpha nan|inf: as for every command's own options
@@ -72,6 +79,7 @@ class HistoryCommand : public Command {
             if (auto status = history::check_format(action, context.options.format); !status)
                 return context.fail(status.error());
             if (action == "add") return add(context);
+            if (action == "confirm") return confirm_.run(context, db_, open_);
             auto store = history::Store::open(db_, open_);
             if (!store) return context.fail(store.error());
             analyse_.use_cache = !recompute_;
@@ -82,8 +90,9 @@ class HistoryCommand : public Command {
                             history::changes(**store, case_, analyse_, context.diagnostics));
             return export_history(context, **store);
         }
-        return context.fail(Error{"history needs an action: add, list, show, changes, export", "",
-                                  0, ExitCode::InputError});
+        return context.fail(
+            Error{"history needs an action: add, list, show, changes, export, confirm", "", 0,
+                  ExitCode::InputError});
     }
 
   private:
@@ -143,6 +152,7 @@ class HistoryCommand : public Command {
     history::AnalyseOptions analyse_;
     bool recompute_ = false;
     std::vector<CLI::App*> subcommands_;
+    HistoryConfirm confirm_;
 };
 
 }  // namespace
