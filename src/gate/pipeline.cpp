@@ -180,8 +180,6 @@ Result<GateOutcome> run_gate(const GateRequest& request, const Options& options,
             c.name, *c.delta_pct, *c.delta_us, c.tolerance.threshold_pct,
             c.tolerance.min_delta_us));
     }
-    for (const auto& held : outcome.held)
-        outcome.report.notes.push_back(fmt::format("{}: {}: not gated", held.first, held.second));
     // The rules see one case at a time (findings.hpp): no metric map per case.
     if (catalogue != nullptr)
         outcome.report.findings = case_findings(outcome.result, options, *catalogue);
