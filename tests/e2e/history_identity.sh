@@ -48,6 +48,9 @@ cat "$tmp/out" "$tmp/err" | grep -q "already recorded"
 expect 0 "$ptune" history --db "$db" add "$lane/shadow/10" --commit c10 --time 2026-11-10 \
   --lineage 2
 cat "$tmp/out" "$tmp/err" | grep -q "recorded run 11"
+# Run 11 is of lineage generation 2: with it the four are no confirmation.
+expect 2 "$ptune" history --db "$db" confirm run:1 run:2 run:3 run:11 --min-delta-us 10
+grep -q "not a confirmation: case 'attention-csa': lineage generation differs (- -> 2)" "$tmp/err"
 # A toolchain upgrade is a bridge, never a delta.
 "$ptune" -q history --db "$db" add "$lane/toolchain-8.2" --commit c12 --time 2026-11-12 >/dev/null
 expect 0 "$ptune" history --db "$db" changes
