@@ -262,7 +262,12 @@ std::vector<bench::BenchCase> to_bench_cases(const std::vector<CaseResult>& resu
                 block.declared_rounds = r.samples_us.size();
             }
         }
-        if (!r.contract_id.empty()) block.notes.push_back("contract " + r.contract_id);
+        // The contract and the selected rank's device stay visible (§3.6 item 6).
+        if (!r.contract_id.empty() || !r.device_id.empty()) {
+            block.notes.push_back(
+                fmt::format("contract {}{}", r.contract_id.empty() ? "-" : r.contract_id,
+                            r.device_id.empty() ? "" : "; rank 0 on device " + r.device_id));
+        }
         bc.blocks.push_back(std::move(block));
         cases.push_back(std::move(bc));
     }

@@ -54,6 +54,10 @@ render::Report add_report(const NewRun& run, const AddOutcome& outcome) {
     report.data = {{"run", outcome.run},        {"added", outcome.added}, {"run_key", info.run_key},
                    {"cases", run.cases.size()}, {"commit", info.commit},  {"time", info.time},
                    {"epoch", epoch.label()}};
+    // The identity parts as recorded (docs/HISTORY.md "Identity").
+    report.data["identity"] = {{"lane", info.lane},           {"source_tree", info.source_digest},
+                               {"contract", info.contract},   {"toolchain_epoch", info.toolchain},
+                               {"device_epoch", info.device}, {"lineage", info.lineage}};
     report.notes.push_back(
         outcome.added ? fmt::format("recorded run {}: {} case(s), commit {}, epoch {}", outcome.run,
                                     run.cases.size(), info.commit, epoch.label())

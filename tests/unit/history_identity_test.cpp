@@ -166,6 +166,9 @@ TEST_CASE("identity: same-identity re-adds are idempotent, another identity is a
     auto first = add_run(db.path, {}, {lane("shadow/01")}, meta, diagnostics);
     REQUIRE(first);
     CHECK(first->data["added"] == true);
+    CHECK(first->data["identity"]["lane"] == "lib-main-attention");
+    CHECK(first->data["identity"]["source_tree"] == "4b825dc6");
+    CHECK(first->data["identity"]["toolchain_epoch"] == "cann-8.1");
     auto again = add_run(db.path, {}, {lane("shadow/01")}, meta, diagnostics);
     REQUIRE(again);
     CHECK(again->data["added"] == false);
