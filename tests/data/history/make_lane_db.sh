@@ -3,10 +3,10 @@
 #   tests/data/history/make_lane_db.sh PTUNE
 set -euo pipefail
 ptune=$(realpath "$1")
-here=$(cd "$(dirname "$0")" && pwd)
-lane=$here/../ciresult/lane
-rm -f "$here/lane.db"
-db=$here/lane.db
+cd "$(dirname "$0")"  # relative paths: the database names its inputs as ../ciresult/lane/...
+lane=../ciresult/lane
+rm -f lane.db
+db=lane.db
 for i in 01 02 03 04 05 06 07 08 09 10; do
   "$ptune" history --db "$db" add "$lane/shadow/$i" --commit "c$i" --time "2026-11-${i}T01:00:00Z" >/dev/null
 done
