@@ -375,8 +375,10 @@ Result<InputIdentity> identity_of_inputs(const std::vector<std::string>& inputs,
         auto input = read_lane(path, ignored);
         if (!input || !input->lane) continue;
         identity.found = true;
-        for (const CaseResult& r : input->results)
+        for (const CaseResult& r : input->results) {
+            identity.lane_cases.insert(r.case_id);
             if (!r.contract_id.empty()) identity.case_contracts[r.case_id] = r.contract_id;
+        }
         if (!input->identity) continue;
         if (first.empty()) {
             identity.run = *input->identity;

@@ -251,12 +251,13 @@ Result<NewRun> build_run(const std::vector<std::string>& inputs, const RunMeta& 
     take(info.toolchain, identity->run.toolchain_epoch, "--toolchain");
     take(info.device, identity->run.device_epoch, "--device");
     take(info.source_digest, identity->run.source_tree, "--source-digest");
-    // The lane's official value is metric_us, the median (§3.2): tracked instead of the mean.
-    const auto metric = identity->found ? bench::Metric::Median : bench::Metric::Mean;
+
     std::set<std::string> platforms;
     for (const auto& bench_case : *cases) {
         const auto observation = bench::observe(bench_case, diagnostics);
-        auto mean = observation.value(metric);
+        // A lane case's official value is metric_us, the median (§3.2): tracked, not the mean.
+        const bool lane_case = identity->lane_cases.count(bench_case.name) > 0;
+        auto mean = observation.value(lane_case ? bench::Metric::Median : bench::Metric::Mean);
         if (!mean) mean = observation.value(bench::Metric::Mean);
         if (!mean || !std::isfinite(*mean) || *mean <= 0.0) {
             diagnostics.warn(

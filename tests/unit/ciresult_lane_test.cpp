@@ -147,6 +147,7 @@ TEST_CASE("lane: identity of history inputs", "[ciresult]") {
     CHECK(journal->found);
     CHECK(journal->run.lane.empty());  // a journal carries no run identity
     CHECK(journal->case_contracts.size() == 2);
+    CHECK(journal->lane_cases == std::set<std::string>{"attention-csa", "attention-hca"});
     auto mixed = identity_of_inputs({lane("shadow/01"), lane("toolchain-8.2")}, diagnostics);
     REQUIRE_FALSE(mixed);
     CHECK_THAT(mixed.error().message, Catch::Contains("toolchain epoch"));

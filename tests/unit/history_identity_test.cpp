@@ -187,7 +187,7 @@ TEST_CASE("identity: same-identity re-adds are idempotent, another identity is a
     CHECK((*runs)[0].source_digest == "4b825dc6");
     const auto series = all_series(*store);
     REQUIRE(series.size() == 2);
-    CHECK(series[0].points[0].value_us == 540.0);
+    CHECK(series[0].points[0].value_us == 540.0);  // metric_us; the mean is 540.3
     CHECK(series[0].epoch.contract == "dsv4-main-attention-v1:attention-csa");
 }
 
@@ -261,4 +261,29 @@ TEST_CASE("identity: the §3.7 confirmation under the proposal", "[history]") {
                Catch::Contains("not a confirmation") && Catch::Contains("device epoch"));
     request.runs.pop_back();
     CHECK_FALSE(confirm(request, diagnostics));  // three runs are no ABBA
+}
+
+TEST_CASE("identity: only lane cases track metric_us, a log beside them keeps the mean",
+          "[history]") {
+    ciresult::install_bench_reader();
+    Diagnostics diagnostics;
+    RunMeta meta;
+    meta.commit = "c1";
+    const std::string log = std::string(PTUNE_TEST_DATA) + "/history/stable10.log";
+    auto run = build_run({lane("shadow/01"), log}, meta, diagnostics);
+    REQUIRE(run);
+    auto alone = build_run({log}, meta, diagnostics);
+    REQUIRE(alone);
+    for (const auto& value : run->cases) {
+        if (value.name == "attention-csa") {
+            CHECK(value.value_us == 540.0);  // the median; the mean is 540.3
+            continue;
+        }
+        const auto it = std::find_if(alone->cases.begin(), alone->cases.end(),
+                                     [&](const CaseValue& v) { return v.name == value.name; });
+        REQUIRE(it != alone->cases.end());
+        CHECK(value.value_us == it->value_us);
+        CHECK(value.contract.empty());
+    }
+    CHECK(run->cases.size() == alone->cases.size() + 1);
 }

@@ -10,6 +10,7 @@
 #include <cstddef>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -122,6 +123,7 @@ struct InputIdentity {
     bool found = false;
     LaneIdentity run;
     std::map<std::string, std::string> case_contracts;
+    std::set<std::string> lane_cases;  ///< cases read from lane inputs (their value: metric_us)
 };
 Result<InputIdentity> identity_of_inputs(const std::vector<std::string>& inputs,
                                          Diagnostics& diagnostics);
