@@ -20,7 +20,7 @@ rm -f "$out/sixty.db"
 sqlite3 "$out/sixty.db" 'PRAGMA journal_mode = DELETE; VACUUM;' >/dev/null
 # A newer schema than ptune knows, another program's database, a damaged file.
 cp "$out/sixty.db" "$out/newer.db"
-sqlite3 "$out/newer.db" "UPDATE ptune_meta SET value = '2' WHERE key = 'schema_version'"
+sqlite3 "$out/newer.db" "UPDATE ptune_meta SET value = '3' WHERE key = 'schema_version'"
 rm -f "$out/foreign.db"
 sqlite3 "$out/foreign.db" 'CREATE TABLE accounts (id INTEGER, owner TEXT); INSERT INTO accounts VALUES (1, "x")'
 head -c 4096 "$out/sixty.db" >"$out/damaged.db"

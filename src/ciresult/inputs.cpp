@@ -12,6 +12,7 @@
 
 #include <fmt/format.h>
 
+#include "ptune/ciresult/lane.hpp"
 #include "ptune/ciresult/operator.hpp"
 #include "ptune/core/io.hpp"
 #include "ptune/core/stats.hpp"
@@ -801,6 +802,10 @@ std::vector<render::Table> tables_for_inputs(const std::vector<std::string>& inp
 std::vector<std::string> headline_notes(const std::vector<std::string>& inputs) {
     std::vector<std::string> notes;
     for (const std::string& input : inputs) {
+        if (auto note = lane_headline_note(input)) {  // the lane's files (lane.hpp)
+            notes.push_back(std::move(*note));
+            continue;
+        }
         const InputKind kind = classify(input);
         if (kind == InputKind::None) continue;
         if (kind == InputKind::SuiteReport) {
@@ -876,6 +881,8 @@ void install_bench_reader() {
         "ciresult",
         [](const std::string& path, Diagnostics& diagnostics,
            const bench::CaseSink& sink) -> std::optional<Status> {
+            // The lane's journal and suite-result.json (§3.5) first: lane.hpp.
+            if (auto lane = read_lane_input(path, diagnostics, sink)) return lane;
             const InputKind kind = classify(path);
             if (kind == InputKind::None) return std::nullopt;
             std::vector<bench::BenchCase> cases;

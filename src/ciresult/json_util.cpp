@@ -32,6 +32,16 @@ Result<nlohmann::json> parse_json_object(std::string_view text, const std::strin
     return document;
 }
 
+Result<const nlohmann::json*> suite_cases(const nlohmann::json& root, std::string_view text,
+                                          const std::string& source) {
+    auto cases = root.find("cases");
+    if (cases == root.end() || !cases->is_array()) {
+        return Error{"suite-result.json: cases is not a list", source,
+                     std::max<std::size_t>(1, line_of_string(text, "cases")), ExitCode::InputError};
+    }
+    return &*cases;
+}
+
 const nlohmann::json& required_member(const nlohmann::json& object, const char* key) {
     if (!object.is_object()) throw DocumentError{fmt::format("missing key '{}'", key)};
     auto it = object.find(key);

@@ -24,6 +24,11 @@ Result<nlohmann::json> parse_json_document(std::string_view text, const std::str
 Result<nlohmann::json> parse_json_object(std::string_view text, const std::string& source,
                                          std::string_view what);
 
+/// The `cases` list of a suite-result.json (either suite): an error (exit 2) at its line when
+/// it is missing or not a list.
+Result<const nlohmann::json*> suite_cases(const nlohmann::json& root, std::string_view text,
+                                          const std::string& source);
+
 /// `object[key]`, or DocumentError `missing key '<key>'` (also when `object` is no object).
 const nlohmann::json& required_member(const nlohmann::json& object, const char* key);
 

@@ -11,6 +11,7 @@
 #include <fmt/format.h>
 
 #include "json_util.hpp"
+#include "ptune/ciresult/lane.hpp"
 #include "ptune/ciresult/operator.hpp"
 #include "ptune/core/stats.hpp"
 
@@ -88,11 +89,13 @@ Result<SuiteResult> parse_suite_result(std::string_view text, const std::string&
     auto document = parse_json_object(text, source, "suite-result.json");
     if (!document) return document.error();
     const json& root = *document;
-    auto cases = root.find("cases");
-    if (cases == root.end() || !cases->is_array()) {
-        return Error{"suite-result.json: cases is not a list", source,
-                     std::max<std::size_t>(1, line_of_string(text, "cases")), ExitCode::InputError};
+    // Three shapes share the name (§3.5): the lane's (lane_id) is read by lane.hpp.
+    if (suite_shape(root) == SuiteShape::Lane) {
+        return Error{"suite-result.json: a lane result (lane_id, §3.5), not an operator suite",
+                     source, 1, ExitCode::InputError};
     }
+    auto cases = suite_cases(root, text, source);
+    if (!cases) return cases.error();
     SuiteResult suite;
     suite.source = source;
     suite.suite_id = string_member(root, "suite_id");
@@ -106,7 +109,7 @@ Result<SuiteResult> parse_suite_result(std::string_view text, const std::string&
     }
     if (auto it = root.find("coverage_complete"); it != root.end() && it->is_boolean())
         suite.coverage_complete = it->get<bool>();
-    for (const json& record : *cases) {
+    for (const json& record : **cases) {
         if (!record.is_object()) {
             diagnostics.warn(source, 0, "suite-result.json: a cases[] entry is not an object");
             continue;

@@ -23,6 +23,8 @@ Error with_role(Error error, std::string_view role) {
 struct DigestRuns {
     std::vector<GateRun> baseline;
     GateRun current;
+    std::vector<history::HeldCase> held;  // --history: cases in shadow (not judged)
+    std::vector<std::string> notes;       // --history: each judged case's median and MAD
 };
 
 // bench-gate --history DB: the current run, then each case's current segment of the history as
@@ -42,17 +44,36 @@ Result<DigestRuns> load_history_digests(const GateRequest& request,
     }
     auto store = history::Store::open(request.history, history::OpenOptions{});
     if (!store) return store.error();
+    // The current run's identity (a lane suite-result.json or journal): baselines only from
+    // its own series, which stays in shadow until it has ten attempts (docs/HISTORY.md).
+    auto identity = history::gate_identity(request.current_inputs, diagnostics);
+    if (!identity) return identity.error();
     auto baseline =
-        history::gate_baseline(**store, current, history::AnalyseOptions{}, diagnostics);
+        history::gate_baseline(**store, current, *identity, history::AnalyseOptions{}, diagnostics);
     if (!baseline) return baseline.error();
     DigestRuns runs;
-    for (const auto& run : *baseline) {
+    runs.held = std::move(baseline->held);
+    runs.notes = std::move(baseline->notes);
+    for (const auto& run : baseline->runs) {
         GateRun& digests = runs.baseline.emplace_back();
         for (const auto& bench_case : run) digests.add(bench_case);
     }
     for (const auto& bench_case : current) runs.current.add(bench_case);
     if (request.keep_current) kept = std::move(current);
     return runs;
+}
+
+// --history: a case in shadow is reported as such and never fails the gate (it has no
+// baseline, so the comparison called it new).
+void hold_cases(const std::vector<history::HeldCase>& held, GateOutcome& outcome) {
+    for (const auto& h : held) {
+        for (CaseResult& c : outcome.result.cases) {
+            if (c.name != h.name || c.verdict != Verdict::New) continue;
+            c.reason = h.reason;
+            c.fails = false;
+            outcome.held.emplace_back(h.name, h.reason);
+        }
+    }
 }
 
 // The runs as digests, read one case at a time.
@@ -129,6 +150,7 @@ Result<GateOutcome> run_gate(const GateRequest& request, const Options& options,
                              const ReportSettings& settings, const rules::Catalogue* catalogue,
                              Diagnostics& diagnostics) {
     GateOutcome outcome;
+    std::vector<std::string> history_notes;
     {
         auto runs = load_digests(request, outcome.current, diagnostics);
         if (!runs) return runs.error();
@@ -138,6 +160,8 @@ Result<GateOutcome> run_gate(const GateRequest& request, const Options& options,
             [&](CaseInput&& input) { evaluation.add(std::move(input)); },
             [&](std::size_t cases) { evaluation.reserve(cases); });
         outcome.result = evaluation.finish();
+        hold_cases(runs->held, outcome);
+        history_notes = std::move(runs->notes);
     }  // the runs are freed before the report is built
     // A summary refused as damaged (an implausible round count, times out of order) is said on
     // stderr too: the table's verdict alone is easy to miss in a long gate.
@@ -145,6 +169,17 @@ Result<GateOutcome> run_gate(const GateRequest& request, const Options& options,
         if (c.invalid_input)
             diagnostics.warn("", 0, fmt::format("{}: refused, incomparable: {}", c.name, c.reason));
     outcome.report = make_report(outcome.result, settings);
+    for (auto& note : history_notes) outcome.report.notes.push_back(std::move(note));
+    // An identity's case over both thresholds is flagged, to be confirmed (§3.6 item 5).
+    for (const CaseResult& c : outcome.result.cases) {
+        if (history_notes.empty() || c.verdict != Verdict::Regressed || !c.delta_pct || !c.delta_us)
+            continue;
+        outcome.report.notes.push_back(fmt::format(
+            "{}: flagged: {:+.2f}%, {:+.1f} µs over the baseline median, above both thresholds "
+            "({}%, {} µs): run parent, candidate, candidate, parent and ptune history confirm",
+            c.name, *c.delta_pct, *c.delta_us, c.tolerance.threshold_pct,
+            c.tolerance.min_delta_us));
+    }
     // The rules see one case at a time (findings.hpp): no metric map per case.
     if (catalogue != nullptr)
         outcome.report.findings = case_findings(outcome.result, options, *catalogue);

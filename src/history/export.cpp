@@ -38,6 +38,9 @@ nlohmann::json run_to_json(const RunInfo& run) {
             {"toolchain", run.toolchain},
             {"device", run.device},
             {"source_digest", run.source_digest},
+            {"lane", run.lane},
+            {"contract", run.contract},
+            {"lineage", run.lineage},
             {"labels", run.labels},
             {"inputs", run.inputs}};
 }
@@ -65,8 +68,9 @@ std::string csv_text(std::string_view value) {
 }  // namespace
 
 Status export_csv(Store& store, std::ostream& out) {
+    // The identity parts (docs/HISTORY.md "Identity") after the columns of schema 1.
     out << "run,time,commit,branch,toolchain,device,case,value_us,rounds,min_us,median_us,"
-           "max_us,origin,source\n";
+           "max_us,origin,source,lane,contract,lineage,source_tree\n";
     return store.for_each_run([&](const RunInfo& run, std::vector<CaseValue>&& values) -> Status {
         for (const auto& v : values) {
             out << run.id << ',' << csv_text(run.time) << ',' << csv_text(run.commit) << ','
@@ -74,7 +78,9 @@ Status export_csv(Store& store, std::ostream& out) {
                 << csv_text(run.device) << ',' << csv_text(v.name) << ','
                 << fmt::format("{}", v.value_us) << ',' << v.rounds << ',' << cell(v.min_us) << ','
                 << cell(v.median_us) << ',' << cell(v.max_us) << ',' << csv_text(v.origin) << ','
-                << csv_text(v.source) << '\n';
+                << csv_text(v.source) << ',' << csv_text(run.lane) << ','
+                << csv_text(v.contract.empty() ? run.contract : v.contract) << ','
+                << csv_text(run.lineage) << ',' << csv_text(run.source_digest) << '\n';
         }
         return ok_status();
     });

@@ -12,6 +12,7 @@
 
 #include "ptune/bench/observation.hpp"
 #include "ptune/bench/pipeline.hpp"
+#include "ptune/ciresult/lane.hpp"
 #include "ptune/core/stats.hpp"
 #include "ptune/core/text.hpp"
 #include "ptune/history/export.hpp"
@@ -20,7 +21,71 @@
 namespace ptune::history {
 
 std::string Epoch::label() const {
-    return fmt::format("{}/{}", toolchain.empty() ? "-" : toolchain, device.empty() ? "-" : device);
+    std::string label =
+        fmt::format("{}/{}", toolchain.empty() ? "-" : toolchain, device.empty() ? "-" : device);
+    if (!lane.empty()) label += " lane=" + lane;
+    if (!contract.empty()) {
+        // A SHA-256 (a lane's spec_hash) is shown by its first 12 digits, as git shows commits.
+        const bool digest = contract.size() == 64 &&
+                            contract.find_first_not_of("0123456789abcdef") == std::string::npos;
+        label += " contract=" + (digest ? contract.substr(0, 12) : contract);
+    }
+    if (!lineage.empty()) label += " gen=" + lineage;
+    return label;
+}
+
+std::vector<std::string> Epoch::differences(const Epoch& other) const {
+    std::vector<std::string> out;
+    const auto part = [&](const char* what, const std::string& mine, const std::string& theirs) {
+        if (mine == theirs) return;
+        out.push_back(fmt::format("{} changed ({} -> {})", what, mine.empty() ? "-" : mine,
+                                  theirs.empty() ? "-" : theirs));
+    };
+    part("lane", lane, other.lane);
+    part("contract", contract, other.contract);
+    part("toolchain epoch", toolchain, other.toolchain);
+    part("device epoch", device, other.device);
+    part("lineage generation", lineage, other.lineage);
+    return out;
+}
+
+std::string Bridge::text() const {
+    return fmt::format("bridge: {}", fmt::join(differences, "; "));
+}
+
+void BridgeFinder::add(const Series& series) {
+    if (series.points.empty()) return;
+    if (series.name != name_) flush();
+    name_ = series.name;
+    const auto& first = series.points.front();
+    heads_.push_back({first.time, first.run, first.commit, series.epoch});
+}
+
+void BridgeFinder::flush() {
+    std::sort(heads_.begin(), heads_.end(), [](const Head& a, const Head& b) {
+        return std::tie(a.time, a.run) < std::tie(b.time, b.run);
+    });
+    for (std::size_t i = 1; i < heads_.size(); ++i) {
+        Bridge bridge;
+        bridge.name = name_;
+        bridge.from = heads_[i - 1].epoch;
+        bridge.to = heads_[i].epoch;
+        bridge.run = heads_[i].run;
+        bridge.commit = heads_[i].commit;
+        bridge.differences = bridge.from.differences(bridge.to);
+        bridges_.push_back(std::move(bridge));
+    }
+    heads_.clear();
+}
+
+std::vector<Bridge> BridgeFinder::finish() {
+    flush();
+    return std::move(bridges_);
+}
+
+Epoch epoch_of(const RunInfo& run, const std::string& case_contract) {
+    return {run.toolchain, run.device, run.lane,
+            case_contract.empty() ? run.contract : case_contract, run.lineage};
 }
 
 namespace {
@@ -53,6 +118,12 @@ std::string content_digest(const NewRun& run) {
     for (const auto* field :
          {&info.commit, &info.branch, &info.toolchain, &info.device, &info.source_digest})
         digest.add(*field);
+    // Parts added after schema 1 enter the digest only when set, so a run recorded before
+    // keeps its digest (re-adding it stays idempotent).
+    for (const auto& [key, value] :
+         {std::pair{"lane", &info.lane}, std::pair{"contract", &info.contract},
+          std::pair{"lineage", &info.lineage}})
+        if (!value->empty()) digest.add(fmt::format("{}={}", key, *value));
     for (const auto& [key, value] : info.labels) digest.add(key + "=" + value);
     std::vector<const CaseValue*> cases;
     for (const auto& value : run.cases) cases.push_back(&value);
@@ -66,6 +137,7 @@ std::string content_digest(const NewRun& run) {
         std::string samples;
         for (double sample : value->samples) samples += fmt::format("{} ", sample);
         digest.add(samples);
+        if (!value->contract.empty()) digest.add("contract=" + value->contract);
     }
     return digest.hex();
 }
@@ -141,6 +213,9 @@ Result<NewRun> build_run(const std::vector<std::string>& inputs, const RunMeta& 
     info.toolchain = meta.toolchain;
     info.device = meta.device;
     info.source_digest = meta.source_digest;
+    info.lane = meta.lane;
+    info.contract = meta.contract;
+    info.lineage = meta.lineage;
     info.labels = meta.labels;
     info.inputs = inputs;
     if (meta.time.empty()) {
@@ -158,10 +233,32 @@ Result<NewRun> build_run(const std::vector<std::string>& inputs, const RunMeta& 
     load.strace = meta.loop;
     auto cases = bench::load_run(inputs, load, diagnostics);
     if (!cases) return cases.error();
+    // The identity parts a lane suite-result.json or journal carries; options win.
+    auto identity = ciresult::identity_of_inputs(inputs, diagnostics);
+    if (!identity) return identity.error();
+    const auto take = [&](std::string& part, const std::string& from, const char* option) {
+        if (from.empty()) return;
+        if (part.empty()) {
+            part = from;
+        } else if (part != from) {
+            diagnostics.warn("", 0,
+                             fmt::format("{} '{}' given, the input says '{}': recorded as given",
+                                         option, part, from));
+        }
+    };
+    take(info.lane, identity->run.lane, "--lane");
+    take(info.contract, identity->run.contract, "--contract");
+    take(info.toolchain, identity->run.toolchain_epoch, "--toolchain");
+    take(info.device, identity->run.device_epoch, "--device");
+    take(info.source_digest, identity->run.source_tree, "--source-digest");
+
     std::set<std::string> platforms;
     for (const auto& bench_case : *cases) {
         const auto observation = bench::observe(bench_case, diagnostics);
-        const auto mean = observation.value(bench::Metric::Mean);
+        // A lane case's official value is metric_us, the median (§3.2): tracked, not the mean.
+        const bool lane_case = identity->lane_cases.count(bench_case.name) > 0;
+        auto mean = observation.value(lane_case ? bench::Metric::Median : bench::Metric::Mean);
+        if (!mean) mean = observation.value(bench::Metric::Mean);
         if (!mean || !std::isfinite(*mean) || *mean <= 0.0) {
             diagnostics.warn(
                 bench_case.source.file, bench_case.source.line,
@@ -181,6 +278,9 @@ Result<NewRun> build_run(const std::vector<std::string>& inputs, const RunMeta& 
         const auto* block = bench_case.ci_block();
         value.origin = block ? bench::to_string(block->origin) : "";
         value.source = observation.source;
+        if (auto it = identity->case_contracts.find(value.name);
+            it != identity->case_contracts.end() && meta.contract.empty())
+            value.contract = it->second;
         if (!observation.platform.empty()) platforms.insert(observation.platform);
         run.cases.push_back(std::move(value));
     }
@@ -289,61 +389,147 @@ std::size_t current_segment_start(const Analysis& analysis) {
     return analysis.change_points.empty() ? 0 : analysis.change_points.back().index;
 }
 
-Result<std::vector<std::vector<bench::BenchCase>>> gate_baseline(
-    Store& store, const std::vector<bench::BenchCase>& current, const AnalyseOptions& options,
-    Diagnostics& diagnostics) {
+Epoch GateIdentity::of(const std::string& name) const {
+    Epoch key = run;
+    if (auto it = case_contracts.find(name); it != case_contracts.end()) key.contract = it->second;
+    return key;
+}
+
+Result<GateIdentity> gate_identity(const std::vector<std::string>& current_inputs,
+                                   Diagnostics& diagnostics) {
+    GateIdentity identity;
+    auto read = ciresult::identity_of_inputs(current_inputs, diagnostics);
+    if (!read) return read.error();
+    if (!read->found) return identity;
+    identity.known = true;
+    identity.run = Epoch(read->run.toolchain_epoch, read->run.device_epoch, read->run.lane,
+                         read->run.contract);
+    identity.case_contracts = read->case_contracts;
+    return identity;
+}
+
+namespace {
+
+// One baseline run per history point of a case.
+bench::BenchCase baseline_case(const std::string& location, const std::string& name,
+                               const Point& point) {
+    bench::BenchCase bench_case;
+    bench_case.name = name;
+    bench_case.source = {fmt::format("{} run {}", location, point.run), 0};
+    bench::BenchBlock block;
+    bench::Summary summary;
+    summary.mean = point.value_us;
+    summary.rounds = point.rounds;
+    summary.mean_only = !(point.min_us && point.median_us && point.max_us);
+    if (!summary.mean_only) {
+        summary.min = *point.min_us;
+        summary.median = *point.median_us;
+        summary.max = *point.max_us;
+    }
+    block.effective_us = summary;
+    block.origin = bench::Origin::Json;
+    block.source = bench_case.source;
+    bench_case.blocks.push_back(std::move(block));
+    return bench_case;
+}
+
+bool newer_than(const Analysis& a, const Analysis& b) {
+    if (b.series.points.empty()) return true;
+    const auto& x = a.series.points.back();
+    const auto& y = b.series.points.back();
+    return std::tie(x.time, x.run) > std::tie(y.time, y.run);
+}
+
+}  // namespace
+
+Result<GateBaseline> gate_baseline(Store& store, const std::vector<bench::BenchCase>& current,
+                                   const GateIdentity& identity, const AnalyseOptions& options,
+                                   Diagnostics& diagnostics) {
     std::vector<std::string> names;
     for (const auto& bench_case : current) names.push_back(bench_case.name);
     std::sort(names.begin(), names.end());
     names.erase(std::unique(names.begin(), names.end()), names.end());
-    // Per case, the analysis of the epoch with the newest point.
-    std::map<std::string, Analysis> newest;
+    // Per case: the newest series of any identity, and the series of the current identity
+    // (its lineage: the newest generation with the other four parts equal).
+    std::map<std::string, Analysis> newest, same;
     auto status = analyse(
         store, names, options,
         [&](Analysis&& analysis) -> Status {
-            auto& slot = newest[analysis.series.name];
-            const auto& last = analysis.series.points.back();
-            const bool newer =
-                slot.series.points.empty() ||
-                std::tie(last.time, last.run) >
-                    std::tie(slot.series.points.back().time, slot.series.points.back().run);
-            if (newer) slot = std::move(analysis);
+            const std::string name = analysis.series.name;
+            if (identity.known) {
+                Epoch key = identity.of(name);
+                key.lineage = analysis.series.epoch.lineage;
+                if (analysis.series.epoch == key) {
+                    auto& slot = same[name];
+                    if (newer_than(analysis, slot)) slot = analysis;
+                }
+            }
+            auto& slot = newest[name];
+            if (newer_than(analysis, slot)) slot = std::move(analysis);
             return ok_status();
         },
         diagnostics);
     if (!status) return status.error();
-    // One baseline run per history run, holding the cases whose current segment has it.
+    GateBaseline out;
     std::map<std::pair<std::string, std::int64_t>, std::vector<bench::BenchCase>> by_run;
-    for (const auto& [name, analysis] : newest) {
-        const auto& points = analysis.series.points;
-        std::size_t begin = current_segment_start(analysis);
+    for (const auto& name : names) {
+        const Analysis* chosen = nullptr;
+        if (!identity.known) {
+            if (auto it = newest.find(name); it != newest.end()) chosen = &it->second;
+        } else if (auto it = same.find(name); it != same.end()) {
+            chosen = &it->second;
+        }
+        if (identity.known) {
+            const std::size_t attempts = chosen ? chosen->series.points.size() : 0;
+            if (attempts < kShadowAttempts) {
+                std::string reason = fmt::format("shadow ({}/{})", attempts, kShadowAttempts);
+                if (!chosen) {
+                    if (auto other = newest.find(name); other != newest.end()) {
+                        Epoch key = identity.of(name);
+                        key.lineage = other->second.series.epoch.lineage;
+                        Bridge bridge;
+                        bridge.differences = other->second.series.epoch.differences(key);
+                        reason +=
+                            fmt::format("; N/A, no same-identity baseline: {}", bridge.text());
+                    }
+                }
+                out.held.push_back({name, attempts, std::move(reason)});
+                continue;
+            }
+        }
+        if (!chosen) continue;  // the gate calls it new
+        const auto& points = chosen->series.points;
+        std::size_t begin = current_segment_start(*chosen);
+        // An identity's series is judged on at least its newest ten attempts (§3.6 item 5),
+        // even after a change point: the attempt-level median and MAD need them.
+        if (identity.known) begin = std::min(begin, points.size() - kShadowAttempts);
         if (points.size() - begin > options.max_baseline_runs)
             begin = points.size() - options.max_baseline_runs;
+        std::vector<double> values;
         for (std::size_t i = begin; i < points.size(); ++i) {
-            const auto& point = points[i];
-            bench::BenchCase bench_case;
-            bench_case.name = name;
-            bench_case.source = {fmt::format("{} run {}", store.location(), point.run), 0};
-            bench::BenchBlock block;
-            bench::Summary summary;
-            summary.mean = point.value_us;
-            summary.rounds = point.rounds;
-            summary.mean_only = !(point.min_us && point.median_us && point.max_us);
-            if (!summary.mean_only) {
-                summary.min = *point.min_us;
-                summary.median = *point.median_us;
-                summary.max = *point.max_us;
-            }
-            block.effective_us = summary;
-            block.origin = bench::Origin::Json;
-            block.source = bench_case.source;
-            bench_case.blocks.push_back(std::move(block));
-            by_run[{point.time, point.run}].push_back(std::move(bench_case));
+            values.push_back(points[i].value_us);
+            by_run[{points[i].time, points[i].run}].push_back(
+                baseline_case(store.location(), name, points[i]));
+        }
+        if (identity.known) {
+            out.notes.push_back(fmt::format(
+                "{}: baseline {} attempt(s) of {}: median {} µs, MAD {} µs; a case flagged over "
+                "both thresholds is confirmed with ptune history confirm PARENT CANDIDATE "
+                "CANDIDATE PARENT",
+                name, values.size(), chosen->series.epoch.label(),
+                stats::median(values).value_or(0.0), stats::mad(values).value_or(0.0)));
         }
     }
-    std::vector<std::vector<bench::BenchCase>> runs;
-    for (auto& [key, cases] : by_run) runs.push_back(std::move(cases));
-    return runs;
+    for (auto& [key, cases] : by_run) out.runs.push_back(std::move(cases));
+    return out;
+}
+
+Result<std::vector<std::vector<bench::BenchCase>>> gate_baseline(
+    Store& store, const std::vector<bench::BenchCase>& current, const AnalyseOptions& options,
+    Diagnostics& diagnostics) {
+    auto baseline = gate_baseline(store, current, GateIdentity{}, options, diagnostics);
+    if (!baseline) return baseline.error();
+    return std::move(baseline->runs);
 }
 
 Status add_labels(const std::vector<std::string>& labels, RunMeta& meta) {
@@ -391,17 +577,20 @@ Result<std::vector<Analysis>> collect_analyses(Store& store, const std::string& 
 Result<ChangeList> collect_changes(Store& store, const std::string& only,
                                    const AnalyseOptions& options, Diagnostics& diagnostics) {
     ChangeList list;
+    BridgeFinder bridges;
     std::vector<std::string> names;
     if (!only.empty()) names.push_back(only);
     auto status = analyse(
         store, names, options,
         [&](Analysis&& analysis) -> Status {
             ++list.series;
+            bridges.add(analysis.series);
             for (auto& change : describe(analysis)) list.changes.push_back(std::move(change));
             return ok_status();
         },
         diagnostics);
     if (!status) return status.error();
+    list.bridges = bridges.finish();
     return list;
 }
 

@@ -49,11 +49,15 @@ std::string chart_title(const std::string& name) {
 
 render::Report add_report(const NewRun& run, const AddOutcome& outcome) {
     const auto& info = run.info;
-    const Epoch epoch{info.toolchain, info.device};
+    const Epoch epoch = epoch_of(info);
     render::Report report = data_report("history add");
     report.data = {{"run", outcome.run},        {"added", outcome.added}, {"run_key", info.run_key},
                    {"cases", run.cases.size()}, {"commit", info.commit},  {"time", info.time},
                    {"epoch", epoch.label()}};
+    // The identity parts as recorded (docs/HISTORY.md "Identity").
+    report.data["identity"] = {{"lane", info.lane},           {"source_tree", info.source_digest},
+                               {"contract", info.contract},   {"toolchain_epoch", info.toolchain},
+                               {"device_epoch", info.device}, {"lineage", info.lineage}};
     report.notes.push_back(
         outcome.added ? fmt::format("recorded run {}: {} case(s), commit {}, epoch {}", outcome.run,
                                     run.cases.size(), info.commit, epoch.label())
@@ -73,7 +77,7 @@ render::Report list_report(const std::vector<RunInfo>& runs, const std::string& 
     for (const auto& run : runs) {
         std::vector<std::string> labels;
         for (const auto& [key, value] : run.labels) labels.push_back(key + "=" + value);
-        const Epoch epoch{run.toolchain, run.device};
+        const Epoch epoch = epoch_of(run);
         table.rows.push_back({std::to_string(run.id), run.time, run.commit, run.branch,
                               epoch.label(), std::to_string(run.cases),
                               fmt::format("{}", fmt::join(labels, " "))});
@@ -136,10 +140,16 @@ render::Report show_report(const std::string& name, const std::vector<Analysis>&
                                            points.size(), changes.size()));
         series_json.push_back({{"toolchain", analysis.series.epoch.toolchain},
                                {"device", analysis.series.epoch.device},
+                               {"lane", analysis.series.epoch.lane},
+                               {"contract", analysis.series.epoch.contract},
+                               {"lineage", analysis.series.epoch.lineage},
                                {"points", point_json},
                                {"changes", changes_json(changes)}});
     }
     report.tables.push_back(std::move(table));
+    BridgeFinder bridges;
+    for (const auto& analysis : analyses) bridges.add(analysis.series);
+    add_bridges(report, bridges.finish());
     return report;
 }
 
@@ -162,6 +172,9 @@ nlohmann::json changes_json(const std::vector<Change>& changes) {
         list.push_back({{"case", change.name},
                         {"toolchain", change.epoch.toolchain},
                         {"device", change.epoch.device},
+                        {"lane", change.epoch.lane},
+                        {"contract", change.epoch.contract},
+                        {"lineage", change.epoch.lineage},
                         {"run", change.run},
                         {"commit_before", change.commit_before},
                         {"commit", change.commit},
@@ -174,8 +187,23 @@ nlohmann::json changes_json(const std::vector<Change>& changes) {
     return list;
 }
 
+void add_bridges(render::Report& report, const std::vector<Bridge>& bridges) {
+    if (bridges.empty()) return;
+    auto& list = report.data["bridges"] = nlohmann::json::array();
+    for (const auto& bridge : bridges) {
+        report.notes.push_back(fmt::format("{}: run {} ({}): {}; no delta across it", bridge.name,
+                                           bridge.run, bridge.commit, bridge.text()));
+        list.push_back({{"case", bridge.name},
+                        {"run", bridge.run},
+                        {"commit", bridge.commit},
+                        {"from", bridge.from.label()},
+                        {"to", bridge.to.label()},
+                        {"differences", bridge.differences}});
+    }
+}
+
 render::Report changes_report(const std::vector<Change>& changes, std::size_t series,
-                              const DetectOptions& detect) {
+                              const DetectOptions& detect, const std::vector<Bridge>& bridges) {
     render::Report report = data_report("history changes");
     render::Table table;
     table.columns = {"case", "epoch", "run", "commits", "before", "after", "change", "confidence"};
@@ -198,6 +226,7 @@ render::Report changes_report(const std::vector<Change>& changes, std::size_t se
         fmt::format("{} change point(s) in {} series (E-Divisive means, permutation alpha {}, {} "
                     "permutations, segments of {}+ runs)",
                     changes.size(), series, detect.alpha, detect.permutations, detect.min_segment));
+    add_bridges(report, bridges);
     return report;
 }
 
@@ -207,7 +236,8 @@ Status check_format(const std::string& action, std::string& format) {
         {"list", {"text", "json", "csv", "markdown"}},
         {"show", {"text", "json", "csv", "markdown", "html", "svg"}},
         {"changes", {"text", "json", "csv", "markdown"}},
-        {"export", {"csv", "json", "gab-json"}}};
+        {"export", {"csv", "json", "gab-json"}},
+        {"confirm", {"text", "json", "markdown"}}};
     if (action == "export" && format == "text") format = "csv";  // the default
     const auto& formats = allowed.at(action);
     if (std::find(formats.begin(), formats.end(), format) != formats.end()) return ok_status();
@@ -252,7 +282,7 @@ Result<render::Report> changes(Store& store, const std::string& only, const Anal
         return Error{fmt::format("no case '{}' in the history", only), store.location(), 0,
                      ExitCode::InputError};
     }
-    return changes_report(found->changes, found->series, options.detect);
+    return changes_report(found->changes, found->series, options.detect, found->bridges);
 }
 
 }  // namespace ptune::history

@@ -1,4 +1,4 @@
-// Schema version 1. One text for both backends: `{id}` and `{real}` are the only words that
+// Schema versions 1 and 2. One text for both backends: `{id}` and `{real}` are the only words that
 // differ, and the immutability triggers (SQLite's RAISE, PostgreSQL's plpgsql function).
 // A later version appends a `case` to migration(): never edit a released version.
 
@@ -74,12 +74,35 @@ std::vector<std::string> version_1(sql::Dialect dialect) {
     return statements;
 }
 
+// Version 2: the six-part performance identity (docs/HISTORY.md "Identity"). Runs gain lane,
+// contract and lineage generation (toolchain, device and source_digest are the epochs and the
+// tree), a result its own case contract; runs recorded before keep empty parts. The analysis
+// cache is derived data: it is rebuilt with the series key of all five keyed parts.
+std::vector<std::string> version_2(sql::Dialect dialect) {
+    std::vector<std::string> statements = {
+        "ALTER TABLE ptune_runs ADD COLUMN lane TEXT NOT NULL DEFAULT ''",
+        "ALTER TABLE ptune_runs ADD COLUMN contract TEXT NOT NULL DEFAULT ''",
+        "ALTER TABLE ptune_runs ADD COLUMN lineage TEXT NOT NULL DEFAULT ''",
+        "ALTER TABLE ptune_results ADD COLUMN contract TEXT NOT NULL DEFAULT ''",
+        "DROP TABLE ptune_analysis",
+        "CREATE TABLE ptune_analysis (case_name TEXT NOT NULL, toolchain TEXT NOT NULL, "
+        "device TEXT NOT NULL, lane TEXT NOT NULL, contract TEXT NOT NULL, lineage TEXT NOT "
+        "NULL, params TEXT NOT NULL, analysed INTEGER NOT NULL, prefix_digest TEXT NOT NULL, "
+        "change_points TEXT NOT NULL, PRIMARY KEY (case_name, toolchain, device, lane, "
+        "contract, lineage, params))",
+    };
+    for (auto& statement : statements) statement = in_dialect(std::move(statement), dialect);
+    return statements;
+}
+
 }  // namespace
 
 std::vector<std::string> migration(int version, sql::Dialect dialect) {
     switch (version) {
         case 1:
             return version_1(dialect);
+        case 2:
+            return version_2(dialect);
         default:
             return {};
     }

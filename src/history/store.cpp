@@ -27,9 +27,11 @@ using sql::Failure;
 using sql::Row;
 using sql::Value;
 
-constexpr const char* kRunColumns =
+constexpr const char* kRunColumnsV1 =
     "r.id, r.run_key, r.content_digest, r.run_time, r.added_at, r.commit_sha, r.branch, "
     "r.toolchain, r.device, r.source_digest, r.labels, r.inputs";
+// Columns of run_columns(); the queries' own columns follow.
+constexpr std::size_t kRunColumnCount = 15;
 
 RunInfo run_from_row(const Row& row) {
     RunInfo run;
@@ -54,6 +56,9 @@ RunInfo run_from_row(const Row& row) {
         for (const auto& input : inputs)
             if (input.is_string()) run.inputs.push_back(input.get<std::string>());
     }
+    run.lane = row.text(12);
+    run.contract = row.text(13);
+    run.lineage = row.text(14);
     return run;
 }
 
@@ -152,10 +157,16 @@ class SqlStore : public Store {
             }
             if (!status && db_->last_failure() == Failure::Busy) return explain(status, "open it");
         }
-        if (*version == kSchemaVersion) return ok_status();
+        if (*version == kSchemaVersion) {
+            version_ = *version;
+            return ok_status();
+        }
         if (*version == 0 && !create) {
             return fail("holds no ptune history yet (record a run with `ptune history add`)");
         }
+        version_ = *version;
+        // An older schema opened read-only is read as it is (the parts it lacks are empty).
+        if (*version > 0 && db_->read_only()) return ok_status();
         sql::Transaction transaction(*db_);
         if (auto status = transaction.begin(); !status) return explain(status, "migrate");
         if (db_->dialect() == Dialect::Postgres) {
@@ -184,10 +195,29 @@ class SqlStore : public Store {
             }
         }
         if (auto status = transaction.commit(); !status) return explain(status, "migrate");
+        version_ = kSchemaVersion;
         return ok_status();
     }
 
+    // The identity columns of schema 2; a schema-1 database opened read-only (it cannot be
+    // migrated) reads them as empty parts.
+    std::string run_columns() const {
+        return fmt::format("{}, {}", kRunColumnsV1,
+                           version_ >= 2 ? "r.lane, r.contract, r.lineage" : "'', '', ''");
+    }
+    // A result's series contract: its own, else its run's.
+    const char* contract_column() const {
+        return version_ >= 2 ? "CASE WHEN x.contract <> '' THEN x.contract ELSE r.contract END"
+                             : "''";
+    }
+
     Result<AddOutcome> add(const NewRun& run) override {
+        if (version_ < kSchemaVersion) {
+            return fail(fmt::format(
+                "cannot add the run: the database is read-only and has schema version {}, which "
+                "only a writable open migrates to {}; nothing was written",
+                version_, kSchemaVersion));
+        }
         case_ids_.clear();  // ids seen in an earlier, rolled-back transaction may not exist
         sql::Transaction transaction(*db_);
         if (auto status = transaction.begin(); !status) return explain(status, "add the run");
@@ -212,11 +242,13 @@ class SqlStore : public Store {
         std::optional<std::int64_t> id;
         auto status = db_->query(
             "INSERT INTO ptune_runs (run_key, content_digest, run_time, added_at, commit_sha, "
-            "branch, toolchain, device, source_digest, labels, inputs) VALUES "
-            "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (run_key) DO NOTHING RETURNING id",
+            "branch, toolchain, device, source_digest, labels, inputs, lane, contract, lineage) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (run_key) DO NOTHING "
+            "RETURNING id",
             {run.info.run_key, run.info.content_digest, run.info.time, now_utc(), run.info.commit,
              run.info.branch, run.info.toolchain, run.info.device, run.info.source_digest,
-             render::compact_json(labels), render::compact_json(inputs)},
+             render::compact_json(labels), render::compact_json(inputs), run.info.lane,
+             run.info.contract, run.info.lineage},
             [&](const Row& row) { id = row.integer(0); });
         if (!status) return explain(status, "add the run");
         if (!id) {
@@ -232,10 +264,11 @@ class SqlStore : public Store {
             if (!case_id) return explain(case_id.error(), "add the run");
             status = db_->query(
                 "INSERT INTO ptune_results (run_id, case_id, value_us, rounds, min_us, "
-                "median_us, max_us, origin, source) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "median_us, max_us, origin, source, contract) VALUES (?, ?, ?, ?, ?, ?, ?, ?, "
+                "?, ?)",
                 {*id, *case_id, value.value_us, static_cast<std::int64_t>(value.rounds),
                  optional_value(value.min_us), optional_value(value.median_us),
-                 optional_value(value.max_us), value.origin, value.source});
+                 optional_value(value.max_us), value.origin, value.source, value.contract});
             if (!status) return explain(status, "add the run");
             if (value.samples.empty()) continue;
             status =
@@ -253,10 +286,10 @@ class SqlStore : public Store {
         auto status = db_->query(
             fmt::format("SELECT {}, (SELECT count(*) FROM ptune_results x WHERE x.run_id = r.id) "
                         "FROM ptune_runs r ORDER BY r.run_time, r.id",
-                        kRunColumns),
+                        run_columns()),
             {}, [&](const Row& row) {
                 runs.push_back(run_from_row(row));
-                runs.back().cases = static_cast<std::size_t>(row.integer(12));
+                runs.back().cases = static_cast<std::size_t>(row.integer(kRunColumnCount));
             });
         if (!status) return explain(status, "read the runs");
         return runs;
@@ -280,14 +313,16 @@ class SqlStore : public Store {
         }
         auto status = db_->query(
             fmt::format("SELECT c.name, r.toolchain, r.device, r.id, r.run_time, r.commit_sha, "
-                        "x.value_us, x.rounds, x.min_us, x.median_us, x.max_us FROM ptune_results "
-                        "x JOIN ptune_runs r ON r.id = x.run_id JOIN ptune_cases c ON c.id = "
-                        "x.case_id {}ORDER BY c.name {}, r.toolchain {}, r.device {}, "
+                        "x.value_us, x.rounds, x.min_us, x.median_us, x.max_us, {3}, {0}, "
+                        "{4} FROM ptune_results x JOIN ptune_runs r ON r.id = x.run_id "
+                        "JOIN ptune_cases c ON c.id = x.case_id {1}ORDER BY c.name {2}, "
+                        "r.toolchain {2}, r.device {2}, {3} {2}, {0} {2}, {4} {2}, "
                         "r.run_time, r.id",
-                        where, binary(), binary(), binary()),
+                        contract_column(), where, binary(), version_ >= 2 ? "r.lane" : "''",
+                        version_ >= 2 ? "r.lineage" : "''"),
             params, [&](const Row& row) {
                 if (!result) return;
-                Epoch epoch{row.text(1), row.text(2)};
+                Epoch epoch{row.text(1), row.text(2), row.text(11), row.text(12), row.text(13)};
                 std::string name = row.text(0);
                 if (have && (name != series.name || !(epoch == series.epoch))) flush();
                 if (!have) {
@@ -323,34 +358,37 @@ class SqlStore : public Store {
         };
         auto status = db_->query(
             fmt::format("SELECT {}, c.name, x.value_us, x.rounds, x.min_us, x.median_us, "
-                        "x.max_us, x.origin, x.source, s.samples FROM ptune_runs r JOIN "
+                        "x.max_us, x.origin, x.source, s.samples, {} FROM ptune_runs r JOIN "
                         "ptune_results x ON x.run_id = r.id JOIN ptune_cases c ON c.id = "
                         "x.case_id LEFT JOIN ptune_samples s ON s.run_id = x.run_id AND "
                         "s.case_id = x.case_id ORDER BY r.run_time, r.id, c.name {}",
-                        kRunColumns, binary()),
+                        run_columns(), version_ >= 2 ? "x.contract" : "''", binary()),
             {}, [&](const Row& row) {
                 if (!result) return;
                 if (row.integer(0) != run.id) {
                     flush();
                     run = run_from_row(row);
                 }
-                if (auto damage = result_damage(
-                        row.real(13), row.integer(14),
-                        {optional_real(row, 15), optional_real(row, 16), optional_real(row, 17)});
+                constexpr std::size_t k = kRunColumnCount;
+                if (auto damage =
+                        result_damage(row.real(k + 1), row.integer(k + 2),
+                                      {optional_real(row, k + 3), optional_real(row, k + 4),
+                                       optional_real(row, k + 5)});
                     !damage.empty()) {
-                    result = damaged_row(run.id, row.text(12), damage);
+                    result = damaged_row(run.id, row.text(k), damage);
                     return;
                 }
                 CaseValue value;
-                value.name = row.text(12);
-                value.value_us = row.real(13);
-                value.rounds = static_cast<std::size_t>(row.integer(14));
-                value.min_us = optional_real(row, 15);
-                value.median_us = optional_real(row, 16);
-                value.max_us = optional_real(row, 17);
-                value.origin = row.text(18);
-                value.source = row.text(19);
-                if (!row.null(20)) value.samples = parse_samples(row.text(20));
+                value.name = row.text(k);
+                value.value_us = row.real(k + 1);
+                value.rounds = static_cast<std::size_t>(row.integer(k + 2));
+                value.min_us = optional_real(row, k + 3);
+                value.median_us = optional_real(row, k + 4);
+                value.max_us = optional_real(row, k + 5);
+                value.origin = row.text(k + 6);
+                value.source = row.text(k + 7);
+                if (!row.null(k + 8)) value.samples = parse_samples(row.text(k + 8));
+                value.contract = row.text(k + 9);
                 values.push_back(std::move(value));
                 run.cases = values.size();
             });
@@ -363,12 +401,16 @@ class SqlStore : public Store {
         const std::string& params) override {
         std::map<AnalysisKey, CachedAnalysis> cached;
         auto status = db_->query(
-            "SELECT case_name, toolchain, device, analysed, prefix_digest, change_points FROM "
-            "ptune_analysis WHERE params = ?",
+            version_ >= 2 ? "SELECT case_name, toolchain, device, lane, contract, lineage, "
+                            "analysed, prefix_digest, change_points FROM ptune_analysis WHERE "
+                            "params = ?"
+                          : "SELECT case_name, toolchain, device, '', '', '', analysed, "
+                            "prefix_digest, change_points FROM ptune_analysis WHERE params = ?",
             {params}, [&](const Row& row) {
-                cached[{row.text(0), {row.text(1), row.text(2)}, params}] = {
-                    static_cast<std::size_t>(row.integer(3)), row.text(4),
-                    parse_change_points(row.text(5))};
+                cached[{row.text(0),
+                        {row.text(1), row.text(2), row.text(3), row.text(4), row.text(5)},
+                        params}] = {static_cast<std::size_t>(row.integer(6)), row.text(7),
+                                    parse_change_points(row.text(8))};
             });
         if (!status) return explain(status, "read the cached change points");
         return cached;
@@ -380,12 +422,13 @@ class SqlStore : public Store {
         if (auto status = transaction.begin(); !status) return status;
         for (const auto& [key, analysis] : analyses) {
             auto status = db_->query(
-                "INSERT INTO ptune_analysis (case_name, toolchain, device, params, analysed, "
-                "prefix_digest, change_points) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT "
-                "(case_name, toolchain, device, params) DO UPDATE SET analysed = "
-                "excluded.analysed, prefix_digest = excluded.prefix_digest, change_points = "
-                "excluded.change_points",
-                {key.name, key.epoch.toolchain, key.epoch.device, key.params,
+                "INSERT INTO ptune_analysis (case_name, toolchain, device, lane, contract, "
+                "lineage, params, analysed, prefix_digest, change_points) VALUES (?, ?, ?, ?, ?, "
+                "?, ?, ?, ?, ?) ON CONFLICT (case_name, toolchain, device, lane, contract, "
+                "lineage, params) DO UPDATE SET analysed = excluded.analysed, prefix_digest = "
+                "excluded.prefix_digest, change_points = excluded.change_points",
+                {key.name, key.epoch.toolchain, key.epoch.device, key.epoch.lane,
+                 key.epoch.contract, key.epoch.lineage, key.params,
                  static_cast<std::int64_t>(analysis.analysed), analysis.prefix_digest,
                  change_points_json(analysis.change_points)});
             if (!status) return status;
@@ -525,6 +568,7 @@ class SqlStore : public Store {
     std::unique_ptr<sql::Connection> db_;
     std::string location_;
     std::map<std::string, std::int64_t> case_ids_;  // only within one add (one transaction)
+    int version_ = 0;                               // the schema version of the open database
 };
 
 }  // namespace

@@ -12,6 +12,7 @@
 #include <fmt/format.h>
 #include <catch2/catch.hpp>
 
+#include "history_test_db.hpp"
 #include "ptune/history/pipeline.hpp"
 #include "ptune/history/store.hpp"
 
@@ -21,18 +22,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-struct TempDb {
-    fs::path dir;
-    std::string path;
-    explicit TempDb(const std::string& name) {
-        dir = fs::temp_directory_path() /
-              ("ptune-history-" + std::to_string(::getpid()) + "-" + name);
-        fs::remove_all(dir);
-        fs::create_directories(dir);
-        path = (dir / "history.db").string();
-    }
-    ~TempDb() { fs::remove_all(dir); }
-};
+using test::TempDb;
 
 NewRun make_run(const std::string& commit, double value, std::int64_t serial = 0) {
     NewRun run;

@@ -39,6 +39,9 @@ struct GateOutcome {
     GateResult result;
     render::Report report;
     std::vector<bench::BenchCase> current;  ///< the current run, when GateRequest::keep_current
+    /// --history: cases held in shadow (name, `shadow (n/10)…`): reported, not judged, and a
+    /// gate whose only cases are held is no failure (require_compared() is not asked).
+    std::vector<std::pair<std::string, std::string>> held;
 };
 
 /// The one route from inputs to the gate's verdicts, for bench-gate and advise alike: loads the

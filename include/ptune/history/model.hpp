@@ -8,6 +8,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace ptune::history {
@@ -21,9 +22,15 @@ struct RunInfo {
     std::string added_at;        ///< when it was recorded
     std::string commit;
     std::string branch;
-    std::string toolchain;      ///< e.g. "cann-8.1"; one half of the epoch
-    std::string device;         ///< e.g. "a2a3"; the other half
-    std::string source_digest;  ///< digest of the source tree / case contract, when given
+    // The six-part performance identity (upstream-2026-12.md §3.1, docs/HISTORY.md "Identity"):
+    // lane, source tree, case contract, toolchain epoch, device epoch, lineage generation.
+    // Every part but the source tree keys the series; empty = not known (older runs).
+    std::string toolchain;      ///< toolchain epoch, e.g. "cann-8.1"
+    std::string device;         ///< device epoch (or platform), e.g. "a2a3"
+    std::string source_digest;  ///< the source tree (digest / git tree hash), when given
+    std::string lane;           ///< e.g. "lib-main-attention"
+    std::string contract;       ///< the run's case contract (a case may carry its own)
+    std::string lineage;        ///< lineage generation of the source history
     std::map<std::string, std::string> labels;  ///< free `--meta k=v`
     std::vector<std::string> inputs;            ///< the input names as given
     std::size_t cases = 0;                      ///< results in the run (listing only)
@@ -39,6 +46,7 @@ struct CaseValue {
     std::vector<double> samples;  ///< raw per-round samples when the log printed them
     std::string origin;           ///< "report", "strace", "results.tsv", "json", "device-log"
     std::string source;           ///< "file:line" where the number was read
+    std::string contract;         ///< the case's own contract id; empty: the run's
 };
 
 /// A run to record: its identity and its cases (unique names).
@@ -47,15 +55,34 @@ struct NewRun {
     std::vector<CaseValue> cases;
 };
 
-/// The series key: change points are looked for within one toolchain and device.
+/// The series key: every identity part but the source tree (§3.6 item 2). Change points and
+/// gate baselines never cross a differing part.
 struct Epoch {
+    Epoch() = default;
+    Epoch(std::string toolchain_, std::string device_, std::string lane_ = {},
+          std::string contract_ = {}, std::string lineage_ = {})
+        : toolchain(std::move(toolchain_)),
+          device(std::move(device_)),
+          lane(std::move(lane_)),
+          contract(std::move(contract_)),
+          lineage(std::move(lineage_)) {}
     std::string toolchain;
     std::string device;
+    std::string lane;
+    std::string contract;
+    std::string lineage;
     friend bool operator==(const Epoch&, const Epoch&) = default;
     friend auto operator<=>(const Epoch&, const Epoch&) = default;
-    /// "toolchain/device" with "-" for an empty part.
+    /// "toolchain/device" with "-" for an empty part, then ` lane=L`, ` contract=C`, ` gen=G`
+    /// for the parts that are set.
     std::string label() const;
+    /// The parts that differ from `other`, each as `toolchain epoch changed (a -> b)`, in the
+    /// order lane, contract, toolchain epoch, device epoch, lineage generation.
+    std::vector<std::string> differences(const Epoch& other) const;
 };
+
+/// The series key of a case of a run: the run's parts with the case's own contract if it has one.
+Epoch epoch_of(const RunInfo& run, const std::string& case_contract = {});
 
 /// One point of a case's series.
 struct Point {
@@ -93,6 +120,19 @@ struct Change {
     double change_pct = 0.0;    ///< (after − before) / before × 100
     double p_value = 1.0;
     double confidence() const { return 1.0 - p_value; }
+};
+
+/// Where a case's runs move from one series to another (a differing identity part): no delta is
+/// computed across it (§3.6 item 2); it is reported as a bridge naming the parts.
+struct Bridge {
+    std::string name;
+    Epoch from, to;
+    std::int64_t run = 0;  ///< first run of the new series
+    std::string commit;    ///< its commit
+    std::vector<std::string>
+        differences;  ///< Epoch::differences, e.g. "toolchain epoch changed (a -> b)"
+    /// "bridge: toolchain epoch changed (cann-8.1 -> cann-8.2)" (parts joined by "; ").
+    std::string text() const;
 };
 
 }  // namespace ptune::history

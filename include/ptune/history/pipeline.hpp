@@ -29,7 +29,12 @@ struct RunMeta {
     std::string branch;
     std::string toolchain;
     std::string device;  ///< empty: the platform the input paths name (results-a2a3/...), if any
-    std::string source_digest;
+    std::string source_digest;  ///< the source tree; empty: source.tree of a lane suite
+    /// Identity parts (docs/HISTORY.md "Identity"); empty: taken from a lane suite-result.json
+    /// or journal among the inputs (lane_id, contract, per-case contract_id), else none.
+    std::string lane;
+    std::string contract;
+    std::string lineage;
     std::map<std::string, std::string> labels;
     std::string time;    ///< ISO 8601 UTC; empty: now
     std::string run_id;  ///< empty: the run is identified by its content digest
@@ -55,6 +60,27 @@ Result<NewRun> build_run(const std::vector<std::string>& inputs, const RunMeta& 
 struct Analysis {
     Series series;
     std::vector<ChangePoint> change_points;
+};
+
+/// Collects the bridges of analyses visited in series order (a case's series together): per
+/// case its series ordered by their first run's time, and a bridge where one follows another.
+class BridgeFinder {
+  public:
+    void add(const Series& series);
+    /// The bridges of every case added so far.
+    std::vector<Bridge> finish();
+
+  private:
+    struct Head {
+        std::string time;
+        std::int64_t run = 0;
+        std::string commit;
+        Epoch epoch;
+    };
+    void flush();
+    std::string name_;
+    std::vector<Head> heads_;
+    std::vector<Bridge> bridges_;
 };
 
 /// How analyse() works.
@@ -90,6 +116,43 @@ Result<std::vector<std::vector<bench::BenchCase>>> gate_baseline(
     Store& store, const std::vector<bench::BenchCase>& current, const AnalyseOptions& options,
     Diagnostics& diagnostics);
 
+/// Attempts a lane/epoch series needs before the gate judges it (§3.4, §3.6 item 5): until
+/// then it is in shadow.
+inline constexpr std::size_t kShadowAttempts = 10;
+
+/// The identity of the run bench-gate --history judges, from its inputs (a lane suite-result.json
+/// or journal, ciresult::identity_of_inputs). Unknown (no lane input): the gate takes each case's
+/// newest series, as before identities existed.
+struct GateIdentity {
+    bool known = false;
+    Epoch run;  ///< lineage: the newest generation of the lane's series (the files carry none)
+    std::map<std::string, std::string> case_contracts;
+    /// The series key of case `name`.
+    Epoch of(const std::string& name) const;
+};
+Result<GateIdentity> gate_identity(const std::vector<std::string>& current_inputs,
+                                   Diagnostics& diagnostics);
+
+/// A case the gate does not judge: its same-identity series has fewer than kShadowAttempts
+/// attempts (`shadow (n/10)`), with the bridge to the newest other series when there is none.
+struct HeldCase {
+    std::string name;
+    std::size_t attempts = 0;
+    std::string reason;  ///< "shadow (3/10)" or "shadow (0/10); N/A: bridge: toolchain epoch …"
+};
+
+/// gate_baseline() with the current run's identity: baselines only from the same-identity
+/// series, cases in shadow held back (not compared), and one note per judged case with the
+/// attempt-level median and MAD of its baseline.
+struct GateBaseline {
+    std::vector<std::vector<bench::BenchCase>> runs;
+    std::vector<HeldCase> held;
+    std::vector<std::string> notes;
+};
+Result<GateBaseline> gate_baseline(Store& store, const std::vector<bench::BenchCase>& current,
+                                   const GateIdentity& identity, const AnalyseOptions& options,
+                                   Diagnostics& diagnostics);
+
 /// Adds `--meta KEY=VALUE` labels to `meta`; a label without `=` or key is a usage error.
 Status add_labels(const std::vector<std::string>& labels, RunMeta& meta);
 
@@ -109,6 +172,7 @@ Result<std::vector<Analysis>> collect_analyses(Store& store, const std::string& 
 struct ChangeList {
     std::vector<Change> changes;
     std::size_t series = 0;  ///< series analysed
+    std::vector<Bridge> bridges;
 };
 Result<ChangeList> collect_changes(Store& store, const std::string& only,
                                    const AnalyseOptions& options, Diagnostics& diagnostics);

@@ -42,7 +42,10 @@ std::map<std::string, std::shared_ptr<render::Renderer>> show_renderers(
 /// before and after in µs, change, confidence); a note with the count, the number of `series`
 /// searched and the method; JSON `changes` (changes_json), `series`, `method`.
 render::Report changes_report(const std::vector<Change>& changes, std::size_t series,
-                              const DetectOptions& detect);
+                              const DetectOptions& detect, const std::vector<Bridge>& bridges = {});
+
+/// Bridges as notes (`CASE: run N (commit): bridge: … — no delta across it`) and JSON.
+void add_bridges(render::Report& report, const std::vector<Bridge>& bridges);
 
 /// The formats each action has (`add`, `list`, `show`, `changes`, `export`); `export` given
 /// `text` (no --format) becomes `csv`. Another format is a usage error naming those it has.

@@ -20,7 +20,7 @@
 namespace ptune::history {
 
 /// The schema version this build writes and reads; a database with a newer one is refused.
-inline constexpr int kSchemaVersion = 1;
+inline constexpr int kSchemaVersion = 2;
 
 /// The default database of `--db`.
 inline constexpr const char* kDefaultDatabase = ".ptune/history.db";

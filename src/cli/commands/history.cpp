@@ -1,8 +1,9 @@
-// ptune history add|list|show|changes|export (docs/HISTORY.md): options, renderer choice and exit
-// codes; the work is in the history pipeline, what each action prints in history/report.hpp.
+// ptune history add|list|show|changes|export|confirm (docs/HISTORY.md): options, renderer choice
+// and exit codes (add and confirm in history_actions.cpp); the work is in the history pipeline,
+// what each action prints in history/report.hpp.
 
 #include "cli/commands/commands.hpp"
-#include "cli/loop_options.hpp"
+#include "cli/commands/history_actions.hpp"
 #include "cli/safety.hpp"
 #include "ptune/history/pipeline.hpp"
 #include "ptune/history/report.hpp"
@@ -22,26 +23,7 @@ class HistoryCommand : public Command {
                        "Seconds to wait for another writer's lock (default 30)")
             ->check(non_negative_number());
 
-        auto* add = app.add_subcommand(
-            "add", "Record a run: INPUT... (anything bench-summary reads, or its JSON)");
-        add->add_option("inputs", inputs_, "Logs, directories, results.tsv, bench-summary JSON")
-            ->required();
-        add->add_option("--commit", meta_.commit, "Commit the run measured")->required();
-        add->add_option("--branch", meta_.branch, "Branch");
-        add->add_option("--toolchain", meta_.toolchain,
-                        "Toolchain (CANN, compiler...): with --device, the epoch");
-        add->add_option("--device", meta_.device,
-                        "Device or platform (default: the platform the input paths name)");
-        add->add_option("--source-digest", meta_.source_digest,
-                        "Digest of the source tree or case contract");
-        add->add_option("--meta", labels_, "Free label KEY=VALUE (repeatable)");
-        add->add_option("--time", meta_.time,
-                        "When the run happened, UTC (2026-09-01T12:00:00Z or @SECONDS; "
-                        "default now)");
-        add->add_option("--run-id", meta_.run_id,
-                        "The run's identity (e.g. CI run id and attempt); default: a digest "
-                        "of its content");
-        loop_.add_to(*add);
+        auto* add = add_.add_to(app);
 
         app.add_subcommand("list", "List the recorded runs");
 
@@ -58,7 +40,8 @@ class HistoryCommand : public Command {
         auto* exports = app.add_subcommand(
             "export", "The whole history: --format csv (default), json or gab-json");
         detection_options(exports);
-        subcommands_ = {add, app.get_subcommand("list"), show, changes, exports};
+        subcommands_ = {add,     app.get_subcommand("list"), show, changes,
+                        exports, confirm_.add_to(app)};
         for (auto* sub : subcommands_) {
             sub->fallthrough();       // --db, --format, -o may follow the action
             add_number_checks(*sub);  // --alpha nan|inf: as for every command's own options
@@ -71,7 +54,8 @@ class HistoryCommand : public Command {
             const std::string action = sub->get_name();
             if (auto status = history::check_format(action, context.options.format); !status)
                 return context.fail(status.error());
-            if (action == "add") return add(context);
+            if (action == "add") return add_.run(context, db_, open_);
+            if (action == "confirm") return confirm_.run(context, db_, open_);
             auto store = history::Store::open(db_, open_);
             if (!store) return context.fail(store.error());
             analyse_.use_cache = !recompute_;
@@ -82,8 +66,9 @@ class HistoryCommand : public Command {
                             history::changes(**store, case_, analyse_, context.diagnostics));
             return export_history(context, **store);
         }
-        return context.fail(Error{"history needs an action: add, list, show, changes, export", "",
-                                  0, ExitCode::InputError});
+        return context.fail(
+            Error{"history needs an action: add, list, show, changes, export, confirm", "", 0,
+                  ExitCode::InputError});
     }
 
   private:
@@ -100,14 +85,6 @@ class HistoryCommand : public Command {
         sub->add_option("--seed", analyse_.detect.seed, "Seed of the permutations (default 1)");
         sub->add_flag("--recompute", recompute_,
                       "Search every series from scratch instead of reusing cached change points");
-    }
-
-    int add(Context& context) {
-        auto labelled = history::add_labels(labels_, meta_);
-        if (!labelled) return context.fail(labelled.error());
-        context.add_labelled_inputs(inputs_);
-        loop_.apply(meta_.loop);
-        return emit(context, history::add_run(db_, open_, inputs_, meta_, context.diagnostics));
     }
 
     static int emit(Context& context, const Result<render::Report>& report) {
@@ -135,14 +112,12 @@ class HistoryCommand : public Command {
 
     std::string db_ = history::kDefaultDatabase;
     history::OpenOptions open_;
-    std::vector<std::string> inputs_;
-    std::vector<std::string> labels_;
-    history::RunMeta meta_;
-    LoopOptions loop_;  // history add: the loop facts a [STRACE] log does not print
     std::string case_;
     history::AnalyseOptions analyse_;
     bool recompute_ = false;
     std::vector<CLI::App*> subcommands_;
+    HistoryAdd add_;
+    HistoryConfirm confirm_;
 };
 
 }  // namespace
