@@ -11,6 +11,7 @@
 
 #include <fmt/format.h>
 
+#include "ptune/core/found_files.hpp"
 #include "ptune/core/io.hpp"
 #include "ptune/core/text.hpp"
 #include "ptune/render/json_stream.hpp"
@@ -138,7 +139,10 @@ std::vector<fs::path> find_scope_stats(const fs::path& input) {
     for (auto it = fs::recursive_directory_iterator(
              input, fs::directory_options::skip_permission_denied, error);
          !error && it != fs::recursive_directory_iterator(); it.increment(error)) {
-        if (it->path().filename() == kStatsName && it->is_regular_file(error))
+        // A FIFO or device of that name is taken too: reading it then names it (exit 2, as a
+        // named one), where skipping it said "no scope_stats.jsonl here".
+        if (it->path().filename() == kStatsName &&
+            (io::is_file(it->path()) || io::is_special_file(it->path())))
             files.push_back(it->path());
     }
     std::sort(files.begin(), files.end());
