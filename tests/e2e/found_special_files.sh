@@ -68,6 +68,12 @@ ln -s /dev/zero bench/zero.log
 expect 2 "bench-summary on a directory with a /dev/zero .log" "$ptune" bench-summary bench
 named "a /dev/zero .log in a bench directory" "bench/zero.log: is a character device"
 rm bench/zero.log
+# host_phase_records.jsonl there is an optional side file: a warning naming it.
+mkfifo bench/host_phase_records.jsonl
+expect 0 "bench-summary on a directory with a FIFO host_phase_records.jsonl" "$ptune" bench-summary bench
+named "a FIFO host_phase_records.jsonl in a bench directory" \
+    "bench/host_phase_records.jsonl: warning: is a FIFO"
+rm bench/host_phase_records.jsonl
 
 # 3. advise --log / --baseline naming a FIFO: exit 2 at once, as every named FIFO.
 cp -r "$here/../examples/build_output_2608" adv
