@@ -192,6 +192,10 @@ std::optional<OrchError> find_orch_error_near(const fs::path& stats_file, const 
                 logs.push_back(dir / it->path().filename());
         }
         std::sort(logs.begin(), logs.end());
+        // Every host log of a folder searched is an input, also those after the one that names
+        // the code: an output over one would change what the next run finds.
+        if (read != nullptr)
+            for (const fs::path& log : logs) read->push_back(log.string());
         for (const fs::path& log : logs) {
             // A FIFO would block the open and /dev/zero never end: regular files only (a
             // symlink to one is followed).
@@ -204,7 +208,6 @@ std::optional<OrchError> find_orch_error_near(const fs::path& stats_file, const 
                 continue;
             }
             std::ifstream in(log, std::ios::binary);
-            if (read != nullptr) read->push_back(log.string());
             if (auto found = find_orch_error(in, log.string())) return found;
         }
         if (dir.empty() || dir == top || !dir.has_parent_path() || dir.parent_path() == dir) break;

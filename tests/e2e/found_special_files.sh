@@ -50,11 +50,16 @@ named "swimlane-analyze: a FIFO host log" "cap/host.4242.log: warning: .*is a FI
 # An L3 tree's root host log that is a FIFO (--dispatch reads the root's logs): named, the
 # other log still places the ranks.
 cp -r "$data/l3/l3_two_rank" l3
-mkfifo l3/dfx_outputs/host.1.log
+mkfifo l3/dfx_outputs/host.1.log l3/dfx_outputs/rank1/d0/host_clock_alignment.9.log
 expect 0 "swimlane-merge --dispatch with a FIFO root host log" \
     "$ptune" swimlane-merge l3/dfx_outputs --dispatch d0 -o l3.json
 named "a FIFO root host log of an L3 tree" "dfx_outputs/host.1.log: warning: .*is a FIFO"
-rm l3/dfx_outputs/host.1.log
+named "a FIFO rank<N>/d<K> alignment log" "rank1/d0/host_clock_alignment.9.log: warning: .*is a FIFO"
+# Without --dispatch each capture reads the host logs beside it.
+expect 0 "swimlane-merge of an L3 tree with a FIFO alignment log in a capture" \
+    "$ptune" swimlane-merge l3/dfx_outputs -o l3-each.json
+named "a FIFO alignment log beside an L3 capture" "rank1/d0/host_clock_alignment.9.log: warning: .*is a FIFO"
+rm l3/dfx_outputs/host.1.log l3/dfx_outputs/rank1/d0/host_clock_alignment.9.log
 
 # A FIFO *.log in a bench directory: an input, exit 2 naming it (it was skipped).
 mkdir bench
@@ -126,6 +131,13 @@ plain=$(ls "$core"/*_trace.json)
 before=$(cksum <"$plain")
 expect 2 "pipe-trace -o over the *_trace.json not read" "$ptune" pipe-trace "$core" -o "$plain"
 [ "$(cksum <"$plain")" = "$before" ] || bad "pipe-trace replaced $plain"
+# scope-stats stops at the first host log naming the code: the ones after it are inputs too.
+cp -r "$data/scope/wedged_run" wedged
+echo "a later host log" >wedged/host.9999.log
+before=$(cksum <wedged/host.9999.log)
+expect 2 "scope-stats -o over a host log after the one read" \
+    "$ptune" scope-stats wedged -o wedged/host.9999.log
+[ "$(cksum <wedged/host.9999.log)" = "$before" ] || bad "scope-stats replaced wedged/host.9999.log"
 # Outputs elsewhere in those folders are still written.
 expect 0 "swimlane-merge -o a new file in the run" "$ptune" swimlane-merge run -o run/trace.json
 [ -s run/trace.json ] || bad "swimlane-merge did not write run/trace.json"
