@@ -13,6 +13,7 @@
 #include "device_log.hpp"
 #include "ptune/bench/model.hpp"
 #include "ptune/bench/summary.hpp"
+#include "ptune/core/found_files.hpp"
 #include "ptune/core/io.hpp"
 #include "ptune/core/text.hpp"
 #include "report_parser.hpp"
@@ -431,7 +432,9 @@ std::vector<std::string> files_under(const fs::path& dir) {
     for (auto it = fs::recursive_directory_iterator(
              dir, fs::directory_options::skip_permission_denied, error);
          !error && it != fs::recursive_directory_iterator(); it.increment(error)) {
-        if (!it->is_regular_file(error)) continue;
+        // A FIFO or device of a bench extension is kept: the caller names it (exit 2), as a
+        // named one; skipping it left the directory looking complete.
+        if (!io::is_file(it->path()) && !io::is_special_file(it->path())) continue;
         // A capture's alignment log repeats spans of its host.<pid>.log (upstream-2026-09.md
         // §2.5): reading both would count the invocation twice.
         if (it->path().filename().string().starts_with("host_clock_alignment.")) continue;
@@ -518,6 +521,8 @@ Status for_each_bench_case(const std::vector<std::string>& paths_or_labels,
                 diagnostics.warn(path, 0, "directory holds no *.log, *.txt, *.tsv or *.json file");
                 continue;
             }
+            for (const std::string& file : files)
+                if (io::is_special_file(file)) return io::check_regular_file(file).error();
             // The host logs of one run are one case (its ranks side by side), as if catted.
             std::set<std::string> in_runs;
             for (const auto& [dir, logs] : run_host_logs(files)) {

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <filesystem>
 #include <iostream>
 #include <map>
 
@@ -97,9 +98,32 @@ int Context::emit(const render::Report& report,
     return 0;
 }
 
+namespace {
+
+/// $GITHUB_STEP_SUMMARY must be a file GitHub reads back after the step: a regular file (or
+/// none yet), a FIFO (written as -o writes one: exit 2 when nobody reads) or /dev/null, which
+/// discards it on purpose. Any other device, a socket or a directory would swallow the
+/// summary in silence (a link to /dev/zero did) or is no file at all: refused, exit 2.
+Status check_step_summary(const char* path) {
+    std::error_code error;
+    const auto status = std::filesystem::status(path, error);
+    if (error || status.type() == std::filesystem::file_type::not_found ||
+        status.type() == std::filesystem::file_type::regular ||
+        status.type() == std::filesystem::file_type::fifo || io::same_file(path, "/dev/null"))
+        return ok_status();
+    auto kind = io::check_regular_file(path);
+    return Error{fmt::format("GITHUB_STEP_SUMMARY {} (or /dev/null to discard the summary): "
+                             "not written",
+                             kind ? "is not a regular file" : kind.error().message),
+                 path, 0, ExitCode::InputError};
+}
+
+}  // namespace
+
 int Context::append_step_summary(std::string_view title, const render::Report& report) {
     const char* path = std::getenv("GITHUB_STEP_SUMMARY");
     if (path == nullptr || *path == '\0') return 0;
+    if (auto status = check_step_summary(path); !status) return fail(status.error());
     std::string existing;
     if (auto text = io::read_file(path); text) existing = std::move(*text);
     auto output = open_output(path);

@@ -10,6 +10,7 @@
 
 #include <fmt/format.h>
 
+#include "ptune/core/found_files.hpp"
 #include "ptune/core/io.hpp"
 #include "ptune/core/json_walk.hpp"
 #include "ptune/core/text.hpp"
@@ -193,7 +194,9 @@ KernelNameFiles find_kernel_names_near(const fs::path& artifact) {
     }
     fs::path parent = folder.empty() ? fs::path("..") : folder.parent_path();
     for (const fs::path& candidate : {folder / "kernel_config.py", parent / "kernel_config.py"}) {
-        if (fs::is_regular_file(candidate, error)) {
+        // A FIFO or device too, as for the name map: reading it then names it in a warning
+        // ("kernel names not used"), where skipping it said nothing.
+        if (io::is_file(candidate) || io::is_special_file(candidate)) {
             found.kernel_config = candidate;
             break;
         }

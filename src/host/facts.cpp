@@ -10,6 +10,7 @@
 
 #include <fmt/format.h>
 
+#include "ptune/core/found_files.hpp"
 #include "ptune/core/io.hpp"
 
 namespace ptune::host {
@@ -384,7 +385,10 @@ HostFacts collect_host_facts(const std::vector<std::string>& inputs, Diagnostics
         for (auto it = fs::recursive_directory_iterator(
                  path, fs::directory_options::skip_permission_denied, error);
              !error && it != fs::recursive_directory_iterator(); it.increment(error)) {
-            if (it->is_regular_file(error) && wanted(it->path())) files.push_back(it->path());
+            // A FIFO or device there is taken too: add_file() names it in a warning, never
+            // opening it (skipping it said nothing).
+            if (wanted(it->path()) && (io::is_file(it->path()) || io::is_special_file(it->path())))
+                files.push_back(it->path());
         }
         std::sort(files.begin(), files.end());
         for (const fs::path& file : files) add_once(file);

@@ -11,6 +11,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "ptune/core/found_files.hpp"
 #include "ptune/core/io.hpp"
 #include "ptune/swimlane/reader.hpp"
 
@@ -24,13 +25,18 @@ Error placement_error(std::string message, std::string file = "") {
     return Error{std::move(message), std::move(file), 0, ExitCode::InputError};
 }
 
-/// The sorted files of `dir` named `<prefix>*.log`.
-std::vector<fs::path> logs_in(const fs::path& dir, std::string_view prefix) {
+/// The sorted regular files of `dir` named `<prefix>*.log`; one that is a FIFO or device is
+/// named in a warning to `diagnostics` (when given), never opened.
+std::vector<fs::path> logs_in(const fs::path& dir, std::string_view prefix,
+                              Diagnostics* diagnostics) {
     std::vector<fs::path> out;
     std::error_code ec;
     for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
         std::string name = it->path().filename().string();
-        if (name.starts_with(prefix) && name.ends_with(".log") && io::is_file(it->path()))
+        if (!name.starts_with(prefix) || !name.ends_with(".log")) continue;
+        if (diagnostics != nullptr ? io::usable_side_file(it->path(), *diagnostics,
+                                                          "host log not read for the placement")
+                                   : io::is_file(it->path()))
             out.push_back(it->path());
     }
     std::sort(out.begin(), out.end());
@@ -75,9 +81,12 @@ Result<Scanned> scan(const swimlane::CaptureFiles& files, const swimlane::LoadRe
 
 }  // namespace
 
-std::vector<fs::path> tree_host_logs(const fs::path& root) {
-    std::vector<fs::path> out = logs_in(root, "host_clock_alignment.");
-    for (auto& p : logs_in(root, "host.")) out.push_back(std::move(p));
+namespace {
+
+/// tree_host_logs(), naming the special files it leaves out in `diagnostics` when given.
+std::vector<fs::path> find_tree_host_logs(const fs::path& root, Diagnostics* diagnostics) {
+    std::vector<fs::path> out = logs_in(root, "host_clock_alignment.", diagnostics);
+    for (auto& p : logs_in(root, "host.", diagnostics)) out.push_back(std::move(p));
     std::vector<fs::path> nested;
     std::error_code ec;
     for (fs::directory_iterator r(root, ec), end; !ec && r != end; r.increment(ec)) {
@@ -88,11 +97,17 @@ std::vector<fs::path> tree_host_logs(const fs::path& root) {
                 // A chip child's host.<pid>.log sits in the first dispatch directory its
                 // process wrote (upstream-2026-12.md §7.1), not at the root.
                 for (std::string_view prefix : {"host_clock_alignment.", "host."})
-                    for (auto& p : logs_in(d->path(), prefix)) nested.push_back(p);
+                    for (auto& p : logs_in(d->path(), prefix, diagnostics)) nested.push_back(p);
     }
     std::sort(nested.begin(), nested.end());
     out.insert(out.end(), nested.begin(), nested.end());
     return out;
+}
+
+}  // namespace
+
+std::vector<fs::path> tree_host_logs(const fs::path& root) {
+    return find_tree_host_logs(root, nullptr);
 }
 
 bool has_host_logs(const PlacementRequest& request) {
@@ -110,8 +125,9 @@ Result<DispatchPairing> pair_dispatch(const std::vector<swimlane::CaptureFiles>&
                                       const PlacementRequest& request, Diagnostics& diagnostics) {
     DispatchPairing out;
     const std::string root = request.root.string();
-    std::vector<fs::path> logs =
-        request.host_logs.empty() ? tree_host_logs(request.root) : request.host_logs;
+    std::vector<fs::path> logs = request.host_logs.empty()
+                                     ? find_tree_host_logs(request.root, &diagnostics)
+                                     : request.host_logs;
     if (logs.empty())
         return placement_error(
             fmt::format("no host_clock_alignment.*.log or host.*.log under {}: every Rank is "

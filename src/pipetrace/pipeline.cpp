@@ -106,12 +106,13 @@ std::optional<fs::path> trace_in_folder(const fs::path& folder) {
     return newest;
 }
 
-std::vector<fs::path> find_traces(const fs::path& root, int max_depth) {
+namespace {
+
+/// The `core_swimlane_*` folders under `root` (or `root` itself when it is one), to
+/// `max_depth` levels.
+std::vector<fs::path> core_swimlane_folders(const fs::path& root, int max_depth) {
+    if (is_core_swimlane_folder(root)) return {root};
     std::vector<fs::path> out;
-    if (is_core_swimlane_folder(root)) {
-        if (auto trace = trace_in_folder(root)) out.push_back(*trace);
-        return out;
-    }
     std::error_code ec;
     fs::recursive_directory_iterator it(root, fs::directory_options::skip_permission_denied, ec);
     for (fs::recursive_directory_iterator end; !ec && it != end; it.increment(ec)) {
@@ -119,7 +120,38 @@ std::vector<fs::path> find_traces(const fs::path& root, int max_depth) {
         std::error_code type;
         if (!it->is_directory(type) || !is_core_swimlane_folder(it->path())) continue;
         it.disable_recursion_pending();
-        if (auto trace = trace_in_folder(it->path())) out.push_back(*trace);
+        out.push_back(it->path());
+    }
+    return out;
+}
+
+}  // namespace
+
+std::vector<fs::path> find_traces(const fs::path& root, int max_depth) {
+    std::vector<fs::path> out;
+    for (const fs::path& folder : core_swimlane_folders(root, max_depth))
+        if (auto trace = trace_in_folder(folder)) out.push_back(*trace);
+    std::sort(out.begin(), out.end());
+    return out;
+}
+
+std::vector<std::string> folder_trace_inputs(const std::string& input) {
+    std::vector<std::string> out;
+    if (input == io::kStdinName || !io::is_dir(input)) return out;
+    for (const fs::path& folder : core_swimlane_folders(input, 6)) {
+        std::error_code ec;
+        for (fs::directory_iterator it(folder, ec), end; !ec && it != end; it.increment(ec)) {
+            std::string name = it->path().filename().string();
+            if ((name_ends_with(name, kPerfettoSuffix) || name_ends_with(name, kTraceSuffix)) &&
+                !io::is_dir(it->path()))
+                out.push_back(it->path().string());
+        }
+        for (fs::directory_iterator it(folder / "insight_export", ec), end; !ec && it != end;
+             it.increment(ec)) {
+            if (!it->path().filename().string().starts_with("OPPROF_")) continue;
+            fs::path raw = it->path() / "simulator" / "trace.json";
+            if (std::error_code exists; fs::exists(raw, exists)) out.push_back(raw.string());
+        }
     }
     std::sort(out.begin(), out.end());
     return out;

@@ -11,6 +11,7 @@
 
 #include <fmt/format.h>
 
+#include "ptune/core/found_files.hpp"
 #include "ptune/core/io.hpp"
 #include "ptune/core/text.hpp"
 #include "ptune/render/json_stream.hpp"
@@ -138,7 +139,10 @@ std::vector<fs::path> find_scope_stats(const fs::path& input) {
     for (auto it = fs::recursive_directory_iterator(
              input, fs::directory_options::skip_permission_denied, error);
          !error && it != fs::recursive_directory_iterator(); it.increment(error)) {
-        if (it->path().filename() == kStatsName && it->is_regular_file(error))
+        // A FIFO or device of that name is taken too: reading it then names it (exit 2, as a
+        // named one), where skipping it said "no scope_stats.jsonl here".
+        if (it->path().filename() == kStatsName &&
+            (io::is_file(it->path()) || io::is_special_file(it->path())))
             files.push_back(it->path());
     }
     std::sort(files.begin(), files.end());
@@ -188,6 +192,10 @@ std::optional<OrchError> find_orch_error_near(const fs::path& stats_file, const 
                 logs.push_back(dir / it->path().filename());
         }
         std::sort(logs.begin(), logs.end());
+        // Every host log of a folder searched is an input, also those after the one that names
+        // the code: an output over one would change what the next run finds.
+        if (read != nullptr)
+            for (const fs::path& log : logs) read->push_back(log.string());
         for (const fs::path& log : logs) {
             // A FIFO would block the open and /dev/zero never end: regular files only (a
             // symlink to one is followed).
@@ -200,7 +208,6 @@ std::optional<OrchError> find_orch_error_near(const fs::path& stats_file, const 
                 continue;
             }
             std::ifstream in(log, std::ios::binary);
-            if (read != nullptr) read->push_back(log.string());
             if (auto found = find_orch_error(in, log.string())) return found;
         }
         if (dir.empty() || dir == top || !dir.has_parent_path() || dir.parent_path() == dir) break;

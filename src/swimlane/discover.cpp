@@ -156,6 +156,32 @@ std::optional<Discovery> search(const fs::path& dir, std::vector<std::string>& u
 
 }  // namespace
 
+std::vector<std::string> capture_folder_inputs(const fs::path& dir) {
+    std::vector<std::string> out;
+    const fs::path folder = dir.empty() ? fs::path(".") : dir;
+    std::error_code ec;
+    for (fs::directory_iterator it(folder, ec), end; !ec && it != end; it.increment(ec)) {
+        const std::string name = it->path().filename().string();
+        bool fixed = name == "deps.json" || name == "dispatch_identity.json" ||
+                     name == "dispatch_program.json" || name == "host_phase_records.jsonl" ||
+                     name == "kernel_config.py";
+        for (auto records : kRecordNames) fixed = fixed || name == records;
+        bool stamped = name.ends_with(".json") &&
+                       (name.starts_with("name_map") || name.starts_with(kRecordPrefixes[0]) ||
+                        name.starts_with(kRecordPrefixes[1]));
+        bool host_log = name.ends_with(".log") &&
+                        (name.starts_with("host_clock_alignment.") || name.starts_with("host."));
+        if ((fixed || stamped || host_log) && !is_dir(it->path()))
+            out.push_back((dir / it->path().filename()).string());
+    }
+    const fs::path parent_config =
+        (dir.empty() ? fs::path("..") : dir.parent_path()) / "kernel_config.py";
+    if (std::error_code exists; fs::exists(parent_config, exists))
+        out.push_back(parent_config.string());
+    std::sort(out.begin(), out.end());
+    return out;
+}
+
 Result<Discovery> discover_captures(const fs::path& input) {
     if (input == io::kStdinName) {
         // Records on stdin: no siblings to look for; --deps and --names still apply.

@@ -9,6 +9,7 @@
 
 #include <fmt/format.h>
 
+#include "ptune/core/found_files.hpp"
 #include "ptune/core/io.hpp"
 #include "ptune/swimlane/reader.hpp"
 
@@ -40,16 +41,22 @@ Result<std::optional<Deps>> load_deps(const std::filesystem::path& path, bool re
 }
 
 /// The host logs of a capture (§1.12.1 step 2): the named ones, else the sorted sibling
-/// `host_clock_alignment.*.log`, else the sorted sibling `host.*.log`.
+/// `host_clock_alignment.*.log`, else the sorted sibling `host.*.log`. A sibling that is a
+/// FIFO or device is named in a warning, never opened.
 std::vector<std::filesystem::path> host_logs_for(const std::filesystem::path& records,
-                                                 const LoadRequest& request) {
+                                                 const LoadRequest& request,
+                                                 Diagnostics& diagnostics) {
     if (!request.host_logs.empty()) return request.host_logs;
     std::vector<std::filesystem::path> alignment, host;
     std::error_code ec;
     std::filesystem::path dir = records.parent_path().empty() ? "." : records.parent_path();
     for (std::filesystem::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
         std::string name = it->path().filename().string();
-        if (!name.ends_with(".log") || !it->is_regular_file(ec)) continue;
+        if (!name.ends_with(".log") ||
+            !(name.starts_with("host_clock_alignment.") || name.starts_with("host.")) ||
+            !io::usable_side_file(it->path(), diagnostics,
+                                  "host log not read (no host clock alignment from it)"))
+            continue;
         if (name.starts_with("host_clock_alignment.")) alignment.push_back(it->path());
         if (name.starts_with("host.")) host.push_back(it->path());
     }
@@ -73,7 +80,7 @@ Result<HostAlignmentInput> load_host_alignment(const std::filesystem::path& reco
     }
     input.forced = !request.host_logs.empty();
     HostSpanLog spans;
-    for (const auto& path : host_logs_for(records, request)) {
+    for (const auto& path : host_logs_for(records, request, diagnostics)) {
         auto log = io::open_input(path.string());
         if (!log) {
             if (input.forced) return log.error();
@@ -91,8 +98,7 @@ Result<HostAlignmentInput> load_host_alignment(const std::filesystem::path& reco
                                      spans.torn));
     input.windows = host_windows(spans.spans);
     std::filesystem::path sidecar = records.parent_path() / "dispatch_identity.json";
-    std::error_code ec;
-    if (std::filesystem::is_regular_file(sidecar, ec)) {
+    if (io::usable_side_file(sidecar, diagnostics, "dispatch identity not used")) {
         auto text = io::read_file(sidecar.string(), 1u << 20);
         auto identity = text ? read_dispatch_identity(*text, sidecar.string())
                              : Result<DispatchIdentity>(text.error());

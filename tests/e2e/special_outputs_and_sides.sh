@@ -3,26 +3,10 @@
 # 1, 2 and 6): each is exit 2 at once (they used to hang, or to warn and exit 0), a FIFO with a
 # reader is written, and an output over a history database's journal files is refused.
 # Usage: special_outputs_and_sides.sh PTUNE BUILD_DIR
-set -u
-ptune=$(realpath "$1")
-here=$(cd "$(dirname "$0")/.." && pwd)
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail=0
-bad() { echo "FAIL: $*"; fail=1; }
+source "$(dirname "$0")/lib/special_files.sh" "$1"
 log=$here/data/bench/ci_sweep_excerpts.log
 records=$here/data/swimlane/chip_swimlane_records.json
-cd "$tmp" || exit 1
 mkfifo fifo
-
-# expect CODE DESCRIPTION COMMAND...: the exit code within 20 s (124 = it hung).
-expect() {
-    local want=$1 what=$2
-    shift 2
-    timeout 20 "$@" >out 2>err </dev/null
-    local code=$?
-    [ "$code" = "$want" ] || bad "$what: exit $code, expected $want: $(head -c 400 err)"
-}
 
 expect 2 "-o at a FIFO nobody reads" "$ptune" bench-summary "$log" -o fifo
 grep -q "fifo: is a FIFO (named pipe) nobody reads" err || bad "-o FIFO not named: $(cat err)"

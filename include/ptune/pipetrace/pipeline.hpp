@@ -56,6 +56,12 @@ std::optional<std::filesystem::path> trace_in_folder(const std::filesystem::path
 std::vector<std::filesystem::path> find_traces(const std::filesystem::path& root,
                                                int max_depth = 6);
 
+/// Every trace file of the core swimlane folder(s) of `input` (a directory) that load() may
+/// take, read this time or not: each `*_trace_perfetto.json`, `*_trace.json` and
+/// `insight_export/OPPROF_*/simulator/trace.json`. Empty for a file or stdin. The command adds
+/// them to its inputs: an output over one is refused (it would be read next time).
+std::vector<std::string> folder_trace_inputs(const std::string& input);
+
 /// What the pipeline read and found.
 struct Loaded {
     std::string path;

@@ -37,7 +37,8 @@ std::optional<OrchError> find_orch_error(std::istream& in, const std::string& so
 /// The host logs (`host.*.log`, `host-strace.*.log` excluded) beside or above a scope_stats
 /// file, up to the directory `root`, that name an `orch_error_code`. Only regular files are
 /// read: a FIFO or device with such a name is skipped (with a warning in `diagnostics`, when
-/// given), never opened. Every file read is appended to `read` (when given): it is an input.
+/// given), never opened. Every host log of a folder searched is appended to `read` (when
+/// given), read or not (those after the one that names the code too): it is an input.
 std::optional<OrchError> find_orch_error_near(const std::filesystem::path& stats_file,
                                               const std::filesystem::path& root,
                                               Diagnostics* diagnostics = nullptr,

@@ -36,4 +36,12 @@ struct Discovery {
 /// `rank*/d*/` tree. Fails with a message naming the path when nothing is found.
 Result<Discovery> discover_captures(const std::filesystem::path& input);
 
+/// Every existing file in the capture folder `dir` that reading a capture there may take as an
+/// input, whether this run read it or not (an alignment log is read instead of the host logs,
+/// swimlane-analyze draws no host phases): the records files, `deps.json`, `name_map*.json`,
+/// `kernel_config.py` (also one folder up), `host_clock_alignment.*.log`, `host.*.log`,
+/// `dispatch_identity.json`, `dispatch_program.json`, `host_phase_records.jsonl`. The commands
+/// add them to their inputs: an output over one is refused, as it would be read next time.
+std::vector<std::string> capture_folder_inputs(const std::filesystem::path& dir);
+
 }  // namespace ptune::swimlane

@@ -8,11 +8,25 @@
 #include "cli/commands/commands.hpp"
 #include "cli/safety.hpp"
 #include "ptune/advise/advisor.hpp"
+#include "ptune/core/found_files.hpp"
 #include "ptune/core/io.hpp"
 
 namespace ptune::cli {
 
 namespace {
+
+/// A `--log` / `--baseline` argument (`PATH` or `NAME=PATH`) that names a FIFO, a device or a
+/// socket: the refusal every named input gets (`is a FIFO (named pipe), expected a regular
+/// file`). Anything else is left to the bench reader.
+Status named_bench_input_is_file(const std::string& argument) {
+    std::string path = argument;
+    std::error_code error;
+    if (std::size_t eq = argument.find('=');
+        !std::filesystem::exists(argument, error) && eq != std::string::npos && eq > 0)
+        path = argument.substr(eq + 1);
+    if (io::is_special_file(path)) return io::check_regular_file(path);
+    return ok_status();
+}
 
 class AdviseCommand : public Command {
   public:
@@ -42,6 +56,12 @@ class AdviseCommand : public Command {
         context.add_inputs({dir_});
         context.add_inputs(logs_);
         context.add_inputs(baselines_);
+        // A FIFO or device named by --log / --baseline is exit 2 as every named input (it was
+        // a warning, and the run went on without it); a directory is a bench input.
+        for (const auto* arguments : {&logs_, &baselines_})
+            for (const std::string& argument : *arguments)
+                if (auto status = named_bench_input_is_file(argument); !status)
+                    return context.fail(status.error());
         auto catalogue = context.catalogue();
         if (!catalogue) return context.fail(catalogue.error());
         auto inventory = advise::take_inventory(dir_, program_, nth_latest_, logs_);

@@ -34,6 +34,26 @@ bool is_l3_tree(const std::string& input) {
     return l3::find_root(input).has_value();
 }
 
+namespace {
+
+/// The host logs at an L3 tree's root are inputs of the --dispatch placement: an output over
+/// one is refused in every mode (it would be read next time).
+void add_tree_host_logs(Context& context, const std::filesystem::path& root) {
+    for (const auto& log : l3::tree_host_logs(root)) context.add_inputs({log.string()});
+}
+
+}  // namespace
+
+void add_capture_folder_inputs(Context& context,
+                               const std::vector<swimlane::CaptureFiles>& captures,
+                               const std::string& input) {
+    for (const swimlane::CaptureFiles& capture : captures)
+        if (capture.records != io::kStdinName)
+            context.add_inputs(swimlane::capture_folder_inputs(capture.records.parent_path()));
+    if (captures.size() > 1)
+        if (auto root = l3::find_root(input)) add_tree_host_logs(context, *root);
+}
+
 Result<std::vector<swimlane::CaptureFiles>> l3_merge_captures(Context& context,
                                                               const std::string& input,
                                                               const L3Options& options,
@@ -71,6 +91,7 @@ Flow l3_merge_request(Context& context, const L3Options& options,
     if (!found) return Flow::stop(context.fail(found.error()));
     for (const auto& note : found->notes) context.diagnostics.note(input, 0, note);
     request.captures = std::move(found->captures);
+    add_capture_folder_inputs(context, request.captures, input);
     if (!rank_pids.empty() && !options.selected())
         return Flow::stop(
             context.fail(Error{"--rank-pid applies to an L3 tree with --dispatch or "
@@ -105,6 +126,9 @@ int run_l3_analysis(Context& context, const std::string& input, const L3Options&
                                     : l3::analyze_pmu_tree(*tree, **catalogue, tree_options);
     l3::report_diagnostics(*tree, comparison, context.diagnostics);
     context.add_inputs(l3::inputs(comparison));
+    for (const l3::RankCapture& capture : tree->captures)
+        context.add_inputs(swimlane::capture_folder_inputs(capture.dir));
+    add_tree_host_logs(context, tree->root);
     if (comparison.dispatches.empty())
         return context.fail(Error{source == l3::Source::Swimlane
                                       ? "no rank of this tree has usable swimlane records"

@@ -29,6 +29,13 @@ struct L3Options {
 /// newest run).
 bool is_l3_tree(const std::string& input);
 
+/// Adds to the context's inputs every file of the captures' folders that reading a capture may
+/// take (swimlane::capture_folder_inputs), read this time or not, and for an L3 tree (`input`)
+/// its root's host logs: an output over any of them is refused.
+void add_capture_folder_inputs(Context& context,
+                               const std::vector<swimlane::CaptureFiles>& captures,
+                               const std::string& input);
+
 /// The captures of the selected dispatch of an L3 tree, for swimlane-merge (the trace needs
 /// every model at once); the tree's gaps go to the context's diagnostics.
 /// `tree`, when given, receives the tree read (its root, pairing and sidecars).

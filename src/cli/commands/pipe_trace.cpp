@@ -26,6 +26,7 @@ class PipeTraceCommand : public Command {
 
     int run(Context& context) override {
         context.add_inputs({input_});
+        context.add_inputs(pipetrace::folder_trace_inputs(input_));
         std::optional<std::size_t> n_blocks;
         if (n_blocks_ > 0) n_blocks = n_blocks_;
         auto loaded = pipetrace::load(input_, n_blocks, context.diagnostics);

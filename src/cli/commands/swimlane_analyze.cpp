@@ -53,6 +53,7 @@ class SwimlaneAnalyzeCommand : public Command {
         for (const auto& note : found->notes) context.diagnostics.note(input_, 0, note);
         auto files = swimlane::only_capture(*found, input_);
         if (!files) return context.fail(files.error());
+        add_capture_folder_inputs(context, {*files}, input_);
         auto loaded = swimlane::load_capture(*files, request, context.diagnostics);
         if (!loaded) return context.fail(loaded.error());
         context.add_inputs(loaded->inputs);

@@ -4,6 +4,7 @@
 
 #include <fstream>
 
+#include "ptune/core/found_files.hpp"
 #include "ptune/host/phase_records.hpp"
 
 namespace ptune::swimlane {
@@ -12,8 +13,7 @@ std::optional<HostPhaseLanes> load_host_phase_lanes(const std::filesystem::path&
                                                     const Capture& capture,
                                                     Diagnostics& diagnostics) {
     std::filesystem::path file = records.parent_path() / "host_phase_records.jsonl";
-    std::error_code error;
-    if (!std::filesystem::is_regular_file(file, error)) return std::nullopt;
+    if (!io::usable_side_file(file, diagnostics, "no host phase lanes drawn")) return std::nullopt;
     if (!capture.host_orchestration) {
         diagnostics.note(file.string(), 0,
                          "not drawn: the capture is not a host-orchestration capture, so it has "

@@ -1,0 +1,428 @@
+// Outputs (io.hpp): the output-safety rule, atomic outputs and the signal handlers that remove
+// their temporary files.
+
+#include "ptune/core/io.hpp"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <array>
+#include <atomic>
+#include <cerrno>
+#include <csignal>
+#include <cstring>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <mutex>
+#include <random>
+
+#include <fmt/format.h>
+
+#include "io_internal.hpp"
+
+namespace ptune::io {
+
+namespace fs = std::filesystem;
+using namespace detail;
+
+namespace {
+
+// Where writing `path` lands: symlinks followed to their final target, also when that target
+// does not exist yet (a dangling link is written through, not replaced). Paths under /dev and
+// /proc (/dev/stdout, /proc/self/fd/N) are kept as given: they are written directly.
+std::string resolve_output(const std::string& path) {
+    if (path.starts_with("/dev/") || path.starts_with("/proc/")) return path;
+    fs::path current(path);
+    for (int hop = 0; hop < 40; ++hop) {
+        struct stat info {};
+        if (::lstat(current.c_str(), &info) != 0 || !S_ISLNK(info.st_mode)) break;
+        std::error_code error;
+        fs::path target = fs::read_symlink(current, error);
+        if (error) break;
+        current = target.is_absolute() ? target : current.parent_path() / target;
+    }
+    return current.string();
+}
+
+// The same file for two outputs: the same inode when both exist, else the same normalised path.
+// Devices and pipes (/dev/null twice) take any number of writers.
+bool same_output(const std::string& a, const std::string& b) {
+    struct stat info {};
+    if (::stat(a.c_str(), &info) == 0 && !S_ISREG(info.st_mode)) return false;
+    std::string ra = resolve_output(a), rb = resolve_output(b);
+    if (same_file(ra, rb)) return true;
+    std::error_code ea, eb;
+    fs::path ca = fs::weakly_canonical(fs::absolute(ra, ea), ea);
+    fs::path cb = fs::weakly_canonical(fs::absolute(rb, eb), eb);
+    return !ea && !eb && ca == cb;
+}
+
+}  // namespace
+
+Status check_outputs(const std::vector<std::string>& outputs,
+                     const std::vector<std::string>& inputs,
+                     const std::vector<std::string>& side_files) {
+    for (std::size_t i = 0; i < outputs.size(); ++i) {
+        if (outputs[i] == kStdinName) continue;
+        for (std::size_t j = 0; j < i; ++j) {
+            if (outputs[j] != kStdinName && same_output(outputs[i], outputs[j])) {
+                return Error{
+                    fmt::format("two outputs of one command name the same file ('{}')", outputs[j]),
+                    outputs[i], 0, ExitCode::InputError};
+            }
+        }
+        for (const auto& input : inputs) {
+            if (input != kStdinName && same_file(outputs[i], input)) {
+                return collision_error(outputs[i], input);
+            }
+        }
+        for (const auto& side : side_files) {
+            if (same_output(outputs[i], side)) {
+                return Error{fmt::format("refusing to write the output over '{}', a file an "
+                                         "input's engine creates and removes",
+                                         side),
+                             outputs[i], 0, ExitCode::InputError};
+            }
+        }
+    }
+    return ok_status();
+}
+
+void reset_output_safety() {
+    auto& book = ledger();
+    std::lock_guard<std::mutex> lock(book.mutex);
+    book.armed = false;
+    book.outputs.clear();
+    book.read.clear();
+}
+
+void protect_outputs(const std::vector<std::string>& outputs) {
+    auto& book = ledger();
+    std::lock_guard<std::mutex> lock(book.mutex);
+    book.armed = true;
+    for (const auto& output : outputs) {
+        struct stat info {};
+        if (output == kStdinName || ::stat(output.c_str(), &info) != 0 || !S_ISREG(info.st_mode))
+            continue;
+        book.outputs.emplace_back(FileId{info.st_dev, info.st_ino}, output);
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Pending temporary files, removed by the signal handler. Fixed storage: the handler may only
+// use async-signal-safe calls.
+namespace {
+constexpr std::size_t kMaxPending = 16;
+constexpr std::size_t kMaxPath = 4096;
+std::array<std::array<char, kMaxPath>, kMaxPending> g_pending{};
+std::array<std::atomic<bool>, kMaxPending> g_pending_used{};   // slot taken
+std::array<std::atomic<bool>, kMaxPending> g_pending_ready{};  // its path is complete
+volatile std::sig_atomic_t g_file_too_large = 0;
+
+int register_pending(const std::string& path) {
+    if (path.size() >= kMaxPath) return -1;
+    for (std::size_t i = 0; i < kMaxPending; ++i) {
+        bool expected = false;
+        if (g_pending_used[i].compare_exchange_strong(expected, true)) {
+            std::memcpy(g_pending[i].data(), path.c_str(), path.size() + 1);
+            g_pending_ready[i].store(true, std::memory_order_release);
+            return static_cast<int>(i);
+        }
+    }
+    return -1;
+}
+
+void unregister_pending(int slot) {
+    if (slot < 0) return;
+    g_pending_ready[static_cast<std::size_t>(slot)] = false;
+    g_pending_used[static_cast<std::size_t>(slot)] = false;
+}
+
+extern "C" void remove_pending_and_exit(int signal_number) {
+    for (std::size_t i = 0; i < kMaxPending; ++i) {
+        if (g_pending_ready[i].load(std::memory_order_acquire)) ::unlink(g_pending[i].data());
+    }
+    std::signal(signal_number, SIG_DFL);
+    std::raise(signal_number);
+}
+
+// SIGXFSZ (RLIMIT_FSIZE reached): the write that caused it fails with EFBIG once the handler
+// returns, and the normal error path names the output and removes the temporary file.
+extern "C" void note_file_too_large(int) {
+    g_file_too_large = 1;
+}
+
+// Why a write failed, for the message: errno when the failing call left one.
+std::string write_failure(int error) {
+    if (g_file_too_large || error == EFBIG) return "write failed: file size limit exceeded";
+    if (error == ENOSPC) return "write failed: no space left on device";
+    if (error != 0) return fmt::format("write failed: {}", errno_text(error));
+    return "write failed (disk full?)";
+}
+
+constexpr std::string_view kTempSuffix = ".ptune-tmp-XXXXXX";
+
+// The name of the temporary file next to `target`: `.<name>.ptune-tmp-XXXXXX`, with the name
+// cut so that the whole stays within the directory's NAME_MAX (a 250-byte output name is fine).
+std::string temp_pattern(const fs::path& directory, const std::string& name) {
+    long name_max = ::pathconf(directory.c_str(), _PC_NAME_MAX);
+    std::size_t limit = name_max > 0 ? static_cast<std::size_t>(name_max) : 255;
+    std::size_t room = limit - 1 - kTempSuffix.size();
+    std::string stem = name.size() > room ? name.substr(0, room) : name;
+    return (directory / ("." + stem + std::string(kTempSuffix))).string();
+}
+
+struct TempFile {
+    int fd = -1;
+    int error = 0;     // errno when fd < 0
+    int slot = -1;     // register_pending's slot
+    std::string path;  // the pattern with its X's filled in
+};
+
+// Creates the file of `pattern` (ending in XXXXXX) like mkstemp, but registers its name for the
+// signal handlers before the file exists: with mkstemp a signal between creating and
+// registering the file left it behind. Any thread may take a process-directed signal, so
+// blocking signals in this one would not close that window.
+TempFile create_temp_file(std::string pattern) {
+    static constexpr std::string_view kLetters =
+        "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+    static std::mutex mutex;
+    static std::mt19937_64 random(std::random_device{}() ^ static_cast<std::uint64_t>(::getpid()));
+    TempFile temp;
+    const std::size_t at = pattern.size() - 6;
+    for (int attempt = 0; attempt < 100; ++attempt) {
+        {
+            std::lock_guard<std::mutex> lock(mutex);
+            for (std::size_t i = at; i < pattern.size(); ++i)
+                pattern[i] = kLetters[random() % kLetters.size()];
+        }
+        temp.slot = register_pending(pattern);
+        temp.fd = ::open(pattern.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+        if (temp.fd >= 0) {
+            temp.path = pattern;
+            return temp;
+        }
+        temp.error = errno;
+        unregister_pending(temp.slot);
+        temp.slot = -1;
+        if (temp.error != EEXIST) break;
+    }
+    return temp;
+}
+}  // namespace
+
+void install_cleanup_handlers() {
+    // Every signal whose default action ends the process (signal(7)), so that no temporary file
+    // outlives an interrupted run. A signal the parent set to be ignored (nohup, SIGPIPE in some
+    // shells) stays ignored.
+    static constexpr int kTerminating[] = {SIGINT,
+                                           SIGTERM,
+                                           SIGHUP,
+                                           SIGQUIT,
+                                           SIGUSR1,
+                                           SIGUSR2,
+                                           SIGPIPE,
+                                           SIGALRM,
+                                           SIGXCPU,
+                                           SIGVTALRM,
+                                           SIGPROF,
+                                           SIGSYS,
+                                           SIGABRT
+#ifdef SIGIO
+                                           ,
+                                           SIGIO
+#endif
+#ifdef SIGPWR
+                                           ,
+                                           SIGPWR
+#endif
+#ifdef SIGSTKFLT
+                                           ,
+                                           SIGSTKFLT
+#endif
+    };
+    auto install = [](int signal_number, void (*handler)(int)) {
+        struct sigaction previous {};
+        if (sigaction(signal_number, nullptr, &previous) == 0 && previous.sa_handler == SIG_IGN)
+            return;
+        struct sigaction action {};
+        action.sa_handler = handler;
+        sigemptyset(&action.sa_mask);
+        sigaction(signal_number, &action, nullptr);
+    };
+    for (int signal_number : kTerminating) install(signal_number, remove_pending_and_exit);
+    install(SIGXFSZ, note_file_too_large);
+}
+
+namespace detail {
+// A file buffer that remembers why its first write failed: by the time commit() sees the
+// stream's failbit, errno has long been overwritten (and ENOSPC must be named as such).
+class ErrnoFilebuf : public std::filebuf {
+  public:
+    int error = 0;
+
+  protected:
+    int_type overflow(int_type ch) override {
+        errno = 0;
+        int_type result = std::filebuf::overflow(ch);
+        if (traits_type::eq_int_type(result, traits_type::eof())) remember();
+        return result;
+    }
+    std::streamsize xsputn(const char* data, std::streamsize count) override {
+        errno = 0;
+        std::streamsize written = std::filebuf::xsputn(data, count);
+        if (written < count) remember();
+        return written;
+    }
+    int sync() override {
+        errno = 0;
+        int result = std::filebuf::sync();
+        if (result != 0) remember();
+        return result;
+    }
+
+  private:
+    void remember() {
+        if (error == 0) error = errno;
+    }
+};
+}  // namespace detail
+
+struct AtomicOutput::Impl {
+    detail::ErrnoFilebuf buffer;
+    std::ostream file{&buffer};
+    std::string temp_path;  // empty when writing directly
+    std::string target;     // where the rename lands: symlinks resolved
+    int pending_slot = -1;
+    bool committed = false;
+};
+
+Result<std::unique_ptr<AtomicOutput>> AtomicOutput::open(const std::string& path,
+                                                         const std::vector<std::string>& inputs,
+                                                         bool binary) {
+    std::unique_ptr<AtomicOutput> out(new AtomicOutput());
+    out->path_ = path;
+    out->impl_ = std::make_unique<Impl>();
+    if (path == kStdinName) return out;
+
+    for (const auto& input : inputs) {
+        if (input != kStdinName && same_file(path, input)) return collision_error(path, input);
+    }
+    auto mode = std::ios::out | std::ios::trunc;
+    if (binary) mode |= std::ios::binary;
+    struct stat info {};
+    bool exists = ::stat(path.c_str(), &info) == 0;
+    {
+        // Files this command read, found by itself (a build directory's artifacts) or refused
+        // to read because they are this output.
+        auto& book = ledger();
+        std::lock_guard<std::mutex> lock(book.mutex);
+        if (exists) {
+            if (auto it = book.read.find(FileId{info.st_dev, info.st_ino}); it != book.read.end())
+                return collision_error(path, it->second);
+        }
+    }
+    if (exists && S_ISDIR(info.st_mode)) {
+        return Error{"is a directory, expected an output file", path, 0, ExitCode::InputError};
+    }
+    // Opening a FIFO for writing waits for a reader, for ever if none comes: ask without waiting
+    // (a process substitution's pipe has its reader already). The probe stays open until the
+    // real open is done, so the reader never sees the writers come and go (an end of file).
+    int fifo_probe = -1;
+    if (exists && S_ISFIFO(info.st_mode)) {
+        fifo_probe = ::open(path.c_str(), O_WRONLY | O_NONBLOCK | O_CLOEXEC);
+        if (fifo_probe < 0) {
+            return Error{errno == ENXIO
+                             ? std::string("is a FIFO (named pipe) nobody reads; "
+                                           "expected a file or a pipe with a reader")
+                             : fmt::format("cannot open for writing: {}", errno_text(errno)),
+                         path, 0, ExitCode::InputError};
+        }
+    }
+    std::string target = resolve_output(path);
+    if ((exists && !S_ISREG(info.st_mode)) || target.starts_with("/dev/") ||
+        target.starts_with("/proc/")) {
+        // /dev/null, a pipe, a terminal, /dev/stdout: nothing to replace atomically (and a
+        // system link such as /dev/stdout must never be replaced by a file).
+        const bool opened = out->impl_->buffer.open(path, mode) != nullptr;
+        const int open_error = errno;
+        if (fifo_probe >= 0) ::close(fifo_probe);
+        errno = open_error;
+        if (!opened) {
+            return Error{fmt::format("cannot open for writing: {}", errno_text(errno)), path, 0,
+                         ExitCode::InputError};
+        }
+        return out;
+    }
+    // A symlink is written through: the temporary file goes next to its target, which the
+    // rename replaces, and the link stays a link.
+    fs::path resolved(target);
+    fs::path directory = resolved.has_parent_path() ? resolved.parent_path() : fs::path(".");
+    TempFile temp = create_temp_file(temp_pattern(directory, resolved.filename().string()));
+    if (temp.fd < 0) {
+        return Error{fmt::format("cannot create a file in '{}': {}", directory.string(),
+                                 errno_text(temp.error)),
+                     path, 0, ExitCode::InputError};
+    }
+    // Created as a plain create would (0666 less the umask); a replaced file keeps its mode.
+    if (exists) ::fchmod(temp.fd, info.st_mode & 07777);
+    ::close(temp.fd);
+    out->impl_->temp_path = temp.path;
+    out->impl_->target = target;
+    out->impl_->pending_slot = temp.slot;
+    if (out->impl_->buffer.open(temp.path, mode) == nullptr) {
+        ::unlink(temp.path.c_str());
+        return Error{fmt::format("cannot open for writing: {}", errno_text(errno)), path, 0,
+                     ExitCode::InputError};
+    }
+    return out;
+}
+
+AtomicOutput::~AtomicOutput() {
+    if (impl_ && !impl_->committed && !impl_->temp_path.empty()) {
+        impl_->buffer.close();
+        ::unlink(impl_->temp_path.c_str());
+    }
+    if (impl_) unregister_pending(impl_->pending_slot);
+}
+
+std::ostream& AtomicOutput::stream() {
+    if (path_ == kStdinName) return std::cout;
+    return impl_->file;
+}
+
+Status AtomicOutput::commit() {
+    if (path_ == kStdinName) {
+        errno = 0;
+        std::cout.flush();
+        if (!std::cout) {
+            return Error{fmt::format("error writing to standard output: {}", write_failure(errno)),
+                         "", 0, ExitCode::InputError};
+        }
+        return ok_status();
+    }
+    bool good = static_cast<bool>(impl_->file);
+    if (good) impl_->file.flush();
+    good = good && static_cast<bool>(impl_->file);
+    errno = 0;
+    bool closed = impl_->buffer.close() != nullptr;
+    if (!good || !closed) {
+        int error = impl_->buffer.error != 0 ? impl_->buffer.error : errno;
+        return Error{write_failure(error), path_, 0, ExitCode::InputError};
+    }
+    if (!impl_->temp_path.empty()) {
+        if (::rename(impl_->temp_path.c_str(), impl_->target.c_str()) != 0) {
+            return Error{fmt::format("cannot move the result into place: {}", errno_text(errno)),
+                         path_, 0, ExitCode::InputError};
+        }
+    }
+    impl_->committed = true;
+    unregister_pending(impl_->pending_slot);
+    impl_->pending_slot = -1;
+    return ok_status();
+}
+
+}  // namespace ptune::io
