@@ -19,7 +19,11 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 failed=0
 for input in "$@"; do
-    input=$(realpath "$input")
+    if ! input=$(realpath -e "$input"); then
+        echo "DIFFERENT: no such input $input"
+        failed=1
+        continue
+    fi
     for variant in json gz proto overhead; do
         case $variant in
             json) out=trace.json extra=() ;;
