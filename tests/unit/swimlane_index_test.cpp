@@ -157,3 +157,25 @@ TEST_CASE("stable_order of many items (in-place radix levels) equals a stable so
         }
     }
 }
+
+TEST_CASE("FanCounts finds the counts of arrows in runs of flow ids, and none elsewhere",
+          "[swimlane]") {
+    ptune::swimlane::detail::FanCounts fans;
+    CHECK(fans.find(0) == nullptr);
+    for (std::uint32_t flow = 3; flow < 6; ++flow)
+        fans.add(flow, {static_cast<std::int32_t>(flow), 1});  // one run: 3, 4, 5
+    fans.add(9, {4, 2});                                       // a second run: 9
+    fans.add(10, {-7, 5});
+    for (std::uint32_t flow : {0u, 2u, 6u, 8u, 11u, 4000000000u}) CHECK(fans.find(flow) == nullptr);
+    for (std::uint32_t flow = 3; flow < 6; ++flow) {
+        REQUIRE(fans.find(flow) != nullptr);
+        CHECK(fans.find(flow)->input == static_cast<std::int32_t>(flow));
+        CHECK(fans.find(flow)->output == 1);
+    }
+    REQUIRE(fans.find(9) != nullptr);
+    CHECK(fans.find(9)->input == 4);
+    CHECK(fans.find(9)->output == 2);
+    REQUIRE(fans.find(10) != nullptr);
+    CHECK(fans.find(10)->input == -7);
+    CHECK(fans.find(10)->output == 5);
+}

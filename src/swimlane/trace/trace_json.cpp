@@ -315,12 +315,14 @@ class JsonWriter {
             out_.lit(",\"bind_id\":");
             id(s, s.id);
         }
-        if (f.input_count >= 0) {
-            out_.lit(",\"input_task_count\":");
-            out_.integer(f.input_count);
-            out_.lit(",\"output_task_count\":");
-            out_.integer(f.output_count);
-        }
+        // Only dependency arrows can have fan counts: the others skip the lookup.
+        if (f.name() == FlowName::Dependency || f.name() == FlowName::HbViolation)
+            if (const FanCounts::Counts* counts = m_.fan_counts.find(index)) {
+                out_.lit(",\"input_task_count\":");
+                out_.integer(counts->input);
+                out_.lit(",\"output_task_count\":");
+                out_.integer(counts->output);
+            }
         out_.ch('}');
     }
 
