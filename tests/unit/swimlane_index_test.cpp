@@ -135,3 +135,47 @@ TEST_CASE("stable_order with a tie-break orders items whose keys are all equal",
         [&](std::uint32_t a, std::uint32_t b) { return ties[a] < ties[b]; });
     CHECK(order == std::vector<std::uint32_t>{3, 1, 2, 4, 0});
 }
+
+TEST_CASE("stable_order of many items (in-place radix levels) equals a stable sort", "[swimlane]") {
+    // 600K items: the in-place most-significant pass with a 9-bit digit, buckets sorted by
+    // least-significant passes and by insertion; keys with long runs of ties, from a shuffled
+    // order (ties keep it) and from the identity.
+    std::mt19937_64 random(7);
+    const std::size_t n = 600000;
+    for (std::uint64_t key_range : {std::uint64_t{1} << 30, std::uint64_t{5000}}) {
+        std::vector<std::uint64_t> keys(n);
+        for (auto& key : keys) key = random() % key_range;
+        for (bool shuffled : {false, true}) {
+            std::vector<std::uint32_t> order(n);
+            for (std::uint32_t i = 0; i < n; ++i) order[i] = i;
+            if (shuffled) std::shuffle(order.begin(), order.end(), random);
+            std::vector<std::uint32_t> expected = order;
+            std::stable_sort(expected.begin(), expected.end(),
+                             [&](std::uint32_t a, std::uint32_t b) { return keys[a] < keys[b]; });
+            stable_order(order, [&](std::uint32_t i) { return keys[i]; });
+            CHECK(order == expected);
+        }
+    }
+}
+
+TEST_CASE("FanCounts finds the counts of arrows in runs of flow ids, and none elsewhere",
+          "[swimlane]") {
+    ptune::swimlane::detail::FanCounts fans;
+    CHECK(fans.find(0) == nullptr);
+    for (std::uint32_t flow = 3; flow < 6; ++flow)
+        fans.add(flow, {static_cast<std::int32_t>(flow), 1});  // one run: 3, 4, 5
+    fans.add(9, {4, 2});                                       // a second run: 9
+    fans.add(10, {-7, 5});
+    for (std::uint32_t flow : {0u, 2u, 6u, 8u, 11u, 4000000000u}) CHECK(fans.find(flow) == nullptr);
+    for (std::uint32_t flow = 3; flow < 6; ++flow) {
+        REQUIRE(fans.find(flow) != nullptr);
+        CHECK(fans.find(flow)->input == static_cast<std::int32_t>(flow));
+        CHECK(fans.find(flow)->output == 1);
+    }
+    REQUIRE(fans.find(9) != nullptr);
+    CHECK(fans.find(9)->input == 4);
+    CHECK(fans.find(9)->output == 2);
+    REQUIRE(fans.find(10) != nullptr);
+    CHECK(fans.find(10)->input == -7);
+    CHECK(fans.find(10)->output == 5);
+}

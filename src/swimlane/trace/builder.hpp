@@ -206,8 +206,9 @@ class Builder {
             ++model_.counts.flows_unbound;
             return;
         }
-        flow.input_count = input_count;
-        flow.output_count = output_count;
+        if (input_count >= 0)  // (a dependency arrow's; the JSON writes both then)
+            model_.fan_counts.add(static_cast<std::uint32_t>(model_.flows.size()),
+                                  {input_count, output_count});
         model_.flows.push_back(flow);
     }
 

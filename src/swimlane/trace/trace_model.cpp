@@ -7,7 +7,6 @@
 #include <map>
 #include <optional>
 #include <queue>
-#include <set>
 #include <span>
 #include <tuple>
 #include <unordered_map>
@@ -28,9 +27,15 @@ namespace {
 /// slices overlap on one track; lane 0 keeps the upstream tid, overflow lanes get `base·100 + j`
 /// (outside every upstream tid range) and the name "<lane>#j".
 void assign_lanes(TraceModel& model) {
-    std::vector<std::vector<std::uint32_t>> members(model.groups.size());
-    for (std::uint32_t i = 0; i < model.slices.size(); ++i)
-        members[model.slices[i].track].push_back(i);
+    // Each group's slices in creation order, all groups in one array (counted, then placed).
+    std::vector<std::uint32_t> first(model.groups.size() + 1, 0), members(model.slices.size());
+    for (const Slice& s : model.slices) ++first[s.track + 1];
+    for (std::size_t g = 1; g < first.size(); ++g) first[g] += first[g - 1];
+    {
+        std::vector<std::uint32_t> fill(first.begin(), first.end() - 1);
+        for (std::uint32_t i = 0; i < model.slices.size(); ++i)
+            members[fill[model.slices[i].track]++] = i;
+    }
     std::vector<std::tuple<std::int64_t, std::int64_t, std::uint32_t>> order;
     for (std::uint32_t g = 0; g < model.groups.size(); ++g) {
         LaneGroup& group = model.groups[g];
@@ -49,12 +54,15 @@ void assign_lanes(TraceModel& model) {
         // front-to-back read of the slices, and a group's slices nearly always come in that
         // order already, so most groups are only checked, not sorted.
         order.clear();
-        for (std::uint32_t i : members[g])
+        for (std::uint32_t m = first[g]; m < first[g + 1]; ++m) {
+            const std::uint32_t i = members[m];
             order.push_back({model.slices[i].ts, -model.slices[i].dur, i});
+        }
         if (!std::is_sorted(order.begin(), order.end())) std::sort(order.begin(), order.end());
         using Busy = std::pair<std::int64_t, std::size_t>;  // (end, lane)
         std::priority_queue<Busy, std::vector<Busy>, std::greater<>> busy;
-        std::set<std::size_t> free_lanes;
+        // The free lanes, lowest on top (first fit).
+        std::priority_queue<std::size_t, std::vector<std::size_t>, std::greater<>> free_lanes;
         std::size_t lanes = group.nests ? 1 : 0;  // a nesting group keeps lane 0 to itself
         std::vector<std::int64_t> open;           // ends of the nested slices open on lane 0
         for (const auto& [ts, negative_dur, i] : order) {
@@ -67,13 +75,13 @@ void assign_lanes(TraceModel& model) {
                 }
             }
             while (!busy.empty() && busy.top().first <= ts) {
-                free_lanes.insert(busy.top().second);
+                free_lanes.push(busy.top().second);
                 busy.pop();
             }
             std::size_t lane;
             if (!free_lanes.empty()) {
-                lane = *free_lanes.begin();
-                free_lanes.erase(free_lanes.begin());
+                lane = free_lanes.top();
+                free_lanes.pop();
             } else {
                 lane = lanes++;
             }

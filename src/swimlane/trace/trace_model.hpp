@@ -86,15 +86,47 @@ struct Counter {
     std::int32_t value = 0;  ///< the sample of an overhead track (ref unused)
 };
 
-/// One arrow in 32 bytes; its flow id is its index in TraceModel::flows.
+/// One arrow in 24 bytes; its flow id is its index in TraceModel::flows.
 struct Flow {
     std::int64_t s_ts = 0, f_ts = 0;
     std::uint32_t s_slice = 0;       ///< slice index of the source end
     std::uint32_t f_slice : 28 = 0;  ///< slice index of the target end (< kMaxFlowSlice)
     std::uint32_t kind : 4 = 0;      ///< FlowName
-    std::int32_t input_count = -1, output_count = -1;  ///< dependency arrows only
 
     FlowName name() const { return static_cast<FlowName>(kind); }
+};
+
+/// The SPMD fan counts of dependency arrows (`input_task_count`, `output_task_count`), beside
+/// the flows rather than in each one: six arrows in ten have none, and a 200K-task trace holds
+/// millions of arrows. Arrows with counts come in runs of consecutive flow ids (one per view and
+/// capture), so a lookup is a search among a handful of runs.
+class FanCounts {
+  public:
+    struct Counts {
+        std::int32_t input = 0, output = 0;
+    };
+    void add(std::uint32_t flow, Counts counts) {
+        if (runs_.empty() || runs_.back().first_flow + runs_.back().count != flow)
+            runs_.push_back({flow, 0, static_cast<std::uint32_t>(values_.size())});
+        ++runs_.back().count;
+        values_.push_back(counts);
+    }
+    /// The counts of arrow `flow`, nullptr when it has none.
+    const Counts* find(std::uint32_t flow) const {
+        auto run = std::upper_bound(runs_.begin(), runs_.end(), flow,
+                                    [](std::uint32_t f, const Run& r) { return f < r.first_flow; });
+        if (run == runs_.begin()) return nullptr;
+        --run;
+        if (flow - run->first_flow >= run->count) return nullptr;
+        return &values_[run->first_value + (flow - run->first_flow)];
+    }
+
+  private:
+    struct Run {
+        std::uint32_t first_flow = 0, count = 0, first_value = 0;
+    };
+    std::vector<Run> runs_;
+    std::vector<Counts> values_;
 };
 
 /// Slices a flow can end on (Flow::f_slice); arrows to later slices are left out as unbound.
@@ -193,6 +225,7 @@ struct TraceModel {
     /// Chunked rather than one vector: the flow count is only known at the end, and a growing
     /// vector's copies would double the largest structure of the trace at the peak.
     ChunkedVector<Flow> flows;
+    FanCounts fan_counts;              ///< of the dependency arrows that have them
     std::vector<SourceExtras> extras;  ///< per source
     std::uint32_t next_slice_id = 0;   ///< X event ids, upstream order, unique across sources
     TraceCounts counts;
@@ -200,16 +233,80 @@ struct TraceModel {
     const MultiRankLayout* multi_rank = nullptr;  ///< the multi-rank layout, when it is one
 };
 
+/// Sorts `n` distinct values below 2^bits, ascending, with `spare` room for min(n, 4096) of
+/// them. Large arrays: a most-significant-digit pass that permutes the digit's buckets in place
+/// (American flag sort; 8 to 12 bits, for buckets of ~2048 values), so no second buffer of the
+/// array's size is needed;
+/// buckets of at most 4096 values (in the cache by then): least-significant-digit passes
+/// through `spare`, skipping the digits they all share; a few values: insertion.
+inline void sort_distinct(std::uint64_t* a, std::size_t n, unsigned bits, std::uint64_t* spare) {
+    if (n <= 48) {
+        for (std::size_t k = 1; k < n; ++k) {
+            std::uint64_t item = a[k];
+            std::size_t j = k;
+            for (; j > 0 && item < a[j - 1]; --j) a[j] = a[j - 1];
+            a[j] = item;
+        }
+        return;
+    }
+    if (n <= 4096) {
+        unsigned passes = (bits + 7) / 8;
+        std::size_t counts[8][257] = {};
+        for (std::size_t k = 0; k < n; ++k)
+            for (unsigned p = 0; p < passes; ++p) ++counts[p][((a[k] >> (8 * p)) & 0xFF) + 1];
+        std::uint64_t *from = a, *to = spare;
+        for (unsigned p = 0; p < passes; ++p) {
+            std::size_t* offsets = counts[p];
+            if (std::find(offsets, offsets + 257, n) != offsets + 257) continue;
+            for (std::size_t d = 1; d < 257; ++d) offsets[d] += offsets[d - 1];
+            for (std::size_t k = 0; k < n; ++k)
+                to[offsets[(from[k] >> (8 * p)) & 0xFF]++] = from[k];
+            std::swap(from, to);
+        }
+        if (from != a) std::copy(from, from + n, a);
+        return;
+    }
+    // A digit wide enough for buckets of about 2048 values (8 to 12 bits).
+    unsigned width = 8;
+    while (width < 12 && width < bits && (n >> (width + 11)) != 0) ++width;
+    const unsigned shift = bits > width ? bits - width : 0;
+    const std::size_t digits = std::size_t{1} << width, last = digits - 1;
+    std::vector<std::size_t> next(digits), end(digits);
+    for (std::size_t k = 0; k < n; ++k) ++next[(a[k] >> shift) & last];
+    std::size_t at = 0;
+    for (std::size_t d = 0; d < digits; ++d) {
+        std::size_t count = next[d];
+        next[d] = at;
+        at += count;
+        end[d] = at;
+    }
+    for (std::size_t d = 0; d < digits; ++d) {
+        while (next[d] < end[d]) {
+            std::uint64_t item = a[next[d]];
+            for (std::size_t digit = (item >> shift) & last; digit != d;
+                 digit = (item >> shift) & last)
+                std::swap(item, a[next[digit]++]);
+            a[next[d]++] = item;
+        }
+    }
+    // The buckets: the bits below (values of one bucket agree on every bit from `shift` up).
+    std::size_t begin = 0;
+    for (std::size_t d = 0; d < digits; ++d) {
+        if (end[d] - begin > 1) sort_distinct(a + begin, end[d] - begin, shift, spare);
+        begin = end[d];
+    }
+}
+
 /// No tie-break: equal keys keep their order.
 struct KeepTies {};
 
-/// Reorders `order` (indices) stably by an unsigned key: a least-significant-digit radix sort,
-/// 8 bits per pass, skipping the digits no key differs in (times of one trace vary in ~30 of
-/// their 64 bits). Linear; ties keep their order. Keys are computed once per index.
-/// When the key range and the index fit in 64 bits together (always, for the times of one
-/// capture), each item carries its key: every pass then reads one array front to back and
-/// writes 256 runs, instead of looking up keys at random, which is what keeps a 200K-task trace
-/// (several million items, far beyond the cache) as fast per item as a small one.
+/// Reorders `order` (indices) stably by an unsigned key. Ties keep their order; keys are
+/// computed once per index. When the key range and the position fit in 64 bits together
+/// (always, for the times of one capture), each item carries its key above its position and
+/// the distinct items are radix-sorted in place (sort_distinct), never looking keys up at
+/// random, which is what keeps a 200K-task trace (several million items, far beyond the cache)
+/// as fast per item as a small one. Otherwise a least-significant-digit radix sort of the
+/// indices, 8 bits per pass, skipping the digits no key differs in.
 /// `tie_less` (a strict weak order of indices) orders each run of equal keys, stably: a second
 /// key read only where the first one ties, not a second sort of everything.
 template <class KeyOf, class TieLess = KeepTies>
@@ -237,49 +334,47 @@ void stable_order(std::vector<std::uint32_t>& order, KeyOf key_of, TieLess tie_l
             }
         }
     };
+    // The keys, by position: read once from the records (a 200K-task trace's are far beyond
+    // the cache), then only from this array.
+    std::vector<std::uint64_t> items(n);
     std::uint64_t low = ~std::uint64_t{0}, high = 0;
-    for (std::uint32_t i = 0; i < n; ++i) {
-        std::uint64_t key = key_of(i);
+    std::uint32_t largest = static_cast<std::uint32_t>(n - 1);  // position or index
+    for (std::size_t j = 0; j < n; ++j) {
+        std::uint64_t key = items[j] = key_of(order[j]);
         low = std::min(low, key);
         high = std::max(high, key);
+        largest = std::max(largest, order[j]);
     }
     auto width = [](std::uint64_t v) {
         unsigned bits = 0;
         for (; v; v >>= 1) ++bits;
         return bits;
     };
-    unsigned index_bits = width(n - 1);
+    unsigned index_bits = width(largest);
     unsigned key_bits = width(high - low);
     if (key_bits == 0) {
         break_ties([](std::size_t, std::size_t) { return true; });
         return;
     }
     if (key_bits + index_bits <= 64) {
-        // The counts of every digit are taken while the items are made: one read of the items
-        // per pass, for the scatter only. A digit all items share needs no pass.
-        unsigned passes = (key_bits + 7) / 8;
-        std::vector<std::array<std::size_t, 257>> counts(passes);
-        std::vector<std::uint64_t> items(n), spare(n);
-        for (std::size_t j = 0; j < n; ++j) {
-            std::uint64_t key = key_of(order[j]) - low;
-            items[j] = (key << index_bits) | order[j];
-            for (unsigned p = 0; p < passes; ++p) ++counts[p][((key >> (8 * p)) & 0xFF) + 1];
-        }
-        for (unsigned p = 0; p < passes; ++p) {
-            auto& offsets = counts[p];
-            if (std::find(offsets.begin(), offsets.end(), n) != offsets.end()) continue;
-            for (std::size_t d = 1; d < 257; ++d) offsets[d] += offsets[d - 1];
-            unsigned shift = index_bits + 8 * p;
-            for (std::uint64_t item : items) spare[offsets[(item >> shift) & 0xFF]++] = item;
-            items.swap(spare);
-        }
+        // Each item carries its key above its position, so the items are distinct and their
+        // plain order is the stable one: sorted in place (no second buffer: 8 bytes an item
+        // at the writers' peak instead of 16), then each position is replaced by its index.
+        for (std::size_t j = 0; j < n; ++j) items[j] = ((items[j] - low) << index_bits) | j;
+        std::vector<std::uint64_t> spare(std::min<std::size_t>(n, 4096));
+        sort_distinct(items.data(), n, key_bits + index_bits, spare.data());
         std::uint64_t mask = (std::uint64_t{1} << index_bits) - 1;
+        bool identity = true;  // (the writers' case: then positions are the indices)
+        for (std::size_t j = 0; j < n && identity; ++j) identity = order[j] == j;
+        if (!identity)
+            for (std::uint64_t& item : items) item = (item & ~mask) | order[item & mask];
         for (std::size_t j = 0; j < n; ++j) order[j] = static_cast<std::uint32_t>(items[j] & mask);
         break_ties([&](std::size_t a, std::size_t b) {
             return items[a] >> index_bits == items[b] >> index_bits;
         });
         return;
     }
+    items = {};
     std::vector<std::uint64_t> keys(n);
     std::uint64_t varying = 0;
     for (std::uint32_t i = 0; i < n; ++i) {
