@@ -112,13 +112,13 @@ std::string format_signed_percent(double percent, int precision) {
 
 namespace {
 
-// printf's "%.*f" of a finite |value| < 1e12 with precision <= 6, computed exactly: value is
-// m * 2^e, so value * 10^p rounded half to even is (m * 10^p) >> -e rounded on the bits shifted
-// out (m * 10^p < 2^73). About a tenth of the work of std::to_chars, which handles every value.
-// False (nothing written) outside that range.
+// printf's "%.*f" of a finite |value| < 1e12 with precision <= 3 (what tables print), computed
+// exactly: value is m * 2^e, so value * 10^p rounded half to even is (m * 10^p) >> -e rounded on
+// the bits shifted out (m * 10^p < 2^63). About a third of the work of std::to_chars, which
+// handles every value. False (nothing written) outside that range.
 bool small_fixed(double value, int precision, std::string& text) {
-    static constexpr std::uint64_t kPow10[] = {1, 10, 100, 1000, 10000, 100000, 1000000};
-    if (precision < 0 || precision > 6 || !(std::fabs(value) < 1e12)) return false;
+    static constexpr std::uint64_t kPow10[] = {1, 10, 100, 1000};
+    if (precision < 0 || precision > 3 || !(std::fabs(value) < 1e12)) return false;
     const auto bits = std::bit_cast<std::uint64_t>(value);
     const auto biased = static_cast<int>((bits >> 52) & 0x7ff);
     std::uint64_t mantissa = bits & ((std::uint64_t{1} << 52) - 1);
@@ -127,18 +127,16 @@ bool small_fixed(double value, int precision, std::string& text) {
         mantissa |= std::uint64_t{1} << 52;
         exponent = biased - 1075;
     }
-    using u128 = unsigned __int128;
-    const u128 scaled = static_cast<u128>(mantissa) * kPow10[precision];
-    std::uint64_t n = 0;  // value * 10^p, rounded: < 1e18
-    if (exponent >= 0) {
-        n = static_cast<std::uint64_t>(scaled << exponent);
-    } else if (exponent > -128) {
+    if (exponent >= 0) return false;  // value >= 2^52: not in range (kept for clarity)
+    const std::uint64_t scaled = mantissa * kPow10[precision];  // < 2^63
+    std::uint64_t n = 0;                                        // value * 10^p, rounded: < 1e15
+    if (exponent > -64) {
         const int shift = -exponent;
-        n = static_cast<std::uint64_t>(scaled >> shift);
-        const u128 rest = scaled - (static_cast<u128>(n) << shift);
-        const u128 half = static_cast<u128>(1) << (shift - 1);
+        n = scaled >> shift;
+        const std::uint64_t rest = scaled - (n << shift);
+        const std::uint64_t half = std::uint64_t{1} << (shift - 1);
         if (rest > half || (rest == half && (n & 1) != 0)) ++n;
-    }  // else below 2^-75: rounds to 0
+    }  // else scaled < 2^63 <= half: rounds to 0
     char digits[32];
     char* end = digits + sizeof digits;
     char* p = end;
@@ -156,7 +154,7 @@ bool small_fixed(double value, int precision, std::string& text) {
 }  // namespace
 
 std::string format_fixed(double value, int precision) {
-    // Table numbers (small_fixed) and else std::to_chars (fixed, with a precision), specified as
+    // Table numbers (small_fixed), else std::to_chars (fixed, with a precision), specified as
     // printf's "%.*f": the exact binary value, ties to even, like Python; to_chars is twice as
     // fast as fmt's "{:.{}f}" (no format string to parse). NaN keeps printf's spelling
     // ("-nan" for a negative NaN); a value whose digits exceed the buffer (above ~1e60) goes
