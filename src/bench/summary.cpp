@@ -4,6 +4,8 @@
 #include "ptune/rules/subject_rules.hpp"
 
 #include <algorithm>
+#include <array>
+#include <map>
 #include <type_traits>
 
 #include <fmt/format.h>
@@ -549,19 +551,45 @@ namespace {
 /// With `reused` the subject held the previous case (summary_findings() evaluates every case of
 /// a sweep through one subject, without an allocation per metric): it is renamed, its metrics
 /// this case lacks are erased and its one location replaced.
+/// With `slots` (the reused subject's), the metric nodes the subject holds, in the order set
+/// below: each is looked up by name once per sweep, not once per case.
+struct MetricSlots {
+    static constexpr std::size_t kCount = 12;
+    std::array<std::map<std::string, double, std::less<>>::iterator, kCount> node{};
+    std::array<bool, kCount> held{};
+};
+
 void publish_case(const BenchCase& bench_case, const BenchBlock& block, rules::Subject& subject,
-                  bool reused) {
+                  bool reused, MetricSlots* slots = nullptr) {
     auto& metrics = subject.metrics;
+    std::size_t slot = 0;  // the metric's place in the fixed order of the calls below
+    // (a metric added past kCount is looked up by name: correct, only slower)
+    if (slots != nullptr && !reused) slots = nullptr;
     const auto set = [&](std::string_view name, double value) {
+        const std::size_t k = slot++;
+        if (slots != nullptr && k < MetricSlots::kCount && slots->held[k]) {
+            slots->node[k]->second = value;
+            return;
+        }
         auto it = metrics.find(name);
         if (it != metrics.end())
             it->second = value;
         else
-            metrics.emplace(std::string(name), value);
+            it = metrics.emplace(std::string(name), value).first;
+        if (slots != nullptr && k < MetricSlots::kCount) {
+            slots->node[k] = it;
+            slots->held[k] = true;
+        }
     };
     const auto set_if = [&](std::string_view name, bool present, double value) {
         if (present) {
             set(name, value);
+            return;
+        }
+        const std::size_t k = slot++;
+        if (slots != nullptr && k < MetricSlots::kCount) {  // every change went through `slots`
+            if (slots->held[k]) metrics.erase(slots->node[k]);
+            slots->held[k] = false;
         } else if (auto it = metrics.find(name); reused && it != metrics.end()) {
             metrics.erase(it);
         }
@@ -618,10 +646,11 @@ std::vector<rules::Finding> summary_findings(const std::vector<BenchCase>& cases
     const rules::SubjectRules case_rules(catalogue, "case", areas);
     if (case_rules.rules().empty()) return findings;
     rules::Subject subject;
+    MetricSlots slots;
     for (const BenchCase& bench_case : cases) {
         const BenchBlock* block = bench_case.ci_block();
         if (block == nullptr) continue;
-        publish_case(bench_case, *block, subject, true);
+        publish_case(bench_case, *block, subject, true, &slots);
         case_rules.evaluate(subject, findings);
     }
     rules::sort_findings(findings);

@@ -75,6 +75,34 @@ std::string verdict_cell(Verdict verdict) {
     return verdict == Verdict::Unchanged ? "~" : std::string(to_string(verdict));
 }
 
+// A case's row of the table, and its styles (empty when unstyled).
+std::vector<std::string> case_cells(const CaseResult& c) {
+    return {c.name,
+            centre_cell(c.baseline, c.baseline_sd),
+            centre_cell(c.current, c.current_sd),
+            signed_percent(c.delta_pct),
+            samples_cell(c),
+            test_cell(c),
+            verdict_cell(c.verdict)};
+}
+std::vector<std::string> row_styles(std::string style) {
+    if (style.empty()) return {};
+    return {"", "", "", "", "", "", std::move(style)};
+}
+
+std::vector<std::string> geomean_cells(const Geomean& g) {
+    return {"geomean",
+            number(g.baseline),
+            number(g.current),
+            signed_percent(g.delta_pct),
+            "",
+            "",
+            g.regressed ? "regressed" : ""};
+}
+std::string geomean_style(const Geomean& g) {
+    return g.regressed ? "1;31" : "";
+}
+
 nlohmann::json optional_json(const std::optional<double>& value) {
     return value ? nlohmann::json(*value) : nlohmann::json();
 }
@@ -152,19 +180,30 @@ render::Report make_report(const GateResult& result, const ReportSettings& setti
                    render::Align::Right, render::Align::Right, render::Align::Left,
                    render::Align::Left};
     nlohmann::json cases = nlohmann::json::array();
+    const bool held = settings.tables && !settings.rows_on_demand;
+    if (settings.tables && settings.rows_on_demand) {
+        // Each row made as it is written (twice for text: its widths first); the vector's
+        // elements outlive a move of the result, its GateResult object may not.
+        table.made_rows = result.cases.size() + 1;
+        table.make_row = [cases = result.cases.data(), n = result.cases.size(),
+                          geomean = result.geomean](std::size_t row,
+                                                    std::vector<std::string>& cells,
+                                                    std::vector<std::string>& styles) {
+            cells = row < n ? case_cells(cases[row]) : geomean_cells(geomean);
+            styles = row_styles(row < n ? verdict_style(cases[row]) : geomean_style(geomean));
+        };
+    }
     // Exactly one row per case plus the geomean row: no doubling slack (200,000 rows).
-    if (settings.tables) table.rows.reserve(result.cases.size() + 1);
+    if (held) table.rows.reserve(result.cases.size() + 1);
     for (const auto& c : result.cases) {
-        if (settings.tables) {
-            table.rows.push_back({c.name, centre_cell(c.baseline, c.baseline_sd),
-                                  centre_cell(c.current, c.current_sd), signed_percent(c.delta_pct),
-                                  samples_cell(c), test_cell(c), verdict_cell(c.verdict)});
+        if (held) {
+            table.rows.push_back(case_cells(c));
             // An unstyled row needs no strings (a 200,000-row table: ~40 MB less), and rows
             // after the last styled one no entry at all (the renderer reads a missing entry as
             // unstyled): a passing sweep's table has no styles vector.
             if (std::string style = verdict_style(c); !style.empty()) {
                 table.styles.resize(table.rows.size() - 1);
-                table.styles.push_back({"", "", "", "", "", "", std::move(style)});
+                table.styles.push_back(row_styles(std::move(style)));
             }
         }
         if (settings.cases_in_data) cases.push_back(case_json(c));
@@ -173,15 +212,14 @@ render::Report make_report(const GateResult& result, const ReportSettings& setti
                 fmt::format("{}: {}: {}", c.name, to_string(c.verdict), c.reason));
     }
     const Geomean& g = result.geomean;
-    if (settings.tables) {
-        table.rows.push_back({"geomean", number(g.baseline), number(g.current),
-                              signed_percent(g.delta_pct), "", "", g.regressed ? "regressed" : ""});
+    if (held) {
+        table.rows.push_back(geomean_cells(g));
         if (g.regressed) {
             table.styles.resize(table.rows.size() - 1);
-            table.styles.push_back({"", "", "", "", "", "", "1;31"});
+            table.styles.push_back(row_styles(geomean_style(g)));
         }
-        report.tables.push_back(std::move(table));
     }
+    if (settings.tables) report.tables.push_back(std::move(table));
     if (!result.ignored.empty()) {
         report.notes.push_back(
             fmt::format("ignored by config: {}", fmt::join(result.ignored, ", ")));

@@ -2,7 +2,8 @@
 #include "ptune/render/json_stream.hpp"
 
 #include <algorithm>
-#include <deque>
+#include <cstdint>
+#include <cstring>
 
 #include <fmt/format.h>
 
@@ -50,6 +51,56 @@ std::string subject_text(const rules::SubjectKey& subject) {
     return fmt::format("{} {}", subject.kind, subject.name);
 }
 
+// True when `cell` is ASCII without ESC, i.e. valid UTF-8 of one column a byte (nearly every
+// cell of a large table): eight bytes at a time.
+bool plain_ascii(std::string_view cell) {
+    constexpr std::uint64_t kOnes = 0x0101010101010101ULL, kHigh = 0x8080808080808080ULL;
+    const char* p = cell.data();
+    std::size_t n = cell.size();
+    for (; n >= 8; p += 8, n -= 8) {
+        std::uint64_t word;
+        std::memcpy(&word, p, 8);
+        const std::uint64_t esc = word ^ (kOnes * 0x1b);  // a zero byte where word has ESC
+        if ((word & kHigh) != 0 || ((esc - kOnes) & ~esc & kHigh) != 0) return false;
+    }
+    for (; n > 0; ++p, --n) {
+        const auto ch = static_cast<unsigned char>(*p);
+        if (ch >= 0x80 || ch == 0x1b) return false;
+    }
+    return true;
+}
+
+// term::display_width, without its byte-wise walk for plain ASCII.
+std::size_t cell_width(std::string_view cell) {
+    return plain_ascii(cell) ? cell.size() : display_width(cell);
+}
+
+// A table's rows, held (Table::rows) or made (Table::make_row), one at a time.
+class RowReader {
+  public:
+    explicit RowReader(const Table& table) : table_(table) {}
+    std::size_t size() const { return table_.row_count(); }
+    // Row r's cells, valid until the next call; then styles() holds its styles.
+    const std::vector<std::string>& row(std::size_t r) {
+        if (!table_.make_row) {
+            styles_ = r < table_.styles.size() ? &table_.styles[r] : &kNoStyles;
+            return table_.rows[r];
+        }
+        made_cells_.clear();
+        made_styles_.clear();
+        table_.make_row(r, made_cells_, made_styles_);
+        styles_ = &made_styles_;
+        return made_cells_;
+    }
+    const std::vector<std::string>& styles() const { return *styles_; }
+
+  private:
+    static inline const std::vector<std::string> kNoStyles;
+    const Table& table_;
+    std::vector<std::string> made_cells_, made_styles_;
+    const std::vector<std::string>* styles_ = &kNoStyles;
+};
+
 class TextRenderer : public Renderer {
   public:
     void render(const Report& report, std::ostream& out,
@@ -96,9 +147,10 @@ class MarkdownRenderer : public Renderer {
                 out << (column_align(table, c) == Align::Right ? " ---: |" : " --- |");
             }
             out << '\n';
-            for (const auto& row : table.rows) {
+            RowReader rows(table);
+            for (std::size_t r = 0; r < rows.size(); ++r) {
                 out << '|';
-                for (const auto& cell : row)
+                for (const auto& cell : rows.row(r))
                     out << ' ' << text::markdown_escape(valid_utf8(cell)) << " |";
                 out << '\n';
             }
@@ -144,8 +196,9 @@ class CsvRenderer : public Renderer {
         // A number column with no value is an empty field, not `-`: spreadsheets and
         // pandas then read the column as numbers.
         std::vector<std::string> cells;
-        for (const auto& row : table.rows) {
-            cells = row;
+        RowReader rows(table);
+        for (std::size_t r = 0; r < rows.size(); ++r) {
+            cells = rows.row(r);
             for (std::size_t c = 0; c < cells.size(); ++c) {
                 if (column_align(table, c) == Align::Right && cells[c] == "-") cells[c].clear();
             }
@@ -388,15 +441,130 @@ void separate_overflow(std::vector<std::vector<std::string>>& cell_lines,
     }
 }
 
-void write_rows(const Table& table, const std::vector<std::string_view>& header,
-                const std::vector<std::vector<std::string_view>>& rows,
+// RowReader's rows as views of valid UTF-8, with the columns each cell takes: only invalid
+// UTF-8 (a hostile log's case name) gets a sanitized copy, and only a cell that is not plain
+// ASCII is measured by term::display_width.
+class RowViews {
+  public:
+    explicit RowViews(const Table& table) : reader_(table) {}
+    std::size_t size() const { return reader_.size(); }
+    const std::vector<std::string_view>& row(std::size_t r) {
+        const std::vector<std::string>& cells = reader_.row(r);
+        views_.resize(cells.size());
+        widths_.resize(cells.size());
+        if (sanitized_.size() < cells.size()) sanitized_.resize(cells.size());
+        for (std::size_t c = 0; c < cells.size(); ++c) {
+            const std::string& cell = cells[c];
+            if (plain_ascii(cell)) {
+                views_[c] = cell;
+                widths_[c] = cell.size();
+                continue;
+            }
+            if (text::is_valid_utf8(cell)) {
+                views_[c] = cell;
+            } else {
+                sanitized_[c] = text::sanitize_utf8(cell);
+                views_[c] = sanitized_[c];
+            }
+            widths_[c] = display_width(views_[c]);
+        }
+        return views_;
+    }
+    // The columns of each cell of the row last read.
+    const std::vector<std::size_t>& widths() const { return widths_; }
+    const std::vector<std::string>& styles() const { return reader_.styles(); }
+
+  private:
+    RowReader reader_;
+    std::vector<std::string_view> views_;
+    std::vector<std::size_t> widths_;
+    std::vector<std::string> sanitized_;
+};
+
+// The lines of a table, written to a stream in pieces of about 64 KiB (a table of 100,000s of
+// rows: no stream call per cell or line).
+class LineBuffer {
+  public:
+    explicit LineBuffer(std::ostream& out) : out_(out) {}
+    ~LineBuffer() { flush(); }
+    LineBuffer(const LineBuffer&) = delete;
+    LineBuffer& operator=(const LineBuffer&) = delete;
+    std::size_t size() const { return size_; }
+    void append(std::string_view s) {
+        if (!s.empty()) std::memcpy(grow(s.size()), s.data(), s.size());
+    }
+    void fill(std::size_t blanks) {
+        if (blanks > 0) std::memset(grow(blanks), ' ', blanks);
+    }
+    // Ends the line begun at `start`: its trailing blanks (as text::trim_right) dropped.
+    void end_line(std::size_t start) {
+        while (size_ > start && is_blank(data_[size_ - 1])) --size_;
+        *grow(1) = '\n';
+        if (size_ >= kFlush) flush();
+    }
+
+  private:
+    static constexpr std::size_t kFlush = 64 * 1024;
+    static bool is_blank(char c) {
+        return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\v' || c == '\f';
+    }
+    char* grow(std::size_t n) {
+        if (size_ + n > data_.size())  // grows to a little above kFlush for a long table
+            data_.resize(std::max({std::size_t{1024}, 2 * data_.size(), size_ + n}));
+        char* at = data_.data() + size_;
+        size_ += n;
+        return at;
+    }
+    void flush() {
+        out_.write(data_.data(), static_cast<std::streamsize>(size_));
+        size_ = 0;
+    }
+    std::ostream& out_;
+    std::string data_;
+    std::size_t size_ = 0;
+};
+
+void write_rows(const Table& table, const std::vector<std::string_view>& header, RowViews& rows,
                 const std::vector<std::size_t>& widths, const std::vector<std::size_t>& columns,
                 bool color, std::ostream& out) {
     static const std::vector<std::string> kNoStyles;
-    std::string line;
+    LineBuffer text(out);
     std::vector<std::vector<std::string>> cell_lines(columns.size());
+    std::vector<std::size_t> cell_widths(columns.size());
+    // Appends the i-th cell of a line, `cell_w` columns wide, padded to its column.
+    auto put = [&](std::size_t i, std::string_view cell, std::size_t cell_w,
+                   const std::vector<std::string>& styles) {
+        std::size_t c = columns[i];
+        if (i) text.fill(kGap);
+        Align align = column_align(table, c);
+        // The last column is not padded when left-aligned: no trailing blanks.
+        std::size_t width = i + 1 == columns.size() && align == Align::Left ? 0 : widths[c];
+        std::size_t fill = width - std::min(width, cell_w);
+        if (align == Align::Right) text.fill(fill);
+        if (color && c < styles.size() && !styles[c].empty() && !cell.empty())
+            text.append(term::paint(cell, styles[c], true));
+        else
+            text.append(cell);
+        if (align == Align::Left) text.fill(fill);
+    };
     auto write_row = [&](const std::vector<std::string_view>& cells,
+                         const std::vector<std::size_t>& widths_of_cells,
                          const std::vector<std::string>& styles) {
+        bool fits = true;
+        for (std::size_t i = 0; i < columns.size(); ++i) {
+            std::size_t c = columns[i];
+            cell_widths[i] = c < cells.size() ? widths_of_cells[c] : 0;
+            fits = fits && cell_widths[i] <= widths[c];
+        }
+        if (fits) {  // every cell on one line as it is: no fitting, no overflow
+            const std::size_t start = text.size();
+            for (std::size_t i = 0; i < columns.size(); ++i) {
+                std::size_t c = columns[i];
+                put(i, c < cells.size() ? cells[c] : std::string_view(), cell_widths[i], styles);
+            }
+            text.end_line(start);
+            return;
+        }
         for (std::size_t i = 0; i < columns.size(); ++i) {
             std::size_t c = columns[i];
             std::string_view cell = c < cells.size() ? cells[c] : std::string_view();
@@ -406,59 +574,50 @@ void write_rows(const Table& table, const std::vector<std::string_view>& header,
         std::size_t height = 1;
         for (const auto& lines : cell_lines) height = std::max(height, lines.size());
         for (std::size_t l = 0; l < height; ++l) {
-            line.clear();
+            const std::size_t start = text.size();
             for (std::size_t i = 0; i < columns.size(); ++i) {
-                std::size_t c = columns[i];
-                if (i) line.append(kGap, ' ');
                 std::string_view cell = l < cell_lines[i].size()
                                             ? std::string_view(cell_lines[i][l])
                                             : std::string_view();
-                Align align = column_align(table, c);
-                // The last column is not padded when left-aligned: no trailing blanks.
-                std::size_t width = i + 1 == columns.size() && align == Align::Left ? 0 : widths[c];
-                std::size_t fill = width - std::min(width, display_width(cell));
-                if (align == Align::Right) line.append(fill, ' ');
-                if (color && c < styles.size() && !styles[c].empty() && !cell.empty())
-                    line += term::paint(cell, styles[c], true);
-                else
-                    line += cell;
-                if (align == Align::Left) line.append(fill, ' ');
+                put(i, cell, cell_width(cell), styles);
             }
-            out << text::trim_right(line) << '\n';
+            text.end_line(start);
         }
     };
-    write_row(header, kNoStyles);
-    for (std::size_t r = 0; r < rows.size(); ++r)
-        write_row(rows[r], r < table.styles.size() ? table.styles[r] : kNoStyles);
+    std::vector<std::size_t> header_widths(header.size());
+    for (std::size_t c = 0; c < header.size(); ++c) header_widths[c] = display_width(header[c]);
+    write_row(header, header_widths, kNoStyles);
+    for (std::size_t r = 0; r < rows.size(); ++r) {
+        const auto& cells = rows.row(r);
+        write_row(cells, rows.widths(), rows.styles());
+    }
 }
 
 }  // namespace
 
 void write_text_table(const Table& table, std::ostream& out, std::size_t width, bool color) {
-    // Views of the cells; only invalid UTF-8 gets a sanitized copy (tables reach tens of
-    // thousands of rows on a sweep).
-    std::deque<std::string> sanitized;
-    auto view = [&](const std::string& cell) -> std::string_view {
-        if (text::is_valid_utf8(cell)) return cell;
-        return sanitized.emplace_back(text::sanitize_utf8(cell));
-    };
     std::vector<std::string> header_texts;
     for (std::size_t c = 0; c < table.columns.size(); ++c)
         header_texts.push_back(header_text(table, c));
     std::vector<std::string_view> header(header_texts.begin(), header_texts.end());
-    std::vector<std::vector<std::string_view>> rows;
-    rows.reserve(table.rows.size());
-    for (const auto& row : table.rows) {
-        auto& cells = rows.emplace_back();
-        cells.reserve(row.size());
-        for (const auto& cell : row) cells.push_back(view(cell));
-    }
     if (header.empty()) return;
+    // One pass over the rows (tables reach 100,000s of rows, some made on demand) measures the
+    // columns and, when the table may have to fit `width`, what its text columns hold (below).
+    RowViews rows(table);
     std::vector<std::size_t> widths(header.size(), 0);
     for (std::size_t c = 0; c < header.size(); ++c) widths[c] = display_width(header[c]);
-    for (const auto& row : rows) {
+    std::vector<std::size_t> tokens(widths.size(), 0), filled(widths.size(), 0),
+        worded(widths.size(), 0);
+    for (std::size_t r = 0; r < rows.size(); ++r) {
+        const auto& row = rows.row(r);
         for (std::size_t c = 0; c < row.size() && c < widths.size(); ++c) {
-            widths[c] = std::max(widths[c], display_width(row[c]));
+            const std::size_t cell_w = rows.widths()[c];
+            widths[c] = std::max(widths[c], cell_w);
+            if (width == 0 || column_align(table, c) != Align::Left || row[c].empty()) continue;
+            ++filled[c];
+            if (row[c].find(' ') != std::string_view::npos) ++worded[c];
+            if (!is_path(row[c]) && cell_w > tokens[c])
+                tokens[c] = std::max(tokens[c], longest_token(row[c]));
         }
     }
     std::vector<std::size_t> all(header.size());
@@ -472,17 +631,6 @@ void write_text_table(const Table& table, std::ostream& out, std::size_t width, 
     // Wrapping never breaks a token, so a column of identifiers (rule ids, names, sites) also
     // keeps its longest token; a column of prose (most cells several words) takes its longest
     // word only where the line has room left, else that word overflows its line whole.
-    std::vector<std::size_t> tokens(widths.size(), 0), filled(widths.size(), 0),
-        worded(widths.size(), 0);
-    for (const auto& row : rows) {
-        for (std::size_t c = 0; c < row.size() && c < tokens.size(); ++c) {
-            if (column_align(table, c) != Align::Left || row[c].empty()) continue;
-            ++filled[c];
-            if (row[c].find(' ') != std::string_view::npos) ++worded[c];
-            if (!is_path(row[c]) && display_width(row[c]) > tokens[c])
-                tokens[c] = std::max(tokens[c], longest_token(row[c]));
-        }
-    }
     auto prose = [&](std::size_t c) { return worded[c] > 0 && 2 * worded[c] >= filled[c]; };
     std::vector<std::size_t> floor(widths.size());
     for (std::size_t c = 0; c < widths.size(); ++c) {
@@ -534,6 +682,8 @@ void write_text_table(const Table& table, std::ostream& out, std::size_t width, 
 void write_text_findings(const std::vector<rules::Finding>& findings, std::ostream& out, bool color,
                          std::size_t width) {
     constexpr std::size_t kIndent = 4;
+    const std::string indent(kIndent, ' ');
+    std::pair<std::string, std::string> advice, guide;  // (text, laid out) of the last finding
     for (const auto& finding : findings) {
         std::string subject = subject_text(finding.subject);
         std::string severity = fmt::format("[{}]", rules::to_string(finding.severity));
@@ -554,11 +704,20 @@ void write_text_findings(const std::vector<rules::Finding>& findings, std::ostre
             std::size_t room = width > at.size() ? width - at.size() : 0;
             out << at << (width ? term::elide_left(where, room) : where) << '\n';
         }
-        std::string indent(kIndent, ' ');
-        if (!finding.advice.empty())
-            out << term::hang(indent + "advice: ", finding.advice, width, kIndent + 8) << '\n';
-        if (!finding.guide.empty())
-            out << term::hang(indent + "guide: ", finding.guide, width, kIndent + 7) << '\n';
+        // A rule's advice and guide are the same text in each of its findings (15,000 on a
+        // daily-CI sweep): laid out once.
+        if (!finding.advice.empty()) {
+            if (finding.advice != advice.first)
+                advice = {finding.advice,
+                          term::hang(indent + "advice: ", finding.advice, width, kIndent + 8)};
+            out << advice.second << '\n';
+        }
+        if (!finding.guide.empty()) {
+            if (finding.guide != guide.first)
+                guide = {finding.guide,
+                         term::hang(indent + "guide: ", finding.guide, width, kIndent + 7)};
+            out << guide.second << '\n';
+        }
     }
 }
 

@@ -1,8 +1,12 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <sstream>
 #include <vector>
 
@@ -36,6 +40,37 @@ TEST_CASE("format_fixed rounds the exact binary value half to even", "[stats]") 
     CHECK(stats::format_fixed(2.675, 2) == "2.67");  // 2.67499999...
     CHECK(stats::format_fixed(1.45, 1) == "1.4");    // 1.4499999...
     CHECK(stats::format_fixed(539.95, 1) == "540.0");
+}
+
+TEST_CASE("format_fixed writes what printf's %.*f writes", "[stats]") {
+    auto printf_fixed = [](double value, int precision) {
+        char buffer[512];
+        int n = std::snprintf(buffer, sizeof buffer, "%.*f", precision, value);
+        return std::string(buffer, static_cast<std::size_t>(n));
+    };
+    std::vector<double> values = {0.0,  -0.0,   0.05,   0.15,  0.25,     2.5,    -1.25,
+                                  1e15, 1e21,   1e60,   1e300, -1e300,   5e-324, 123456789.125,
+                                  1e-7, 0.0005, 0.0015, 99.95, 999999.95};
+    values.push_back(std::numeric_limits<double>::infinity());
+    values.push_back(-std::numeric_limits<double>::infinity());
+    values.push_back(std::numeric_limits<double>::max());
+    std::uint64_t state = 42;
+    for (int i = 0; i < 5000; ++i) {  // random magnitudes, and ties at 1 and 3 decimals
+        state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+        double value = static_cast<double>(state >> 11) / 9007199254740992.0 * 1e6;
+        values.push_back(value);
+        values.push_back(std::round(value * 20.0) / 20.0);
+        values.push_back(std::round(value * 2000.0) / 2000.0);
+        values.push_back(-value / 1e3);
+    }
+    for (double value : values) {
+        for (int precision : {0, 1, 2, 3, 6}) {
+            INFO(value << " " << precision);
+            CHECK(stats::format_fixed(value, precision) == printf_fixed(value, precision));
+        }
+        CHECK(stats::format_fixed(value, -1) == printf_fixed(value, 6));
+    }
+    CHECK(stats::format_fixed(std::nan(""), 1) == printf_fixed(std::nan(""), 1));
 }
 
 TEST_CASE("median and quantile follow numpy/statistics conventions", "[stats]") {

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 
 #include "ptune/advise/advisor.hpp"
 #include "ptune/bench/model.hpp"
@@ -177,4 +178,45 @@ TEST_CASE("advise's bench-gate section is bench-gate's report: one route, run_ga
     std::sort(gate_findings.begin(), gate_findings.end());
     std::sort(advise_findings.begin(), advise_findings.end());
     CHECK(advise_findings == gate_findings);
+}
+
+// bench-gate's CLI makes the table's rows while writing them (ReportSettings::rows_on_demand):
+// the same bytes in text (coloured, narrow) and Markdown as the table held, with regressions,
+// improvements, new and missing cases and a geomean row.
+TEST_CASE("bench-gate's table made on demand prints as the table held", "[bench-gate]") {
+    std::string base, cur;
+    for (int i = 0; i < 20; ++i) {
+        const std::string name = "models/made_" + std::to_string(i) + ".py";
+        base += group(name, 100 + i);
+        cur += group(name, (i % 4 == 0 ? 150 : i % 4 == 1 ? 60 : 100) + i);
+    }
+    base += group("models/only_base.py", 50);
+    cur += group("models/only_cur.py", 50);
+    const auto base_path = write_file("made_base.log", base);
+    const auto cur_path = write_file("made_cur.log", cur);
+    const Options options;
+    ReportSettings held_settings{options, false, false};
+    ReportSettings made_settings = held_settings;
+    made_settings.rows_on_demand = true;
+    Diagnostics diagnostics;
+    auto held = run_gate({{base_path.string()}, "", {cur_path.string()}}, options, held_settings,
+                         nullptr, diagnostics);
+    auto made = run_gate({{base_path.string()}, "", {cur_path.string()}}, options, made_settings,
+                         nullptr, diagnostics);
+    REQUIRE(held);
+    REQUIRE(made);
+    REQUIRE(made->report.tables.size() == 1);
+    CHECK(made->report.tables[0].rows.empty());
+    CHECK(made->report.tables[0].row_count() == held->report.tables[0].rows.size());
+    CHECK(made->result.count(Verdict::Regressed) > 0);
+    for (const char* format : {"text", "markdown", "csv"}) {
+        for (std::size_t width : {0, 60}) {
+            std::ostringstream a, b;
+            auto renderer = render::make_standard_renderer(format);
+            renderer->render(held->report, a, {true, width});
+            renderer->render(made->report, b, {true, width});
+            INFO(format << " " << width);
+            CHECK(a.str() == b.str());
+        }
+    }
 }

@@ -241,3 +241,56 @@ TEST_CASE("every guide reference names the tuning guide or a document in the rep
         CHECK(std::ifstream(repo + "/" + file).good());
     }
 }
+
+// bench-gate's 200,000-row table is made row by row while it is written (Table::make_row): every
+// format prints it exactly as the same table held in Table::rows, wrapped, grouped, coloured,
+// with invalid UTF-8 and with rows shorter than the header.
+TEST_CASE("a table of made rows renders as the same table held", "[terminal][render]") {
+    using ptune::render::Align;
+    ptune::render::Table held;
+    held.title = "cases";
+    held.columns = {"case", "mean", "delta", "verdict", "source"};
+    held.units = {"", "µs"};
+    held.align = {Align::Left, Align::Right, Align::Right, Align::Left, Align::Left};
+    held.rows = {{"models/a.py", "100.0", "+1.0%", "~", "logs/a/very/long/path/of/the/run.log:12"},
+                 {"b \xff\xfe bad", "1.5 ± 0.1", "", "regressed", "x"},
+                 {"c with a long name in several words to wrap", "12345.6", "-0.5%", "improved"},
+                 {"d", "-", "-", "new", "\x1b[1mbold\x1b[0m é"},
+                 {"geomean"}};
+    held.styles = {{}, {"", "", "", "1;31"}, {"", "", "", "32"}};
+    ptune::render::Table made = held;
+    made.rows.clear();
+    made.styles.clear();
+    made.made_rows = held.rows.size();
+    std::size_t calls = 0;
+    made.make_row = [&](std::size_t row, std::vector<std::string>& cells,
+                        std::vector<std::string>& styles) {
+        ++calls;
+        REQUIRE(cells.empty());
+        REQUIRE(styles.empty());
+        cells = held.rows[row];
+        if (row < held.styles.size()) styles = held.styles[row];
+    };
+    CHECK(made.row_count() == held.rows.size());
+    for (std::size_t width : {0, 100, 60, 30}) {
+        for (bool color : {false, true}) {
+            std::ostringstream a, b;
+            ptune::render::write_text_table(held, a, width, color);
+            ptune::render::write_text_table(made, b, width, color);
+            INFO(width << " " << color);
+            CHECK(a.str() == b.str());
+        }
+    }
+    CHECK(calls >= 2 * held.rows.size());  // measured, then written
+    ptune::render::Report held_report, made_report;
+    held_report.tables = {held};
+    made_report.tables = {made};
+    for (const char* format : {"text", "markdown", "csv"}) {
+        std::ostringstream a, b;
+        auto renderer = ptune::render::make_standard_renderer(format);
+        renderer->render(held_report, a, {true, 70});
+        renderer->render(made_report, b, {true, 70});
+        INFO(format);
+        CHECK(a.str() == b.str());
+    }
+}

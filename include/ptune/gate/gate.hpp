@@ -4,7 +4,9 @@
 /// more baseline runs and give a verdict, saying which test decided (spec: conventions.md
 /// §1.8). The inputs are plain numbers here (bench::Observation); input.hpp pairs them by case.
 
+#include <bit>
 #include <cstddef>
+#include <cstdint>
 #include <map>
 #include <optional>
 #include <string>
@@ -79,7 +81,7 @@ struct Options {
     std::vector<std::string> allow_missing;
 };
 
-enum class Verdict {
+enum class Verdict : std::uint8_t {
     Regressed,
     Improved,
     Unchanged,
@@ -94,7 +96,7 @@ enum class Verdict {
 std::string_view to_string(Verdict verdict);
 
 /// What decided a verdict.
-enum class Test {
+enum class Test : std::uint8_t {
     None,       ///< nothing to test (new, missing, incomparable)
     UTest,      ///< one-sided Mann–Whitney U on raw samples (Holm-adjusted)
     Bounds,     ///< Mann–Whitney U bounded by the summaries (n, min, median, max) only
@@ -104,31 +106,59 @@ enum class Test {
 /// "-", "utest", "bounds", "fence", "threshold".
 std::string_view to_string(Test test);
 
+/// An optional number in 8 bytes (std::optional<double> takes 16; a 200,000-case gate keeps
+/// eleven per case): "no value" is one quiet-NaN bit pattern, which no arithmetic makes (a NaN
+/// it makes has the default payload) and no input holds (the readers refuse NaN). Reads like
+/// std::optional<double> and converts to it.
+class OptionalNumber {
+  public:
+    constexpr OptionalNumber() = default;
+    constexpr OptionalNumber(std::nullopt_t) {}
+    constexpr OptionalNumber(double value) : value_(value) {}
+    constexpr OptionalNumber(const std::optional<double>& value) : value_(value.value_or(kNone)) {}
+
+    constexpr bool has_value() const { return std::bit_cast<std::uint64_t>(value_) != kNoneBits; }
+    constexpr explicit operator bool() const { return has_value(); }
+    constexpr const double& operator*() const { return value_; }
+    constexpr double value_or(double fallback) const { return has_value() ? value_ : fallback; }
+    constexpr operator std::optional<double>() const {
+        return has_value() ? std::optional<double>(value_) : std::nullopt;
+    }
+    friend constexpr bool operator==(const OptionalNumber& a, const OptionalNumber& b) {
+        return std::optional<double>(a) == std::optional<double>(b);
+    }
+
+  private:
+    static constexpr std::uint64_t kNoneBits = 0x7ff8'4e4f'4e45'0000ULL;  // "NONE"
+    static constexpr double kNone = std::bit_cast<double>(kNoneBits);
+    double value_ = kNone;
+};
+
 /// The verdict of one case with the numbers behind it.
 struct CaseResult {
     std::string name;
     Verdict verdict = Verdict::Unchanged;
     Test test = Test::None;
-    std::optional<double> baseline;  ///< baseline statistic (history median for the fence)
-    std::optional<double> current;
-    std::optional<double> delta_pct;  ///< (current − baseline) / baseline × 100
-    std::optional<double> delta_us;
-    std::optional<double> p_value;     ///< raw one-sided p (utest, bounds)
-    std::optional<double> p_adjusted;  ///< Holm-adjusted across the cases that have a p
-    std::optional<double> shift_us;    ///< Hodges–Lehmann shift (utest)
+    /// This case fails the gate: regressed, underpowered above the hard threshold, missing
+    /// under require_all, or incomparable because its numbers are damaged.
+    bool fails = false;
+    bool invalid_input = false;  ///< a summary that cannot be a set of positive rounds
+    OptionalNumber baseline;     ///< baseline statistic (history median for the fence)
+    OptionalNumber current;
+    OptionalNumber delta_pct;  ///< (current − baseline) / baseline × 100
+    OptionalNumber delta_us;
+    OptionalNumber p_value;            ///< raw one-sided p (utest, bounds)
+    OptionalNumber p_adjusted;         ///< Holm-adjusted across the cases that have a p
+    OptionalNumber shift_us;           ///< Hodges–Lehmann shift (utest)
     std::optional<NoiseFence> fence;   ///< fence test: the band on log(current/reference)
     Tolerance tolerance;               ///< what applied to this case
     std::size_t baseline_runs = 0;     ///< comparable baseline runs used
     std::size_t baseline_samples = 0;  ///< pooled raw samples (utest) or rounds (bounds)
     std::size_t current_samples = 0;
     /// Sample standard deviation of each side's raw samples (utest), shown next to the centre.
-    std::optional<double> baseline_sd, current_sd;
+    OptionalNumber baseline_sd, current_sd;
     std::string reason;  ///< why new / missing / incomparable / noisy / underpowered
-    /// This case fails the gate: regressed, underpowered above the hard threshold, missing
-    /// under require_all, or incomparable because its numbers are damaged.
-    bool fails = false;
-    bool invalid_input = false;  ///< a summary that cannot be a set of positive rounds
-    std::optional<double> current_mean, current_median;  ///< for the tail check
+    OptionalNumber current_mean, current_median;  ///< for the tail check
 };
 
 /// The suite view: geometric means over the cases compared on both sides.

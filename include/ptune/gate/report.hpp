@@ -22,6 +22,10 @@ struct ReportSettings {
     /// Build the table (text, Markdown, the step summary). Off when only JSON, gab-json or
     /// GitHub annotations are written: 200,000 rows of strings are ~50 MB nobody reads.
     bool tables = true;
+    /// Make the table's rows while it is written (render::Table::make_row) instead of holding
+    /// them: a 200,000-case table's strings never exist at once. The report then reads the
+    /// elements of GateResult::cases and must be written while they exist (the CLI's).
+    bool rows_on_demand = false;
 };
 
 /// The report: a benchstat-style table (case, baseline, current, delta, test, verdict; `~` for

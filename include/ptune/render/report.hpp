@@ -32,6 +32,19 @@ struct Table {
     /// Unit per column ("µs", "%"; missing or "" for none): text and Markdown headers read
     /// `min (µs)`; CSV keeps the bare column name, its header being a machine key.
     std::vector<std::string> units = {};
+    /// Rows made on demand instead of held in `rows` (a gate of 200,000 cases: the table would
+    /// hold every row's strings at once): when set, the renderers call it for rows
+    /// 0..made_rows-1, each call filling `cells` (empty on the call) and `styles` (also empty) as a
+    /// row of Table::styles, left empty for an unstyled row. A row may be asked for more than once
+    /// (the text table measures its columns first) and must come out the same each time. What it
+    /// reads must outlive the table's rendering.
+    std::function<void(std::size_t row, std::vector<std::string>& cells,
+                       std::vector<std::string>& styles)>
+        make_row = {};
+    std::size_t made_rows = 0;  ///< rows of make_row
+
+    /// Rows of the table, held or made.
+    std::size_t row_count() const { return make_row ? made_rows : rows.size(); }
 };
 
 /// What a command found, independent of the output format.

@@ -81,6 +81,7 @@ class BenchGateCommand : public Command {
         if (!catalogue) return context.fail(catalogue.error());
 
         gate::ReportSettings settings{options_, warn_only_, false};
+        settings.rows_on_demand = true;  // written below, while `outcome` holds the cases
         // JSON, gab-json and annotations read no table; the step summary is Markdown.
         const char* step_summary = std::getenv("GITHUB_STEP_SUMMARY");
         settings.tables = context.options.format == "text" ||
