@@ -6,7 +6,7 @@
 # bench_gen_sweep_log, then compares wall time and peak memory of `ptune bench-summary` (the
 # default text table, and --format json) with `grep -c` on the same file (both run once to warm
 # the page cache first; ptune's output goes to a file too).
-# SECTIONS="report strace ci" (the default) picks what runs; PTUNE=path overrides BUILD_DIR/ptune
+# SECTIONS="report strace ci" (the default; commas work too) picks what runs; PTUNE=path overrides BUILD_DIR/ptune
 # (e.g. the binary before a change, run in the same session for a side-by-side figure).
 # Targets: report and ci <= 2x grep -c effective_us, strace <= 3x grep -c STRACE, memory flat as
 # the log grows.
@@ -17,6 +17,7 @@ strace_mb=${3:-200}
 work=${4:-${TMPDIR:-/tmp}/ptune-bench-summary}
 ci_mb=${5:-500}
 sections=${SECTIONS:-report strace ci}
+sections=${sections//,/ }  # "report,strace" as well (one env word for tools/bench-all)
 mkdir -p "$work"
 ptune=${PTUNE:-$build/ptune}
 gen=${GEN:-$build/tools/bench_gen_sweep_log}

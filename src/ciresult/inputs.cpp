@@ -14,6 +14,7 @@
 
 #include "ptune/ciresult/lane.hpp"
 #include "ptune/ciresult/operator.hpp"
+#include "ptune/core/found_files.hpp"
 #include "ptune/core/io.hpp"
 #include "ptune/core/stats.hpp"
 
@@ -127,11 +128,21 @@ Result<Manifest> read_manifest(const fs::path& path) {
     return parse_manifest(*text, path.string());
 }
 
-std::optional<fs::path> find_manifest(const fs::path& dir) {
+std::optional<fs::path> find_manifest(const fs::path& dir, Diagnostics& diagnostics) {
     for (const fs::path& candidate : {dir / kManifest, dir.parent_path() / kManifest}) {
-        if (file_at(candidate)) return candidate;
+        if (io::usable_side_file(candidate, diagnostics,
+                                 "the cases are read without the manifest's loop sizes"))
+            return candidate;
     }
     return std::nullopt;
+}
+
+// A data file of a folder that is a FIFO or device: named as a named one is (exit 2), never
+// skipped as if it were not there.
+Error special_data_file(const fs::path& file) {
+    Status status = io::check_regular_file(file.string());
+    return status ? Error{"not a regular file", file.string(), 0, ExitCode::InputError}
+                  : status.error();
 }
 
 DailyCase& case_named(DailyRun& run, const std::string& case_id) {
@@ -198,8 +209,8 @@ Result<DailyRun> load_daily(const std::string& path, Diagnostics& diagnostics) {
         auto manifest = read_manifest(p);
         if (!manifest) return manifest.error();
         run.manifest = std::move(*manifest);
-    } else if (auto found =
-                   find_manifest(kind == InputKind::RawResult ? root.parent_path() : root)) {
+    } else if (auto found = find_manifest(kind == InputKind::RawResult ? root.parent_path() : root,
+                                          diagnostics)) {
         auto manifest = read_manifest(*found);
         if (!manifest) return manifest.error();
         run.manifest = std::move(*manifest);
@@ -224,6 +235,7 @@ Result<DailyRun> load_daily(const std::string& path, Diagnostics& diagnostics) {
     }
     if (kind == InputKind::DailyFolder || kind == InputKind::DailyReport) {
         const fs::path report = kind == InputKind::DailyReport ? p : root / kReport;
+        if (io::is_special_file(report)) return special_data_file(report);
         if (file_at(report)) {
             auto text = io::read_file(report.string());
             if (!text) return text.error();
@@ -247,14 +259,19 @@ Result<DailyRun> load_daily(const std::string& path, Diagnostics& diagnostics) {
         std::error_code error;
         for (auto it = fs::directory_iterator(root, error);
              !error && it != fs::directory_iterator(); it.increment(error)) {
-            if (it->is_directory(error) && file_at(it->path() / kRawResult))
-                folders.push_back(it->path());
+            if (!it->is_directory(error)) continue;
+            // A case's raw-result.json is the run's data: a FIFO or device there is named, as
+            // a named one is (exit 2), never skipped as if the case had no result.
+            if (io::is_special_file(it->path() / kRawResult))
+                return special_data_file(it->path() / kRawResult);
+            if (file_at(it->path() / kRawResult)) folders.push_back(it->path());
         }
         std::sort(folders.begin(), folders.end());
         for (const fs::path& folder : folders) {
             DailyCase& c = case_named(run, folder.filename().string());
             read_raw(run, c, folder / kRawResult);
-            if (file_at(folder / "run.log")) {
+            if (io::usable_side_file(folder / "run.log", diagnostics,
+                                     "its task slots and sentinels are not read")) {
                 auto input = io::open_input((folder / "run.log").string());
                 if (!input) return input.error();
                 c.run_log =
@@ -291,7 +308,8 @@ std::optional<OperatorManifest> find_operator_manifest(fs::path dir, Diagnostics
     for (int level = 0; level < 3 && !dir.empty(); ++level, dir = dir.parent_path()) {
         for (const char* name : kOperatorManifestNames) {
             const fs::path candidate = dir / name;
-            if (!file_at(candidate)) continue;
+            if (!io::usable_side_file(candidate, diagnostics, "case contracts not checked"))
+                continue;
             auto text = io::read_file(candidate.string());
             if (!text) {
                 diagnostics.warn(text.error().file, text.error().line,
@@ -418,7 +436,8 @@ Result<SuiteResult> load_suite(const std::string& path, Diagnostics& diagnostics
     if (!text) return text.error();
     auto suite = parse_suite_result(*text, p.string(), diagnostics);
     if (!suite) return suite;
-    if (const fs::path report = folder_of(p) / kReport; file_at(report)) {
+    if (const fs::path report = folder_of(p) / kReport;
+        io::usable_side_file(report, diagnostics, "not cross-checked")) {
         if (is_operator_report(head_of(report.string(), 64))) {
             if (auto parsed = load_operator_report(report.string(), diagnostics))
                 cross_check_operator_report(*parsed, *suite, diagnostics);

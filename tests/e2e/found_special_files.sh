@@ -138,6 +138,34 @@ before=$(cksum <wedged/host.9999.log)
 expect 2 "scope-stats -o over a host log after the one read" \
     "$ptune" scope-stats wedged -o wedged/host.9999.log
 [ "$(cksum <wedged/host.9999.log)" = "$before" ] || bad "scope-stats replaced wedged/host.9999.log"
+# Daily-CI folders: a case's raw-result.json that is a FIFO is the run's data (exit 2, named);
+# a FIFO run.log or perf_cases.json is an optional side file (a warning naming it).
+cp -r "$data/ciresult/daily" daily
+rm daily/published/l2-demo/raw-result.json
+mkfifo daily/published/l2-demo/raw-result.json
+expect 2 "bench-summary on a daily folder with a FIFO raw-result.json" "$ptune" bench-summary daily/published
+named "a FIFO raw-result.json" "l2-demo/raw-result.json: is a FIFO"
+rm daily/published/l2-demo/raw-result.json
+cp "$data/ciresult/daily/published/l2-demo/raw-result.json" daily/published/l2-demo/
+rm daily/published/report.md
+mkfifo daily/published/report.md
+expect 2 "bench-summary on a daily folder with a FIFO report.md" "$ptune" bench-summary daily/published
+named "a FIFO report.md" "published/report.md: is a FIFO"
+rm daily/published/report.md
+cp "$data/ciresult/daily/published/report.md" daily/published/
+rm daily/published/tp2-demo/run.log daily/perf_cases.json
+mkfifo daily/published/tp2-demo/run.log daily/perf_cases.json
+expect 0 "bench-summary on a daily folder with a FIFO run.log and perf_cases.json" "$ptune" bench-summary daily/published
+named "a FIFO run.log" "tp2-demo/run.log: warning: is a FIFO"
+named "a FIFO perf_cases.json" "daily/perf_cases.json: warning: is a FIFO"
+# The operator suite's manifest and report.md beside its suite-result.json, FIFOs: warnings.
+cp -r "$data/ciresult/suite-v2-published" suite
+rm suite/operator_perf_cases.json suite/report.md
+mkfifo suite/operator_perf_cases.json suite/report.md
+expect 0 "bench-summary on a suite folder with a FIFO manifest and report.md" "$ptune" bench-summary suite
+named "a FIFO operator manifest" "operator_perf_cases.json: warning: is a FIFO"
+named "a FIFO report.md beside the suite" "suite/report.md: warning: is a FIFO"
+
 # Outputs elsewhere in those folders are still written.
 expect 0 "swimlane-merge -o a new file in the run" "$ptune" swimlane-merge run -o run/trace.json
 [ -s run/trace.json ] || bad "swimlane-merge did not write run/trace.json"
