@@ -494,7 +494,7 @@ std::optional<PendingP> compare(const CaseInput& input, const Options& options, 
                               });
     if (report_value && exceeds != Exceeds::No) {
         r.verdict = Verdict::Underpowered;
-        r.reason = "summary only: a CI report.md value has no rounds to test";
+        r.reason = "summary only: the CI result gives a value, not its rounds, to test";
         return std::nullopt;
     }
     settle(r, exceeds, true, {});
