@@ -117,6 +117,7 @@ Observation observe(const BenchCase& bench_case, Diagnostics& diagnostics) {
     }
     o.mean = summary.mean;
     o.value_only_report = summary.mean_only && block->origin == Origin::CiResult;
+    o.headline_is_median = block->headline_is_median && !summary.mean_only;
     if (!summary.mean_only) {
         o.min = summary.min;
         o.median = summary.median;

@@ -522,6 +522,7 @@ std::vector<bench::BenchCase> to_bench_cases(const DailyRun& run) {
                     }
                 }
                 block.notes.push_back(rule_note(r));
+                block.headline_is_median = r.rule == HeadlineRule::Median;
             } else {
                 block.unavailable = "FAIL: " + r.reason;
             }
@@ -588,6 +589,7 @@ std::vector<bench::BenchCase> to_bench_cases(const SuiteResult& suite) {
         } else {
             const auto& v = head->samples_us;
             block.effective_us = summary_of(v);
+            block.headline_is_median = true;  // metric_us: the fastest rank's median
             block.declared_rounds = v.size();
             bench::RawSamples raw;
             raw.ranks = 1;

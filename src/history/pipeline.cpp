@@ -255,9 +255,11 @@ Result<NewRun> build_run(const std::vector<std::string>& inputs, const RunMeta& 
     std::set<std::string> platforms;
     for (const auto& bench_case : *cases) {
         const auto observation = bench::observe(bench_case, diagnostics);
-        // A lane case's official value is metric_us, the median (§3.2): tracked, not the mean.
-        const bool lane_case = identity->lane_cases.count(bench_case.name) > 0;
-        auto mean = observation.value(lane_case ? bench::Metric::Median : bench::Metric::Mean);
+        // Upstream's headline is tracked: a lane case's metric_us (the median, §3.2), a one-card
+        // daily-CI case's median and the operator suite's metric_us; the mean otherwise.
+        const bool median =
+            identity->lane_cases.count(bench_case.name) > 0 || observation.headline_is_median;
+        auto mean = observation.value(median ? bench::Metric::Median : bench::Metric::Mean);
         if (!mean) mean = observation.value(bench::Metric::Mean);
         if (!mean || !std::isfinite(*mean) || *mean <= 0.0) {
             diagnostics.warn(

@@ -155,6 +155,9 @@ struct BenchBlock {
     std::optional<LoopFacts> loop_facts;
     /// The task-timing slot windows printed after the raw block (upstream-2026-12.md §1.7).
     TaskSlots task_slots;
+    /// The headline upstream quotes is the summary's median, not its mean (a one-card daily-CI
+    /// case, the operator suite's metric_us): what `history add` records.
+    bool headline_is_median = false;
 
     /// True when the block carries a headline line (numbers or `unavailable`).
     bool has_headline() const { return effective_us.has_value() || unavailable.has_value(); }

@@ -32,6 +32,8 @@ struct Observation {
     /// A CI report's value of many rounds whose spread it does not give (a report.md cell):
     /// the gate cannot test it, so a change beyond the tolerance is `underpowered`.
     bool value_only_report = false;
+    /// The block's headline_is_median (bench::BenchBlock).
+    bool headline_is_median = false;
 
     /// The chosen statistic, nullopt when the run does not carry it.
     std::optional<double> value(Metric metric) const;

@@ -37,7 +37,8 @@ struct RunInfo {
 };
 
 /// One case's numbers in one run (µs). `value_us` is the headline statistic the history tracks
-/// (effective_us mean, the number daily CI quotes); the others when the input had them.
+/// (upstream's CI headline: the effective_us mean, or the median where upstream quotes one); the
+/// others when the input had them.
 struct CaseValue {
     std::string name;
     double value_us = 0.0;
