@@ -4,13 +4,7 @@
 # case's median (505.10, not the mean 506.2), the operator suite's metric_us (107.5) — and a
 # daily-CI FAIL is left out with its reason; bench-gate --history then compares the next day.
 # Usage: history_ci_results.sh PTUNE BUILD_DIR
-set -u
-ptune=$(realpath "$1")
-here=$(cd "$(dirname "$0")/.." && pwd)
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail=0
-bad() { echo "FAIL: $*"; fail=1; }
+source "$(dirname "$0")/lib/common.sh" "$1"
 data=$here/data/ciresult
 db=$tmp/h.db
 

@@ -3,13 +3,7 @@
 # dfx_outputs/ and dispatch_program.json in each rank<N>/d<K>/ are read and said once by the
 # commands that read the tree (swimlane-analyze, advise); a damaged one is a gap, never a stop.
 # Usage: l3_build_meta.sh PTUNE BUILD_DIR
-set -u
-ptune=$(realpath "$1")
-here=$(cd "$(dirname "$0")/.." && pwd)
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail=0
-bad() { echo "FAIL: $*"; fail=1; }
+source "$(dirname "$0")/lib/common.sh" "$1"
 run=$tmp/_jit_l3_demo_20260903_010617
 mkdir -p "$run"
 cp -r "$here/data/l3/l3_two_rank/dfx_outputs" "$run/"

@@ -4,13 +4,7 @@
 # and advise lists what the build says of itself (Build section, Artifacts "read:" notes); a
 # damaged binary_context.json is said and marked unusable, never a stop.
 # Usage: l3_real_layout.sh PTUNE BUILD_DIR
-set -u
-ptune=$(realpath "$1")
-here=$(cd "$(dirname "$0")/.." && pwd)
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail=0
-bad() { echo "FAIL: $*"; fail=1; }
+source "$(dirname "$0")/lib/common.sh" "$1"
 run=$tmp/_jit_l3_demo_20260903_010617
 cp -r "$here/data/l3/build_meta/_jit_l3_demo_20260903_010617" "$run"
 

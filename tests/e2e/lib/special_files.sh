@@ -2,13 +2,7 @@
 # binary as its argument; tests/e2e/lib/ is not globbed as tests): the binary, the test data, a
 # scratch directory that is also the working directory, and the checks.
 # shellcheck shell=bash
-set -u
-ptune=$(realpath "$1")
-here=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail=0
-bad() { echo "FAIL: $*"; fail=1; }
+source "$(dirname "${BASH_SOURCE[0]}")/common.sh" "$1"
 cd "$tmp" || exit 1
 
 # expect CODE DESCRIPTION COMMAND...: the exit code within 20 s (124 = it hung).
