@@ -11,6 +11,7 @@
 #include <array>
 #include <atomic>
 #include <cerrno>
+#include <chrono>
 #include <csignal>
 #include <cstring>
 #include <fstream>
@@ -18,6 +19,7 @@
 #include <map>
 #include <mutex>
 #include <random>
+#include <thread>
 
 #include <fmt/format.h>
 
@@ -331,9 +333,15 @@ Result<std::unique_ptr<AtomicOutput>> AtomicOutput::open(const std::string& path
     // Opening a FIFO for writing waits for a reader, for ever if none comes: ask without waiting
     // (a process substitution's pipe has its reader already). The probe stays open until the
     // real open is done, so the reader never sees the writers come and go (an end of file).
+    // A reader started beside ptune (`ptune … -o fifo & cat fifo`) may open its end a moment
+    // later: it is given up to two seconds before the FIFO counts as unread.
     int fifo_probe = -1;
     if (exists && S_ISFIFO(info.st_mode)) {
-        fifo_probe = ::open(path.c_str(), O_WRONLY | O_NONBLOCK | O_CLOEXEC);
+        for (int attempt = 0; attempt < 200; ++attempt) {
+            fifo_probe = ::open(path.c_str(), O_WRONLY | O_NONBLOCK | O_CLOEXEC);
+            if (fifo_probe >= 0 || errno != ENXIO) break;
+            std::this_thread::sleep_for(std::chrono::milliseconds(10));
+        }
         if (fifo_probe < 0) {
             return Error{errno == ENXIO
                              ? std::string("is a FIFO (named pipe) nobody reads; "
