@@ -1,0 +1,293 @@
+// ciresult's own tables and notes (inputs.hpp): per daily-CI case the headline and what upstream
+// hides, the operator suite's rows and slots, upstream's comparison of two suites for bench-gate.
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "ptune/ciresult/inputs.hpp"
+#include "ptune/ciresult/lane.hpp"
+#include "ptune/core/stats.hpp"
+
+namespace ptune::ciresult {
+
+namespace {
+
+std::string fixed2(double v) {
+    return stats::format_fixed(v, 2);
+}
+
+}  // namespace
+
+std::vector<render::Table> daily_tables(const DailyRun& run) {
+    render::Table t;
+    t.title = fmt::format("daily CI ({})", run.root);
+    t.columns = {"case", "devices", "rule", "headline", "report.md", "check", "reason"};
+    t.units = {"", "", "", "µs", "µs"};
+    t.align = {render::Align::Left,  render::Align::Right, render::Align::Left,
+               render::Align::Right, render::Align::Right, render::Align::Left,
+               render::Align::Left};
+    // What upstream's headline hides: how far apart the ranks are, and the rounds' spread.
+    render::Table hidden;
+    hidden.title = "daily CI ranks and rounds (not in report.md)";
+    hidden.columns = {"case", "ranks", "rank spread", "slowest rank", "slowest mean", "p10", "p90"};
+    hidden.units = {"", "", "µs", "", "µs", "µs", "µs"};
+    hidden.align = {render::Align::Left, render::Align::Right, render::Align::Right,
+                    render::Align::Left, render::Align::Right, render::Align::Right,
+                    render::Align::Right};
+    for (const DailyCase& c : run.cases) {
+        std::vector<std::string> row(t.columns.size(), "-");
+        row[0] = c.case_id;
+        if (c.device_count) row[1] = std::to_string(*c.device_count);
+        if (c.row) row[4] = c.row->text;
+        if (c.result) {
+            const DailyResult& r = *c.result;
+            if (r.passed) {
+                row[2] = r.rule == HeadlineRule::Median ? "median" : "min-rank-mean";
+                row[3] = format_headline(*r.headline);
+                std::vector<std::string> more(hidden.columns.size(), "-");
+                more[0] = c.case_id;
+                more[1] = std::to_string(r.ranks.size());
+                double lo = r.ranks[0].mean, hi = r.ranks[0].mean;
+                std::size_t slowest = 0;
+                for (std::size_t i = 0; i < r.ranks.size(); ++i) {
+                    lo = std::min(lo, r.ranks[i].mean);
+                    if (r.ranks[i].mean > hi) {
+                        hi = r.ranks[i].mean;
+                        slowest = i;
+                    }
+                }
+                if (r.ranks.size() > 1) {
+                    more[2] = fixed2(hi - lo);
+                    more[3] = r.ranks[slowest].pid;
+                    more[4] = fixed2(hi);
+                }
+                const auto& head = r.ranks[r.headline_rank].totals;
+                more[5] = fixed2(stats::quantile(head, 0.1).value_or(0.0));
+                more[6] = fixed2(stats::quantile(head, 0.9).value_or(0.0));
+                hidden.rows.push_back(std::move(more));
+            } else {
+                row[3] = "FAIL";
+                row[6] = r.reason;
+            }
+            if (c.row) {
+                const bool agree = r.passed ? c.row->kind == ReportRow::Kind::Value &&
+                                                  std::fabs(*r.headline - c.row->value) <= 0.005
+                                            : c.row->kind == ReportRow::Kind::Fail;
+                row[5] = agree ? "ok" : "differs";
+            }
+        } else if (c.row) {
+            row[5] = "no raw";
+            if (c.row->kind == ReportRow::Kind::NotRun) row[6] = "not run";
+        } else {
+            row[6] = "no result";
+        }
+        t.rows.push_back(std::move(row));
+    }
+    std::vector<render::Table> tables;
+    tables.push_back(std::move(t));
+    if (!hidden.rows.empty()) tables.push_back(std::move(hidden));
+    // run.log's task-timing slots (§1.7): per rank and slot, medians as printed.
+    std::vector<std::pair<std::string, const bench::TaskSlots*>> with_slots;
+    render::Table context;
+    context.title = "run.log context (seed and validation sentinels)";
+    context.columns = {"case", "sentinel"};
+    for (const DailyCase& c : run.cases) {
+        if (!c.run_log) continue;
+        with_slots.emplace_back(c.case_id, &c.run_log->task_slots);
+        for (const std::string& sentinel : c.run_log->sentinels)
+            context.rows.push_back({c.case_id, sentinel});
+    }
+    render::Table slots = bench::task_slot_table("task slots (run.log)", with_slots, true);
+    if (!slots.rows.empty()) tables.push_back(std::move(slots));
+    if (!context.rows.empty()) tables.push_back(std::move(context));
+    return tables;
+}
+
+std::vector<render::Table> suite_tables(const SuiteResult& suite) {
+    render::Table t;
+    if (suite.suite_id == "raw-result.json") {
+        t.title =
+            fmt::format("operator suite raw-result.json ({}), validated as upstream", suite.source);
+    } else if (suite.suite_id == "report.md") {
+        t.title = fmt::format("operator suite report.md ({}): run {} ({}, status {}), values only",
+                              suite.source, suite.run_id, suite.logical_date, suite.status);
+    } else if (suite.run_id.empty()) {
+        t.title =
+            fmt::format("operator suite measurements ({}), no suite-result.json", suite.source);
+    } else {
+        t.title = fmt::format("operator suite {} run {} ({}, status {})", suite.suite_id,
+                              suite.run_id, suite.logical_date, suite.status);
+    }
+    t.columns = {"case",   "status", "metric",      "max median",
+                 "spread", "wall",   "measurement", "reason"};
+    t.units = {"", "", "µs", "µs", "µs", "s"};
+    t.align = {render::Align::Left,  render::Align::Left,  render::Align::Right,
+               render::Align::Right, render::Align::Right, render::Align::Right,
+               render::Align::Left,  render::Align::Left};
+    const auto opt = [](const std::optional<double>& v, int precision) {
+        return v ? stats::format_fixed(*v, precision) : std::string("-");
+    };
+    for (const SuiteCase& c : suite.cases) {
+        const bool pass = c.status == "pass" && c.valid;
+        t.rows.push_back({c.case_id, c.status.empty() ? "?" : c.status,
+                          pass ? opt(c.metric_us, 2) : "-",
+                          pass ? opt(c.max_rank_median_us, 2) : "-",
+                          pass ? opt(c.rank_spread_us, 2) : "-", opt(c.wall_seconds, 1),
+                          c.shared_measurement ? "shared: " + c.measurement_case : c.case_id,
+                          pass ? "" : c.error});
+    }
+    std::vector<render::Table> tables;
+    tables.push_back(std::move(t));
+    // validate_suite_raw(): per rank its median round total and each slot's median.
+    render::Table slots;
+    slots.title = "ranks and dispatch slots";
+    slots.columns = {"case", "rank", "rank median", "slot", "task", "slot median"};
+    slots.units = {"", "", "µs", "", "", "µs"};
+    slots.align = {render::Align::Left,  render::Align::Right, render::Align::Right,
+                   render::Align::Right, render::Align::Left,  render::Align::Right};
+    for (const SuiteCase& c : suite.cases) {
+        for (const SuiteRank& rank : c.ranks) {
+            for (std::size_t i = 0; i < rank.slots.size(); ++i) {
+                slots.rows.push_back({c.case_id, rank.trace_pid, fixed2(rank.median_us),
+                                      std::to_string(i), rank.slots[i].first,
+                                      fixed2(rank.slots[i].second)});
+            }
+        }
+    }
+    if (!slots.rows.empty()) tables.push_back(std::move(slots));
+    return tables;
+}
+
+render::Table suite_comparison_table(const SuiteResult& baseline, const SuiteResult& current,
+                                     std::size_t& refusals) {
+    render::Table t;
+    t.title =
+        fmt::format("upstream comparison (§2.7): {} against {}", current.run_id, baseline.run_id);
+    t.columns = {"case", "baseline", "current", "delta_pct", "reason"};
+    t.units = {"", "µs", "µs"};
+    t.align = {render::Align::Left, render::Align::Right, render::Align::Right,
+               render::Align::Right, render::Align::Left};
+    const bool ci_stack = current.v2 || baseline.v2 || current.variant == "ci";
+    refusals = 0;
+    for (const SuiteCase& c : current.cases) {
+        const SuiteCase* b = nullptr;
+        for (const SuiteCase& candidate : baseline.cases) {
+            if (candidate.case_id == c.case_id) b = &candidate;
+        }
+        Comparison comparison = compare_cases(c, b, ci_stack);
+        std::string reason = comparison.reason;
+        if (comparison.delta_pct && ci_stack) {
+            reason = fmt::format(
+                "changed components: {}",
+                comparison.changed_components.empty()
+                    ? std::string("none")
+                    : fmt::format("{}", fmt::join(comparison.changed_components, ", ")));
+        }
+        if (!comparison.delta_pct && comparison.reason.starts_with("incomparable")) ++refusals;
+        if (c.status != "pass" && !c.status.empty())
+            reason = fmt::format("current {}{}", c.status, c.error.empty() ? "" : ": " + c.error);
+        const auto metric = [](const SuiteCase* s) {
+            return s && s->status == "pass" && s->metric_us ? fixed2(*s->metric_us)
+                                                            : std::string("N/A");
+        };
+        if (c.shared_measurement) reason += fmt::format(" (shared: {})", c.measurement_case);
+        t.rows.push_back({c.case_id, metric(b), metric(&c), format_change(comparison), reason});
+    }
+    return t;
+}
+
+std::vector<render::Table> tables_for_inputs(const std::vector<std::string>& inputs) {
+    std::vector<render::Table> tables;
+    for (const std::string& input : inputs) {
+        Diagnostics ignored;
+        const InputKind kind = classify(input);
+        if (kind == InputKind::None) continue;
+        if (is_suite_kind(kind)) {
+            if (auto suite = load_suite(input, ignored)) {
+                for (auto& table : suite_tables(*suite)) tables.push_back(std::move(table));
+            }
+        } else if (auto run = load_daily(input, ignored)) {
+            for (auto& table : daily_tables(*run)) tables.push_back(std::move(table));
+        }
+    }
+    return tables;
+}
+
+std::vector<std::string> headline_notes(const std::vector<std::string>& inputs) {
+    std::vector<std::string> notes;
+    for (const std::string& input : inputs) {
+        if (auto note = lane_headline_note(input)) {  // the lane's files (lane.hpp)
+            notes.push_back(std::move(*note));
+            continue;
+        }
+        const InputKind kind = classify(input);
+        if (kind == InputKind::None) continue;
+        if (kind == InputKind::SuiteReport) {
+            notes.push_back(fmt::format(
+                "{}: operator suite report.md; values only (upstream's metric_us, the minimum "
+                "rank median), no samples: a change beyond the tolerance is underpowered and "
+                "the hard threshold decides",
+                input));
+            continue;
+        }
+        if (is_suite_kind(kind)) {
+            notes.push_back(fmt::format(
+                "{}: operator suite; upstream's metric_us = minimum rank median (gate it with "
+                "--metric median); samples = the fastest rank's samples_us",
+                input));
+            continue;
+        }
+        Diagnostics ignored;  // the loader reported them
+        auto run = load_daily(input, ignored);
+        if (!run) continue;
+        std::vector<std::string> rules;
+        bool with_samples = false;
+        for (const DailyCase& c : run->cases) {
+            if (c.result && c.result->passed) {
+                with_samples = true;
+                rules.push_back(fmt::format("{} {}", c.case_id,
+                                            c.result->rule == HeadlineRule::Median
+                                                ? "median (1 card: --metric median)"
+                                                : "smallest rank mean"));
+            } else if (!c.result && c.row && c.row->kind == ReportRow::Kind::Value) {
+                rules.push_back(fmt::format("{} report.md value, no samples", c.case_id));
+            }
+        }
+        if (rules.empty()) continue;
+        notes.push_back(fmt::format(
+            "{}: daily-CI headline rule per case: {}{}", input, fmt::join(rules, ", "),
+            with_samples ? "; samples = the headline rank's per-round sums"
+                         : "; a change beyond the tolerance is underpowered and the hard "
+                           "threshold decides"));
+    }
+    return notes;
+}
+
+std::size_t annotate_gate(const std::vector<std::string>& baseline_inputs,
+                          const std::vector<std::string>& current_inputs, render::Report& report) {
+    std::vector<std::string> all = baseline_inputs;
+    all.insert(all.end(), current_inputs.begin(), current_inputs.end());
+    for (std::string& note : headline_notes(all)) report.notes.push_back(std::move(note));
+    if (baseline_inputs.size() != 1 || current_inputs.size() != 1 ||
+        classify(baseline_inputs[0]) != InputKind::Suite ||
+        classify(current_inputs[0]) != InputKind::Suite)
+        return 0;
+    Diagnostics ignored;  // the loader reported them
+    auto baseline = load_suite(baseline_inputs[0], ignored);
+    auto current = load_suite(current_inputs[0], ignored);
+    if (!baseline || !current) return 0;
+    std::size_t refused = 0;
+    report.tables.push_back(suite_comparison_table(*baseline, *current, refused));
+    report.data["upstream_comparison"] = nlohmann::json::array();
+    for (const auto& row : report.tables.back().rows) {
+        report.data["upstream_comparison"].push_back(
+            {{"case", row[0]}, {"delta", row[3]}, {"reason", row[4]}});
+    }
+    if (refused > 0) {
+        report.notes.push_back(fmt::format(
+            "{} case(s) upstream refuses to compare (incomparable identity): no pass", refused));
+    }
+    return refused;
+}
+
+}  // namespace ptune::ciresult
