@@ -123,7 +123,8 @@ Result<ConfirmResult> confirm(const ConfirmRequest& request, Diagnostics& diagno
     if (!request.only.empty()) {
         names.push_back(request.only);
     } else {
-        for (const auto& [name, value] : (*runs)[0].values) {
+        for (const auto& entry : (*runs)[0].values) {
+            const std::string& name = entry.first;
             const bool everywhere = std::all_of(runs->begin(), runs->end(), [&](const auto& run) {
                 return run.values.count(name) > 0;
             });
