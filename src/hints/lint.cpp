@@ -13,6 +13,7 @@
 #include <fmt/format.h>
 
 #include "ptune/core/discover.hpp"
+#include "ptune/core/found_files.hpp"
 #include "ptune/core/io.hpp"
 #include "ptune/core/text.hpp"
 #include "ptune/hints/parser.hpp"
@@ -245,24 +246,18 @@ std::optional<std::string> enclosing_function(const std::vector<std::string>& li
     return std::nullopt;
 }
 
-// Kernel sources named by hints, read once each. Missing files are normal (a log read on
-// another machine): they simply give no suppressions and no function names.
+// The kernel sources hints point at, read once each for enclosing functions and `# ptune:
+// ignore` comments. A source that cannot be read is named once: its hints keep their place but
+// lose their kernel and their suppressions, which the user should know.
 class SourceCache {
   public:
+    explicit SourceCache(Diagnostics& diagnostics) : diagnostics_(diagnostics) {}
+
     const std::vector<std::string>* lines(const std::string& path) {
         auto [it, inserted] = files_.try_emplace(path);
-        if (inserted) {
-            std::error_code ec;
-            if (!path.empty() && fs::is_regular_file(path, ec)) {
-                if (auto text = io::read_file(path, 64u << 20)) {
-                    std::vector<std::string> lines;
-                    io::LineReader reader(*text);
-                    std::string_view line;
-                    while (reader.next(line)) lines.emplace_back(line);
-                    it->second.lines = std::move(lines);
-                    it->second.suppressions = find_suppressions(*it->second.lines);
-                }
-            }
+        if (inserted && !path.empty()) {
+            it->second.lines = read_lines(path);
+            if (it->second.lines) it->second.suppressions = find_suppressions(*it->second.lines);
         }
         return it->second.lines ? &*it->second.lines : nullptr;
     }
@@ -285,6 +280,25 @@ class SourceCache {
         std::optional<std::vector<std::string>> lines;
         std::vector<Suppression> suppressions;
     };
+
+    std::optional<std::vector<std::string>> read_lines(const std::string& path) {
+        static constexpr std::string_view kLost =
+            "the hints in it get no kernel and its `# ptune: ignore` comments are not applied";
+        // A missing source (the log came from another machine) is common and stays silent.
+        if (!io::usable_side_file(path, diagnostics_, kLost)) return std::nullopt;
+        auto text = io::read_file(path, 64u << 20);
+        if (!text) {
+            diagnostics_.warn(path, 0, text.error().message + "; " + std::string(kLost));
+            return std::nullopt;
+        }
+        std::vector<std::string> lines;
+        io::LineReader reader(*text);
+        std::string_view line;
+        while (reader.next(line)) lines.emplace_back(line);
+        return lines;
+    }
+
+    Diagnostics& diagnostics_;
     std::unordered_map<std::string, File> files_;
 };
 
@@ -679,7 +693,7 @@ void note_appended_compiles(const std::vector<ParsedLog>& logs, Diagnostics& dia
 LintResult lint(std::vector<ParsedLog> logs, const rules::Catalogue& catalogue,
                 const LintOptions& options, Diagnostics& diagnostics) {
     LintResult result;
-    SourceCache sources;
+    SourceCache sources(diagnostics);
     std::map<std::string, std::string> display_of;  // on-disk path -> display path
     merge_hint_entries(logs, options, result, display_of);
     apply_rules(result, logs, catalogue);

@@ -199,11 +199,17 @@ std::optional<OrchError> find_orch_error_near(const fs::path& stats_file, const 
         for (const fs::path& log : logs) {
             // A FIFO would block the open and /dev/zero never end: regular files only (a
             // symlink to one is followed).
+            static constexpr std::string_view kNotSearched = "not searched for an orch_error_code";
+            if (diagnostics != nullptr && io::is_special_file(log)) {
+                io::usable_side_file(log, *diagnostics, kNotSearched);
+                continue;
+            }
             if (!fs::is_regular_file(log, error)) {
                 if (diagnostics != nullptr)
                     diagnostics->warn(log.string(), 0,
-                                      "not a regular file (a FIFO, device or dangling link): "
-                                      "not searched for an orch_error_code");
+                                      fmt::format("not a regular file (a dangling link or a "
+                                                  "directory); {}",
+                                                  kNotSearched));
                 error.clear();
                 continue;
             }

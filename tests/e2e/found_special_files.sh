@@ -8,6 +8,7 @@
 # - an optional side file found beside a capture (host logs, dispatch_identity.json,
 #   host_phase_records.jsonl, kernel_config.py; an L3 tree's root host logs): named in a
 #   warning, never opened (it was skipped in silence), as a found deps.json or name map is;
+#   so is a kernel source hints-lint reads for `# ptune: ignore` comments;
 # - advise --log / --baseline FIFO: exit 2 (it warned and went on);
 # - GITHUB_STEP_SUMMARY at /dev/zero: refused, exit 2 (written through in silence);
 # - -o over a file the command's discovery takes as an input but did not read this time: exit 2.
@@ -79,6 +80,22 @@ expect 0 "bench-summary on a directory with a FIFO host_phase_records.jsonl" "$p
 named "a FIFO host_phase_records.jsonl in a bench directory" \
     "bench/host_phase_records.jsonl: warning: is a FIFO"
 rm bench/host_phase_records.jsonl
+
+# A kernel source that hints point at, a FIFO: named (its suppressions are lost), never opened.
+mkdir -p hl/k
+mkfifo hl/k/attn.py
+printf '%s\n' "[perf_hint PH001] TileInnermostDimGranularity: tile.load has innermost dim = 128B (tile fp32[32], target_memory=Vec); moves 2048B as 16 x 128B rows; recommended >= 512B for backend a2a3 (L2 cache line = 512B). Consider increasing tile shape on the innermost axis. at k/attn.py:5:9" >hl/perf_hints.log
+timeout 20 "$ptune" hints-lint --root hl hl/perf_hints.log >out 2>err
+code=$?
+[ "$code" = 1 ] || bad "hints-lint with a FIFO kernel source: exit $code (want 1, one hint): $(head -c 400 err)"
+named "a FIFO kernel source of hints-lint" "k/attn.py: warning: is a FIFO.*ptune: ignore"
+
+# advise's inventory: a core swimlane trace that is a FIFO is refused by name, exit 2, never read.
+cp -r "$data/pipetrace/advise-run" advfifo
+trace=$(find advfifo -name '*_trace_perfetto.json' | head -1)
+rm "$trace" && mkfifo "$trace"
+expect 2 "advise with a FIFO core swimlane trace" "$ptune" advise advfifo/QkvRun_20261201_120000
+named "advise: a FIFO core swimlane trace" "_trace_perfetto.json: error: pipe-trace artifact is a FIFO"
 
 # 3. advise --log / --baseline naming a FIFO: exit 2 at once, as every named FIFO.
 cp -r "$here/../examples/build_output_2608" adv

@@ -21,8 +21,16 @@ timeout 20 "$ptune" scope-stats "$tmp/run" >"$tmp/out" 2>"$tmp/err"
 code=$?
 [ "$code" = 124 ] && bad "scope-stats hung on a FIFO / /dev/zero named host.<pid>.log"
 [ "$code" = 3 ] && bad "scope-stats crashed: $(cat "$tmp/err")"
-grep -q "host.111.log: warning: not a regular file" "$tmp/err" || bad "FIFO not named: $(cat "$tmp/err")"
-grep -q "host.222.log: warning: not a regular file" "$tmp/err" || bad "/dev/zero link not named"
+# Each named by its kind, as every found side file is (found_files.hpp).
+grep -q "host.111.log: warning: is a FIFO (named pipe).*not searched for an orch_error_code" "$tmp/err" ||
+    bad "FIFO not named: $(cat "$tmp/err")"
+grep -q "host.222.log: warning: is a character device.*not searched" "$tmp/err" || bad "/dev/zero link not named"
+# A dangling link is not a special file: named as one.
+ln -s "$tmp/nowhere" "$tmp/run/host.333.log"
+timeout 20 "$ptune" scope-stats "$tmp/run" >"$tmp/out" 2>"$tmp/err"
+grep -q "host.333.log: warning: not a regular file (a dangling link" "$tmp/err" ||
+    bad "dangling host log not named: $(cat "$tmp/err")"
+rm -f "$tmp/run/host.333.log"
 rm -f "$tmp/run/host.111.log" "$tmp/run/host.222.log"
 
 # -o over the host log it found and read beside the file: refused, the log kept.
