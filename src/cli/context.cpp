@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <iostream>
 #include <map>
+#include <sstream>
 
 #include <fmt/format.h>
 
@@ -124,15 +125,16 @@ int Context::append_step_summary(std::string_view title, const render::Report& r
     const char* path = std::getenv("GITHUB_STEP_SUMMARY");
     if (path == nullptr || *path == '\0') return 0;
     if (auto status = check_step_summary(path); !status) return fail(status.error());
-    std::string existing;
-    if (auto text = io::read_file(path); text) existing = std::move(*text);
-    auto output = open_output(path);
-    if (!output) return fail(output.error());
-    (*output)->stream() << existing;
-    if (!existing.empty() && existing.back() != '\n') (*output)->stream() << '\n';
-    (*output)->stream() << "## " << title << "\n\n";
-    render::make_standard_renderer("markdown")->render(report, (*output)->stream(), {});
-    if (auto status = (*output)->commit(); !status) return fail(status.error());
+    // The runner makes the file before the step and other steps' tools append to it: it is
+    // appended to, never read (reading it made it an input, and a later write over it refused).
+    // A blank line first keeps the heading a heading after text without a final newline.
+    std::ostringstream section;
+    std::error_code error;
+    if (io::is_file(path) && std::filesystem::file_size(path, error) > 0 && !error) section << '\n';
+    section << "## " << title << "\n\n";
+    render::make_standard_renderer("markdown")->render(report, section, {});
+    if (auto status = io::append_to_file(path, section.str(), inputs_); !status)
+        return fail(status.error());
     return 0;
 }
 

@@ -302,6 +302,26 @@ struct AtomicOutput::Impl {
     bool committed = false;
 };
 
+namespace {
+
+// The output-safety rule for one target: not one of the named inputs, and not a file this
+// command read, found by itself (a build directory's artifacts) or refused to read because it
+// is this output. `info` is the target's stat, null when it does not exist.
+Status check_not_an_input(const std::string& path, const struct stat* info,
+                          const std::vector<std::string>& inputs) {
+    for (const auto& input : inputs) {
+        if (input != kStdinName && same_file(path, input)) return collision_error(path, input);
+    }
+    if (info == nullptr) return ok_status();
+    auto& book = ledger();
+    std::lock_guard<std::mutex> lock(book.mutex);
+    if (auto it = book.read.find(FileId{info->st_dev, info->st_ino}); it != book.read.end())
+        return collision_error(path, it->second);
+    return ok_status();
+}
+
+}  // namespace
+
 Result<std::unique_ptr<AtomicOutput>> AtomicOutput::open(const std::string& path,
                                                          const std::vector<std::string>& inputs,
                                                          bool binary) {
@@ -310,23 +330,12 @@ Result<std::unique_ptr<AtomicOutput>> AtomicOutput::open(const std::string& path
     out->impl_ = std::make_unique<Impl>();
     if (path == kStdinName) return out;
 
-    for (const auto& input : inputs) {
-        if (input != kStdinName && same_file(path, input)) return collision_error(path, input);
-    }
     auto mode = std::ios::out | std::ios::trunc;
     if (binary) mode |= std::ios::binary;
     struct stat info {};
     bool exists = ::stat(path.c_str(), &info) == 0;
-    {
-        // Files this command read, found by itself (a build directory's artifacts) or refused
-        // to read because they are this output.
-        auto& book = ledger();
-        std::lock_guard<std::mutex> lock(book.mutex);
-        if (exists) {
-            if (auto it = book.read.find(FileId{info.st_dev, info.st_ino}); it != book.read.end())
-                return collision_error(path, it->second);
-        }
-    }
+    if (auto status = check_not_an_input(path, exists ? &info : nullptr, inputs); !status)
+        return status.error();
     if (exists && S_ISDIR(info.st_mode)) {
         return Error{"is a directory, expected an output file", path, 0, ExitCode::InputError};
     }
@@ -430,6 +439,47 @@ Status AtomicOutput::commit() {
     impl_->committed = true;
     unregister_pending(impl_->pending_slot);
     impl_->pending_slot = -1;
+    return ok_status();
+}
+
+Status append_to_file(const std::string& path, std::string_view text,
+                      const std::vector<std::string>& inputs) {
+    struct stat info {};
+    const bool exists = ::stat(path.c_str(), &info) == 0;
+    if (exists && !S_ISREG(info.st_mode)) {
+        // A FIFO or /dev/null has nothing to keep: written as -o writes one.
+        auto output = AtomicOutput::open(path, inputs);
+        if (!output) return output.error();
+        (*output)->stream() << text;
+        return (*output)->commit();
+    }
+    if (auto status = check_not_an_input(path, exists ? &info : nullptr, inputs); !status)
+        return status;
+    const int fd = ::open(path.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0666);
+    if (fd < 0) {
+        return Error{fmt::format("cannot open for appending: {}", errno_text(errno)), path, 0,
+                     ExitCode::InputError};
+    }
+    struct stat before {};
+    const off_t old_size = ::fstat(fd, &before) == 0 ? before.st_size : -1;
+    std::string_view rest = text;
+    int write_error = 0;
+    while (!rest.empty()) {
+        const ssize_t written = ::write(fd, rest.data(), rest.size());
+        if (written < 0 && errno == EINTR) continue;
+        if (written <= 0) {
+            write_error = written < 0 ? errno : ENOSPC;
+            break;
+        }
+        rest.remove_prefix(static_cast<std::size_t>(written));
+    }
+    // What was appended in part is taken back: the file keeps what it had, or all of it.
+    if (write_error != 0 && old_size >= 0) (void)::ftruncate(fd, old_size);
+    if (::close(fd) != 0 && write_error == 0) write_error = errno;
+    if (write_error != 0) {
+        return Error{fmt::format("error appending: {}", write_failure(write_error)), path, 0,
+                     ExitCode::InputError};
+    }
     return ok_status();
 }
 

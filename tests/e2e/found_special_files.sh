@@ -120,6 +120,23 @@ GITHUB_STEP_SUMMARY=/dev/null expect "$as_without" "GITHUB_STEP_SUMMARY=/dev/nul
 GITHUB_STEP_SUMMARY=$tmp/summary.md expect "$as_without" "GITHUB_STEP_SUMMARY a new file" \
     "$ptune" bench-gate -b "$log" -c "$log"
 grep -q "## bench-gate" summary.md || bad "the step summary file was not written"
+# The runner makes the file (empty) before the step, and earlier steps append to it: ptune
+# appends too — it was read, so the write over it was refused, exit 2, every gate in CI.
+: >runner-summary.md
+inode=$(stat -c %i runner-summary.md)
+GITHUB_STEP_SUMMARY=$tmp/runner-summary.md expect "$as_without" "GITHUB_STEP_SUMMARY the runner's empty file" \
+    "$ptune" bench-gate -b "$log" -c "$log"
+printf 'earlier step' >>runner-summary.md
+GITHUB_STEP_SUMMARY=$tmp/runner-summary.md expect "$as_without" "GITHUB_STEP_SUMMARY after an earlier step" \
+    "$ptune" bench-gate -b "$log" -c "$log"
+[ "$(grep -c '^## bench-gate$' runner-summary.md)" = 2 ] || bad "two gates did not append two sections: $(head -c 300 runner-summary.md)"
+grep -q '^earlier step$' runner-summary.md || bad "an earlier step's text was lost or joined to the heading"
+[ "$(stat -c %i runner-summary.md)" = "$inode" ] || bad "the step summary was replaced, not appended to"
+# Still never an input: a summary pointing at the baseline is refused, the baseline intact.
+cp "$log" base.log
+before=$(cksum <base.log)
+GITHUB_STEP_SUMMARY=$tmp/base.log expect 2 "GITHUB_STEP_SUMMARY at the baseline" "$ptune" bench-gate -b base.log -c "$log"
+[ "$(cksum <base.log)" = "$before" ] || bad "the baseline was written to as the step summary"
 
 # 5. -o over a file discovery takes as an input, though this run did not read it: refused.
 # swimlane-merge reads the alignment log, not host.<pid>.log, when both are there.

@@ -184,6 +184,14 @@ class AtomicOutput {
     std::unique_ptr<Impl> impl_;
 };
 
+/// Appends `text` to `path` as a shell's `>>` does (the file created when missing), for a file
+/// that collects what several programs write, such as GitHub's step summary: it stays the same
+/// file and what it holds is never read back. Appending to one of `inputs`, or to a file this
+/// command read, is refused; a FIFO or /dev/null is written as AtomicOutput writes it. A write
+/// that fails midway is taken back (the file truncated to its old length).
+Status append_to_file(const std::string& path, std::string_view text,
+                      const std::vector<std::string>& inputs = {});
+
 /// Installs handlers for every signal that ends the process by default (SIGINT, SIGTERM,
 /// SIGHUP, SIGQUIT, SIGUSR1/2, SIGPIPE, SIGALRM, …) that remove pending temporary outputs
 /// before dying of the signal; SIGXFSZ makes the write fail instead, reported with the path.
