@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <ostream>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -57,6 +58,15 @@ std::string_view to_string(Test test) {
             return "threshold";
     }
     return "-";
+}
+
+const std::string& BoxedString::str() const {
+    static const std::string none;
+    return text_ ? *text_ : none;
+}
+
+std::ostream& operator<<(std::ostream& out, const BoxedString& text) {
+    return out << text.str();
 }
 
 std::size_t GateResult::count(Verdict verdict) const {

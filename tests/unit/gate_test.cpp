@@ -370,3 +370,38 @@ TEST_CASE("few raw samples: what Holm's factor puts out of reach is underpowered
     auto alone = evaluate({cases[2]}, Options{});
     CHECK(alone.cases[0].verdict == Verdict::Regressed);
 }
+
+TEST_CASE("a case result keeps its rare parts boxed: copies are deep, empty is none",
+          "[bench-gate]") {
+    BoxedString reason;
+    CHECK(reason.empty());
+    CHECK(reason.str().empty());
+    reason += "";
+    CHECK(reason.empty());
+    reason = std::string();
+    CHECK(reason.empty());
+    reason += "first";
+    reason += "; second";
+    CHECK(reason == "first; second");
+    BoxedString copy = reason;
+    copy += " (more)";
+    CHECK(reason == "first; second");
+    CHECK(copy == "first; second (more)");
+    std::ostringstream out;
+    out << copy;
+    CHECK(out.str() == "first; second (more)");
+    CHECK_THAT(copy, Catch::Contains("(more)"));
+
+    Boxed<NoiseFence> fence = std::optional<NoiseFence>();
+    CHECK_FALSE(fence);
+    fence = std::optional<NoiseFence>(NoiseFence{2.0, -0.1, 0.1});
+    REQUIRE(fence);
+    Boxed<NoiseFence> other = fence;
+    other->reference = 3.0;
+    CHECK(fence->reference == 2.0);
+    CHECK((*other).reference == 3.0);
+    Boxed<NoiseFence> moved = std::move(other);
+    CHECK(moved->upper == 0.1);
+    // A 200,000-case gate keeps one CaseResult per case (docs/PERFORMANCE.md, bench-gate).
+    CHECK(sizeof(CaseResult) <= 184);
+}
