@@ -77,7 +77,7 @@ std::string verdict_cell(Verdict verdict) {
 
 // A case's row of the table, and its styles (empty when unstyled).
 std::vector<std::string> case_cells(const CaseResult& c) {
-    return {c.name,
+    return {std::string(c.name),
             centre_cell(c.baseline, c.baseline_sd),
             centre_cell(c.current, c.current_sd),
             signed_percent(c.delta_pct),
@@ -296,7 +296,7 @@ std::vector<rules::Finding> case_findings(const GateResult& result, const Option
     std::vector<rules::Finding> findings;
     for (const auto& c : result.cases) {
         rules::Subject subject;
-        subject.key = {"case", c.name};
+        subject.key = {"case", std::string(c.name)};
         publish_case(c, options, subject);
         rules.evaluate(subject, findings);
     }

@@ -197,9 +197,24 @@ class BoxedString {
     Boxed<std::string> text_;  // never an empty string
 };
 
+/// Strings back to back in 64 KiB blocks that never move: a name kept here takes its bytes
+/// and a 16-byte view (a std::string takes 32 bytes and a heap block above 15 characters).
+class NameStore {
+  public:
+    /// A copy of `name`, valid while the store lives.
+    std::string_view keep(std::string_view name);
+
+  private:
+    std::vector<std::unique_ptr<char[]>> blocks_;
+    std::size_t size_ = 0;  // bytes in blocks_.back()
+    std::size_t used_ = 0;  // of which used
+};
+
 /// The verdict of one case with the numbers behind it.
 struct CaseResult {
-    std::string name;
+    /// The case's name: evaluate() and Evaluation keep it in GateResult::names; a CaseResult
+    /// made by hand points where its maker keeps the name.
+    std::string_view name;
     Verdict verdict = Verdict::Unchanged;
     Test test = Test::None;
     /// This case fails the gate: regressed, underpowered above the hard threshold, missing
@@ -234,6 +249,8 @@ struct Geomean {
 /// The whole comparison.
 struct GateResult {
     std::vector<CaseResult> cases;  ///< input order
+    /// The cases' names (CaseResult::name); shared by copies, unmoved by a move.
+    std::shared_ptr<NameStore> names = std::make_shared<NameStore>();
     Geomean geomean;
     std::vector<std::string> ignored;  ///< cases left out by the ignore list
 
@@ -282,6 +299,6 @@ class Evaluation {
 };
 
 /// True if `name` matches an ignore entry (exact, or a shell pattern with `*`, `?`, `[...]`).
-bool is_ignored(const std::string& name, const std::vector<std::string>& patterns);
+bool is_ignored(std::string_view name, const std::vector<std::string>& patterns);
 
 }  // namespace ptune::gate
