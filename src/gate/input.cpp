@@ -83,6 +83,8 @@ void GateRun::add(const bench::BenchCase& bench_case) {
         chunks_.push_back({std::unique_ptr<Digest, Unmap>(static_cast<Digest*>(pages)), {}, 0});
     }
     Chunk& chunk = chunks_.back();
+    // A name's place is 32-bit: 4 GiB of names in one chunk is more than any memory here.
+    if (bench_case.name.size() > Digest::kNone - chunk.names.size()) throw std::bad_alloc();
     Digest& d = *new (chunk.digests.get() + size_ % kChunkCases) Digest;
     ++size_;
     d.name_offset = static_cast<std::uint32_t>(chunk.names.size());
