@@ -32,6 +32,7 @@ enum : std::uint8_t {
     kHasMax = 8,
     kHasDeclaredRounds = 16,
     kValueOnlyReport = 32,
+    kReleased = 64,  // GateRun::release() was called for it
 };
 
 }  // namespace
@@ -57,12 +58,67 @@ void GateRun::Unmap::operator()(Digest* digests) const {
 }
 
 void GateRun::release(std::size_t i) {
-    Chunk& chunk = chunks_[i / kChunkCases];
-    const std::size_t first = i - i % kChunkCases;
-    const std::size_t cases = std::min(kChunkCases, size_ - first);
-    if (++chunk.released < cases) return;
-    chunk.digests.reset();
-    chunk.names = std::string();
+    const std::size_t at = position(i);
+    Chunk& chunk = chunks_[at / kChunkCases];
+    chunk.digests.get()[at % kChunkCases].present |= kReleased;
+    ++held_released_;
+    const std::size_t cases = std::min(kChunkCases, stored_ - (at - at % kChunkCases));
+    if (++chunk.released == cases) {
+        chunk.digests.reset();
+        chunk.names = std::string();
+        held_ -= cases;
+        held_released_ -= cases;
+        return;
+    }
+    // Cases released out of order leave chunks partly used: once a quarter of the cases held is
+    // released, the rest moves together (each move shrinks what is held by a quarter, so all of
+    // them copy at most 3 × the cases). Released in order, a quarter of 8 chunks is never
+    // released while held: only the chunk being released is partly used.
+    if (held_ >= 8 * kChunkCases && 4 * held_released_ >= held_) compact();
+}
+
+void GateRun::compact() {
+    constexpr std::uint32_t kGone = Digest::kNone;
+    std::vector<Chunk> old = std::move(chunks_);
+    chunks_.clear();
+    if (moved_.empty()) {
+        moved_.resize(size_);
+        for (std::size_t i = 0; i < size_; ++i) moved_[i] = static_cast<std::uint32_t>(i);
+    }
+    // Positions rise with the case index (added in order, kept in order here): each old chunk is
+    // passed once, and freed as soon as it is.
+    std::size_t next = 0;
+    for (std::size_t i = 0; i < size_; ++i) {
+        const std::uint32_t at = moved_[i];
+        if (at == kGone) continue;
+        Chunk& from = old[at / kChunkCases];
+        moved_[i] = kGone;
+        if (from.digests && !(from.digests.get()[at % kChunkCases].present & kReleased)) {
+            const Digest& d = from.digests.get()[at % kChunkCases];
+            if (next % kChunkCases == 0) {
+                if (!chunks_.empty()) chunks_.back().names.shrink_to_fit();
+                chunks_.push_back(map_chunk());
+            }
+            Chunk& to = chunks_.back();
+            Digest& copy = *new (to.digests.get() + next % kChunkCases) Digest(d);
+            copy.name_offset = static_cast<std::uint32_t>(to.names.size());
+            to.names.append(from.names, d.name_offset, d.name_size);
+            moved_[i] = static_cast<std::uint32_t>(next++);
+        }
+        if (at % kChunkCases == kChunkCases - 1 || at + 1 == stored_) {
+            from.digests.reset();
+            from.names = std::string();
+        }
+    }
+    stored_ = held_ = next;
+    held_released_ = 0;
+}
+
+GateRun::Chunk GateRun::map_chunk() {
+    void* pages = mmap(nullptr, kChunkCases * sizeof(Digest), PROT_READ | PROT_WRITE,
+                       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (pages == MAP_FAILED) throw std::bad_alloc();
+    return {std::unique_ptr<Digest, Unmap>(static_cast<Digest*>(pages)), {}, 0};
 }
 
 std::size_t GateRun::chunks_held() const {
@@ -77,16 +133,14 @@ void GateRun::add(const bench::BenchCase& bench_case) {
     if (size_ % kChunkCases == 0) {
         // The chunk before is full: its names take no more room than they need.
         if (!chunks_.empty()) chunks_.back().names.shrink_to_fit();
-        void* pages = mmap(nullptr, kChunkCases * sizeof(Digest), PROT_READ | PROT_WRITE,
-                           MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-        if (pages == MAP_FAILED) throw std::bad_alloc();
-        chunks_.push_back({std::unique_ptr<Digest, Unmap>(static_cast<Digest*>(pages)), {}, 0});
+        chunks_.push_back(map_chunk());
     }
     Chunk& chunk = chunks_.back();
     // A name's place is 32-bit: 4 GiB of names in one chunk is more than any memory here.
     if (bench_case.name.size() > Digest::kNone - chunk.names.size()) throw std::bad_alloc();
     Digest& d = *new (chunk.digests.get() + size_ % kChunkCases) Digest;
     ++size_;
+    stored_ = held_ = size_;
     d.name_offset = static_cast<std::uint32_t>(chunk.names.size());
     d.name_size = static_cast<std::uint32_t>(bench_case.name.size());
     chunk.names += bench_case.name;

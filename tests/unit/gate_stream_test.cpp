@@ -306,3 +306,43 @@ TEST_CASE("pairing frees every chunk it reads: shuffled order, repeats, one-side
     CHECK(baseline[0].chunks_held() == 0);
     CHECK(current.chunks_held() == 0);
 }
+
+TEST_CASE("a GateRun released out of order moves the cases still needed into fewer chunks",
+          "[bench-gate]") {
+    GateRun run;
+    const std::size_t count = 20 * GateRun::kChunkCases;
+    for (std::size_t i = 0; i < count; ++i) {
+        BenchCase c = case_with("models/c" + std::to_string(i) + ".py", "run.log");
+        c.blocks.front().effective_us->mean = static_cast<double>(i);
+        if (i == count - 3) c.blocks.front().source.line = 6'000'000'000ULL;
+        if (i == 7) {
+            RawSamples& raw = c.blocks.front().raw.emplace();
+            raw.ranks = 1;
+            raw.rounds = 4;
+            raw.per_rank[0] = {9.0, 10.0, 11.0, 12.0};
+        }
+        run.add(c);
+    }
+    REQUIRE(run.chunks_held() == 20);
+    // Every 4th case of every chunk: no chunk whole, and at a quarter of them the others move.
+    for (std::size_t i = 0; i < count; i += 4) {
+        run.release(i);
+        if (i + 4 < count) REQUIRE(run.chunks_held() == 20);
+    }
+    CHECK(run.chunks_held() == 15);
+    // Again, from the moved chunks, backwards: a third of what is held, moved again at a quarter
+    // (46,080 cases left: 11.25 chunks).
+    for (std::size_t i = count; i-- > 0;)
+        if (i % 4 == 2) run.release(i);
+    CHECK(run.chunks_held() == 12);
+    // Each case keeps its index: name, numbers, raw samples, a line kept aside.
+    for (std::size_t i = 1; i < count; i += 2) {
+        REQUIRE(run.name(i) == "models/c" + std::to_string(i) + ".py");
+        REQUIRE(run[i].mean == static_cast<double>(i));
+    }
+    CHECK(run.line(count - 3) == 6'000'000'000ULL);
+    CHECK(run.take_observation(count - 3).source == "run.log:6000000000");
+    CHECK(run.take_observation(7).samples == std::vector<double>{9.0, 10.0, 11.0, 12.0});
+    for (std::size_t i = 1; i < count; i += 2) run.release(i);
+    CHECK(run.chunks_held() == 0);
+}

@@ -23,7 +23,10 @@ namespace ptune::gate {
 ///
 /// The digests live in chunks of kChunkCases, each with its cases' names; once the pairing has
 /// released every case of a chunk (release()), the chunk is given back to the system, so the
-/// runs shrink while the results grow (docs/PERFORMANCE.md, bench-gate).
+/// runs shrink while the results grow (docs/PERFORMANCE.md, bench-gate). Released in another
+/// order than they were added, many cases of the chunks held may be released while no chunk is
+/// wholly: once a quarter is, the cases still needed move into fewer chunks (a case keeps its
+/// index).
 class GateRun {
   public:
     /// Digests a chunk holds (4096 × 88 bytes: whole pages, mapped on their own).
@@ -65,12 +68,14 @@ class GateRun {
 
     /// Case `i` (not yet released).
     const Digest& operator[](std::size_t i) const {
-        return chunks_[i / kChunkCases].digests.get()[i % kChunkCases];
+        const std::size_t at = position(i);
+        return chunks_[at / kChunkCases].digests.get()[at % kChunkCases];
     }
     /// Case `i`'s name (not yet released).
     std::string_view name(std::size_t i) const {
-        const Digest& d = (*this)[i];
-        return {chunks_[i / kChunkCases].names.data() + d.name_offset, d.name_size};
+        const std::size_t at = position(i);
+        const Digest& d = chunks_[at / kChunkCases].digests.get()[at % kChunkCases];
+        return {chunks_[at / kChunkCases].names.data() + d.name_offset, d.name_size};
     }
     const std::string& text(std::uint32_t index) const { return strings_[index]; }
     /// Case `i`'s bench::BenchCase::source.line and its observation's line.
@@ -91,6 +96,10 @@ class GateRun {
 
   private:
     std::uint32_t intern(const std::string& text);
+    /// Where case `i` is stored (its index until the first compact()).
+    std::size_t position(std::size_t i) const { return moved_.empty() ? i : moved_[i]; }
+    /// Moves the cases not released into as few chunks as they fill, a chunk at a time.
+    void compact();
     enum Wide : std::uint64_t { kCaseLine, kLine, kRounds, kDeclaredRounds };
     /// `value` as a Digest keeps it: itself, or kNone with the value kept in wide_.
     std::uint32_t narrow(std::size_t i, Wide field, std::size_t value);
@@ -108,9 +117,14 @@ class GateRun {
         std::string names;  // the chunk's names back to back (exact once the chunk is full)
         std::uint32_t released = 0;
     };
+    static Chunk map_chunk();
 
     std::vector<Chunk> chunks_;
     std::size_t size_ = 0;
+    std::size_t stored_ = 0;            // positions in use in chunks_
+    std::size_t held_ = 0;              // cases in the chunks held
+    std::size_t held_released_ = 0;     // of which released
+    std::vector<std::uint32_t> moved_;  // case → position, once compacted (kNone: released)
     std::vector<std::string> strings_ = {std::string()};  // index 0 is ""
     std::unordered_map<std::string, std::uint32_t> string_index_;
     std::vector<std::vector<double>> samples_;
