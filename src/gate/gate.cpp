@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <ostream>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -59,6 +60,15 @@ std::string_view to_string(Test test) {
     return "-";
 }
 
+const std::string& BoxedString::str() const {
+    static const std::string none;
+    return text_ ? *text_ : none;
+}
+
+std::ostream& operator<<(std::ostream& out, const BoxedString& text) {
+    return out << text.str();
+}
+
 std::size_t GateResult::count(Verdict verdict) const {
     return static_cast<std::size_t>(std::count_if(
         cases.begin(), cases.end(), [&](const CaseResult& c) { return c.verdict == verdict; }));
@@ -74,9 +84,25 @@ std::size_t GateResult::compared() const {
            count(Verdict::Incomparable);
 }
 
-bool is_ignored(const std::string& name, const std::vector<std::string>& patterns) {
+std::string_view NameStore::keep(std::string_view name) {
+    constexpr std::size_t kBlock = 64 * 1024;
+    if (name.empty()) return {};
+    if (blocks_.empty() || size_ - used_ < name.size()) {
+        size_ = std::max(kBlock, name.size());
+        blocks_.push_back(std::make_unique_for_overwrite<char[]>(size_));
+        used_ = 0;
+    }
+    char* at = blocks_.back().get() + used_;
+    std::copy(name.begin(), name.end(), at);
+    used_ += name.size();
+    return {at, name.size()};
+}
+
+bool is_ignored(std::string_view name, const std::vector<std::string>& patterns) {
+    if (patterns.empty()) return false;
+    const std::string text(name);
     return std::any_of(patterns.begin(), patterns.end(), [&](const std::string& pattern) {
-        return pattern == name || fnmatch(pattern.c_str(), name.c_str(), 0) == 0;
+        return pattern == text || fnmatch(pattern.c_str(), text.c_str(), 0) == 0;
     });
 }
 
@@ -218,9 +244,10 @@ RoundSummary round_summary(const Observation& run) {
     return {static_cast<double>(run.rounds), *run.min, *run.median, *run.max};
 }
 
-Tolerance tolerance_for(const std::string& name, const Options& options) {
+Tolerance tolerance_for(std::string_view name, const Options& options) {
     Tolerance tolerance = options.tolerance;
-    if (auto it = options.overrides.find(name); it != options.overrides.end()) {
+    if (options.overrides.empty()) return tolerance;
+    if (auto it = options.overrides.find(std::string(name)); it != options.overrides.end()) {
         if (it->second.threshold_pct) tolerance.threshold_pct = *it->second.threshold_pct;
         if (it->second.min_delta_us) tolerance.min_delta_us = *it->second.min_delta_us;
     }
@@ -586,7 +613,7 @@ void Evaluation::add_named(const CaseInput& input, std::string name) {
         return;
     }
     CaseResult r;
-    r.name = std::move(name);
+    r.name = result_.names->keep(name);
     r.tolerance = tolerance_for(r.name, options_);
     r.baseline_runs = input.baseline.size();
     if (auto p = compare(input, options_, r, result_.cases.size())) pending_.push_back(*p);

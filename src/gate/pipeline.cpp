@@ -167,7 +167,8 @@ Result<GateOutcome> run_gate(const GateRequest& request, const Options& options,
     // stderr too: the table's verdict alone is easy to miss in a long gate.
     for (const CaseResult& c : outcome.result.cases)
         if (c.invalid_input)
-            diagnostics.warn("", 0, fmt::format("{}: refused, incomparable: {}", c.name, c.reason));
+            diagnostics.warn("", 0,
+                             fmt::format("{}: refused, incomparable: {}", c.name, c.reason.str()));
     outcome.report = make_report(outcome.result, settings);
     for (auto& note : history_notes) outcome.report.notes.push_back(std::move(note));
     // An identity's case over both thresholds is flagged, to be confirmed (§3.6 item 5).

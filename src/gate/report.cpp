@@ -77,7 +77,7 @@ std::string verdict_cell(Verdict verdict) {
 
 // A case's row of the table, and its styles (empty when unstyled).
 std::vector<std::string> case_cells(const CaseResult& c) {
-    return {c.name,
+    return {std::string(c.name),
             centre_cell(c.baseline, c.baseline_sd),
             centre_cell(c.current, c.current_sd),
             signed_percent(c.delta_pct),
@@ -108,25 +108,26 @@ nlohmann::json optional_json(const std::optional<double>& value) {
 }
 
 nlohmann::json case_json(const CaseResult& c) {
-    nlohmann::json j = {{"case", c.name},
-                        {"verdict", std::string(to_string(c.verdict))},
-                        {"test", std::string(to_string(c.test))},
-                        {"baseline", optional_json(c.baseline)},
-                        {"current", optional_json(c.current)},
-                        {"delta_pct", optional_json(c.delta_pct)},
-                        {"delta_us", optional_json(c.delta_us)},
-                        {"p_value", optional_json(c.p_value)},
-                        {"p_adjusted", optional_json(c.p_adjusted)},
-                        {"shift_us", optional_json(c.shift_us)},
-                        {"baseline_runs", c.baseline_runs},
-                        {"baseline_samples", c.baseline_samples},
-                        {"current_samples", c.current_samples},
-                        {"baseline_sd", optional_json(c.baseline_sd)},
-                        {"current_sd", optional_json(c.current_sd)},
-                        {"threshold_pct", c.tolerance.threshold_pct},
-                        {"min_delta_us", c.tolerance.min_delta_us},
-                        {"reason", c.reason.empty() ? nlohmann::json() : nlohmann::json(c.reason)},
-                        {"fails", c.fails}};
+    nlohmann::json j = {
+        {"case", c.name},
+        {"verdict", std::string(to_string(c.verdict))},
+        {"test", std::string(to_string(c.test))},
+        {"baseline", optional_json(c.baseline)},
+        {"current", optional_json(c.current)},
+        {"delta_pct", optional_json(c.delta_pct)},
+        {"delta_us", optional_json(c.delta_us)},
+        {"p_value", optional_json(c.p_value)},
+        {"p_adjusted", optional_json(c.p_adjusted)},
+        {"shift_us", optional_json(c.shift_us)},
+        {"baseline_runs", c.baseline_runs},
+        {"baseline_samples", c.baseline_samples},
+        {"current_samples", c.current_samples},
+        {"baseline_sd", optional_json(c.baseline_sd)},
+        {"current_sd", optional_json(c.current_sd)},
+        {"threshold_pct", c.tolerance.threshold_pct},
+        {"min_delta_us", c.tolerance.min_delta_us},
+        {"reason", c.reason.empty() ? nlohmann::json() : nlohmann::json(c.reason.str())},
+        {"fails", c.fails}};
     if (c.fence) {
         j["fence"] = {{"reference", c.fence->reference},
                       {"lower_pct", (std::exp(c.fence->lower) - 1.0) * 100.0},
@@ -164,7 +165,7 @@ std::string annotation_text(const CaseResult& c, Metric metric) {
                            number(c.baseline), number(c.current), signed_percent(c.delta_pct),
                            test_cell(c));
     }
-    return fmt::format("{}: {}: {}", c.name, to_string(c.verdict), c.reason);
+    return fmt::format("{}: {}: {}", c.name, to_string(c.verdict), c.reason.str());
 }
 
 }  // namespace
@@ -209,7 +210,7 @@ render::Report make_report(const GateResult& result, const ReportSettings& setti
         if (settings.cases_in_data) cases.push_back(case_json(c));
         if (!c.reason.empty())
             report.notes.push_back(
-                fmt::format("{}: {}: {}", c.name, to_string(c.verdict), c.reason));
+                fmt::format("{}: {}: {}", c.name, to_string(c.verdict), c.reason.str()));
     }
     const Geomean& g = result.geomean;
     if (held) {
@@ -295,7 +296,7 @@ std::vector<rules::Finding> case_findings(const GateResult& result, const Option
     std::vector<rules::Finding> findings;
     for (const auto& c : result.cases) {
         rules::Subject subject;
-        subject.key = {"case", c.name};
+        subject.key = {"case", std::string(c.name)};
         publish_case(c, options, subject);
         rules.evaluate(subject, findings);
     }

@@ -220,3 +220,129 @@ TEST_CASE("bench-gate's table made on demand prints as the table held", "[bench-
         }
     }
 }
+
+TEST_CASE("a GateRun keeps counts above 32 bits and names of any length", "[bench-gate]") {
+    BenchCase c = case_with(std::string(70000, 'n'), "huge.log");
+    c.source.line = 5'000'000'000ULL;
+    c.blocks.front().source.line = 4'294'967'295ULL;  // the escape value itself
+    c.blocks.front().declared_rounds = 1ULL << 40;
+    c.blocks.front().effective_us->rounds = (1ULL << 32) + 7;
+    GateRun run;
+    run.add(case_with("models/a.py", "a.log"));
+    run.add(c);
+    CHECK(run.name(0) == "models/a.py");
+    CHECK(run.name(1) == std::string(70000, 'n'));
+    CHECK(run.case_line(0) == 3);
+    CHECK(run.case_line(1) == 5'000'000'000ULL);
+    CHECK(run.line(1) == 4'294'967'295ULL);
+    const Observation got = run.take_observation(1);
+    CHECK(got.source == "huge.log:4294967295");
+    CHECK(got.rounds == (1ULL << 32) + 7);
+    CHECK(got.declared_rounds == std::optional<std::size_t>(1ULL << 40));
+    CHECK(run.take_observation(0).rounds == 4);
+}
+
+TEST_CASE("a GateRun gives a chunk back once all its cases are released, in any order",
+          "[bench-gate]") {
+    GateRun run;
+    const std::size_t count = 2 * GateRun::kChunkCases + 3;
+    for (std::size_t i = 0; i < count; ++i)
+        run.add(case_with("models/c" + std::to_string(i) + ".py", "run.log"));
+    REQUIRE(run.chunks_held() == 3);
+    // The middle chunk, backwards: held until its last case goes.
+    for (std::size_t i = 2 * GateRun::kChunkCases; i-- > GateRun::kChunkCases + 1;) run.release(i);
+    CHECK(run.chunks_held() == 3);
+    run.release(GateRun::kChunkCases);
+    CHECK(run.chunks_held() == 2);
+    // The others are untouched.
+    CHECK(run.name(0) == "models/c0.py");
+    CHECK(run.name(count - 1) == "models/c" + std::to_string(count - 1) + ".py");
+    CHECK(run.take_observation(count - 1).source == "run.log:7");
+    // The last chunk holds 3 cases.
+    for (std::size_t i = count; i-- > 2 * GateRun::kChunkCases;) run.release(i);
+    CHECK(run.chunks_held() == 1);
+    for (std::size_t i = 0; i < GateRun::kChunkCases; ++i) run.release(i);
+    CHECK(run.chunks_held() == 0);
+    CHECK(run.size() == count);
+}
+
+TEST_CASE("pairing frees every chunk it reads: shuffled order, repeats, one-sided cases",
+          "[bench-gate]") {
+    // Baseline: a case the current run lacks, then c0..c(N-1); current: the same names
+    // backwards, c5 again at the end (the last occurrence is compared), and a new one.
+    const std::size_t n = GateRun::kChunkCases + 100;
+    std::vector<GateRun> baseline(1);
+    baseline[0].add(case_with("gone", "base.log"));
+    for (std::size_t i = 0; i < n; ++i)
+        baseline[0].add(case_with("c" + std::to_string(i), "base.log"));
+    GateRun current;
+    for (std::size_t i = n; i-- > 0;) current.add(case_with("c" + std::to_string(i), "cur.log"));
+    BenchCase again = case_with("c5", "cur2.log");
+    again.blocks.front().effective_us->mean = 99.0;
+    current.add(again);
+    current.add(case_with("new", "cur.log"));
+    Diagnostics diagnostics;
+    std::vector<CaseInput> inputs;
+    std::vector<std::size_t> held_while_visited;
+    for_each_pair(baseline, current, diagnostics, [&](CaseInput&& input) {
+        held_while_visited.push_back(baseline[0].chunks_held() + current.chunks_held());
+        inputs.push_back(std::move(input));
+    });
+    REQUIRE(inputs.size() == n + 2);
+    CHECK(inputs[0].name == "c" + std::to_string(n - 1));
+    CHECK(inputs[n - 1 - 5].name == "c5");
+    CHECK(*inputs[n - 1 - 5].current->mean == 99.0);
+    CHECK(inputs[n - 1 - 5].baseline.size() == 1);
+    CHECK(inputs[n].name == "new");
+    CHECK(inputs[n].baseline.empty());
+    CHECK(inputs[n + 1].name == "gone");
+    CHECK_FALSE(inputs[n + 1].current);
+    REQUIRE(diagnostics.items().size() == 1);
+    CHECK_THAT(diagnostics.items()[0].message, Catch::Contains("'c5' appears again"));
+    // Chunks go while the pairing runs (the baseline's second chunk, c4095.., after the first
+    // 101 cases), and none is left at the end.
+    CHECK(held_while_visited[99] == 4);
+    CHECK(held_while_visited[100] == 3);
+    CHECK(baseline[0].chunks_held() == 0);
+    CHECK(current.chunks_held() == 0);
+}
+
+TEST_CASE("a GateRun released out of order moves the cases still needed into fewer chunks",
+          "[bench-gate]") {
+    GateRun run;
+    const std::size_t count = 20 * GateRun::kChunkCases;
+    for (std::size_t i = 0; i < count; ++i) {
+        BenchCase c = case_with("models/c" + std::to_string(i) + ".py", "run.log");
+        c.blocks.front().effective_us->mean = static_cast<double>(i);
+        if (i == count - 3) c.blocks.front().source.line = 6'000'000'000ULL;
+        if (i == 7) {
+            RawSamples& raw = c.blocks.front().raw.emplace();
+            raw.ranks = 1;
+            raw.rounds = 4;
+            raw.per_rank[0] = {9.0, 10.0, 11.0, 12.0};
+        }
+        run.add(c);
+    }
+    REQUIRE(run.chunks_held() == 20);
+    // Every 4th case of every chunk: no chunk whole, and at a quarter of them the others move.
+    for (std::size_t i = 0; i < count; i += 4) {
+        run.release(i);
+        if (i + 4 < count) REQUIRE(run.chunks_held() == 20);
+    }
+    CHECK(run.chunks_held() == 15);
+    // Again, from the moved chunks, backwards: a third of what is held, moved again at a quarter
+    // (46,080 cases left: 11.25 chunks).
+    for (std::size_t i = count; i-- > 0;)
+        if (i % 4 == 2) run.release(i);
+    CHECK(run.chunks_held() == 12);
+    // Each case keeps its index: name, numbers, raw samples, a line kept aside.
+    for (std::size_t i = 1; i < count; i += 2) {
+        REQUIRE(run.name(i) == "models/c" + std::to_string(i) + ".py");
+        REQUIRE(run[i].mean == static_cast<double>(i));
+    }
+    CHECK(run.line(count - 3) == 6'000'000'000ULL);
+    CHECK(run.take_observation(count - 3).source == "run.log:6000000000");
+    CHECK(run.take_observation(7).samples == std::vector<double>{9.0, 10.0, 11.0, 12.0});
+    for (std::size_t i = 1; i < count; i += 2) run.release(i);
+    CHECK(run.chunks_held() == 0);
+}

@@ -370,3 +370,70 @@ TEST_CASE("few raw samples: what Holm's factor puts out of reach is underpowered
     auto alone = evaluate({cases[2]}, Options{});
     CHECK(alone.cases[0].verdict == Verdict::Regressed);
 }
+
+TEST_CASE("a case result keeps its rare parts boxed: copies are deep, empty is none",
+          "[bench-gate]") {
+    BoxedString reason;
+    CHECK(reason.empty());
+    CHECK(reason.str().empty());
+    reason += "";
+    CHECK(reason.empty());
+    reason = std::string();
+    CHECK(reason.empty());
+    reason += "first";
+    reason += "; second";
+    CHECK(reason == "first; second");
+    BoxedString copy = reason;
+    copy += " (more)";
+    CHECK(reason == "first; second");
+    CHECK(copy == "first; second (more)");
+    std::ostringstream out;
+    out << copy;
+    CHECK(out.str() == "first; second (more)");
+    CHECK_THAT(copy, Catch::Contains("(more)"));
+
+    Boxed<NoiseFence> fence = std::optional<NoiseFence>();
+    CHECK_FALSE(fence);
+    fence = std::optional<NoiseFence>(NoiseFence{2.0, -0.1, 0.1});
+    REQUIRE(fence);
+    Boxed<NoiseFence> other = fence;
+    other->reference = 3.0;
+    CHECK(fence->reference == 2.0);
+    CHECK((*other).reference == 3.0);
+    Boxed<NoiseFence> moved = std::move(other);
+    CHECK(moved->upper == 0.1);
+    // A 200,000-case gate keeps one CaseResult per case (docs/PERFORMANCE.md, bench-gate).
+    CHECK(sizeof(CaseResult) <= 168);
+}
+
+TEST_CASE("a gate's case names live in its result: copies of the inputs' names, kept on a move",
+          "[bench-gate]") {
+    std::vector<CaseInput> inputs(3);
+    inputs[0].name = "models/a_rather_long_case_name.py";
+    inputs[1].name = std::string(70000, 'x');  // more than a block
+    inputs[2].name = "b";
+    for (auto& input : inputs) {
+        input.baseline.push_back(mean_only(10.0));
+        input.current = mean_only(10.0);
+    }
+    Evaluation evaluation(Options{});
+    for (const auto& input : inputs) evaluation.add(input);
+    GateResult result = evaluation.finish();
+    for (auto& input : inputs) std::fill(input.name.begin(), input.name.end(), '?');
+    const GateResult moved = std::move(result);
+    const GateResult copy = moved;
+    REQUIRE(copy.cases.size() == 3);
+    CHECK(copy.cases[0].name == "models/a_rather_long_case_name.py");
+    CHECK(copy.cases[1].name == std::string(70000, 'x'));
+    CHECK(copy.cases[2].name == "b");
+    CHECK(moved.cases[0].name.data() == copy.cases[0].name.data());  // one store, shared
+
+    NameStore store;
+    CHECK(store.keep("").empty());
+    const std::string_view first = store.keep("first");
+    const std::string_view big = store.keep(std::string(100000, 'y'));
+    const std::string_view after = store.keep("after");
+    CHECK(first == "first");
+    CHECK(big == std::string(100000, 'y'));
+    CHECK(after == "after");
+}

@@ -7,7 +7,9 @@
 #include <bit>
 #include <cstddef>
 #include <cstdint>
+#include <iosfwd>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -134,9 +136,85 @@ class OptionalNumber {
     double value_ = kNone;
 };
 
+/// An optional T kept on the heap: 8 bytes in a struct where most have none (a 200,000-case
+/// gate keeps one per case). Copies copy the value; reads like std::optional<T>.
+template <typename T>
+class Boxed {
+  public:
+    Boxed() = default;
+    Boxed(std::nullopt_t) {}
+    Boxed(T value) : value_(std::make_unique<T>(std::move(value))) {}
+    Boxed(const std::optional<T>& value) {
+        if (value) value_ = std::make_unique<T>(*value);
+    }
+    Boxed(const Boxed& other)
+        : value_(other.value_ ? std::make_unique<T>(*other.value_) : nullptr) {}
+    Boxed(Boxed&&) noexcept = default;
+    Boxed& operator=(const Boxed& other) {
+        if (this != &other) value_ = other.value_ ? std::make_unique<T>(*other.value_) : nullptr;
+        return *this;
+    }
+    Boxed& operator=(Boxed&&) noexcept = default;
+    ~Boxed() = default;
+
+    bool has_value() const { return value_ != nullptr; }
+    explicit operator bool() const { return has_value(); }
+    const T& operator*() const { return *value_; }
+    T& operator*() { return *value_; }
+    const T* operator->() const { return value_.get(); }
+    T* operator->() { return value_.get(); }
+
+  private:
+    std::unique_ptr<T> value_;
+};
+
+/// A string that takes 8 bytes while it is empty (most cases have no reason): reads like a
+/// const std::string (empty when none), and is assigned and appended to like one.
+class BoxedString {
+  public:
+    BoxedString() = default;
+    BoxedString(std::string text) { *this = std::move(text); }
+    BoxedString(const char* text) : BoxedString(std::string(text)) {}
+    BoxedString& operator=(std::string text) {
+        text_ = text.empty() ? Boxed<std::string>() : Boxed<std::string>(std::move(text));
+        return *this;
+    }
+    BoxedString& operator=(const char* text) { return *this = std::string(text); }
+    BoxedString& operator+=(std::string_view more) {
+        if (more.empty()) return *this;
+        if (!text_) text_ = std::string();
+        text_->append(more);
+        return *this;
+    }
+
+    const std::string& str() const;
+    operator const std::string&() const { return str(); }
+    bool empty() const { return !text_; }
+    friend bool operator==(const BoxedString& a, std::string_view b) { return a.str() == b; }
+    friend std::ostream& operator<<(std::ostream& out, const BoxedString& text);
+
+  private:
+    Boxed<std::string> text_;  // never an empty string
+};
+
+/// Strings back to back in 64 KiB blocks that never move: a name kept here takes its bytes
+/// and a 16-byte view (a std::string takes 32 bytes and a heap block above 15 characters).
+class NameStore {
+  public:
+    /// A copy of `name`, valid while the store lives.
+    std::string_view keep(std::string_view name);
+
+  private:
+    std::vector<std::unique_ptr<char[]>> blocks_;
+    std::size_t size_ = 0;  // bytes in blocks_.back()
+    std::size_t used_ = 0;  // of which used
+};
+
 /// The verdict of one case with the numbers behind it.
 struct CaseResult {
-    std::string name;
+    /// The case's name: evaluate() and Evaluation keep it in GateResult::names; a CaseResult
+    /// made by hand points where its maker keeps the name.
+    std::string_view name;
     Verdict verdict = Verdict::Unchanged;
     Test test = Test::None;
     /// This case fails the gate: regressed, underpowered above the hard threshold, missing
@@ -150,14 +228,14 @@ struct CaseResult {
     OptionalNumber p_value;            ///< raw one-sided p (utest, bounds)
     OptionalNumber p_adjusted;         ///< Holm-adjusted across the cases that have a p
     OptionalNumber shift_us;           ///< Hodges–Lehmann shift (utest)
-    std::optional<NoiseFence> fence;   ///< fence test: the band on log(current/reference)
+    Boxed<NoiseFence> fence;           ///< fence test: the band on log(current/reference)
     Tolerance tolerance;               ///< what applied to this case
     std::size_t baseline_runs = 0;     ///< comparable baseline runs used
     std::size_t baseline_samples = 0;  ///< pooled raw samples (utest) or rounds (bounds)
     std::size_t current_samples = 0;
     /// Sample standard deviation of each side's raw samples (utest), shown next to the centre.
     OptionalNumber baseline_sd, current_sd;
-    std::string reason;  ///< why new / missing / incomparable / noisy / underpowered
+    BoxedString reason;  ///< why new / missing / incomparable / noisy / underpowered
     OptionalNumber current_mean, current_median;  ///< for the tail check
 };
 
@@ -171,6 +249,8 @@ struct Geomean {
 /// The whole comparison.
 struct GateResult {
     std::vector<CaseResult> cases;  ///< input order
+    /// The cases' names (CaseResult::name); shared by copies, unmoved by a move.
+    std::shared_ptr<NameStore> names = std::make_shared<NameStore>();
     Geomean geomean;
     std::vector<std::string> ignored;  ///< cases left out by the ignore list
 
@@ -219,6 +299,6 @@ class Evaluation {
 };
 
 /// True if `name` matches an ignore entry (exact, or a shell pattern with `*`, `?`, `[...]`).
-bool is_ignored(const std::string& name, const std::vector<std::string>& patterns);
+bool is_ignored(std::string_view name, const std::vector<std::string>& patterns);
 
 }  // namespace ptune::gate

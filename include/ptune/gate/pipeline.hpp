@@ -5,8 +5,9 @@
 /// the optional saved baseline. The command adds only its options and the renderer choice.
 ///
 /// Memory: each run is kept as GateRun digests while it is read (no BenchCase of a large log
-/// is held), each case's input exists only while it is compared, and the runs are gone before
-/// the report is built (docs/PERFORMANCE.md, bench-gate).
+/// is held), each case's input exists only while it is compared, the runs' chunks of digests
+/// are freed as their cases are compared, and the runs are gone before the report is built
+/// (docs/PERFORMANCE.md, bench-gate).
 
 #include <functional>
 #include <optional>
