@@ -3,6 +3,8 @@
 #include "ptune/bench/pipeline.hpp"
 
 #include <cmath>
+#include <cstdint>
+#include <functional>
 #include <unordered_map>
 
 #include <fmt/format.h>
@@ -160,13 +162,33 @@ render::Table rank_table(const BenchCase& bench_case, const BenchBlock& block) {
 }  // namespace
 
 void make_case_names_unique(std::vector<BenchCase>& cases) {
-    // Sweeps: 100,000 long, similar names, nearly always distinct. Views into the names, and
-    // the renaming applied at the end (it changes the strings the views look at).
+    // Sweeps: 100,000 long, similar names, nearly always distinct. First a flat open-addressing
+    // table of case indices (no node per name) answers "does any name repeat?"; only then are
+    // the names counted and renamed (the renaming applied at the end: it changes the strings
+    // the views look at).
+    std::size_t capacity = 16;
+    while (capacity < 2 * cases.size()) capacity *= 2;
+    constexpr std::uint32_t kEmpty = 0xFFFFFFFFu;
+    std::vector<std::uint32_t> slots(cases.size() < kEmpty ? capacity : 0, kEmpty);
+    bool repeated = slots.empty();  // (four billion cases: the slow path below)
+    const std::hash<std::string_view> hash;
+    for (std::size_t i = 0; i < cases.size() && !repeated; ++i) {
+        const std::string& name = cases[i].name;
+        for (std::size_t at = hash(name) & (capacity - 1);; at = (at + 1) & (capacity - 1)) {
+            if (slots[at] == kEmpty) {
+                slots[at] = static_cast<std::uint32_t>(i);
+                break;
+            }
+            if (cases[slots[at]].name == name) {
+                repeated = true;
+                break;
+            }
+        }
+    }
+    if (!repeated) return;
     std::unordered_map<std::string_view, std::size_t> seen;
     seen.reserve(cases.size());
-    bool repeated = false;
-    for (const auto& bench_case : cases) repeated |= ++seen[bench_case.name] > 1;
-    if (!repeated) return;
+    for (const auto& bench_case : cases) ++seen[bench_case.name];
     std::unordered_map<std::string_view, int> used;
     std::vector<std::pair<std::size_t, std::string>> renamed;
     for (std::size_t i = 0; i < cases.size(); ++i) {
@@ -207,16 +229,19 @@ render::Table summary_table(const std::vector<BenchCase>& cases, std::vector<std
         }
         row.emplace_back(to_string(block->origin));
         const auto& s = block->effective_us;
+        // Each cell made in its place (an initializer list would copy every one).
         if (s && !s->mean_only) {
-            std::string sigma = sigma_cell(rank_samples(*block, std::nullopt), *s);
-            without_sigma = without_sigma || (sigma == "-" && s->rounds != 1);
-            row.insert(row.end(),
-                       {std::to_string(s->rounds), stats::format_fixed(s->min, 1),
-                        stats::format_fixed(s->median, 1), stats::format_fixed(s->mean, 1),
-                        std::move(sigma), stats::format_fixed(s->max, 1)});
+            row.push_back(std::to_string(s->rounds));
+            row.push_back(stats::format_fixed(s->min, 1));
+            row.push_back(stats::format_fixed(s->median, 1));
+            row.push_back(stats::format_fixed(s->mean, 1));
+            row.push_back(sigma_cell(rank_samples(*block, std::nullopt), *s));
+            without_sigma = without_sigma || (row.back() == "-" && s->rounds != 1);
+            row.push_back(stats::format_fixed(s->max, 1));
         } else {
-            row.insert(row.end(),
-                       {"-", "-", "-", s ? stats::format_fixed(s->mean, 1) : "-", "-", "-"});
+            row.insert(row.end(), 3, "-");
+            row.push_back(s ? stats::format_fixed(s->mean, 1) : "-");
+            row.insert(row.end(), 2, "-");
         }
         auto imbalance = rank_imbalance(*block);
         row.push_back(block->ranks.empty() ? "-" : std::to_string(block->ranks.size()));

@@ -128,3 +128,27 @@ TEST_CASE("make_case_names_unique numbers repeated names in input order", "[benc
     CHECK(distinct[0].name == "x");
     CHECK(distinct[1].name == "y");
 }
+
+TEST_CASE("make_case_names_unique finds a repeat among many names, and none where none is",
+          "[bench]") {
+    // A sweep's names go through a table that grows with them: the repeat is found wherever
+    // it is, the empty name counts as a name, and 3,000 distinct names stay as they are.
+    std::vector<BenchCase> cases(3000);
+    for (std::size_t i = 0; i < cases.size(); ++i)
+        cases[i].name = "models/ci/op_" + std::to_string(i);
+    std::vector<BenchCase> distinct = cases;
+    make_case_names_unique(distinct);
+    for (std::size_t i = 0; i < cases.size(); ++i) CHECK(distinct[i].name == cases[i].name);
+    cases[2999].name = "models/ci/op_17";
+    make_case_names_unique(cases);
+    CHECK(cases[17].name == "models/ci/op_17 #1");
+    CHECK(cases[2999].name == "models/ci/op_17 #2");
+    CHECK(cases[18].name == "models/ci/op_18");
+    std::vector<BenchCase> empty(2);
+    make_case_names_unique(empty);
+    CHECK(empty[0].name == " #1");
+    CHECK(empty[1].name == " #2");
+    std::vector<BenchCase> none;
+    make_case_names_unique(none);
+    CHECK(none.empty());
+}

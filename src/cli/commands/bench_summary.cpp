@@ -62,7 +62,10 @@ class BenchSummaryCommand : public Command {
         host::publish(host_facts, store);
         const std::string& format = context.options.format;
         // The cases' rules run one case at a time (no metric map per case of a large sweep).
-        render::Report report = bench::build_summary_report(
+        // A member, like the cases: the process exits without tearing the command down, so a
+        // sweep's table is not freed row by row after it was written.
+        render::Report& report = report_;
+        report = bench::build_summary_report(
             cases_, bench::summary_findings(cases_, **catalogue, store, bench::kRuleArea),
             format != "json" && format != "run");
         if (format != "json" && format != "run") {
@@ -83,6 +86,7 @@ class BenchSummaryCommand : public Command {
     bench::LoadOptions options_;
     LoopOptions loop_;
     std::vector<bench::BenchCase> cases_;
+    render::Report report_;
 };
 
 }  // namespace
