@@ -152,3 +152,44 @@ TEST_CASE("make_case_names_unique finds a repeat among many names, and none wher
     make_case_names_unique(none);
     CHECK(none.empty());
 }
+
+TEST_CASE("SummaryBuilder gives the report of load_run, summary_findings and build_summary_report",
+          "[bench]") {
+    // Cases in every shape the report reads: skipped (notes, no block), rank and task-slot
+    // tables, an unavailable headline, two blocks, a heavy tail (a finding), from three
+    // inputs, so every name repeats and is renamed in the tables, notes and findings.
+    const std::string path = std::string(PTUNE_TEST_DATA) + "/bench/summary_builder_cases.log";
+    const std::vector<std::string> inputs = {path, path, "y=" + path};
+    auto catalogue = rules::Catalogue::builtin();
+    REQUIRE(catalogue.ok());
+    rules::MetricStore store;
+    Diagnostics held_diagnostics, built_diagnostics;
+    auto cases = load_run(inputs, {}, held_diagnostics);
+    REQUIRE(cases.ok());
+    render::Report held =
+        build_summary_report(*cases, summary_findings(*cases, *catalogue, store, kRuleArea), true);
+    SummaryBuilder builder;
+    REQUIRE(for_each_bench_case(inputs, {}, built_diagnostics, [&](BenchCase&& bench_case) {
+                builder.add(std::move(bench_case));
+            }).ok());
+    render::Report built = builder.finish(*catalogue, store, kRuleArea);
+    CHECK(built.command == held.command);
+    CHECK(built.notes == held.notes);
+    REQUIRE(built.tables.size() == held.tables.size());
+    CHECK(built.tables.size() == 7);  // the summary, and per `y` case a rank and a slot table
+    for (std::size_t t = 0; t < held.tables.size(); ++t) {
+        CHECK(built.tables[t].title == held.tables[t].title);
+        CHECK(built.tables[t].columns == held.tables[t].columns);
+        CHECK(built.tables[t].units == held.tables[t].units);
+        CHECK(built.tables[t].rows == held.tables[t].rows);
+    }
+    CHECK(held.tables[0].rows[2][0] == "x #2");
+    auto key = [](const rules::Finding& f) {
+        return std::make_tuple(f.rule, f.subject, f.message, f.locations, f.evidence, f.impact);
+    };
+    REQUIRE(built.findings.size() == held.findings.size());
+    CHECK(built.findings.size() == 3);
+    for (std::size_t f = 0; f < held.findings.size(); ++f)
+        CHECK(key(built.findings[f]) == key(held.findings[f]));
+    CHECK(built_diagnostics.items().size() == held_diagnostics.items().size());
+}
