@@ -180,11 +180,19 @@ class LogScanner {
     }
 
     void start_case(std::string name, std::size_t line) {
-        current_ = std::make_unique<CaseState>();
+        if (spare_) {
+            // The last case's state, its case handed on: a log of 100,000 small cases makes
+            // one state and one parser, not one per case.
+            current_ = std::move(spare_);
+            current_->bench_case = BenchCase{};
+            current_->report->reset(source_);
+        } else {
+            current_ = std::make_unique<CaseState>();
+            current_->report =
+                std::make_unique<ReportParser>(current_->bench_case, source_, diagnostics_);
+        }
         current_->bench_case.name = std::move(name);
         current_->bench_case.source = {source_, line};
-        current_->report =
-            std::make_unique<ReportParser>(current_->bench_case, source_, diagnostics_);
     }
 
     /// What a line holds, from one pass over its '[' bytes (most lines of a large log have
@@ -260,7 +268,9 @@ class LogScanner {
                 sink_(std::move(state.bench_case));
             }
         }
-        current_.reset();
+        state.strace.reset();
+        state.device_log.reset();
+        spare_ = std::move(current_);
     }
 
     /// Hands over the cases that ended within the binary probe, once it is over.
@@ -278,6 +288,7 @@ class LogScanner {
     Diagnostics& diagnostics_;
     const CaseSink& sink_;
     std::unique_ptr<CaseState> current_;
+    std::unique_ptr<CaseState> spare_;  ///< a finished case's state, for the next case
     // Cases are streamed to the sink, except those that end before the binary probe is over: a
     // NUL byte later in the probe makes the whole file binary, and none of them count.
     std::vector<BenchCase> probed_;

@@ -3,10 +3,13 @@
 #include "ptune/bench/pipeline.hpp"
 
 #include <cmath>
+#include <cstdint>
+#include <functional>
 #include <unordered_map>
 
 #include <fmt/format.h>
 
+#include "case_facts.hpp"
 #include "ptune/bench/summary.hpp"
 #include "ptune/core/io.hpp"
 #include "ptune/core/stats.hpp"
@@ -72,11 +75,10 @@ class StreamingJsonRenderer : public render::Renderer {
     const std::vector<BenchCase>& cases_;
 };
 
-void add_case_notes(const BenchCase& bench_case, const BenchBlock* block,
-                    std::vector<std::string>& notes) {
-    auto note = [&](const std::string& text) {
-        notes.push_back(fmt::format("{}: {}", bench_case.name, text));
-    };
+// Why a case has no number, fallbacks, repeated blocks and its notes: each text goes to
+// `note` (the report prefixes the case's name).
+template <class Note>
+void for_each_case_note(const BenchCase& bench_case, const BenchBlock* block, const Note& note) {
     if (block == nullptr) {
         note(bench_case.status ? fmt::format("{}, no effective_us", *bench_case.status)
                                : "no effective_us headline");
@@ -94,6 +96,13 @@ void add_case_notes(const BenchCase& bench_case, const BenchBlock* block,
         for (const std::string& text : block->notes) note(text);
     }
     for (const std::string& text : bench_case.notes) note(text);
+}
+
+void add_case_notes(const BenchCase& bench_case, const BenchBlock* block,
+                    std::vector<std::string>& notes) {
+    for_each_case_note(bench_case, block, [&](const std::string& text) {
+        notes.push_back(fmt::format("{}: {}", bench_case.name, text));
+    });
 }
 
 // The spread next to the mean (issue 34: hyperfine's mean ± σ, with n): the sample standard
@@ -159,22 +168,52 @@ render::Table rank_table(const BenchCase& bench_case, const BenchBlock& block) {
 
 }  // namespace
 
-void make_case_names_unique(std::vector<BenchCase>& cases) {
-    // Sweeps: 100,000 long, similar names, nearly always distinct. Views into the names, and
-    // the renaming applied at the end (it changes the strings the views look at).
-    std::unordered_map<std::string_view, std::size_t> seen;
-    seen.reserve(cases.size());
-    bool repeated = false;
-    for (const auto& bench_case : cases) repeated |= ++seen[bench_case.name] > 1;
+namespace {
+
+// make_case_names_unique() over the `count` names `name_at(i)` gives.
+template <class NameAt>
+void unique_names(std::size_t count, const NameAt& name_at) {
+    // Sweeps: 100,000 long, similar names, nearly always distinct. First a flat open-addressing
+    // table of case indices (no node per name) answers "does any name repeat?"; only then are
+    // the names counted and renamed (the renaming applied at the end: it changes the strings
+    // the views look at).
+    std::size_t capacity = 16;
+    while (capacity < 2 * count) capacity *= 2;
+    constexpr std::uint32_t kEmpty = 0xFFFFFFFFu;
+    std::vector<std::uint32_t> slots(count < kEmpty ? capacity : 0, kEmpty);
+    bool repeated = slots.empty();  // (four billion cases: the slow path below)
+    const std::hash<std::string_view> hash;
+    for (std::size_t i = 0; i < count && !repeated; ++i) {
+        const std::string& name = name_at(i);
+        for (std::size_t at = hash(name) & (capacity - 1);; at = (at + 1) & (capacity - 1)) {
+            if (slots[at] == kEmpty) {
+                slots[at] = static_cast<std::uint32_t>(i);
+                break;
+            }
+            if (name_at(slots[at]) == name) {
+                repeated = true;
+                break;
+            }
+        }
+    }
     if (!repeated) return;
+    std::unordered_map<std::string_view, std::size_t> seen;
+    seen.reserve(count);
+    for (std::size_t i = 0; i < count; ++i) ++seen[name_at(i)];
     std::unordered_map<std::string_view, int> used;
     std::vector<std::pair<std::size_t, std::string>> renamed;
-    for (std::size_t i = 0; i < cases.size(); ++i) {
-        const std::string& name = cases[i].name;
+    for (std::size_t i = 0; i < count; ++i) {
+        const std::string& name = name_at(i);
         if (seen[name] < 2) continue;
         renamed.emplace_back(i, fmt::format("{} #{}", name, ++used[name]));
     }
-    for (auto& [i, name] : renamed) cases[i].name = std::move(name);
+    for (auto& [i, name] : renamed) name_at(i) = std::move(name);
+}
+
+}  // namespace
+
+void make_case_names_unique(std::vector<BenchCase>& cases) {
+    unique_names(cases.size(), [&](std::size_t i) -> std::string& { return cases[i].name; });
 }
 
 Result<std::vector<BenchCase>> load_run(const std::vector<std::string>& inputs,
@@ -184,7 +223,9 @@ Result<std::vector<BenchCase>> load_run(const std::vector<std::string>& inputs,
     return cases;
 }
 
-render::Table summary_table(const std::vector<BenchCase>& cases, std::vector<std::string>& notes) {
+namespace {
+
+render::Table empty_summary_table() {
     render::Table summary;
     summary.columns = {"case", "origin", "rounds", "min",       "median", "mean",
                        "σ",    "max",    "ranks",  "imbalance", "source"};
@@ -192,6 +233,59 @@ render::Table summary_table(const std::vector<BenchCase>& cases, std::vector<std
     summary.align = {render::Align::Left, render::Align::Left};
     summary.align.resize(summary.columns.size() - 1, render::Align::Right);
     summary.align.push_back(render::Align::Left);
+    return summary;
+}
+
+// A case's summary row after its name (row[0]); `without_sigma` is set when a σ cell is "-"
+// where the line had rounds to give one.
+void add_summary_cells(const BenchCase& bench_case, const BenchBlock* block,
+                       std::vector<std::string>& row, bool& without_sigma) {
+    if (block == nullptr) {
+        row.insert(row.end(), 9, "-");
+        row.push_back(to_string(bench_case.source));
+        return;
+    }
+    row.emplace_back(to_string(block->origin));
+    const auto& s = block->effective_us;
+    // Each cell made in its place (an initializer list would copy every one).
+    if (s && !s->mean_only) {
+        row.push_back(std::to_string(s->rounds));
+        row.push_back(stats::format_fixed(s->min, 1));
+        row.push_back(stats::format_fixed(s->median, 1));
+        row.push_back(stats::format_fixed(s->mean, 1));
+        row.push_back(sigma_cell(rank_samples(*block, std::nullopt), *s));
+        without_sigma = without_sigma || (row.back() == "-" && s->rounds != 1);
+        row.push_back(stats::format_fixed(s->max, 1));
+    } else {
+        row.insert(row.end(), 3, "-");
+        row.push_back(s ? stats::format_fixed(s->mean, 1) : "-");
+        row.insert(row.end(), 2, "-");
+    }
+    auto imbalance = rank_imbalance(*block);
+    row.push_back(block->ranks.empty() ? "-" : std::to_string(block->ranks.size()));
+    row.push_back(imbalance ? stats::format_fixed(*imbalance, 3) : "-");
+    row.push_back(to_string(block->source));
+}
+
+// True when the case's CI block has a rank or a task-slot table.
+bool has_case_tables(const BenchBlock* block) {
+    return block != nullptr && (!block->ranks.empty() || !block->task_slots.slots.empty());
+}
+
+// The rank and task-slot tables of a case whose CI block has them.
+void add_case_tables(const BenchCase& bench_case, std::vector<render::Table>& tables) {
+    const BenchBlock* block = bench_case.ci_block();
+    if (block != nullptr && !block->ranks.empty()) tables.push_back(rank_table(bench_case, *block));
+    if (block != nullptr && !block->task_slots.slots.empty())
+        tables.push_back(
+            task_slot_table(fmt::format("{}: task slots (rank = worker pid)", bench_case.name),
+                            {{bench_case.name, &block->task_slots}}, false));
+}
+
+}  // namespace
+
+render::Table summary_table(const std::vector<BenchCase>& cases, std::vector<std::string>& notes) {
+    render::Table summary = empty_summary_table();
     bool without_sigma = false;
     summary.rows.reserve(cases.size());
     for (const BenchCase& bench_case : cases) {
@@ -200,28 +294,7 @@ render::Table summary_table(const std::vector<BenchCase>& cases, std::vector<std
         std::vector<std::string>& row = summary.rows.emplace_back();
         row.reserve(summary.columns.size());
         row.push_back(bench_case.name);
-        if (block == nullptr) {
-            row.insert(row.end(), 9, "-");
-            row.push_back(to_string(bench_case.source));
-            continue;
-        }
-        row.emplace_back(to_string(block->origin));
-        const auto& s = block->effective_us;
-        if (s && !s->mean_only) {
-            std::string sigma = sigma_cell(rank_samples(*block, std::nullopt), *s);
-            without_sigma = without_sigma || (sigma == "-" && s->rounds != 1);
-            row.insert(row.end(),
-                       {std::to_string(s->rounds), stats::format_fixed(s->min, 1),
-                        stats::format_fixed(s->median, 1), stats::format_fixed(s->mean, 1),
-                        std::move(sigma), stats::format_fixed(s->max, 1)});
-        } else {
-            row.insert(row.end(),
-                       {"-", "-", "-", s ? stats::format_fixed(s->mean, 1) : "-", "-", "-"});
-        }
-        auto imbalance = rank_imbalance(*block);
-        row.push_back(block->ranks.empty() ? "-" : std::to_string(block->ranks.size()));
-        row.push_back(imbalance ? stats::format_fixed(*imbalance, 3) : "-");
-        row.push_back(to_string(block->source));
+        add_summary_cells(bench_case, block, row, without_sigma);
     }
     if (without_sigma) notes.emplace_back(kSigmaNote);
     return summary;
@@ -234,15 +307,75 @@ render::Report build_summary_report(const std::vector<BenchCase>& cases,
     report.findings = std::move(findings);
     if (!tables) return report;
     report.tables.push_back(summary_table(cases, report.notes));
-    for (const BenchCase& bench_case : cases) {
-        const BenchBlock* block = bench_case.ci_block();
-        if (block != nullptr && !block->ranks.empty())
-            report.tables.push_back(rank_table(bench_case, *block));
-        if (block != nullptr && !block->task_slots.slots.empty())
-            report.tables.push_back(
-                task_slot_table(fmt::format("{}: task slots (rank = worker pid)", bench_case.name),
-                                {{bench_case.name, &block->task_slots}}, false));
+    for (const BenchCase& bench_case : cases) add_case_tables(bench_case, report.tables);
+    return report;
+}
+
+struct SummaryBuilder::State {
+    /// A case as the report needs it; its summary row is row `i` of `summary` (name first).
+    struct Entry {
+        bool has_block = false;
+        std::uint32_t file = 0;  ///< the CI block's source: files[file], line
+        std::size_t line = 0;
+        CaseMetrics metrics;
+        std::size_t kept = 0;  ///< 1 + its place in `kept`; 0 when not kept
+    };
+    render::Table summary = empty_summary_table();
+    bool without_sigma = false;
+    std::vector<Entry> entries;
+    std::vector<std::pair<std::size_t, std::string>> notes;  ///< (entry, text without the name)
+    std::vector<BenchCase> kept;     ///< the cases with a rank or task-slot table
+    std::vector<std::string> files;  ///< the CI blocks' files, each once in a row
+};
+
+SummaryBuilder::SummaryBuilder() : state_(std::make_unique<State>()) {}
+SummaryBuilder::~SummaryBuilder() = default;
+
+void SummaryBuilder::add(BenchCase&& bench_case) {
+    State& state = *state_;
+    const std::size_t i = state.entries.size();
+    State::Entry& entry = state.entries.emplace_back();
+    const BenchBlock* block = bench_case.ci_block();
+    for_each_case_note(bench_case, block,
+                       [&](const std::string& text) { state.notes.emplace_back(i, text); });
+    std::vector<std::string>& row = state.summary.rows.emplace_back();
+    row.reserve(state.summary.columns.size());
+    row.push_back(bench_case.name);
+    add_summary_cells(bench_case, block, row, state.without_sigma);
+    if (block != nullptr) {
+        entry.has_block = true;
+        if (state.files.empty() || state.files.back() != block->source.file)
+            state.files.push_back(block->source.file);
+        entry.file = static_cast<std::uint32_t>(state.files.size() - 1);
+        entry.line = block->source.line;
+        entry.metrics = case_metrics(*block);
     }
+    if (has_case_tables(block)) {
+        state.kept.push_back(std::move(bench_case));
+        entry.kept = state.kept.size();
+    }
+}
+
+render::Report SummaryBuilder::finish(const rules::Catalogue& catalogue,
+                                      const rules::MetricStore& store, std::string_view area) {
+    State& state = *state_;
+    auto& rows = state.summary.rows;
+    unique_names(rows.size(), [&](std::size_t i) -> std::string& { return rows[i][0]; });
+    std::vector<CaseFactsView> facts;
+    for (std::size_t i = 0; i < state.entries.size(); ++i) {
+        const State::Entry& entry = state.entries[i];
+        if (entry.kept != 0) state.kept[entry.kept - 1].name = rows[i][0];
+        if (entry.has_block)
+            facts.push_back({&rows[i][0], &state.files[entry.file], entry.line, &entry.metrics});
+    }
+    render::Report report;
+    report.command = "bench-summary";
+    report.findings = findings_of_facts(facts, catalogue, store, area);
+    for (const auto& [i, text] : state.notes)
+        report.notes.push_back(fmt::format("{}: {}", rows[i][0], text));
+    if (state.without_sigma) report.notes.emplace_back(kSigmaNote);
+    report.tables.push_back(std::move(state.summary));
+    for (const BenchCase& bench_case : state.kept) add_case_tables(bench_case, report.tables);
     return report;
 }
 

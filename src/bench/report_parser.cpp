@@ -56,6 +56,20 @@ std::optional<Summary> parse_summary_fields(std::string_view text, std::string_v
     return summary;
 }
 
+void ReportParser::reset(const std::string& source) {
+    source_ = source;
+    block_open_ = false;
+    saw_report_ = false;
+    skipping_repeated_rank_ = false;
+    pending_notes_.clear();
+    pending_line_ = 0;
+    hints_ = HarnessLoopHints{};
+    task_slots_ = TaskSlotReader(
+        [this](std::size_t line, std::string message) { warn(line, std::move(message)); });
+    task_slot_line_ = false;
+    outside_slots_ = TaskSlots{};
+}
+
 void ReportParser::warn(std::size_t line_number, std::string message) {
     diagnostics_.warn(source_, line_number, std::move(message));
 }
@@ -120,24 +134,42 @@ bool ReportParser::feed(std::string_view line, std::size_t line_number) {
     if (body.starts_with("fast_effective_us "))
         return parse_headline(body.substr(18), true, line_number);
     // §1.7 task-timing slots (after the raw block): `task slots:`, `rank P task_slot K:`,
-    // `raw fin_us=[..]`. Every [RUN] line goes through, so any other ends a slot's raw list.
-    TaskSlots outside;
-    if (task_slots_.feed(body, line_number,
-                         block_open_ ? case_.blocks.back().task_slots : outside)) {
-        if (!block_open_) warn(line_number, "task slot line outside a bench block; left out");
-        return true;
+    // `raw fin_us=[..]`. Every [RUN] line goes through, so any other ends a slot's raw list —
+    // except that a line which cannot be one (not `t…` or `r…`) after a line that was none
+    // leaves the reader as it is, and skips it (most lines: compile, runtime, validate, PASS).
+    const char first = body.front();
+    if (first == 't' || first == 'r' || task_slot_line_) {
+        // Lines outside a block are read (and left out) into a place of their own, which
+        // lives as long as a run of them: a `raw fin_us=[..]` list goes to the slot line before
+        // it (it was a fresh, empty place per line, and the list went to a slot that was not
+        // there: a crash).
+        if (!task_slot_line_) outside_slots_ = TaskSlots{};
+        task_slot_line_ = task_slots_.feed(
+            body, line_number, block_open_ ? case_.blocks.back().task_slots : outside_slots_);
+        if (task_slot_line_) {
+            if (!block_open_) warn(line_number, "task slot line outside a bench block; left out");
+            return true;
+        }
     }
-    if (body.starts_with("rank ")) return parse_rank(body.substr(5), line_number);
-    if (body.starts_with("slot ")) return parse_slot(body.substr(5), line_number);
-    if (body.starts_with("raw samples:")) return parse_raw_header(body.substr(12), line_number);
-    if (body.starts_with("benchmark kernel=")) return parse_context(body.substr(17), line_number);
-    if (body.starts_with("benchmark skipped: ") || body.starts_with("benchmark unavailable: ") ||
-        body.starts_with("benchmark rounds interrupted: ") ||
-        body.starts_with("ignoring PYPTO_BENCH_")) {
-        note_loop_hint(body);
-        // Long enough for any RuntimeError text upstream prints, so `--format run` repeats it.
-        add_note(clip_for_message(body, kMaxNoteBytes), line_number);
-        return true;
+    // The tags below by their first byte: one comparison for the lines that are none of them.
+    if (first == 'r') {
+        if (body.starts_with("rank ")) return parse_rank(body.substr(5), line_number);
+        if (body.starts_with("raw samples:")) return parse_raw_header(body.substr(12), line_number);
+    } else if (first == 's') {
+        if (body.starts_with("slot ")) return parse_slot(body.substr(5), line_number);
+    } else if (first == 'b' || first == 'i') {
+        if (body.starts_with("benchmark kernel="))
+            return parse_context(body.substr(17), line_number);
+        if (body.starts_with("benchmark skipped: ") ||
+            body.starts_with("benchmark unavailable: ") ||
+            body.starts_with("benchmark rounds interrupted: ") ||
+            body.starts_with("ignoring PYPTO_BENCH_")) {
+            note_loop_hint(body);
+            // Long enough for any RuntimeError text upstream prints, so `--format run` repeats
+            // it.
+            add_note(clip_for_message(body, kMaxNoteBytes), line_number);
+            return true;
+        }
     }
     // Stage lines end a block (bench-log.md §3.4 rule 2). A note printed in a stage that never
     // produced a headline (e.g. `benchmark unavailable`) belongs to the case, not to a later run.

@@ -26,6 +26,9 @@ class ReportParser {
               [this](std::size_t line, std::string message) { warn(line, std::move(message)); }) {}
     /// Lines fed from now on come from `source` (a case read from several files).
     void set_source(std::string source) { source_ = std::move(source); }
+    /// Starts over as if just made for `source` (the target stays): a log of 100,000 small
+    /// cases reuses one parser instead of making one per case.
+    void reset(const std::string& source);
 
     /// Feeds one line that contains `[RUN]`. Returns true if it was a bench line.
     bool feed(std::string_view line, std::size_t line_number);
@@ -63,6 +66,11 @@ class ReportParser {
     std::size_t pending_line_ = 0;
     HarnessLoopHints hints_;
     TaskSlotReader task_slots_;
+    /// The last line fed to task_slots_ was one of its forms (it may have left state behind):
+    /// lines that cannot be one then still go through it, else they skip it.
+    bool task_slot_line_ = false;
+    /// Where task slot lines outside a bench block go (they are left out, with a warning).
+    TaskSlots outside_slots_;
 };
 
 /// Parses `min=a median=b mean=c max=d` (fields separated by any whitespace, in this order);

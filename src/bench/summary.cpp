@@ -1,6 +1,7 @@
 // Bench cases -> JSON (and back), upstream `[RUN]` lines and rule metrics.
 
 #include "ptune/bench/summary.hpp"
+#include "case_facts.hpp"
 #include "ptune/rules/subject_rules.hpp"
 
 #include <algorithm>
@@ -559,8 +560,9 @@ struct MetricSlots {
     std::array<bool, kCount> held{};
 };
 
-void publish_case(const BenchCase& bench_case, const BenchBlock& block, rules::Subject& subject,
-                  bool reused, MetricSlots* slots = nullptr) {
+void publish_case(const std::string& name, const std::string& file, std::size_t line,
+                  const CaseMetrics& block, rules::Subject& subject, bool reused,
+                  MetricSlots* slots = nullptr) {
     auto& metrics = subject.metrics;
     std::size_t slot = 0;  // the metric's place in the fixed order of the calls below
     // (a metric added past kCount is looked up by name: correct, only slower)
@@ -596,16 +598,15 @@ void publish_case(const BenchCase& bench_case, const BenchBlock& block, rules::S
     };
     if (reused) {
         subject.key.kind = "case";
-        subject.key.name = bench_case.name;
+        subject.key.name = name;
         subject.locations.resize(1);
-        subject.locations.front().file = block.source.file;
-        subject.locations.front().line = block.source.line;
+        subject.locations.front().file = file;
+        subject.locations.front().line = line;
     } else {
-        subject.locations.push_back({block.source.file, block.source.line, 0});
+        subject.locations.push_back({file, line, 0});
     }
     set("bench.unavailable", block.effective_us ? 0.0 : 1.0);
-    bool fallback = (block.context && block.context->fallback_flattened) ||
-                    (block.raw && block.raw->fallback_flattened);
+    const bool fallback = block.fallback_flattened;
     set("bench.fallback_flattened", fallback ? 1.0 : 0.0);
     const Summary* s = block.effective_us ? &*block.effective_us : nullptr;
     const bool full = s != nullptr && !s->mean_only;
@@ -622,39 +623,82 @@ void publish_case(const BenchCase& bench_case, const BenchBlock& block, rules::S
     set_if("bench.rounds_shortfall", declared,
            declared ? static_cast<double>(*block.declared_rounds) - static_cast<double>(s->rounds)
                     : 0.0);
-    set_if("bench.ranks", !block.ranks.empty(), static_cast<double>(block.ranks.size()));
-    auto imbalance = rank_imbalance(block);
-    set_if("bench.rank_imbalance", imbalance.has_value(), imbalance.value_or(0.0));
+    set_if("bench.ranks", block.ranks > 0, static_cast<double>(block.ranks));
+    set_if("bench.rank_imbalance", block.rank_imbalance.has_value(),
+           block.rank_imbalance.value_or(0.0));
 }
 
 }  // namespace
+
+CaseMetrics case_metrics(const BenchBlock& block) {
+    CaseMetrics metrics;
+    metrics.effective_us = block.effective_us;
+    metrics.fallback_flattened = (block.context && block.context->fallback_flattened) ||
+                                 (block.raw && block.raw->fallback_flattened);
+    metrics.declared_rounds = block.declared_rounds;
+    metrics.ranks = block.ranks.size();
+    metrics.rank_imbalance = rank_imbalance(block);
+    return metrics;
+}
 
 void publish_metrics(const std::vector<BenchCase>& cases, rules::MetricStore& store) {
     for (const BenchCase& bench_case : cases) {
         const BenchBlock* block = bench_case.ci_block();
         if (block == nullptr) continue;
-        publish_case(bench_case, *block, store.subject("case", bench_case.name), false);
+        publish_case(bench_case.name, block->source.file, block->source.line, case_metrics(*block),
+                     store.subject("case", bench_case.name), false);
     }
 }
 
-std::vector<rules::Finding> summary_findings(const std::vector<BenchCase>& cases,
-                                             const rules::Catalogue& catalogue,
-                                             const rules::MetricStore& store,
-                                             std::string_view area) {
+namespace {
+
+/// summary_findings() of the cases `each(visit)` hands to `visit(name, file, line, metrics)`.
+template <class ForEach>
+std::vector<rules::Finding> case_findings(const ForEach& each, const rules::Catalogue& catalogue,
+                                          const rules::MetricStore& store, std::string_view area) {
     const std::vector<std::string> areas = {std::string(area)};
     std::vector<rules::Finding> findings = rules::evaluate(catalogue, store, areas);
     const rules::SubjectRules case_rules(catalogue, "case", areas);
     if (case_rules.rules().empty()) return findings;
     rules::Subject subject;
     MetricSlots slots;
-    for (const BenchCase& bench_case : cases) {
-        const BenchBlock* block = bench_case.ci_block();
-        if (block == nullptr) continue;
-        publish_case(bench_case, *block, subject, true, &slots);
+    each([&](const std::string& name, const std::string& file, std::size_t line,
+             const CaseMetrics& metrics) {
+        publish_case(name, file, line, metrics, subject, true, &slots);
         case_rules.evaluate(subject, findings);
-    }
+    });
     rules::sort_findings(findings);
     return findings;
+}
+
+}  // namespace
+
+std::vector<rules::Finding> findings_of_facts(const std::vector<CaseFactsView>& cases,
+                                              const rules::Catalogue& catalogue,
+                                              const rules::MetricStore& store,
+                                              std::string_view area) {
+    return case_findings(
+        [&](const auto& visit) {
+            for (const CaseFactsView& facts : cases)
+                visit(*facts.name, *facts.file, facts.line, *facts.metrics);
+        },
+        catalogue, store, area);
+}
+
+std::vector<rules::Finding> summary_findings(const std::vector<BenchCase>& cases,
+                                             const rules::Catalogue& catalogue,
+                                             const rules::MetricStore& store,
+                                             std::string_view area) {
+    return case_findings(
+        [&](const auto& visit) {
+            for (const BenchCase& bench_case : cases) {
+                const BenchBlock* block = bench_case.ci_block();
+                if (block != nullptr)
+                    visit(bench_case.name, block->source.file, block->source.line,
+                          case_metrics(*block));
+            }
+        },
+        catalogue, store, area);
 }
 
 }  // namespace ptune::bench

@@ -72,7 +72,9 @@ bool TaskSlotReader::feed(std::string_view body, std::size_t line, TaskSlots& in
         return true;
     }
     if (!body.starts_with("raw fin_us=[")) return false;
-    if (!after_slot) {
+    // `into` may not hold the slot the line before was read into: a headline between them
+    // opened another block.
+    if (!after_slot || into.slots.empty()) {
         warn_(line, "raw fin_us list without its task_slot line");
         return true;
     }

@@ -19,7 +19,31 @@ using Value = std::variant<double, std::string>;
 class Expression {
   public:
     enum class Kind { Number, String, Metric, Param, Label, Unary, Binary, Call };
+    /// `name` of a Unary, Binary or Call node as a code, set once at parse time: evaluation
+    /// runs once per rule and subject (every case of a sweep), not once per parse.
+    enum class Op {
+        None,
+        Not,
+        Negate,
+        And,
+        Or,
+        Less,
+        LessEqual,
+        Greater,
+        GreaterEqual,
+        Equal,
+        NotEqual,
+        Add,
+        Subtract,
+        Multiply,
+        Divide,
+        Has,
+        Abs,
+        Min,
+        Max
+    };
     Kind kind = Kind::Number;
+    Op op = Op::None;
     double number = 0;
     std::string name;  // metric, param, label, string literal, operator or function
     std::vector<std::shared_ptr<const Expression>> children;
@@ -29,6 +53,25 @@ class Expression {
 namespace {
 
 using Node = std::shared_ptr<const Expression>;
+
+Expression::Op op_code(Expression::Kind kind, std::string_view name) {
+    using K = Expression::Kind;
+    using O = Expression::Op;
+    if (kind == K::Unary) return name == "!" ? O::Not : O::Negate;
+    if (kind == K::Call) {
+        if (name == "has") return O::Has;
+        if (name == "abs") return O::Abs;
+        return name == "min" ? O::Min : O::Max;
+    }
+    if (kind != K::Binary) return O::None;
+    static constexpr std::pair<std::string_view, O> kBinary[] = {
+        {"&&", O::And},    {"||", O::Or},           {"<", O::Less},     {"<=", O::LessEqual},
+        {">", O::Greater}, {">=", O::GreaterEqual}, {"==", O::Equal},   {"!=", O::NotEqual},
+        {"+", O::Add},     {"-", O::Subtract},      {"*", O::Multiply}, {"/", O::Divide}};
+    for (const auto& [text, op] : kBinary)
+        if (name == text) return op;
+    return O::None;
+}
 
 class Parser {
   public:
@@ -72,6 +115,7 @@ class Parser {
         auto node = std::make_shared<Expression>();
         node->kind = kind;
         node->name = std::move(name);
+        node->op = op_code(kind, node->name);
         for (const Node& child : children) node->depth = std::max(node->depth, child->depth + 1);
         node->children = std::move(children);
         if (node->depth > kMaxDepth)
@@ -254,11 +298,94 @@ class Parser {
 std::optional<Value> eval(const Expression& e, const Subject& subject,
                           const std::map<std::string, double>& params);
 
+/// Only String and Label nodes have text values; every other node a number (or none).
+bool text_valued(const Expression& e) {
+    return e.kind == Expression::Kind::String || e.kind == Expression::Kind::Label;
+}
+
+/// eval() of a node whose value must be a number, without the variant: a text value, like a
+/// missing one, is nullopt. Runs once per rule and subject (every case of a sweep).
 std::optional<double> eval_number(const Expression& e, const Subject& subject,
                                   const std::map<std::string, double>& params) {
-    auto value = eval(e, subject, params);
-    if (!value || !std::holds_alternative<double>(*value)) return std::nullopt;
-    return std::get<double>(*value);
+    using K = Expression::Kind;
+    using O = Expression::Op;
+    switch (e.kind) {
+        case K::Number:
+            return e.number;
+        case K::String:
+        case K::Label:
+            return std::nullopt;
+        case K::Metric:
+            return subject.metric(e.name);
+        case K::Param: {
+            auto it = params.find(e.name);
+            if (it == params.end()) return std::nullopt;
+            return it->second;
+        }
+        case K::Unary: {
+            auto value = eval_number(*e.children[0], subject, params);
+            if (!value) return std::nullopt;
+            return e.op == O::Not ? (*value == 0 ? 1.0 : 0.0) : -*value;
+        }
+        case K::Call: {
+            if (e.op == O::Has) return subject.metric(e.children[0]->name) ? 1.0 : 0.0;
+            auto a = eval_number(*e.children[0], subject, params);
+            if (!a) return std::nullopt;
+            if (e.op == O::Abs) return std::fabs(*a);
+            auto b = eval_number(*e.children[1], subject, params);
+            if (!b) return std::nullopt;
+            return e.op == O::Min ? std::min(*a, *b) : std::max(*a, *b);
+        }
+        case K::Binary:
+            break;
+    }
+    if (e.op == O::And || e.op == O::Or) {
+        const bool is_and = e.op == O::And;
+        // Kleene logic: a decided operand wins over an unknown one.
+        auto a = eval_number(*e.children[0], subject, params);
+        if (a && ((*a != 0) != is_and)) return is_and ? 0.0 : 1.0;
+        auto b = eval_number(*e.children[1], subject, params);
+        if (b && ((*b != 0) != is_and)) return is_and ? 0.0 : 1.0;
+        if (!a || !b) return std::nullopt;
+        return is_and ? 1.0 : 0.0;
+    }
+    if (text_valued(*e.children[0]) || text_valued(*e.children[1])) {
+        // Text compares only by == and != (the variant path); any other operator is unknown.
+        if (e.op != O::Equal && e.op != O::NotEqual) return std::nullopt;
+        auto value = eval(e, subject, params);
+        if (!value || !std::holds_alternative<double>(*value)) return std::nullopt;
+        return std::get<double>(*value);
+    }
+    auto left = eval_number(*e.children[0], subject, params);
+    if (!left) return std::nullopt;
+    auto right = eval_number(*e.children[1], subject, params);
+    if (!right) return std::nullopt;
+    const double a = *left, b = *right;
+    switch (e.op) {
+        case O::Less:
+            return a < b ? 1.0 : 0.0;
+        case O::LessEqual:
+            return a <= b ? 1.0 : 0.0;
+        case O::Greater:
+            return a > b ? 1.0 : 0.0;
+        case O::GreaterEqual:
+            return a >= b ? 1.0 : 0.0;
+        case O::Equal:
+            return a == b ? 1.0 : 0.0;
+        case O::NotEqual:
+            return a != b ? 1.0 : 0.0;
+        case O::Add:
+            return a + b;
+        case O::Subtract:
+            return a - b;
+        case O::Multiply:
+            return a * b;
+        case O::Divide:
+            if (b == 0) return std::nullopt;
+            return a / b;
+        default:
+            return std::nullopt;
+    }
 }
 
 std::optional<Value> eval(const Expression& e, const Subject& subject,

@@ -33,6 +33,14 @@ struct TempFile {
     std::string path;
 };
 
+/// Each diagnostic's line and message, in order.
+std::vector<std::pair<std::size_t, std::string>> lines_and_messages(
+    const Diagnostics& diagnostics) {
+    std::vector<std::pair<std::size_t, std::string>> out;
+    for (const auto& item : diagnostics.items()) out.emplace_back(item.line, item.message);
+    return out;
+}
+
 std::vector<BenchCase> load(const std::vector<std::string>& inputs, Diagnostics& diagnostics,
                             LoadOptions options = {}) {
     auto cases = load_bench_inputs(inputs, options, diagnostics);
@@ -487,4 +495,85 @@ TEST_CASE("bench report: --format run equals upstream on every composed [STRACE]
         REQUIRE(cases[0].blocks.size() == 1);
         CHECK(format_run_lines(cases[0].blocks[0], true) == expected);
     }
+}
+
+TEST_CASE("bench report: task slot raw lists with no slot of their block do not crash",
+          "[bench][report]") {
+    // Task slot lines before any headline are left out; the raw list after one went to a fresh
+    // place per line whose slot list was empty (a crash), and so did a raw list after a
+    // headline that opened another block between it and its slot line.
+    std::string log =
+        "::group::outside\n"
+        "[RUN]   task slots: ranks=1\n"
+        "[RUN]     rank 7 task_slot 0: n=2 fin_us=10.5 dur_us=3.0\n"
+        "[RUN]       raw fin_us=[10.0, 11.0]\n"
+        "[RUN]   effective_us (2 rounds) min=1.0 median=2.0 mean=2.5 max=4.0\n"
+        "::endgroup::\n"
+        "::group::between\n"
+        "[RUN]   effective_us (2 rounds) min=1.0 median=2.0 mean=2.5 max=4.0\n"
+        "[RUN]     rank 7 task_slot 0: n=2 fin_us=10.5 dur_us=3.0\n"
+        "[RUN]   effective_us (2 rounds) min=1.0 median=2.0 mean=2.5 max=4.0\n"
+        "[RUN]       raw fin_us=[10.0, 11.0]\n"
+        "::endgroup::\n";
+    TempFile file(log);
+    Diagnostics diagnostics;
+    auto cases = load({file.path}, diagnostics);
+    REQUIRE(cases.size() == 2);
+    REQUIRE(cases[0].blocks.size() == 1);
+    CHECK(cases[0].blocks[0].task_slots.slots.empty());
+    REQUIRE(cases[1].blocks.size() == 2);
+    CHECK(cases[1].blocks[0].task_slots.slots.size() == 1);
+    CHECK(cases[1].blocks[1].task_slots.slots.empty());
+    const auto warnings = lines_and_messages(diagnostics);
+    CHECK(warnings == std::vector<std::pair<std::size_t, std::string>>{
+                          {2, "task slot line outside a bench block; left out"},
+                          {3, "task slot line outside a bench block; left out"},
+                          {4, "task slot line outside a bench block; left out"},
+                          {11, "raw fin_us list without its task_slot line"}});
+}
+
+TEST_CASE("bench report: nothing of a case's reading carries over to the next case",
+          "[bench][report]") {
+    // One parser reads every case of a log in turn: notes without a headline, loop hints, an
+    // open block, a repeated rank and a task slot's raw list end with their case.
+    std::string log =
+        "::group::a\n"
+        "[RUN]   ignoring PYPTO_BENCH_ROUNDS='x' (want an integer >= 1); using 7\n"
+        "[RUN]   effective_us (7 rounds) min=1.0 median=2.0 mean=2.5 max=4.0\n"
+        "[RUN]     rank 5: eff_us min=1.0 median=2.0 mean=2.5 max=4.0\n"
+        "[RUN]     rank 5: eff_us min=1.0 median=2.0 mean=2.5 max=4.0\n"
+        "[RUN]     rank 6 task_slot 0: n=1 fin_us=1.0 dur_us=1.0\n"
+        "::endgroup::\n"
+        "::group::b\n"
+        "[RUN]       raw fin_us=[1.0]\n"
+        "[RUN]       slot 0 (x): eff_us min=1.0 median=2.0 mean=2.5 max=4.0\n"
+        "[RUN]   benchmark skipped: runtime_dir replay\n"
+        "::endgroup::\n"
+        "::group::c\n"
+        "[RUN]     rank 5: eff_us min=1.0 median=2.0 mean=2.5 max=4.0\n"
+        "[RUN]       slot 0 (x): eff_us min=1.0 median=2.0 mean=2.5 max=4.0\n"
+        "::endgroup::\n";
+    TempFile file(log);
+    Diagnostics diagnostics;
+    auto cases = load({file.path}, diagnostics);
+    REQUIRE(cases.size() == 3);
+    REQUIRE(cases[0].blocks.size() == 1);
+    CHECK(cases[0].blocks[0].notes.size() == 1);
+    CHECK(cases[0].blocks[0].ranks.size() == 1);
+    CHECK(cases[0].blocks[0].task_slots.slots.size() == 1);
+    REQUIRE(cases[1].blocks.size() == 1);
+    CHECK_FALSE(cases[1].blocks[0].has_headline());
+    CHECK(cases[1].notes == std::vector<std::string>{"benchmark skipped: runtime_dir replay"});
+    REQUIRE(cases[2].blocks.size() == 1);
+    REQUIRE(cases[2].blocks[0].ranks.size() == 1);
+    CHECK(cases[2].blocks[0].ranks[0].slots.size() == 1);
+    const auto warnings = lines_and_messages(diagnostics);
+    CHECK(warnings ==
+          std::vector<std::pair<std::size_t, std::string>>{
+              {5,
+               "rank 5 printed twice in one bench block, the repeat and its slot lines are "
+               "ignored"},
+              {9, "raw fin_us list without its task_slot line"},
+              {9, "task slot line outside a bench block; left out"},
+              {10, "slot 0 line without a rank line before it, ignored"}});
 }

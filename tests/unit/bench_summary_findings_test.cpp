@@ -128,3 +128,68 @@ TEST_CASE("make_case_names_unique numbers repeated names in input order", "[benc
     CHECK(distinct[0].name == "x");
     CHECK(distinct[1].name == "y");
 }
+
+TEST_CASE("make_case_names_unique finds a repeat among many names, and none where none is",
+          "[bench]") {
+    // A sweep's names go through a table that grows with them: the repeat is found wherever
+    // it is, the empty name counts as a name, and 3,000 distinct names stay as they are.
+    std::vector<BenchCase> cases(3000);
+    for (std::size_t i = 0; i < cases.size(); ++i)
+        cases[i].name = "models/ci/op_" + std::to_string(i);
+    std::vector<BenchCase> distinct = cases;
+    make_case_names_unique(distinct);
+    for (std::size_t i = 0; i < cases.size(); ++i) CHECK(distinct[i].name == cases[i].name);
+    cases[2999].name = "models/ci/op_17";
+    make_case_names_unique(cases);
+    CHECK(cases[17].name == "models/ci/op_17 #1");
+    CHECK(cases[2999].name == "models/ci/op_17 #2");
+    CHECK(cases[18].name == "models/ci/op_18");
+    std::vector<BenchCase> empty(2);
+    make_case_names_unique(empty);
+    CHECK(empty[0].name == " #1");
+    CHECK(empty[1].name == " #2");
+    std::vector<BenchCase> none;
+    make_case_names_unique(none);
+    CHECK(none.empty());
+}
+
+TEST_CASE("SummaryBuilder gives the report of load_run, summary_findings and build_summary_report",
+          "[bench]") {
+    // Cases in every shape the report reads: skipped (notes, no block), rank and task-slot
+    // tables, an unavailable headline, two blocks, a heavy tail (a finding), from three
+    // inputs, so every name repeats and is renamed in the tables, notes and findings.
+    const std::string path = std::string(PTUNE_TEST_DATA) + "/bench/summary_builder_cases.log";
+    const std::vector<std::string> inputs = {path, path, "y=" + path};
+    auto catalogue = rules::Catalogue::builtin();
+    REQUIRE(catalogue.ok());
+    rules::MetricStore store;
+    Diagnostics held_diagnostics, built_diagnostics;
+    auto cases = load_run(inputs, {}, held_diagnostics);
+    REQUIRE(cases.ok());
+    render::Report held =
+        build_summary_report(*cases, summary_findings(*cases, *catalogue, store, kRuleArea), true);
+    SummaryBuilder builder;
+    REQUIRE(for_each_bench_case(inputs, {}, built_diagnostics, [&](BenchCase&& bench_case) {
+                builder.add(std::move(bench_case));
+            }).ok());
+    render::Report built = builder.finish(*catalogue, store, kRuleArea);
+    CHECK(built.command == held.command);
+    CHECK(built.notes == held.notes);
+    REQUIRE(built.tables.size() == held.tables.size());
+    CHECK(built.tables.size() == 7);  // the summary, and per `y` case a rank and a slot table
+    for (std::size_t t = 0; t < held.tables.size(); ++t) {
+        CHECK(built.tables[t].title == held.tables[t].title);
+        CHECK(built.tables[t].columns == held.tables[t].columns);
+        CHECK(built.tables[t].units == held.tables[t].units);
+        CHECK(built.tables[t].rows == held.tables[t].rows);
+    }
+    CHECK(held.tables[0].rows[2][0] == "x #2");
+    auto key = [](const rules::Finding& f) {
+        return std::make_tuple(f.rule, f.subject, f.message, f.locations, f.evidence, f.impact);
+    };
+    REQUIRE(built.findings.size() == held.findings.size());
+    CHECK(built.findings.size() == 3);
+    for (std::size_t f = 0; f < held.findings.size(); ++f)
+        CHECK(key(built.findings[f]) == key(held.findings[f]));
+    CHECK(built_diagnostics.items().size() == held_diagnostics.items().size());
+}

@@ -2,6 +2,7 @@
 
 #include "ptune/render/report.hpp"
 #include "ptune/rules/engine.hpp"
+#include "ptune/rules/subject_rules.hpp"
 
 using namespace ptune;
 using namespace ptune::rules;
@@ -39,6 +40,108 @@ TEST_CASE("expressions use three-valued logic over metrics", "[rules]") {
     CHECK_FALSE(eval("1 / 0").has_value());
     CHECK_FALSE(compile_expression("a >").ok());
     CHECK_FALSE(compile_expression("nosuch(1)").ok());
+}
+
+TEST_CASE("every operator, text comparisons and unknowns evaluate as specified", "[rules]") {
+    // Numbers go without the text-or-number value since evaluation runs once per rule and
+    // case of a sweep; what each operator gives, for text and for missing operands, stays.
+    Subject subject;
+    subject.metrics["m.two"] = 2.0;
+    subject.metrics["m.zero"] = 0.0;
+    subject.labels["l.kind"] = "mte2";
+    std::map<std::string, double> params{{"three", 3}};
+    auto eval = [&](const char* text) {
+        auto compiled = compile_expression(text);
+        INFO(text);
+        REQUIRE(compiled.ok());
+        return evaluate_expression(**compiled, subject, params);
+    };
+    const std::vector<std::pair<const char*, std::optional<double>>> expected = {
+        {"m.two < $three", 1},
+        {"m.two <= 2", 1},
+        {"m.two > 2", 0},
+        {"m.two >= 2", 1},
+        {"m.two == 2", 1},
+        {"m.two != 2", 0},
+        {"m.two + $three", 5},
+        {"m.two - $three", -1},
+        {"m.two * $three", 6},
+        {"$three / m.two", 1.5},
+        {"m.two / m.zero", std::nullopt},
+        {"-m.two", -2},
+        {"!m.zero", 1},
+        {"!m.two", 0},
+        {"abs(0 - m.two)", 2},
+        {"min(m.two, $three)", 2},
+        {"max(m.two, $three)", 3},
+        {"has(m.two)", 1},
+        {"has(m.none)", 0},
+        {"m.none", std::nullopt},
+        {"$none + 1", std::nullopt},
+        {"-m.none", std::nullopt},
+        {"abs(m.none)", std::nullopt},
+        {"min(m.none, 1)", std::nullopt},
+        {"max(1, m.none)", std::nullopt},
+        // Kleene logic: a decided side wins over an unknown one, on either side.
+        {"m.none > 1 && m.zero > 1", 0},
+        {"m.zero > 1 && m.none > 1", 0},
+        {"m.none > 1 || m.two > 1", 1},
+        {"m.two > 1 || m.none > 1", 1},
+        {"m.none > 1 && m.two > 1", std::nullopt},
+        {"m.zero > 1 || m.none > 1", std::nullopt},
+        {"m.two > 1 && $three > 1", 1},
+        {"m.zero > 1 || m.zero < 0", 0},
+        // Text compares by == and != only; text against a number is unequal; a missing label
+        // is unknown; text is no number.
+        {"label(\"l.kind\") == \"mte2\"", 1},
+        {"label(\"l.kind\") != \"mte2\"", 0},
+        {"\"mte2\" == label(\"l.kind\")", 1},
+        {"label(\"l.kind\") == 2", 0},
+        {"label(\"l.kind\") != 2", 1},
+        {"label(\"l.none\") == \"x\"", std::nullopt},
+        {"label(\"l.none\") != \"x\"", std::nullopt},
+        {"label(\"l.kind\") < \"z\"", std::nullopt},
+        {"label(\"l.kind\") + 1", std::nullopt},
+        {"label(\"l.kind\")", std::nullopt},
+        {"\"x\"", std::nullopt},
+        {"!label(\"l.kind\")", std::nullopt},
+        {"label(\"l.kind\") == \"mte2\" && m.two > 1", 1},
+        {"(label(\"l.kind\") == \"x\") + 1", 1},
+    };
+    for (const auto& [text, value] : expected) {
+        INFO(text);
+        CHECK(eval(text) == value);
+    }
+}
+
+TEST_CASE("findings sort by severity, impact, rule and subject, ties in input order", "[rules]") {
+    auto finding = [](RuleSeverity severity, std::optional<double> impact, std::string rule,
+                      std::string subject, std::string message) {
+        Finding f;
+        f.severity = severity;
+        f.impact = impact;
+        f.rule = std::move(rule);
+        f.subject = {"case", std::move(subject)};
+        f.message = std::move(message);
+        return f;
+    };
+    std::vector<Finding> findings = {
+        finding(RuleSeverity::Info, std::nullopt, "b.x", "s1", "1"),
+        finding(RuleSeverity::Warning, std::nullopt, "b.y", "s2", "2"),
+        finding(RuleSeverity::Warning, 0.5, "b.z", "s1", "3"),
+        finding(RuleSeverity::Warning, std::nullopt, "b.y", "s1", "4"),
+        finding(RuleSeverity::Error, std::nullopt, "b.a", "s9", "5"),
+        finding(RuleSeverity::Warning, std::nullopt, "b.y", "s1", "6"),
+        finding(RuleSeverity::Warning, std::nullopt, "b.x", "s3", "7"),
+    };
+    sort_findings(findings);
+    std::string order;
+    for (const Finding& f : findings) order += f.message;
+    CHECK(order == "5374621");
+    sort_findings(findings);  // already sorted: unchanged
+    order.clear();
+    for (const Finding& f : findings) order += f.message;
+    CHECK(order == "5374621");
 }
 
 TEST_CASE("catalogue merges overrides and evaluates per subject", "[rules]") {

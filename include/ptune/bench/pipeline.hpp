@@ -9,6 +9,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "ptune/bench/model.hpp"
@@ -40,6 +41,28 @@ render::Table summary_table(const std::vector<BenchCase>& cases, std::vector<std
 /// case and the notes (with `tables`; the json and run formats need none), and `findings`.
 render::Report build_summary_report(const std::vector<BenchCase>& cases,
                                     std::vector<rules::Finding> findings, bool tables);
+
+/// bench-summary's report for the formats that print its tables (text, markdown, csv...),
+/// made while the cases are read: each case becomes its summary row, its notes and what the
+/// rules read of it at once, and only a case with a rank or task-slot table is kept. finish()
+/// gives what load_run(), summary_findings() and build_summary_report(…, true) give, without
+/// holding every case of a log of 100,000 small ones (~1 KB each, most of it never printed).
+class SummaryBuilder {
+  public:
+    SummaryBuilder();
+    ~SummaryBuilder();
+    SummaryBuilder(const SummaryBuilder&) = delete;
+    SummaryBuilder& operator=(const SummaryBuilder&) = delete;
+    /// Takes the next case, in input order (a CaseSink of for_each_bench_case()).
+    void add(BenchCase&& bench_case);
+    /// The report, with repeated case names made unique as load_run() makes them; once.
+    render::Report finish(const rules::Catalogue& catalogue, const rules::MetricStore& store,
+                          std::string_view area);
+
+  private:
+    struct State;
+    std::unique_ptr<State> state_;
+};
 
 /// `--format run`: the harness's `[RUN]` lines block after block, byte for byte as upstream
 /// prints them for one case; several cases get a `# case:` separator. `cases` must outlive it.

@@ -49,10 +49,23 @@ class BenchSummaryCommand : public Command {
                 progress->update(done);
             }
         };
-        auto loaded = bench::load_run(inputs_, options_, context.diagnostics);
-        progress.reset();
-        if (!loaded) return context.fail(loaded.error());
-        cases_ = std::move(*loaded);
+        const std::string& format = context.options.format;
+        // The formats that print the tables (text, markdown, csv...) need each case's row,
+        // notes and rules' inputs, not the case: they are made while the log is read.
+        const bool tables = format != "json" && format != "run";
+        bench::SummaryBuilder& builder = builder_;  // a member: not torn down either
+        if (tables) {
+            auto status = bench::for_each_bench_case(
+                inputs_, options_, context.diagnostics,
+                [&](bench::BenchCase&& bench_case) { builder.add(std::move(bench_case)); });
+            progress.reset();
+            if (!status) return context.fail(status.error());
+        } else {
+            auto loaded = bench::load_run(inputs_, options_, context.diagnostics);
+            progress.reset();
+            if (!loaded) return context.fail(loaded.error());
+            cases_ = std::move(*loaded);
+        }
 
         auto catalogue = context.catalogue();
         if (!catalogue) return context.fail(catalogue.error());
@@ -60,12 +73,16 @@ class BenchSummaryCommand : public Command {
         host::HostFacts host_facts = host::collect_host_facts(inputs_, context.diagnostics);
         rules::MetricStore store;
         host::publish(host_facts, store);
-        const std::string& format = context.options.format;
         // The cases' rules run one case at a time (no metric map per case of a large sweep).
-        render::Report report = bench::build_summary_report(
-            cases_, bench::summary_findings(cases_, **catalogue, store, bench::kRuleArea),
-            format != "json" && format != "run");
-        if (format != "json" && format != "run") {
+        // A member, like the cases: the process exits without tearing the command down, so a
+        // sweep's table is not freed row by row after it was written.
+        render::Report& report = report_;
+        report = tables ? builder.finish(**catalogue, store, bench::kRuleArea)
+                        : bench::build_summary_report(
+                              cases_,
+                              bench::summary_findings(cases_, **catalogue, store, bench::kRuleArea),
+                              false);
+        if (tables) {
             for (render::Table& table : host::host_tables(host_facts))
                 report.tables.push_back(std::move(table));
             for (render::Table& table : ciresult::tables_for_inputs(inputs_))
@@ -83,6 +100,8 @@ class BenchSummaryCommand : public Command {
     bench::LoadOptions options_;
     LoopOptions loop_;
     std::vector<bench::BenchCase> cases_;
+    bench::SummaryBuilder builder_;
+    render::Report report_;
 };
 
 }  // namespace

@@ -1,0 +1,45 @@
+#pragma once
+// What the rules read of a case: its CI block's `bench.*` inputs, without the block (808 bytes)
+// or the case. bench-summary's text report keeps these for a log of 100,000 small cases instead
+// of the cases (pipeline.hpp, SummaryBuilder).
+
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "ptune/bench/model.hpp"
+#include "ptune/rules/engine.hpp"
+#include "ptune/rules/metrics.hpp"
+
+namespace ptune::bench {
+
+/// The numbers publish_metrics() reads of a CI block.
+struct CaseMetrics {
+    std::optional<Summary> effective_us;
+    bool fallback_flattened = false;  ///< of the context line or the raw samples
+    std::optional<std::size_t> declared_rounds;
+    std::size_t ranks = 0;
+    std::optional<double> rank_imbalance;
+};
+
+/// The CaseMetrics of `block`.
+CaseMetrics case_metrics(const BenchBlock& block);
+
+/// One case with a CI block, as the rules see it.
+struct CaseFactsView {
+    const std::string* name;
+    const std::string* file;  ///< the CI block's source
+    std::size_t line;
+    const CaseMetrics* metrics;
+};
+
+/// summary_findings() over the cases with a CI block, in case order: the same findings in the
+/// same order.
+std::vector<rules::Finding> findings_of_facts(const std::vector<CaseFactsView>& cases,
+                                              const rules::Catalogue& catalogue,
+                                              const rules::MetricStore& store,
+                                              std::string_view area);
+
+}  // namespace ptune::bench
