@@ -293,7 +293,7 @@ class Evaluation {
   private:
     void add_named(const CaseInput& input, std::string name);
 
-    const Options& options_;
+    const Options options_;  // a copy: a temporary passed in must not dangle
     GateResult result_;
     std::vector<detail::PendingP> pending_;
 };
