@@ -259,9 +259,9 @@ Result<NewRun> build_run(const std::vector<std::string>& inputs, const RunMeta& 
         // daily-CI case's median and the operator suite's metric_us; the mean otherwise.
         const bool median =
             identity->lane_cases.count(bench_case.name) > 0 || observation.headline_is_median;
-        auto mean = observation.value(median ? bench::Metric::Median : bench::Metric::Mean);
-        if (!mean) mean = observation.value(bench::Metric::Mean);
-        if (!mean || !std::isfinite(*mean) || *mean <= 0.0) {
+        auto headline = observation.value(median ? bench::Metric::Median : bench::Metric::Mean);
+        if (!headline) headline = observation.value(bench::Metric::Mean);
+        if (!headline || !std::isfinite(*headline) || *headline <= 0.0) {
             diagnostics.warn(
                 bench_case.source.file, bench_case.source.line,
                 fmt::format("{}: not recorded: {}", bench_case.name,
@@ -271,7 +271,7 @@ Result<NewRun> build_run(const std::vector<std::string>& inputs, const RunMeta& 
         }
         CaseValue value;
         value.name = bench_case.name;
-        value.value_us = *mean;
+        value.value_us = *headline;
         value.rounds = observation.rounds;
         value.min_us = observation.min;
         value.median_us = observation.median;

@@ -295,16 +295,31 @@ class Parser {
     std::string error_;
 };
 
-std::optional<Value> eval(const Expression& e, const Subject& subject,
-                          const std::map<std::string, double>& params);
-
 /// Only String and Label nodes have text values; every other node a number (or none).
 bool text_valued(const Expression& e) {
     return e.kind == Expression::Kind::String || e.kind == Expression::Kind::Label;
 }
 
-/// eval() of a node whose value must be a number, without the variant: a text value, like a
-/// missing one, is nullopt. Runs once per rule and subject (every case of a sweep).
+std::optional<double> eval_number(const Expression& e, const Subject& subject,
+                                  const std::map<std::string, double>& params);
+
+/// An operand of `==` or `!=` beside a text: a text (a string literal, a label's value) or a
+/// number; nullopt when missing.
+std::optional<Value> operand_value(const Expression& e, const Subject& subject,
+                                   const std::map<std::string, double>& params) {
+    if (e.kind == Expression::Kind::String) return Value{e.name};
+    if (e.kind == Expression::Kind::Label) {
+        auto it = subject.labels.find(e.name);
+        if (it == subject.labels.end()) return std::nullopt;
+        return Value{it->second};
+    }
+    auto number = eval_number(e, subject, params);
+    if (!number) return std::nullopt;
+    return Value{*number};
+}
+
+/// A node's value, which is a number: a text value, like a missing one, is nullopt. Runs once
+/// per rule and subject (every case of a sweep), so without a variant or an operator's name.
 std::optional<double> eval_number(const Expression& e, const Subject& subject,
                                   const std::map<std::string, double>& params) {
     using K = Expression::Kind;
@@ -350,11 +365,13 @@ std::optional<double> eval_number(const Expression& e, const Subject& subject,
         return is_and ? 1.0 : 0.0;
     }
     if (text_valued(*e.children[0]) || text_valued(*e.children[1])) {
-        // Text compares only by == and != (the variant path); any other operator is unknown.
+        // Text compares only by == and != (a text never equals a number); any other
+        // operator is unknown.
         if (e.op != O::Equal && e.op != O::NotEqual) return std::nullopt;
-        auto value = eval(e, subject, params);
-        if (!value || !std::holds_alternative<double>(*value)) return std::nullopt;
-        return std::get<double>(*value);
+        auto left = operand_value(*e.children[0], subject, params);
+        auto right = operand_value(*e.children[1], subject, params);
+        if (!left || !right) return std::nullopt;
+        return (*left == *right) == (e.op == O::Equal) ? 1.0 : 0.0;
     }
     auto left = eval_number(*e.children[0], subject, params);
     if (!left) return std::nullopt;
@@ -386,82 +403,6 @@ std::optional<double> eval_number(const Expression& e, const Subject& subject,
         default:
             return std::nullopt;
     }
-}
-
-std::optional<Value> eval(const Expression& e, const Subject& subject,
-                          const std::map<std::string, double>& params) {
-    using K = Expression::Kind;
-    switch (e.kind) {
-        case K::Number:
-            return Value{e.number};
-        case K::String:
-            return Value{e.name};
-        case K::Metric: {
-            auto value = subject.metric(e.name);
-            if (!value) return std::nullopt;
-            return Value{*value};
-        }
-        case K::Param: {
-            auto it = params.find(e.name);
-            if (it == params.end()) return std::nullopt;
-            return Value{it->second};
-        }
-        case K::Label: {
-            auto it = subject.labels.find(e.name);
-            if (it == subject.labels.end()) return std::nullopt;
-            return Value{it->second};
-        }
-        case K::Unary: {
-            auto value = eval_number(*e.children[0], subject, params);
-            if (!value) return std::nullopt;
-            return Value{e.name == "!" ? (*value == 0 ? 1.0 : 0.0) : -*value};
-        }
-        case K::Call: {
-            if (e.name == "has") return Value{subject.metric(e.children[0]->name) ? 1.0 : 0.0};
-            auto a = eval_number(*e.children[0], subject, params);
-            if (!a) return std::nullopt;
-            if (e.name == "abs") return Value{std::fabs(*a)};
-            auto b = eval_number(*e.children[1], subject, params);
-            if (!b) return std::nullopt;
-            return Value{e.name == "min" ? std::min(*a, *b) : std::max(*a, *b)};
-        }
-        case K::Binary:
-            break;
-    }
-    const std::string& op = e.name;
-    if (op == "&&" || op == "||") {
-        auto a = eval_number(*e.children[0], subject, params);
-        auto b = eval_number(*e.children[1], subject, params);
-        bool is_and = op == "&&";
-        // Kleene logic: a decided operand wins over an unknown one.
-        if (a && ((*a != 0) != is_and)) return Value{is_and ? 0.0 : 1.0};
-        if (b && ((*b != 0) != is_and)) return Value{is_and ? 0.0 : 1.0};
-        if (!a || !b) return std::nullopt;
-        return Value{is_and ? 1.0 : 0.0};
-    }
-    auto left = eval(*e.children[0], subject, params);
-    auto right = eval(*e.children[1], subject, params);
-    if (!left || !right) return std::nullopt;
-    if (std::holds_alternative<std::string>(*left) || std::holds_alternative<std::string>(*right)) {
-        if (op == "==") return Value{*left == *right ? 1.0 : 0.0};
-        if (op == "!=") return Value{*left != *right ? 1.0 : 0.0};
-        return std::nullopt;
-    }
-    double a = std::get<double>(*left), b = std::get<double>(*right);
-    if (op == "<") return Value{a < b ? 1.0 : 0.0};
-    if (op == "<=") return Value{a <= b ? 1.0 : 0.0};
-    if (op == ">") return Value{a > b ? 1.0 : 0.0};
-    if (op == ">=") return Value{a >= b ? 1.0 : 0.0};
-    if (op == "==") return Value{a == b ? 1.0 : 0.0};
-    if (op == "!=") return Value{a != b ? 1.0 : 0.0};
-    if (op == "+") return Value{a + b};
-    if (op == "-") return Value{a - b};
-    if (op == "*") return Value{a * b};
-    if (op == "/") {
-        if (b == 0) return std::nullopt;
-        return Value{a / b};
-    }
-    return std::nullopt;
 }
 
 void collect(const Expression& e, Expression::Kind kind, std::vector<std::string>& out) {
