@@ -1,11 +1,17 @@
 // The PostgreSQL backend of the history store (libpq). Parameters are sent as text, rows come
 // back as text and are typed by their column's type OID, so the store's code is the same as
 // for SQLite.
+//
+// libpq is loaded when a PostgreSQL database is first opened, not linked: it pulls in some
+// twenty libraries (OpenSSL, GnuTLS, Kerberos, LDAP) whose loading and relocation cost every
+// other command ~5 MB of RSS and a few ms at start (docs/PERFORMANCE.md, "Start-up").
 
+#include <dlfcn.h>
 #include <libpq-fe.h>
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
 
 #include <fmt/format.h>
@@ -15,6 +21,63 @@
 namespace ptune::history::sql {
 
 namespace {
+
+/// The libpq functions the backend calls, resolved from the library loaded at run time. Each
+/// member has the name and type of the function it points to.
+struct LibPq {
+#define PTUNE_LIBPQ_FUNCTIONS(X) \
+    X(PQclear)                   \
+    X(PQcmdStatus)               \
+    X(PQconnectdb)               \
+    X(PQconninfoFree)            \
+    X(PQconninfoParse)           \
+    X(PQerrorMessage)            \
+    X(PQexec)                    \
+    X(PQfinish)                  \
+    X(PQfreemem)                 \
+    X(PQftype)                   \
+    X(PQgetResult)               \
+    X(PQgetisnull)               \
+    X(PQgetvalue)                \
+    X(PQnfields)                 \
+    X(PQresultErrorField)        \
+    X(PQresultErrorMessage)      \
+    X(PQresultStatus)            \
+    X(PQsendQueryParams)         \
+    X(PQsetSingleRowMode)        \
+    X(PQstatus)
+#define PTUNE_LIBPQ_MEMBER(name) decltype(&::name) name = nullptr;
+    PTUNE_LIBPQ_FUNCTIONS(PTUNE_LIBPQ_MEMBER)
+#undef PTUNE_LIBPQ_MEMBER
+};
+
+/// libpq, loaded once per process: `$PTUNE_LIBPQ` when set (a libpq outside the loader's path),
+/// else `libpq.so.5`. The library stays loaded; an error says what could not be loaded.
+Result<const LibPq*> libpq() {
+    static const Result<const LibPq*> loaded = []() -> Result<const LibPq*> {
+        const char* from_env = std::getenv("PTUNE_LIBPQ");
+        const std::string path = from_env && *from_env ? from_env : "libpq.so.5";
+        void* handle = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+        if (!handle) {
+            const char* why = dlerror();
+            return Error{fmt::format("a PostgreSQL history needs libpq (the libpq5 package): "
+                                     "cannot load {}: {}",
+                                     path, why ? why : "unknown error"),
+                         "", 0, ExitCode::InputError};
+        }
+        static LibPq functions;
+#define PTUNE_LIBPQ_RESOLVE(name)                                                               \
+    functions.name = reinterpret_cast<decltype(functions.name)>(dlsym(handle, #name));          \
+    if (!functions.name)                                                                        \
+        return Error{fmt::format("{} is not a usable libpq: it has no {}", path, #name), "", 0, \
+                     ExitCode::InputError};
+        PTUNE_LIBPQ_FUNCTIONS(PTUNE_LIBPQ_RESOLVE)
+#undef PTUNE_LIBPQ_RESOLVE
+        return &functions;
+    }();
+    return loaded;
+}
+#undef PTUNE_LIBPQ_FUNCTIONS
 
 // Type OIDs (pg_type.h is a server header; these values are fixed by PostgreSQL).
 constexpr Oid kInt8 = 20, kInt2 = 21, kInt4 = 23, kFloat4 = 700, kFloat8 = 701, kNumeric = 1700;
@@ -44,22 +107,22 @@ Failure classify(const char* sqlstate) {
 
 class PostgresConnection : public Connection {
   public:
-    PostgresConnection(PGconn* conn, std::string location)
-        : conn_(conn), location_(std::move(location)) {}
-    ~PostgresConnection() override { PQfinish(conn_); }
+    PostgresConnection(const LibPq& pq, PGconn* conn, std::string location)
+        : pq(pq), conn_(conn), location_(std::move(location)) {}
+    ~PostgresConnection() override { pq.PQfinish(conn_); }
 
     Dialect dialect() const override { return Dialect::Postgres; }
 
     Status exec(std::string_view statement) override {
         const std::string text(statement);
-        PGresult* result = PQexec(conn_, text.c_str());
+        PGresult* result = pq.PQexec(conn_, text.c_str());
         auto status = check(result);
         // A COMMIT of a transaction that failed earlier answers ROLLBACK without an error.
-        if (status && text == "COMMIT" && std::strcmp(PQcmdStatus(result), "ROLLBACK") == 0) {
+        if (status && text == "COMMIT" && std::strcmp(pq.PQcmdStatus(result), "ROLLBACK") == 0) {
             failure_ = Failure::Other;
             status = Error{"the transaction was rolled back", location_, 0, ExitCode::InputError};
         }
-        PQclear(result);
+        pq.PQclear(result);
         return status;
     }
 
@@ -83,16 +146,16 @@ class PostgresConnection : public Connection {
         }
         // Single-row mode: rows are handed out as they arrive, so a whole-history read does not
         // hold its result in the client.
-        if (!PQsendQueryParams(conn_, text.c_str(), static_cast<int>(params.size()), nullptr,
-                               values.data(), nullptr, nullptr, 0)) {
+        if (!pq.PQsendQueryParams(conn_, text.c_str(), static_cast<int>(params.size()), nullptr,
+                                  values.data(), nullptr, nullptr, 0)) {
             failure_ = Failure::Other;
-            return Error{PQerrorMessage(conn_), location_, 0, ExitCode::InputError};
+            return Error{pq.PQerrorMessage(conn_), location_, 0, ExitCode::InputError};
         }
-        PQsetSingleRowMode(conn_);
+        pq.PQsetSingleRowMode(conn_);
         Status status = ok_status();
         Row row;
-        while (PGresult* result = PQgetResult(conn_)) {
-            const auto state = PQresultStatus(result);
+        while (PGresult* result = pq.PQgetResult(conn_)) {
+            const auto state = pq.PQresultStatus(result);
             if (state == PGRES_SINGLE_TUPLE) {
                 if (status && on_row) {
                     read_row(result, row);
@@ -101,7 +164,7 @@ class PostgresConnection : public Connection {
             } else if (status) {
                 status = check(result);  // the final TUPLES_OK / COMMAND_OK, or the error
             }
-            PQclear(result);
+            pq.PQclear(result);
         }
         return status;
     }
@@ -109,17 +172,17 @@ class PostgresConnection : public Connection {
     Status begin_write() override { return exec("BEGIN"); }
 
     // The one row of a single-row result, typed by its columns' type OIDs.
-    static void read_row(const PGresult* result, Row& row) {
-        const int columns = PQnfields(result);
+    void read_row(const PGresult* result, Row& row) const {
+        const int columns = pq.PQnfields(result);
         row.values.resize(static_cast<std::size_t>(columns));
         for (int c = 0; c < columns; ++c) {
             auto& cell = row.values[static_cast<std::size_t>(c)];
-            if (PQgetisnull(result, 0, c)) {
+            if (pq.PQgetisnull(result, 0, c)) {
                 cell = std::monostate{};
                 continue;
             }
-            const char* raw = PQgetvalue(result, 0, c);
-            switch (PQftype(result, c)) {
+            const char* raw = pq.PQgetvalue(result, 0, c);
+            switch (pq.PQftype(result, c)) {
                 case kInt8:
                 case kInt2:
                 case kInt4:
@@ -142,18 +205,19 @@ class PostgresConnection : public Connection {
 
   private:
     Status check(PGresult* result) {
-        const auto state = PQresultStatus(result);
+        const auto state = pq.PQresultStatus(result);
         if (state == PGRES_COMMAND_OK || state == PGRES_TUPLES_OK) {
             failure_ = Failure::None;
             return ok_status();
         }
-        failure_ = classify(result ? PQresultErrorField(result, PG_DIAG_SQLSTATE) : nullptr);
-        std::string message = result ? PQresultErrorMessage(result) : PQerrorMessage(conn_);
+        failure_ = classify(result ? pq.PQresultErrorField(result, PG_DIAG_SQLSTATE) : nullptr);
+        std::string message = result ? pq.PQresultErrorMessage(result) : pq.PQerrorMessage(conn_);
         while (!message.empty() && (message.back() == '\n' || message.back() == ' '))
             message.pop_back();
         return Error{message, location_, 0, ExitCode::InputError};
     }
 
+    const LibPq& pq;
     PGconn* conn_;
     std::string location_;
     Failure failure_ = Failure::None;
@@ -165,9 +229,9 @@ namespace {
 
 // `message` with the connection string's password (as libpq parses it) masked wherever it
 // appears, and any `password=` in it redacted: libpq quotes pieces of a bad connection string.
-std::string without_password(std::string message, const std::string& conninfo) {
+std::string without_password(const LibPq& pq, std::string message, const std::string& conninfo) {
     char* error = nullptr;
-    if (PQconninfoOption* options = PQconninfoParse(conninfo.c_str(), &error)) {
+    if (PQconninfoOption* options = pq.PQconninfoParse(conninfo.c_str(), &error)) {
         for (auto* option = options; option->keyword != nullptr; ++option) {
             if (std::string_view(option->keyword) != "password" || option->val == nullptr ||
                 *option->val == '\0')
@@ -176,9 +240,9 @@ std::string without_password(std::string message, const std::string& conninfo) {
             for (std::size_t pos = 0; (pos = message.find(secret, pos)) != std::string::npos;)
                 message.replace(pos, secret.size(), "***");
         }
-        PQconninfoFree(options);
+        pq.PQconninfoFree(options);
     }
-    if (error != nullptr) PQfreemem(error);
+    if (error != nullptr) pq.PQfreemem(error);
     return redact(message);
 }
 
@@ -223,17 +287,24 @@ std::string redact(const std::string& conninfo) {
 Result<std::unique_ptr<Connection>> open_postgres(const std::string& conninfo,
                                                   double lock_timeout_s) {
     const std::string location = redact(conninfo);
-    PGconn* conn = PQconnectdb(conninfo.c_str());
-    if (!conn || PQstatus(conn) != CONNECTION_OK) {
-        std::string message = conn ? PQerrorMessage(conn) : "out of memory";
+    auto loaded = libpq();
+    if (!loaded) {
+        Error error = loaded.error();
+        error.file = location;
+        return error;
+    }
+    const LibPq& pq = **loaded;
+    PGconn* conn = pq.PQconnectdb(conninfo.c_str());
+    if (!conn || pq.PQstatus(conn) != CONNECTION_OK) {
+        std::string message = conn ? pq.PQerrorMessage(conn) : "out of memory";
         while (!message.empty() && (message.back() == '\n' || message.back() == ' '))
             message.pop_back();
-        message = without_password(message, conninfo);
-        PQfinish(conn);
+        message = without_password(pq, message, conninfo);
+        pq.PQfinish(conn);
         return Error{fmt::format("cannot connect to the history database: {}", message), location,
                      0, ExitCode::InputError};
     }
-    auto connection = std::make_unique<PostgresConnection>(conn, location);
+    auto connection = std::make_unique<PostgresConnection>(pq, conn, location);
     // Waiting for another writer's lock is bounded as for SQLite; notices stay off stderr.
     // lock_timeout 0 would mean "wait forever" in PostgreSQL.
     const auto timeout_ms =
