@@ -68,5 +68,28 @@ grep -q 'peak_rss_kb .*regressed\|peak_rss_kb .*underpowered' "$work/out2" ||
   fail "no failing peak_rss_kb row"
 grep -q '^bench-gate: FAIL' "$work/out2" || fail "no FAIL summary"
 
+# tools/bench-goals: a row is met or not by its figure against the goal, and the exit code says
+# whether every measured row was met. PTUNE= stands in for ptune so that the peak memory is
+# known (no timing is asserted): `true` is far under 3x the 25 MB side of the bench-gate row,
+# a process holding 200 MB is above it.
+goals() { PTUNE=$1 "$repo/tools/bench-goals" --build "$build" --runs 1 --only '^bench-gate-200k$'; }
+if [ -x "$build/tools/swimlane_gen" ] && [ -x "$build/tools/hints_gen_log" ] &&
+  [ -x "$build/tools/gen_mem_report" ] && [ -x "$build/tools/bench_gen_sweep_log" ]; then
+  goals "$(type -P true)" >"$work/goals1" 2>"$work/goals1.err"
+  status=$?
+  [ "$status" -eq 0 ] || fail "bench-goals, a lean gate: exit $status ($(cat "$work/goals1.err"))"
+  grep -q '^| bench-gate-200k | [0-9]\.[0-9] MB = 0\.[0-9]*x one side.s 25 MB | <= 3x | yes |$' "$work/goals1" ||
+    fail "bench-goals, a lean gate: $(cat "$work/goals1")"
+  printf '#!/bin/sh\nexec python3 -c "b = bytearray(200 << 20)"\n' >"$work/fat"
+  chmod +x "$work/fat"
+  goals "$work/fat" >"$work/goals2" 2>"$work/goals2.err"
+  status=$?
+  [ "$status" -eq 1 ] || fail "bench-goals, a 200 MB gate: exit $status, expected 1"
+  grep -q '^| bench-gate-200k | 2[0-9][0-9]\.[0-9] MB = [0-9.]*x .* | <= 3x | NO |$' "$work/goals2" ||
+    fail "bench-goals, a 200 MB gate: $(cat "$work/goals2")"
+  "$repo/tools/bench-goals" --bogus >/dev/null 2>&1
+  [ $? -eq 2 ] || fail "bench-goals --bogus: not exit 2"
+fi
+
 [ "$failures" -eq 0 ] && echo "bench-all: ok"
 exit $((failures > 0))
