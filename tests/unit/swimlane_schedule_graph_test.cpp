@@ -175,3 +175,59 @@ TEST_CASE("§8.6: gap classes on the observed critical path") {
     CHECK(g.gaps->core_wait_us == Approx(10.0));
     CHECK(g.gaps->data_wait_us == Approx(1.0));
 }
+
+TEST_CASE("§8.2: the five longest setups of many rows, ties at the fifth in label order") {
+    // Setups (r2s cycles) 500, 400, then four of 300 and smaller ones: the top five are 500,
+    // 400 and the three 300s whose labels sort first (t3, t5, t7 before t9).
+    AnalyzeInput in;
+    const std::pair<std::uint64_t, double> setups[] = {
+        {9, 300}, {1, 100}, {7, 300}, {2, 500}, {5, 300}, {8, 50}, {3, 300}, {4, 400}, {6, 200}};
+    for (const auto& [task, r2s] : setups)
+        in.rows.push_back(cycles_row(task, 0, 7, 1000, 1100, r2s));
+    ScheduleGraph g = analyze_schedule_graph(in, {}, Analysis{});
+    REQUIRE(g.longest_setup.size() == 5);
+    const char* expected[] = {"(t2)", "(t4)", "(t3)", "(t5)", "(t7)"};
+    for (std::size_t i = 0; i < 5; ++i) {
+        INFO("rank " << i << ": " << g.longest_setup[i].task);
+        CHECK(ends_with(g.longest_setup[i].task, expected[i]));
+    }
+    CHECK(g.longest_setup[2].setup_us == Approx(6.0));
+    // The shares rank the same rows (every row runs 100 cycles).
+    REQUIRE(g.largest_setup_share.size() == 5);
+    CHECK(ends_with(g.largest_setup_share[4].task, "(t7)"));
+}
+
+TEST_CASE("§8.6: a long task that began before the short ones still makes a core wait") {
+    // Core 0: t10 [0, 50) long, then t11 [5, 6) and t12 [7, 8) (overlapping rows, as with
+    // several AIV lanes of one core id). t13 starts at 60 after waiting 15 (ready at 45): t10
+    // was still running then, though the last task to start before t13 had long ended. t14
+    // starts at 70 after waiting 5 (ready at 65): nothing on core 0 ran across 65.
+    AnalyzeInput in;
+    in.rows = {timed_row(10, 0, 0, 0, 50, 50), timed_row(11, 0, 5, 5, 6, 6),
+               timed_row(12, 0, 7, 7, 8, 8), timed_row(13, 0, 45, 60, 62, 62),
+               timed_row(14, 0, 65, 70, 80, 80)};
+    Analysis analysis;
+    analysis.critical_path.available = true;
+    analysis.critical_path.tasks = {
+        {12, "c", 7, 8, 0.0}, {13, "d", 60, 62, 15.0}, {14, "e", 70, 80, 5.0}};
+    ScheduleGraph g = analyze_schedule_graph(in, {}, analysis);
+    REQUIRE(g.gaps);
+    CHECK(g.gaps->core_wait_us == Approx(15.0));
+    CHECK(g.gaps->core_wait_count == 1);
+    CHECK(g.gaps->data_wait_us == Approx(5.0));
+    CHECK(g.gaps->data_wait_count == 1);
+}
+
+TEST_CASE("§8.2: rows alike in setup and label (one task's blocks) keep the capture's order") {
+    // Task 3's blocks on cores 6, 3, 4 and 5 with the same setup, below two longer ones: the
+    // last three places go to cores 6, 3 and 4, in that order, whatever the sort's internals.
+    AnalyzeInput in;
+    in.rows = {cycles_row(3, 6, 7, 1000, 1100, 20), cycles_row(1, 0, 7, 1000, 1100, 90),
+               cycles_row(3, 3, 7, 1000, 1100, 20), cycles_row(3, 4, 7, 1000, 1100, 20),
+               cycles_row(2, 1, 7, 1000, 1100, 80), cycles_row(3, 5, 7, 1000, 1100, 20)};
+    ScheduleGraph g = analyze_schedule_graph(in, {}, Analysis{});
+    REQUIRE(g.longest_setup.size() == 5);
+    std::vector<int> cores;
+    for (const SetupRow& row : g.longest_setup) cores.push_back(row.core);
+    CHECK(cores == std::vector<int>{0, 1, 6, 3, 4});
+}
