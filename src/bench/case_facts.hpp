@@ -29,7 +29,7 @@ CaseMetrics case_metrics(const BenchBlock& block);
 
 /// One case with a CI block, as the rules see it.
 struct CaseFactsView {
-    const std::string* name;
+    std::string_view name;
     const std::string* file;  ///< the CI block's source
     std::size_t line;
     const CaseMetrics* metrics;

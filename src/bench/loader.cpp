@@ -184,7 +184,12 @@ class LogScanner {
             // The last case's state, its case handed on: a log of 100,000 small cases makes
             // one state and one parser, not one per case.
             current_ = std::move(spare_);
-            current_->bench_case = BenchCase{};
+            // A new case, its block list's storage kept (a block is 808 bytes).
+            BenchCase& bench_case = current_->bench_case;
+            bench_case.status.reset();
+            bench_case.blocks.clear();
+            bench_case.notes.clear();
+            bench_case.named_from_file = false;
             current_->report->reset(source_);
         } else {
             current_ = std::make_unique<CaseState>();
@@ -230,8 +235,13 @@ class LogScanner {
 
     void feed(std::string_view line, LineTags tags, std::size_t number) {
         if (tags.strace) {
-            if (!current_->strace)
+            if (!current_->strace && spare_strace_) {
+                // The collector of an earlier case: a log of many small cases makes one.
+                current_->strace = std::move(spare_strace_);
+                current_->strace->reset(source_);
+            } else if (!current_->strace) {
                 current_->strace = std::make_unique<StraceCollector>(source_, diagnostics_);
+            }
             current_->strace->feed(line.substr(tags.first_strace), number);
         }
         if (tags.run) current_->report->feed(line, number);
@@ -268,7 +278,7 @@ class LogScanner {
                 sink_(std::move(state.bench_case));
             }
         }
-        state.strace.reset();
+        if (state.strace) spare_strace_ = std::move(state.strace);
         state.device_log.reset();
         spare_ = std::move(current_);
     }
@@ -288,7 +298,8 @@ class LogScanner {
     Diagnostics& diagnostics_;
     const CaseSink& sink_;
     std::unique_ptr<CaseState> current_;
-    std::unique_ptr<CaseState> spare_;  ///< a finished case's state, for the next case
+    std::unique_ptr<CaseState> spare_;               ///< a finished case's state, for the next case
+    std::unique_ptr<StraceCollector> spare_strace_;  ///< a finished case's collector
     // Cases are streamed to the sink, except those that end before the binary probe is over: a
     // NUL byte later in the probe makes the whole file binary, and none of them count.
     std::vector<BenchCase> probed_;

@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <functional>
 #include <unordered_map>
 
@@ -170,9 +171,10 @@ render::Table rank_table(const BenchCase& bench_case, const BenchBlock& block) {
 
 namespace {
 
-// make_case_names_unique() over the `count` names `name_at(i)` gives.
-template <class NameAt>
-void unique_names(std::size_t count, const NameAt& name_at) {
+// make_case_names_unique() over the `count` names `name_of(i)` gives (views); a repeated name
+// is replaced by `rename(i, new_name)`, every rename after every name was read.
+template <class NameOf, class Rename>
+void unique_names(std::size_t count, const NameOf& name_of, const Rename& rename) {
     // Sweeps: 100,000 long, similar names, nearly always distinct. First a flat open-addressing
     // table of case indices (no node per name) answers "does any name repeat?"; only then are
     // the names counted and renamed (the renaming applied at the end: it changes the strings
@@ -184,13 +186,13 @@ void unique_names(std::size_t count, const NameAt& name_at) {
     bool repeated = slots.empty();  // (four billion cases: the slow path below)
     const std::hash<std::string_view> hash;
     for (std::size_t i = 0; i < count && !repeated; ++i) {
-        const std::string& name = name_at(i);
+        const std::string_view name = name_of(i);
         for (std::size_t at = hash(name) & (capacity - 1);; at = (at + 1) & (capacity - 1)) {
             if (slots[at] == kEmpty) {
                 slots[at] = static_cast<std::uint32_t>(i);
                 break;
             }
-            if (name_at(slots[at]) == name) {
+            if (name_of(slots[at]) == name) {
                 repeated = true;
                 break;
             }
@@ -199,21 +201,23 @@ void unique_names(std::size_t count, const NameAt& name_at) {
     if (!repeated) return;
     std::unordered_map<std::string_view, std::size_t> seen;
     seen.reserve(count);
-    for (std::size_t i = 0; i < count; ++i) ++seen[name_at(i)];
+    for (std::size_t i = 0; i < count; ++i) ++seen[name_of(i)];
     std::unordered_map<std::string_view, int> used;
     std::vector<std::pair<std::size_t, std::string>> renamed;
     for (std::size_t i = 0; i < count; ++i) {
-        const std::string& name = name_at(i);
+        const std::string_view name = name_of(i);
         if (seen[name] < 2) continue;
         renamed.emplace_back(i, fmt::format("{} #{}", name, ++used[name]));
     }
-    for (auto& [i, name] : renamed) name_at(i) = std::move(name);
+    for (auto& [i, name] : renamed) rename(i, std::move(name));
 }
 
 }  // namespace
 
 void make_case_names_unique(std::vector<BenchCase>& cases) {
-    unique_names(cases.size(), [&](std::size_t i) -> std::string& { return cases[i].name; });
+    unique_names(
+        cases.size(), [&](std::size_t i) -> std::string_view { return cases[i].name; },
+        [&](std::size_t i, std::string name) { cases[i].name = std::move(name); });
 }
 
 Result<std::vector<BenchCase>> load_run(const std::vector<std::string>& inputs,
@@ -311,21 +315,127 @@ render::Report build_summary_report(const std::vector<BenchCase>& cases,
     return report;
 }
 
+namespace {
+
+/// Text written once and kept where it is (views of it stay valid): blocks of 1 MiB, a longer
+/// piece in a block of its own.
+class TextArena {
+  public:
+    char* allocate(std::size_t n) {
+        if (n > room_) {
+            const std::size_t size = std::max(kBlock, n);
+            blocks_.push_back(std::make_unique_for_overwrite<char[]>(size));
+            at_ = blocks_.back().get();
+            room_ = size;
+        }
+        char* piece = at_;
+        at_ += n;
+        room_ -= n;
+        return piece;
+    }
+    std::string_view add(std::string_view text) {
+        char* piece = allocate(text.size());
+        if (!text.empty()) std::memcpy(piece, text.data(), text.size());
+        return {piece, text.size()};
+    }
+
+  private:
+    static constexpr std::size_t kBlock = 1u << 20;
+    std::vector<std::unique_ptr<char[]>> blocks_;
+    char* at_ = nullptr;
+    std::size_t room_ = 0;
+};
+
+/// A vector that grows by chunks of 4096 elements: nothing is moved or copied as it grows (a
+/// log of 100,000 cases), and references stay valid.
+template <class T>
+class ChunkedVector {
+  public:
+    std::size_t size() const { return size_; }
+    T& emplace_back() {
+        if (size_ == chunks_.size() * kChunk) chunks_.push_back(std::make_unique<T[]>(kChunk));
+        ++size_;
+        return (*this)[size_ - 1];
+    }
+    T& operator[](std::size_t i) { return chunks_[i / kChunk][i % kChunk]; }
+    const T& operator[](std::size_t i) const { return chunks_[i / kChunk][i % kChunk]; }
+
+  private:
+    static constexpr std::size_t kChunk = 4096;
+    std::vector<std::unique_ptr<T[]>> chunks_;
+    std::size_t size_ = 0;
+};
+
+}  // namespace
+
 struct SummaryBuilder::State {
-    /// A case as the report needs it; its summary row is row `i` of `summary` (name first).
+    /// A case as the report needs it.
     struct Entry {
+        const char* row = nullptr;  ///< its summary row's cells in `text` (row_cells())
         bool has_block = false;
         std::uint32_t file = 0;  ///< the CI block's source: files[file], line
         std::size_t line = 0;
-        CaseMetrics metrics;
         std::size_t kept = 0;  ///< 1 + its place in `kept`; 0 when not kept
+        CaseMetrics metrics;
     };
     render::Table summary = empty_summary_table();
     bool without_sigma = false;
-    std::vector<Entry> entries;
-    std::vector<std::pair<std::size_t, std::string>> notes;  ///< (entry, text without the name)
+    ChunkedVector<Entry> entries;
+    /// The summary rows: per row its cell count, then each cell as its length and its bytes
+    /// (32-bit lengths, unaligned); one piece of text per case instead of 11 strings.
+    TextArena text;
+    std::vector<std::string> cells;  ///< the row being made (its name cell left empty)
+    std::unordered_map<std::size_t, std::string_view> renamed;  ///< row -> unique name, in `text`
+    std::vector<std::pair<std::size_t, std::string>> notes;     ///< (entry, text without the name)
     std::vector<BenchCase> kept;     ///< the cases with a rank or task-slot table
     std::vector<std::string> files;  ///< the CI blocks' files, each once in a row
+
+    /// Writes a row of `name` and cells[1..] to `text`; returns where it starts.
+    const char* store_row(std::string_view name) {
+        auto put = [](char*& at, std::uint32_t value) {
+            std::memcpy(at, &value, sizeof value);
+            at += sizeof value;
+        };
+        std::size_t size = sizeof(std::uint32_t) * (1 + cells.size()) + name.size();
+        for (std::size_t c = 1; c < cells.size(); ++c) size += cells[c].size();
+        char* const row = text.allocate(size);
+        char* at = row;
+        put(at, static_cast<std::uint32_t>(cells.size()));
+        for (std::size_t c = 0; c < cells.size(); ++c) {
+            const std::string_view cell = c == 0 ? name : std::string_view(cells[c]);
+            put(at, static_cast<std::uint32_t>(cell.size()));
+            if (!cell.empty()) std::memcpy(at, cell.data(), cell.size());
+            at += cell.size();
+        }
+        return row;
+    }
+    /// Row i's cells (its unique name first).
+    void row_cells(std::size_t i, std::vector<std::string_view>& out) const {
+        const char* at = entries[i].row;
+        auto take = [&at] {
+            std::uint32_t value;
+            std::memcpy(&value, at, sizeof value);
+            at += sizeof value;
+            return value;
+        };
+        const std::uint32_t count = take();
+        for (std::uint32_t c = 0; c < count; ++c) {
+            const std::uint32_t size = take();
+            out.emplace_back(at, size);
+            at += size;
+        }
+        if (!renamed.empty() && count > 0)
+            if (auto it = renamed.find(i); it != renamed.end()) out.front() = it->second;
+    }
+    /// Row i's (unique) name.
+    std::string_view name(std::size_t i) const {
+        if (!renamed.empty())
+            if (auto it = renamed.find(i); it != renamed.end()) return it->second;
+        const char* at = entries[i].row + sizeof(std::uint32_t);  // past the cell count
+        std::uint32_t size;
+        std::memcpy(&size, at, sizeof size);
+        return {at + sizeof size, size};
+    }
 };
 
 SummaryBuilder::SummaryBuilder() : state_(std::make_unique<State>()) {}
@@ -338,10 +448,11 @@ void SummaryBuilder::add(BenchCase&& bench_case) {
     const BenchBlock* block = bench_case.ci_block();
     for_each_case_note(bench_case, block,
                        [&](const std::string& text) { state.notes.emplace_back(i, text); });
-    std::vector<std::string>& row = state.summary.rows.emplace_back();
-    row.reserve(state.summary.columns.size());
-    row.push_back(bench_case.name);
+    std::vector<std::string>& row = state.cells;
+    row.clear();
+    row.emplace_back();  // the name: written from the case
     add_summary_cells(bench_case, block, row, state.without_sigma);
+    entry.row = state.store_row(bench_case.name);
     if (block != nullptr) {
         entry.has_block = true;
         if (state.files.empty() || state.files.back() != block->source.file)
@@ -359,22 +470,29 @@ void SummaryBuilder::add(BenchCase&& bench_case) {
 render::Report SummaryBuilder::finish(const rules::Catalogue& catalogue,
                                       const rules::MetricStore& store, std::string_view area) {
     State& state = *state_;
-    auto& rows = state.summary.rows;
-    unique_names(rows.size(), [&](std::size_t i) -> std::string& { return rows[i][0]; });
+    const std::size_t count = state.entries.size();
+    unique_names(
+        count, [&](std::size_t i) { return state.name(i); },
+        [&](std::size_t i, std::string name) { state.renamed[i] = state.text.add(name); });
     std::vector<CaseFactsView> facts;
-    for (std::size_t i = 0; i < state.entries.size(); ++i) {
+    facts.reserve(count);
+    for (std::size_t i = 0; i < count; ++i) {
         const State::Entry& entry = state.entries[i];
-        if (entry.kept != 0) state.kept[entry.kept - 1].name = rows[i][0];
+        if (entry.kept != 0) state.kept[entry.kept - 1].name = state.name(i);
         if (entry.has_block)
-            facts.push_back({&rows[i][0], &state.files[entry.file], entry.line, &entry.metrics});
+            facts.push_back({state.name(i), &state.files[entry.file], entry.line, &entry.metrics});
     }
     render::Report report;
     report.command = "bench-summary";
     report.findings = findings_of_facts(facts, catalogue, store, area);
     for (const auto& [i, text] : state.notes)
-        report.notes.push_back(fmt::format("{}: {}", rows[i][0], text));
+        report.notes.push_back(fmt::format("{}: {}", state.name(i), text));
     if (state.without_sigma) report.notes.emplace_back(kSigmaNote);
-    report.tables.push_back(std::move(state.summary));
+    render::Table& summary = report.tables.emplace_back(std::move(state.summary));
+    summary.made_rows = count;
+    summary.view_row = [&state](std::size_t i, std::vector<std::string_view>& cells) {
+        state.row_cells(i, cells);
+    };
     for (const BenchCase& bench_case : state.kept) add_case_tables(bench_case, report.tables);
     return report;
 }

@@ -421,6 +421,38 @@ void StraceCollector::on_sentinel(std::string_view text, std::size_t line_number
     }
 }
 
+void StraceCollector::reset(std::string source) {
+    sources_.resize(1);
+    sources_.front() = source;
+    source_ = std::move(source);
+    groups_.clear();
+    // An index grown for a large capture is dropped rather than cleared for each small case.
+    if (group_index_.size() <= 1024)
+        std::fill(group_index_.begin(), group_index_.end(), 0);
+    else
+        group_index_ = {};
+    groups_full_ = false;
+    hid_names_.clear();
+    if (hid_ids_.bucket_count() <= 1024)
+        hid_ids_.clear();  // (clearing walks every bucket)
+    else
+        hid_ids_ = {};
+    last_group_ = nullptr;
+    record_heads_ = 0;
+    torn_records_ = 0;
+    first_line_ = 0;
+    first_file_ = 0;
+    saw_sentinel_ = false;
+    saw_timing_begin_ = false;
+    in_timing_ = false;
+    timing_regions_ = 0;
+    timing_begin_line_ = 0;
+    rejected_.reset();
+    chip_processes_.clear();
+    node_dispatches_ = 0;
+    capture_notes_.clear();
+}
+
 void StraceCollector::set_source(std::string source) {
     if (source == source_) return;
     // File indices are 16 bits: a run of more than 65535 host logs keeps naming the last.

@@ -52,6 +52,10 @@ class StraceCollector {
     StraceCollector(std::string source, Diagnostics& diagnostics)
         : source_(source), diagnostics_(diagnostics), sources_{std::move(source)} {}
 
+    /// Back to a new collector's state for the lines of `source` (the next case of a log),
+    /// keeping what it allocated: a log of 100,000 small cases makes one collector.
+    void reset(std::string source);
+
     /// The lines fed from now on come from `source` (one case read from several files: the
     /// host logs of one L3 run's ranks, upstream-2026-12.md §7.1).
     void set_source(std::string source);
@@ -168,6 +172,7 @@ class StraceCollector {
     /// Where the first marker was.
     SourceRef first_ref() const { return {sources_[first_file_], first_line_}; }
 
+    // reset() sets every member below back to its initial value: a member added here goes there.
     std::string source_;
     Diagnostics& diagnostics_;
     std::vector<std::string> sources_;  // every file fed; source_ is the last

@@ -560,9 +560,21 @@ struct MetricSlots {
     std::array<bool, kCount> held{};
 };
 
-void publish_case(const std::string& name, const std::string& file, std::size_t line,
+/// A reused subject's name and location: those of the case `name` at `file`:`line`.
+void name_case(std::string_view name, const std::string& file, std::size_t line,
+               rules::Subject& subject) {
+    subject.key.kind = "case";
+    subject.key.name = name;
+    subject.locations.resize(1);
+    subject.locations.front().file = file;
+    subject.locations.front().line = line;
+}
+
+/// With `named` false (and `reused`), only the metrics are set: name_case() follows when a
+/// finding is to be made.
+void publish_case(std::string_view name, const std::string& file, std::size_t line,
                   const CaseMetrics& block, rules::Subject& subject, bool reused,
-                  MetricSlots* slots = nullptr) {
+                  MetricSlots* slots = nullptr, bool named = true) {
     auto& metrics = subject.metrics;
     std::size_t slot = 0;  // the metric's place in the fixed order of the calls below
     // (a metric added past kCount is looked up by name: correct, only slower)
@@ -597,11 +609,7 @@ void publish_case(const std::string& name, const std::string& file, std::size_t 
         }
     };
     if (reused) {
-        subject.key.kind = "case";
-        subject.key.name = name;
-        subject.locations.resize(1);
-        subject.locations.front().file = file;
-        subject.locations.front().line = line;
+        if (named) name_case(name, file, line, subject);
     } else {
         subject.locations.push_back({file, line, 0});
     }
@@ -662,9 +670,19 @@ std::vector<rules::Finding> case_findings(const ForEach& each, const rules::Cata
     if (case_rules.rules().empty()) return findings;
     rules::Subject subject;
     MetricSlots slots;
-    each([&](const std::string& name, const std::string& file, std::size_t line,
+    each([&](std::string_view name, const std::string& file, std::size_t line,
              const CaseMetrics& metrics) {
-        publish_case(name, file, line, metrics, subject, true, &slots);
+        publish_case(name, file, line, metrics, subject, true, &slots, false);
+        // Conditions read metrics (and labels), never the name or the location: those are set
+        // only for the few cases a rule holds for (not copied for each of 100,000 cases).
+        const bool any = std::any_of(
+            case_rules.rules().begin(), case_rules.rules().end(), [&](const rules::Rule* rule) {
+                auto verdict =
+                    rules::evaluate_expression(*rule->compiled_condition, subject, rule->params);
+                return verdict && *verdict != 0;
+            });
+        if (!any) return;
+        name_case(name, file, line, subject);
         case_rules.evaluate(subject, findings);
     });
     rules::sort_findings(findings);
@@ -680,7 +698,7 @@ std::vector<rules::Finding> findings_of_facts(const std::vector<CaseFactsView>& 
     return case_findings(
         [&](const auto& visit) {
             for (const CaseFactsView& facts : cases)
-                visit(*facts.name, *facts.file, facts.line, *facts.metrics);
+                visit(facts.name, *facts.file, facts.line, *facts.metrics);
         },
         catalogue, store, area);
 }

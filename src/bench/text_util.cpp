@@ -73,7 +73,7 @@ std::string clip_for_message(std::string_view text, std::size_t limit) {
 
 #if defined(__GNUC__) && defined(__x86_64__) && !defined(__clang__)
 // One build for every x86-64 machine, AVX2 where the CPU has it (chosen at load time).
-#define PTUNE_WIDE_CLONES __attribute__((target_clones("avx2", "default")))
+#define PTUNE_WIDE_CLONES __attribute__((target_clones("arch=x86-64-v4", "avx2", "default")))
 #else
 #define PTUNE_WIDE_CLONES
 #endif

@@ -52,16 +52,31 @@ std::string subject_text(const rules::SubjectKey& subject) {
 }
 
 // True when `cell` is ASCII without ESC, i.e. valid UTF-8 of one column a byte (nearly every
-// cell of a large table): eight bytes at a time.
+// cell of a large table): eight bytes at a time, the last (or only) word of a cell of 4 bytes or
+// more read overlapping the one before, so that short cells take no byte-wise loop.
 bool plain_ascii(std::string_view cell) {
     constexpr std::uint64_t kOnes = 0x0101010101010101ULL, kHigh = 0x8080808080808080ULL;
+    // Nonzero when a byte of `word` is >= 0x80 or ESC (a zero byte of word ^ ESC…).
+    const auto bad = [](std::uint64_t word) {
+        const std::uint64_t esc = word ^ (kOnes * 0x1b);
+        return (word & kHigh) | ((esc - kOnes) & ~esc & kHigh);
+    };
     const char* p = cell.data();
     std::size_t n = cell.size();
-    for (; n >= 8; p += 8, n -= 8) {
-        std::uint64_t word;
-        std::memcpy(&word, p, 8);
-        const std::uint64_t esc = word ^ (kOnes * 0x1b);  // a zero byte where word has ESC
-        if ((word & kHigh) != 0 || ((esc - kOnes) & ~esc & kHigh) != 0) return false;
+    if (n >= 8) {
+        std::uint64_t any = 0, word;
+        for (; n > 8; p += 8, n -= 8) {
+            std::memcpy(&word, p, 8);
+            any |= bad(word);
+        }
+        std::memcpy(&word, p + n - 8, 8);
+        return (any | bad(word)) == 0;
+    }
+    if (n >= 4) {
+        std::uint32_t head, tail;
+        std::memcpy(&head, p, 4);
+        std::memcpy(&tail, p + n - 4, 4);
+        return bad(head | (std::uint64_t{tail} << 32)) == 0;
     }
     for (; n > 0; ++p, --n) {
         const auto ch = static_cast<unsigned char>(*p);
@@ -82,6 +97,12 @@ class RowReader {
     std::size_t size() const { return table_.row_count(); }
     // Row r's cells, valid until the next call; then styles() holds its styles.
     const std::vector<std::string>& row(std::size_t r) {
+        if (viewed()) {
+            const std::vector<std::string_view>& cells = views(r);
+            made_cells_.resize(cells.size());
+            for (std::size_t c = 0; c < cells.size(); ++c) made_cells_[c].assign(cells[c]);
+            return made_cells_;
+        }
         if (!table_.make_row) {
             styles_ = r < table_.styles.size() ? &table_.styles[r] : &kNoStyles;
             return table_.rows[r];
@@ -92,12 +113,22 @@ class RowReader {
         styles_ = &made_styles_;
         return made_cells_;
     }
+    // True when the rows come as views (Table::view_row): views() reads them without a copy.
+    bool viewed() const { return !table_.make_row && table_.view_row; }
+    // Row r's cells as views (viewed() tables), valid until the next call.
+    const std::vector<std::string_view>& views(std::size_t r) {
+        made_views_.clear();
+        table_.view_row(r, made_views_);
+        styles_ = &kNoStyles;
+        return made_views_;
+    }
     const std::vector<std::string>& styles() const { return *styles_; }
 
   private:
     static inline const std::vector<std::string> kNoStyles;
     const Table& table_;
     std::vector<std::string> made_cells_, made_styles_;
+    std::vector<std::string_view> made_views_;
     const std::vector<std::string>* styles_ = &kNoStyles;
 };
 
@@ -448,13 +479,31 @@ class RowViews {
   public:
     explicit RowViews(const Table& table) : reader_(table) {}
     std::size_t size() const { return reader_.size(); }
-    const std::vector<std::string_view>& row(std::size_t r) {
-        const std::vector<std::string>& cells = reader_.row(r);
-        views_.resize(cells.size());
-        widths_.resize(cells.size());
-        if (sanitized_.size() < cells.size()) sanitized_.resize(cells.size());
-        for (std::size_t c = 0; c < cells.size(); ++c) {
-            const std::string& cell = cells[c];
+    // With `columns`, only those cells are made views and measured (a column group of a table
+    // too wide for the line reads the other cells of the row no more).
+    const std::vector<std::string_view>& row(std::size_t r,
+                                             const std::vector<std::size_t>* columns = nullptr) {
+        // The row's cells: strings (held or made) or views of text kept elsewhere.
+        const std::string* held = nullptr;
+        const std::string_view* viewed = nullptr;
+        std::size_t size = 0;
+        if (reader_.viewed()) {
+            const std::vector<std::string_view>& cells = reader_.views(r);
+            viewed = cells.data();
+            size = cells.size();
+        } else {
+            const std::vector<std::string>& cells = reader_.row(r);
+            held = cells.data();
+            size = cells.size();
+        }
+        views_.resize(size);
+        widths_.resize(size);
+        if (sanitized_.size() < size) sanitized_.resize(size);
+        const std::size_t count = columns != nullptr ? columns->size() : size;
+        for (std::size_t i = 0; i < count; ++i) {
+            const std::size_t c = columns != nullptr ? (*columns)[i] : i;
+            if (c >= size) continue;
+            const std::string_view cell = held != nullptr ? std::string_view(held[c]) : viewed[c];
             if (plain_ascii(cell)) {
                 views_[c] = cell;
                 widths_[c] = cell.size();
@@ -588,7 +637,7 @@ void write_rows(const Table& table, const std::vector<std::string_view>& header,
     for (std::size_t c = 0; c < header.size(); ++c) header_widths[c] = display_width(header[c]);
     write_row(header, header_widths, kNoStyles);
     for (std::size_t r = 0; r < rows.size(); ++r) {
-        const auto& cells = rows.row(r);
+        const auto& cells = rows.row(r, &columns);
         write_row(cells, rows.widths(), rows.styles());
     }
 }

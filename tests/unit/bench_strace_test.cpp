@@ -305,3 +305,40 @@ TEST_CASE("[STRACE] groups revisited out of order after the index grows give the
     CHECK(block->ranks[0].slots[0].name == "aa");
     CHECK(block->ranks[0].slots[1].name == "bb");
 }
+
+TEST_CASE("bench strace: a reset collector reads the next capture as a new one would",
+          "[bench][strace]") {
+    // The loader reuses one collector for every case of a log: what an earlier capture left
+    // (launch groups, hids, sentinels, a rejected timing pass, chip processes, a grown index)
+    // must not reach the next one.
+    std::string first = "[chip_process pid=7 dev=3] ready\n";
+    for (std::uint64_t inv = 0; inv < 700; ++inv)  // > 1024 index slots: the index is dropped
+        first += launch(100 + inv % 2, inv, 50.0 + static_cast<double>(inv % 5), 20.0, "Zz");
+    first += "[pypto] l3_swimlane_pass=timing event=begin\n";  // never ends: rejects `first`
+    std::string second;
+    for (std::uint64_t inv = 0; inv < 12; ++inv)
+        second += launch(300, inv, 10.0 + static_cast<double>(inv), 5.0);
+    StraceOptions options = loop(2, 10, false);
+    options.raw = true;
+    options.kernel = "k";
+    for (const std::string* earlier : {&first, &second}) {
+        Diagnostics fresh_diagnostics, reused_diagnostics;
+        auto fresh = recompute(second, options, fresh_diagnostics);
+        StraceCollector reused("a.log", reused_diagnostics);
+        io::LineReader reader{std::string_view(*earlier)};
+        std::string_view line;
+        while (reader.next(line)) reused.feed(line, reader.line_number());
+        reused.compute(options);
+        reused.reset("test.log");
+        CHECK_FALSE(reused.saw_markers());
+        CHECK(reused.chip_processes().empty());
+        io::LineReader again{std::string_view(second)};
+        while (again.next(line)) reused.feed(line, again.line_number());
+        auto block = reused.compute(options);
+        REQUIRE(fresh);
+        REQUIRE(block);
+        CHECK(format_run_lines(*block, true) == format_run_lines(*fresh, true));
+        CHECK(to_string(block->source) == to_string(fresh->source));
+        CHECK(reused.capture_notes().empty());
+    }
+}

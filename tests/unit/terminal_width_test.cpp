@@ -242,10 +242,10 @@ TEST_CASE("every guide reference names the tuning guide or a document in the rep
     }
 }
 
-// bench-gate's 200,000-row table is made row by row while it is written (Table::make_row): every
-// format prints it exactly as the same table held in Table::rows, wrapped, grouped, coloured,
-// with invalid UTF-8 and with rows shorter than the header.
-TEST_CASE("a table of made rows renders as the same table held", "[terminal][render]") {
+// Every format prints `other` (rows made or viewed) exactly as `held`: the text table at several
+// widths, with and without colour, then text, Markdown and CSV.
+// A table of paths, words to wrap, invalid UTF-8, ESC and a short row.
+static ptune::render::Table sample_table() {
     using ptune::render::Align;
     ptune::render::Table held;
     held.title = "cases";
@@ -257,6 +257,38 @@ TEST_CASE("a table of made rows renders as the same table held", "[terminal][ren
                  {"c with a long name in several words to wrap", "12345.6", "-0.5%", "improved"},
                  {"d", "-", "-", "new", "\x1b[1mbold\x1b[0m é"},
                  {"geomean"}};
+    return held;
+}
+
+static void check_renders_as_held(const ptune::render::Table& held,
+                                  const ptune::render::Table& other) {
+    for (std::size_t width : {0, 100, 60, 30}) {
+        for (bool color : {false, true}) {
+            std::ostringstream a, b;
+            ptune::render::write_text_table(held, a, width, color);
+            ptune::render::write_text_table(other, b, width, color);
+            INFO(width << " " << color);
+            CHECK(a.str() == b.str());
+        }
+    }
+    ptune::render::Report held_report, other_report;
+    held_report.tables = {held};
+    other_report.tables = {other};
+    for (const char* format : {"text", "markdown", "csv"}) {
+        std::ostringstream a, b;
+        auto renderer = ptune::render::make_standard_renderer(format);
+        renderer->render(held_report, a, {true, 70});
+        renderer->render(other_report, b, {true, 70});
+        INFO(format);
+        CHECK(a.str() == b.str());
+    }
+}
+
+// bench-gate's 200,000-row table is made row by row while it is written (Table::make_row): every
+// format prints it exactly as the same table held in Table::rows, wrapped, grouped, coloured,
+// with invalid UTF-8 and with rows shorter than the header.
+TEST_CASE("a table of made rows renders as the same table held", "[terminal][render]") {
+    ptune::render::Table held = sample_table();
     held.styles = {{}, {"", "", "", "1;31"}, {"", "", "", "32"}};
     ptune::render::Table made = held;
     made.rows.clear();
@@ -272,25 +304,36 @@ TEST_CASE("a table of made rows renders as the same table held", "[terminal][ren
         if (row < held.styles.size()) styles = held.styles[row];
     };
     CHECK(made.row_count() == held.rows.size());
-    for (std::size_t width : {0, 100, 60, 30}) {
-        for (bool color : {false, true}) {
-            std::ostringstream a, b;
-            ptune::render::write_text_table(held, a, width, color);
-            ptune::render::write_text_table(made, b, width, color);
-            INFO(width << " " << color);
-            CHECK(a.str() == b.str());
+    check_renders_as_held(held, made);
+    CHECK(calls >= 2 * held.rows.size());  // measured, then written
+}
+
+// bench-summary's rows of a log of 100,000 cases are views of text kept elsewhere
+// (Table::view_row): every format prints them exactly as the same table held (unstyled),
+// wrapped, grouped, with invalid UTF-8, ESC, cells of every length around the 4- and 8-byte
+// steps of the ASCII test, and rows shorter than the header.
+TEST_CASE("a table of viewed rows renders as the same table held", "[terminal][render]") {
+    ptune::render::Table held = sample_table();
+    const std::string filler = "abcdefghijklmnopqrstu";
+    for (std::size_t n = 0; n <= filler.size(); ++n) {
+        for (char odd : {'\x1b', '\xc3'}) {  // ESC, or a lone UTF-8 lead byte, at each place
+            for (std::size_t at = 0; at < n; at += 3) {
+                std::string cell = filler.substr(0, n);
+                cell[at] = odd;
+                held.rows.push_back({cell, std::to_string(n), "-", filler.substr(0, n), cell});
+            }
         }
     }
+    ptune::render::Table viewed = held;
+    viewed.rows.clear();
+    viewed.made_rows = held.rows.size();
+    std::size_t calls = 0;
+    viewed.view_row = [&](std::size_t row, std::vector<std::string_view>& cells) {
+        ++calls;
+        REQUIRE(cells.empty());
+        cells.assign(held.rows[row].begin(), held.rows[row].end());
+    };
+    CHECK(viewed.row_count() == held.rows.size());
+    check_renders_as_held(held, viewed);
     CHECK(calls >= 2 * held.rows.size());  // measured, then written
-    ptune::render::Report held_report, made_report;
-    held_report.tables = {held};
-    made_report.tables = {made};
-    for (const char* format : {"text", "markdown", "csv"}) {
-        std::ostringstream a, b;
-        auto renderer = ptune::render::make_standard_renderer(format);
-        renderer->render(held_report, a, {true, 70});
-        renderer->render(made_report, b, {true, 70});
-        INFO(format);
-        CHECK(a.str() == b.str());
-    }
 }

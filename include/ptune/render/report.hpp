@@ -9,6 +9,7 @@
 #include <memory>
 #include <ostream>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -41,10 +42,15 @@ struct Table {
     std::function<void(std::size_t row, std::vector<std::string>& cells,
                        std::vector<std::string>& styles)>
         make_row = {};
-    std::size_t made_rows = 0;  ///< rows of make_row
+    std::size_t made_rows = 0;  ///< rows of make_row or view_row
+    /// Rows whose cells are text kept elsewhere (a log of 100,000 cases: one piece of text per
+    /// row, no string per cell): when set (and make_row is not), the renderers call it for rows
+    /// 0..made_rows-1, each call filling `cells` (empty on the call) with views of that row's
+    /// cells, unstyled. Same rules as make_row; the text viewed must outlive the rendering.
+    std::function<void(std::size_t row, std::vector<std::string_view>& cells)> view_row = {};
 
     /// Rows of the table, held or made.
-    std::size_t row_count() const { return make_row ? made_rows : rows.size(); }
+    std::size_t row_count() const { return make_row || view_row ? made_rows : rows.size(); }
 };
 
 /// What a command found, independent of the output format.
