@@ -33,6 +33,25 @@ void Builder::make_scheduler_phases() {
     thread_completes_.assign(arrays, {});
     thread_dispatches_.assign(arrays, {});
     std::uint32_t queue_track = kNone;
+    {
+        // Sized once (see ChunkedVector): the counters (at most one per complete, dispatch and
+        // resolution-thread record with depths) and each thread's completes and dispatches.
+        std::size_t samples = 0;
+        std::vector<std::size_t> completes(arrays), dispatches(arrays);
+        for (const auto& p : phases) {
+            samples +=
+                p.has_depths && (p.kind == PhaseKind::Complete || p.kind == PhaseKind::Dispatch ||
+                                 p.kind == PhaseKind::ResolveStandalone ||
+                                 p.kind == PhaseKind::AsyncPoll || p.kind == PhaseKind::Dummy);
+            if (p.thread < arrays && p.kind == PhaseKind::Complete) ++completes[p.thread];
+            if (p.thread < arrays && p.kind == PhaseKind::Dispatch) ++dispatches[p.thread];
+        }
+        model_.counters.reserve(model_.counters.size() + samples);
+        for (std::size_t t = 0; t < arrays; ++t) {
+            thread_completes_[t].reserve(completes[t]);
+            thread_dispatches_[t].reserve(dispatches[t]);
+        }
+    }
     // Thread by thread, file order within one: one pass, however many threads there are.
     std::vector<std::uint32_t> by_thread = identity(phases.size());
     stable_order(by_thread, [&](std::uint32_t i) { return std::uint64_t{phases[i].thread}; });
@@ -84,7 +103,7 @@ void Builder::make_scheduler_phases() {
             if ((p.kind == PhaseKind::Complete || p.kind == PhaseKind::Dispatch || resolution) &&
                 p.has_depths) {
                 if (queue_track == kNone) queue_track = counter_track();
-                model_.counters.push_back({p.end_ns + offset_, k_, i, queue_track});
+                model_.counters.push_back({p.end_ns + offset_, queue_track, i});
             }
         }
     }
@@ -125,6 +144,7 @@ std::uint32_t Builder::counter_track() {
     track.name = "shared_ready_queue (global)";
     track.sort_index = 100;
     track.is_counter = true;
+    track.source = k_;
     model_.tracks.push_back(std::move(track));
     return static_cast<std::uint32_t>(model_.tracks.size() - 1);
 }

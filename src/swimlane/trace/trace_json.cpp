@@ -69,6 +69,19 @@ class JsonWriter {
     }
 
   private:
+    /// The sort key of a flow's start or end time. A flow's time is an offset into its slice, so
+    /// the key reads the slice too: the keys are read in flow order (stable_order of the
+    /// identity), and the slice of the flow kAhead on is fetched meanwhile, since slices are
+    /// not in flow order and a large trace's are far beyond the cache.
+    auto flow_key(bool start) const {
+        return [this, start](std::uint32_t i) {
+            constexpr std::uint32_t kAhead = 16;
+            if (i + kAhead < m_.flows.size())
+                __builtin_prefetch(&m_.slices[m_.flows[i + kAhead].slice(start)]);
+            return time_key(m_.flow_ts(i, start));
+        };
+    }
+
     /// Every slice, counter and flow end in (ts, kind, longer first, creation order): four
     /// streams sorted on their own (slices by (ts, -dur), the others by ts) and merged, since
     /// the kinds never interleave at one instant.
@@ -90,15 +103,9 @@ class JsonWriter {
                     stable_order(order[1],
                                  [&](std::uint32_t i) { return time_key(counters[i].ts); });
                     break;
-                case 2:
-                    order[2] = identity(flows.size());
-                    stable_order(order[2],
-                                 [&](std::uint32_t i) { return time_key(flows[i].s_ts); });
-                    break;
-                default:
-                    order[3] = identity(flows.size());
-                    stable_order(order[3],
-                                 [&](std::uint32_t i) { return time_key(flows[i].f_ts); });
+                default:  // flow starts (2) and ends (3)
+                    order[kind] = identity(flows.size());
+                    stable_order(order[kind], flow_key(kind == 2));
             }
         };
         // Largest stream first: a sort's scratch (8 bytes an item) then overlaps only the orders
@@ -115,10 +122,8 @@ class JsonWriter {
                     return slices[i].ts;
                 case 1:
                     return counters[i].ts;
-                case 2:
-                    return flows[i].s_ts;
                 default:
-                    return flows[i].f_ts;
+                    return m_.flow_ts(i, kind == 2);
             }
         };
         // Each stream's head time is cached, so the merge reads one record per event.
@@ -284,11 +289,12 @@ class JsonWriter {
             out_.lit(",\"args\":{\"");
             out_.text(t.name);
             out_.lit("\":");
-            out_.integer(c.value);
+            out_.integer(c.value());
             out_.lit("}}");
             return;
         }
-        const SchedulerPhase& p = m_.sources[c.source].capture->scheduler_phases[c.ref];
+        const SchedulerPhase& p =
+            m_.sources[m_.tracks[c.track].source].capture->scheduler_phases[c.ref];
         out_.lit(R"({"name":"shared_ready_queue","cat":"queue","ph":"C")");
         track_key(c.track);
         key_us(",\"ts\":", c.ts);
@@ -303,13 +309,13 @@ class JsonWriter {
 
     void flow(std::uint32_t index, bool start) {
         const Flow& f = m_.flows[index];
-        const Slice& s = m_.slices[start ? f.s_slice : f.f_slice];
+        const Slice& s = m_.slices[f.slice(start)];
         out_.lit("{\"name\":\"");
         out_.text(flow_name(f.name()));
         out_.text(start ? R"(","cat":"flow","ph":"s","id":)" : R"(","cat":"flow","ph":"f","id":)");
         id(s, index);
         track_key(s.track);
-        key_us(",\"ts\":", start ? f.s_ts : f.f_ts);
+        key_us(",\"ts\":", m_.flow_ts(index, start));
         if (!start) out_.lit(",\"bp\":\"e\"");
         if (s.id != kNone) {
             out_.lit(",\"bind_id\":");
