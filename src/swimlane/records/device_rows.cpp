@@ -112,7 +112,7 @@ void join_aicpu_to_aicore(const RecordsWalker& w, Capture& capture, const Device
 }
 
 /// The AICPU scheduler and orchestrator records with usable times, on the device axis.
-void take_device_phases(const RecordsWalker& w, Capture& capture, const DeviceTimeMap& to_ns) {
+void take_device_phases(RecordsWalker& w, Capture& capture, const DeviceTimeMap& to_ns) {
     auto phase_ns = [&](const RawPhase& r, bool start) { return to_ns(start ? r.start : r.end); };
     capture.scheduler_phases.reserve(w.scheduler.size());
     for (const auto& p : w.scheduler) {
@@ -122,6 +122,7 @@ void take_device_phases(const RecordsWalker& w, Capture& capture, const DeviceTi
         }
         capture.scheduler_phases.push_back(make_scheduler_phase(p, w, capture, phase_ns));
     }
+    w.scheduler.release();
     capture.scheduler_arrays = w.scheduler_arrays;
     capture.orchestrator_phases.reserve(w.orchestrator.size());  // (one per task: no doubling)
     for (const auto& p : w.orchestrator) {
@@ -139,6 +140,7 @@ void take_device_phases(const RecordsWalker& w, Capture& capture, const DeviceTi
         phase.run_epoch = epoch_of(p.run_epoch);
         capture.orchestrator_phases.push_back(std::move(phase));
     }
+    w.orchestrator.release();
     if (!capture.host_orchestration) capture.orchestrator_arrays = w.orchestrator_arrays;
 }
 
