@@ -90,32 +90,36 @@ class JsonWriter {
         const auto& counters = m_.counters;
         const auto& flows = m_.flows;
         std::vector<std::uint32_t> order[4];
+        std::vector<std::uint64_t> items;  // the sorts' scratch, made once for all four
         auto sort_stream = [&](int kind) {
             switch (kind) {
                 case 0:  // slices: by start, longer first
                     order[0] = identity(slices.size());
                     stable_order(
                         order[0], [&](std::uint32_t i) { return time_key(slices[i].ts); },
-                        longer_first(slices));
+                        longer_first(slices), &items);
                     break;
                 case 1:
                     order[1] = identity(counters.size());
-                    stable_order(order[1],
-                                 [&](std::uint32_t i) { return time_key(counters[i].ts); });
+                    stable_order(
+                        order[1], [&](std::uint32_t i) { return time_key(counters[i].ts); },
+                        KeepTies{}, &items);
                     break;
                 default:  // flow starts (2) and ends (3)
                     order[kind] = identity(flows.size());
-                    stable_order(order[kind], flow_key(kind == 2));
+                    stable_order(order[kind], flow_key(kind == 2), KeepTies{}, &items);
             }
         };
-        // Largest stream first: a sort's scratch (8 bytes an item) then overlaps only the orders
-        // already made, and the last, smallest one sets the peak (the writer's peak is here).
+        // Largest stream first: the sorts' one scratch (8 bytes an item) is sized by the first
+        // and only reused by the others.
         std::array<int, 4> kinds = {0, 1, 2, 3};
         std::array<std::size_t, 4> sizes = {slices.size(), counters.size(), flows.size(),
                                             flows.size()};
         std::stable_sort(kinds.begin(), kinds.end(),
                          [&](int a, int b) { return sizes[a] > sizes[b]; });
+        items.reserve(sizes[kinds[0]]);
         for (int kind : kinds) sort_stream(kind);
+        items = {};
         auto ts_of = [&](int kind, std::uint32_t i) {
             switch (kind) {
                 case 0:

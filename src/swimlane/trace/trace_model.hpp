@@ -165,7 +165,7 @@ class FanCounts {
         std::uint32_t first_flow = 0, count = 0, first_value = 0;
     };
     std::vector<Run> runs_;
-    std::vector<Counts> values_;
+    ChunkedVector<Counts, 14> values_;  ///< (their count is known only at the end)
 };
 
 /// Slices a flow can end on (Flow::f_slice); arrows to later slices are left out as unbound.
@@ -176,7 +176,7 @@ class StringTable {
   public:
     /// The buffer the next string is appended to; `close` ends it.
     std::string& text() { return text_; }
-    void close() { ends_.push_back(text_.size()); }
+    void close() { ends_.push_back(static_cast<std::uint32_t>(text_.size())); }
     std::string_view operator[](std::size_t i) const {
         std::size_t begin = i == 0 ? 0 : ends_[i - 1];
         return std::string_view(text_).substr(begin, ends_[i] - begin);
@@ -185,7 +185,7 @@ class StringTable {
 
   private:
     std::string text_;
-    std::vector<std::size_t> ends_;
+    std::vector<std::uint32_t> ends_;  ///< (a table over 4 GiB is not made: one per capture)
 };
 
 /// A lane group: slices that would share one upstream track (a core lane, a scheduler lane...).
@@ -349,8 +349,12 @@ struct KeepTies {};
 /// indices, 8 bits per pass, skipping the digits no key differs in.
 /// `tie_less` (a strict weak order of indices) orders each run of equal keys, stably: a second
 /// key read only where the first one ties, not a second sort of everything.
+/// `scratch`, when given, holds the items (8 bytes an index) and keeps its memory for the next
+/// sort: one buffer for several sorts instead of one each (a new one rarely fits the holes the
+/// last one left, so each grew the heap).
 template <class KeyOf, class TieLess = KeepTies>
-void stable_order(std::vector<std::uint32_t>& order, KeyOf key_of, TieLess tie_less = {}) {
+void stable_order(std::vector<std::uint32_t>& order, KeyOf key_of, TieLess tie_less = {},
+                  std::vector<std::uint64_t>* scratch = nullptr) {
     std::size_t n = order.size();
     if (n < 2) return;
     // Runs [begin, end) of equal keys, once `order` holds the sorted indices.
@@ -376,7 +380,9 @@ void stable_order(std::vector<std::uint32_t>& order, KeyOf key_of, TieLess tie_l
     };
     // The keys, by position: read once from the records (a 200K-task trace's are far beyond
     // the cache), then only from this array.
-    std::vector<std::uint64_t> items(n);
+    std::vector<std::uint64_t> own;
+    std::vector<std::uint64_t>& items = scratch ? *scratch : own;
+    items.resize(n);
     std::uint64_t low = ~std::uint64_t{0}, high = 0;
     std::uint32_t largest = static_cast<std::uint32_t>(n - 1);  // position or index
     for (std::size_t j = 0; j < n; ++j) {
@@ -414,7 +420,7 @@ void stable_order(std::vector<std::uint32_t>& order, KeyOf key_of, TieLess tie_l
         });
         return;
     }
-    items = {};
+    own = {};
     std::vector<std::uint64_t> keys(n);
     std::uint64_t varying = 0;
     for (std::uint32_t i = 0; i < n; ++i) {
