@@ -180,7 +180,7 @@ void Builder::make_orchestrator() {
         std::uint32_t grp = known->second;
         orch_slice_[i] =
             add_slice(SliceKind::Orch, i, p.start_ns, p.end_ns - p.start_ns, grp, false);
-        if (p.task_id < 0 || p.phase != "orch_submit") continue;
+        if (p.task_id < 0 || cap_.phase_name(p) != "orch_submit") continue;
         std::uint64_t id = static_cast<std::uint64_t>(p.task_id);
         const std::uint32_t run = run_of_submit(cap_, p.run_epoch, p.start_ns);
         first_submit_[run].try_emplace(id, i);
@@ -189,7 +189,7 @@ void Builder::make_orchestrator() {
     // Legacy captures: orch_fanin / orch_params stand in when no orch_submit exists.
     for (std::uint32_t i = 0; i < orch.size(); ++i)
         if (orch[i].task_id >= 0 &&
-            (orch[i].phase == "orch_fanin" || orch[i].phase == "orch_params"))
+            (cap_.phase_name(orch[i]) == "orch_fanin" || cap_.phase_name(orch[i]) == "orch_params"))
             first_submit_[run_of_submit(cap_, orch[i].run_epoch, orch[i].start_ns)].try_emplace(
                 static_cast<std::uint64_t>(orch[i].task_id), i);
     for (auto [run, i] : alloc_refs) {

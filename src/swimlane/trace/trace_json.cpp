@@ -250,7 +250,7 @@ class JsonWriter {
                 cname = phase_colour(cap.scheduler_phases[s.ref].kind);
                 break;
             case SliceKind::Orch:
-                cname = orch_colour(cap.orchestrator_phases[s.ref].phase);
+                cname = orch_colour(cap.phase_name(cap.orchestrator_phases[s.ref]));
                 break;
             case SliceKind::Upload:
                 cname = "thread_state_iowait";
