@@ -119,7 +119,7 @@ class JsonWriter {
                          [&](int a, int b) { return sizes[a] > sizes[b]; });
         items.reserve(sizes[kinds[0]]);
         for (int kind : kinds) sort_stream(kind);
-        items = {};
+        std::vector<std::uint64_t>().swap(items);  // (`items = {}` would keep its memory)
         auto ts_of = [&](int kind, std::uint32_t i) {
             switch (kind) {
                 case 0:

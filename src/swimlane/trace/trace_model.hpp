@@ -420,7 +420,7 @@ void stable_order(std::vector<std::uint32_t>& order, KeyOf key_of, TieLess tie_l
         });
         return;
     }
-    own = {};
+    std::vector<std::uint64_t>().swap(own);
     std::vector<std::uint64_t> keys(n);
     std::uint64_t varying = 0;
     for (std::uint32_t i = 0; i < n; ++i) {
