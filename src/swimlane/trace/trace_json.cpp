@@ -82,15 +82,21 @@ class JsonWriter {
         };
     }
 
-    /// Every slice, counter and flow end in (ts, kind, longer first, creation order): four
+    /// Every slice, counter and flow end in (ts, kind, longer first, creation order): the
     /// streams sorted on their own (slices by (ts, -dur), the others by ts) and merged, since
-    /// the kinds never interleave at one instant.
+    /// the kinds never interleave at one instant. Flow starts and ends are two streams each, the
+    /// first and the second half of the flows (a tie goes to the lower stream, so to the lower
+    /// flow id): a sort's scratch (8 bytes an item) is then at most half the flows', and a
+    /// smaller block fits the holes the build left (a new one grows the heap: the RSS peak).
     void events() {
         const auto& slices = m_.slices;
         const auto& counters = m_.counters;
         const auto& flows = m_.flows;
-        std::vector<std::uint32_t> order[4];
-        std::vector<std::uint64_t> items;  // the sorts' scratch, made once for all four
+        constexpr int kStreams = 6;  // slices, counters, starts ×2, ends ×2
+        const std::uint32_t half = static_cast<std::uint32_t>(flows.size() / 2);
+        auto is_start = [](int kind) { return kind < 4; };
+        std::vector<std::uint32_t> order[kStreams];
+        std::vector<std::uint64_t> items;  // the sorts' scratch, made once for all
         auto sort_stream = [&](int kind) {
             switch (kind) {
                 case 0:  // slices: by start, longer first
@@ -105,16 +111,22 @@ class JsonWriter {
                         order[1], [&](std::uint32_t i) { return time_key(counters[i].ts); },
                         KeepTies{}, &items);
                     break;
-                default:  // flow starts (2) and ends (3)
-                    order[kind] = identity(flows.size());
-                    stable_order(order[kind], flow_key(kind == 2), KeepTies{}, &items);
+                default: {  // flow starts (2, 3) and ends (4, 5), each by halves
+                    const bool second = kind == 3 || kind == 5;
+                    const std::uint32_t begin = second ? half : 0;
+                    const std::uint32_t end =
+                        second ? static_cast<std::uint32_t>(flows.size()) : half;
+                    order[kind].resize(end - begin);
+                    for (std::uint32_t i = begin; i < end; ++i) order[kind][i - begin] = i;
+                    stable_order(order[kind], flow_key(is_start(kind)), KeepTies{}, &items);
+                }
             }
         };
-        // Largest stream first: the sorts' one scratch (8 bytes an item) is sized by the first
-        // and only reused by the others.
-        std::array<int, 4> kinds = {0, 1, 2, 3};
-        std::array<std::size_t, 4> sizes = {slices.size(), counters.size(), flows.size(),
-                                            flows.size()};
+        // Largest stream first: the sorts' one scratch is sized by the first and only reused
+        // by the others.
+        std::array<int, kStreams> kinds = {0, 1, 2, 3, 4, 5};
+        std::array<std::size_t, kStreams> sizes = {
+            slices.size(), counters.size(), half, flows.size() - half, half, flows.size() - half};
         std::stable_sort(kinds.begin(), kinds.end(),
                          [&](int a, int b) { return sizes[a] > sizes[b]; });
         items.reserve(sizes[kinds[0]]);
@@ -127,12 +139,12 @@ class JsonWriter {
                 case 1:
                     return counters[i].ts;
                 default:
-                    return m_.flow_ts(i, kind == 2);
+                    return m_.flow_ts(i, is_start(kind));
             }
         };
         // Each stream's head time is cached, so the merge reads one record per event.
-        std::size_t at[4] = {0, 0, 0, 0};
-        std::int64_t head[4];
+        std::size_t at[kStreams] = {};
+        std::int64_t head[kStreams];
         constexpr std::int64_t kDone = std::numeric_limits<std::int64_t>::max();
         // Time order is not memory order: a large trace would wait for memory at nearly every
         // event. So each stream fetches its record kAhead events early and, half-way there,
@@ -148,7 +160,7 @@ class JsonWriter {
             if (std::size_t near = at[kind] + kAhead / 2; near < order[kind].size()) {
                 std::uint32_t i = order[kind][near];
                 if (kind >= 2) {
-                    __builtin_prefetch(&slices[kind == 2 ? flows[i].s_slice : flows[i].f_slice]);
+                    __builtin_prefetch(&slices[flows[i].slice(is_start(kind))]);
                 } else if (kind == 0 && (slices[i].kind == SliceKind::WorkerTask ||
                                          slices[i].kind == SliceKind::SchedTask)) {
                     const Slice& s = slices[i];
@@ -161,10 +173,10 @@ class JsonWriter {
             head[kind] = at[kind] < order[kind].size() ? ts_of(kind, order[kind][at[kind]]) : kDone;
             prefetch(kind);
         };
-        for (int kind = 0; kind < 4; ++kind) advance(kind);
+        for (int kind = 0; kind < kStreams; ++kind) advance(kind);
         for (;;) {
             int next = 0;
-            for (int kind = 1; kind < 4; ++kind)
+            for (int kind = 1; kind < kStreams; ++kind)
                 if (head[kind] < head[next]) next = kind;
             if (head[next] == kDone) break;
             std::uint32_t index = order[next][at[next]++];
@@ -175,7 +187,7 @@ class JsonWriter {
             else if (next == 1)
                 counter(counters[index]);
             else
-                flow(index, next == 2);
+                flow(index, is_start(next));
         }
     }
 
