@@ -10,6 +10,7 @@
 #include <catch2/catch.hpp>
 
 #include "../../src/swimlane/trace/trace_model.hpp"
+#include "ptune/swimlane/chunked_vector.hpp"
 #include "ptune/swimlane/id_index.hpp"
 
 using ptune::swimlane::IdIndex;
@@ -178,4 +179,102 @@ TEST_CASE("FanCounts finds the counts of arrows in runs of flow ids, and none el
     REQUIRE(fans.find(10) != nullptr);
     CHECK(fans.find(10)->input == -7);
     CHECK(fans.find(10)->output == 5);
+}
+
+TEST_CASE("Flows keep their times as offsets into their slices, far ones beside them",
+          "[swimlane]") {
+    using namespace ptune::swimlane::detail;
+    STATIC_REQUIRE(sizeof(Flow) == 16);
+    TraceModel model;
+    auto slice = [&](std::int64_t ts, std::int64_t dur) {
+        Slice s;
+        s.ts = ts;
+        s.dur = dur;
+        model.slices.push_back(s);
+        return static_cast<std::uint32_t>(model.slices.size() - 1);
+    };
+    const std::uint32_t a = slice(-500, 50), b = slice(1'000, 10'000'000'000),  // b: 10 s
+        c = slice(200, 30);
+    auto add = [&](std::uint32_t from, std::int64_t s_ts, std::uint32_t to, std::int64_t f_ts) {
+        Flow f;
+        f.s_slice = from;
+        f.f_slice = to;
+        f.kind = static_cast<std::uint32_t>(FlowName::Complete);
+        model.add_flow(f, s_ts, f_ts);
+    };
+    add(a, -480, c, 210);                    // 0: both near
+    add(a, -451, b, 1'000 + 9'000'000'000);  // 1: the end 9 s into its slice
+    add(b, 1'000 + 4'294'967'294, c, 229);   // 2: the largest offset that fits
+    add(b, 1'000 + 4'294'967'295, c, 229);   // 3: one more does not
+    add(c, 200, a, -456);                    // 4: offsets 0 and 44
+    REQUIRE(model.flows.size() == 5);
+    CHECK(model.far_flows.size() == 2);
+    const std::int64_t want[5][2] = {{-480, 210},
+                                     {-451, 1'000 + 9'000'000'000},
+                                     {1'000 + 4'294'967'294, 229},
+                                     {1'000 + 4'294'967'295, 229},
+                                     {200, -456}};
+    for (std::uint32_t i = 0; i < 5; ++i) {
+        CHECK(model.flow_ts(i, true) == want[i][0]);
+        CHECK(model.flow_ts(i, false) == want[i][1]);
+        CHECK(model.flows[i].name() == FlowName::Complete);
+    }
+    CHECK(model.flows[2].s_off == 4'294'967'294u);
+    CHECK(model.flows[3].s_off == kFarOffset);
+}
+
+TEST_CASE("A counter sample is 16 bytes and keeps a negative overhead value", "[swimlane]") {
+    using ptune::swimlane::detail::Counter;
+    STATIC_REQUIRE(sizeof(Counter) == 16);
+    Counter c;
+    c.set_value(-7);
+    CHECK(c.value() == -7);
+    c.set_value(2'000'000'000);
+    CHECK(c.value() == 2'000'000'000);
+}
+
+TEST_CASE("ChunkedVector keeps elements in order across chunks, and releases them", "[swimlane]") {
+    ptune::swimlane::ChunkedVector<std::uint64_t, 3> v;  // chunks of 8
+    CHECK(v.empty());
+    CHECK((v.begin() == v.end()));
+    for (std::uint64_t i = 0; i < 21; ++i) v.push_back(i * i);
+    REQUIRE(v.size() == 21);
+    for (std::size_t i = 0; i < 21; ++i) CHECK(v[i] == i * i);
+    std::uint64_t expected = 0;
+    for (std::uint64_t& x : v) {  // range-for over three chunks, in place
+        CHECK(x == expected * expected);
+        x += 1;
+        ++expected;
+    }
+    CHECK(expected == 21);
+    const auto& view = v;
+    std::size_t n = 0;
+    for (const std::uint64_t& x : view) {
+        CHECK(x == n * n + 1);
+        ++n;
+    }
+    CHECK(n == 21);
+    v.release();
+    CHECK(v.empty());
+    CHECK(v.size() == 0);
+    v.push_back(7);
+    CHECK(v[0] == 7);
+}
+
+TEST_CASE("stable_order with one scratch for several sorts equals it without", "[swimlane]") {
+    // The JSON writer sorts its four streams through one scratch, largest first: a smaller sort
+    // through a larger scratch, and a larger one through a smaller scratch, give the same order.
+    std::mt19937_64 random(11);
+    std::vector<std::uint64_t> scratch;
+    for (std::size_t n : {std::size_t{70000}, std::size_t{5000}, std::size_t{90000}}) {
+        std::vector<std::uint64_t> keys(n);
+        for (auto& key : keys) key = random() % 20000;
+        std::vector<std::uint32_t> order(n), alone(n);
+        for (std::uint32_t i = 0; i < n; ++i) order[i] = alone[i] = i;
+        auto key_of = [&](std::uint32_t i) { return keys[i]; };
+        stable_order(alone, key_of);
+        stable_order(order, key_of, ptune::swimlane::detail::KeepTies{}, &scratch);
+        CHECK(order == alone);
+        CHECK(scratch.capacity() >= n);  // kept for the next sort
+    }
 }

@@ -9,6 +9,7 @@
 
 #include <fmt/format.h>
 #include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
 
 #include "ptune/core/io.hpp"
 #include "ptune/swimlane/discover.hpp"
@@ -336,4 +337,27 @@ TEST_CASE("discovery picks the newest run by name and finds siblings", "[swimlan
     CHECK(l3->captures[2].label == "rank1/d0");
     CHECK_FALSE(discover_captures(root / "missing").ok());
     fs::remove_all(root);
+}
+
+TEST_CASE("orchestrator records keep their phase names in a table of the capture",
+          "[swimlane][reader]") {
+    STATIC_REQUIRE(sizeof(OrchestratorPhase) == 48);  // (one per task: it was 80 with a string)
+    auto records = nlohmann::json::parse(data("chip_swimlane_records.json"));
+    auto& orch = records["aicpu_orchestrator_phases"][0];
+    REQUIRE(orch.size() == 7);
+    const char* phases[] = {"orch_fanin", nullptr,     "orch_submit", "orch_params",
+                            "orch_fanin", "orch_scan", nullptr};
+    for (std::size_t i = 0; i < 7; ++i)
+        if (phases[i]) orch[i]["phase"] = phases[i];
+    Diagnostics diagnostics;
+    Capture capture = read_ok(records.dump(), diagnostics);
+    REQUIRE(capture.orchestrator_phases.size() == 7);
+    for (std::size_t i = 0; i < 7; ++i)
+        CHECK(capture.phase_name(capture.orchestrator_phases[i]) ==
+              (phases[i] ? phases[i] : "orch_submit"));
+    // One entry per distinct name, "orch_submit" (also a record without a phase) first.
+    CHECK(capture.orchestrator_phase_names ==
+          std::vector<std::string>{"orch_submit", "orch_fanin", "orch_params", "orch_scan"});
+    CHECK(capture.orchestrator_phases[1].name == 0);
+    CHECK(capture.orchestrator_phases[0].name == capture.orchestrator_phases[4].name);
 }

@@ -263,10 +263,11 @@ std::uint32_t run_of_record(const Capture& capture, std::int32_t epoch, std::int
 /// yet over when it starts (a submission precedes the rows it creates).
 std::uint32_t run_of_submit(const Capture& capture, std::int32_t epoch, std::int64_t start_ns);
 
-/// One orchestrator record (`orch_submit` envelope, or a legacy `orch_*` phase).
+/// One orchestrator record (`orch_submit` envelope, or a legacy `orch_*` phase), 48 bytes (a
+/// capture holds one per task). Its phase name is `Capture::phase_name`.
 struct OrchestratorPhase {
     std::uint32_t thread = 0;
-    std::string phase = "orch_submit";
+    std::uint32_t name = 0;  ///< index into Capture::orchestrator_phase_names ([0] "orch_submit")
     std::int64_t submit_idx = -1;
     std::int64_t task_id = -1;  ///< -1 in legacy captures (the label then uses submit_idx)
     std::int64_t start_ns = kNoTime;
@@ -360,6 +361,9 @@ struct Capture {
     std::vector<std::string> other_phase_names{"unknown"};
     std::size_t scheduler_arrays = 0;  ///< number of per-thread arrays in the file
     std::vector<OrchestratorPhase> orchestrator_phases;  ///< per thread, file order
+    /// The orchestrator records' phase names, as written; [0] is "orch_submit" (the name of a
+    /// record without one).
+    std::vector<std::string> orchestrator_phase_names{"orch_submit"};
     std::size_t orchestrator_arrays = 0;
     bool host_orchestration = false;  ///< host_build_graph capture (host-ns orchestrator)
     HostTimeline host;                ///< host_orchestration only
@@ -381,6 +385,10 @@ struct Capture {
         return phase.kind == PhaseKind::Other
                    ? std::string_view(other_phase_names[phase.other_name])
                    : to_string(phase.kind);
+    }
+    /// An orchestrator record's phase ("orch_submit", or a legacy `orch_*` phase).
+    std::string_view phase_name(const OrchestratorPhase& phase) const {
+        return orchestrator_phase_names[phase.name];
     }
     /// Scheduler thread count S = max(core_to_thread ≥ 0 ∪ threads with records) + 1 (§5.2).
     std::size_t scheduler_thread_count() const;

@@ -16,7 +16,7 @@ std::vector<std::uint64_t> dummies_without_marker(const Capture& capture, const 
             marked.insert(static_cast<std::uint64_t>(p.task_id));
     std::unordered_set<std::uint64_t> said;
     for (const OrchestratorPhase& p : capture.orchestrator_phases) {
-        if (p.phase != "orch_submit" || p.task_id < 0) continue;
+        if (capture.phase_name(p) != "orch_submit" || p.task_id < 0) continue;
         auto id = static_cast<std::uint64_t>(p.task_id);
         const DepsTask* task = deps->tasks.find(id);
         if (task == nullptr || !task->is_dummy() || marked.contains(id)) continue;

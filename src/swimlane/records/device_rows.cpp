@@ -111,8 +111,12 @@ void join_aicpu_to_aicore(const RecordsWalker& w, Capture& capture, const Device
         if (!joined[i] && w.aicore[i * 7 + 3] != 0) ++capture.dropped.aicore_without_aicpu;
 }
 
+namespace {
+constexpr std::uint32_t kNoName = 0xFFFFFFFFu;
+}  // namespace
+
 /// The AICPU scheduler and orchestrator records with usable times, on the device axis.
-void take_device_phases(const RecordsWalker& w, Capture& capture, const DeviceTimeMap& to_ns) {
+void take_device_phases(RecordsWalker& w, Capture& capture, const DeviceTimeMap& to_ns) {
     auto phase_ns = [&](const RawPhase& r, bool start) { return to_ns(start ? r.start : r.end); };
     capture.scheduler_phases.reserve(w.scheduler.size());
     for (const auto& p : w.scheduler) {
@@ -122,8 +126,21 @@ void take_device_phases(const RecordsWalker& w, Capture& capture, const DeviceTi
         }
         capture.scheduler_phases.push_back(make_scheduler_phase(p, w, capture, phase_ns));
     }
+    w.scheduler.release();
     capture.scheduler_arrays = w.scheduler_arrays;
     capture.orchestrator_phases.reserve(w.orchestrator.size());  // (one per task: no doubling)
+    // Phase names: each kind the walker interned, once.
+    std::vector<std::uint32_t> name_of_kind(w.kinds.size(), kNoName);
+    auto name_of = [&](std::uint16_t kind) {
+        std::uint32_t& name = name_of_kind[kind];
+        if (name == kNoName) {
+            auto& names = capture.orchestrator_phase_names;
+            auto known = std::find(names.begin(), names.end(), w.kinds[kind]);
+            name = static_cast<std::uint32_t>(known - names.begin());
+            if (known == names.end()) names.push_back(w.kinds[kind]);
+        }
+        return name;
+    };
     for (const auto& p : w.orchestrator) {
         if (!p.has_start || !p.has_end || p.start <= 0 || p.end < p.start) {
             ++capture.dropped.malformed_phases;
@@ -131,7 +148,7 @@ void take_device_phases(const RecordsWalker& w, Capture& capture, const DeviceTi
         }
         OrchestratorPhase phase;
         phase.thread = p.thread;
-        if (p.kind != 0) phase.phase = w.kinds[p.kind];
+        if (p.kind != 0) phase.name = name_of(p.kind);
         phase.submit_idx = p.submit_idx;
         phase.task_id = p.task_id;
         phase.start_ns = to_ns(p.start);
@@ -139,6 +156,7 @@ void take_device_phases(const RecordsWalker& w, Capture& capture, const DeviceTi
         phase.run_epoch = epoch_of(p.run_epoch);
         capture.orchestrator_phases.push_back(std::move(phase));
     }
+    w.orchestrator.release();
     if (!capture.host_orchestration) capture.orchestrator_arrays = w.orchestrator_arrays;
 }
 

@@ -57,6 +57,10 @@ Result<Capture> build_capture(RecordsWalker& w, bool complete, const ReadOptions
         join_aicpu_to_aicore(w, capture, to_ns, unmatched_cores, diagnostics);
     std::stable_sort(capture.tasks.begin(), capture.tasks.end(),
                      [](const TaskRow& a, const TaskRow& b) { return a.task_id < b.task_id; });
+    // The raw rows are joined: their memory goes before the phases are converted (the reader's
+    // peak is there).
+    std::vector<std::int64_t>().swap(w.aicore);
+    std::vector<std::int64_t>().swap(w.aicpu);
     take_device_phases(w, capture, to_ns);
     take_lifecycle(w, capture, to_ns);
     detail::find_runs(capture, diagnostics);

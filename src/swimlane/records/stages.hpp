@@ -217,7 +217,9 @@ void join_aicpu_to_aicore(const RecordsWalker& w, Capture& capture, const Device
                           std::vector<std::int64_t>& unmatched_cores, Diagnostics& diagnostics);
 
 /// The AICPU scheduler and orchestrator records with usable times, on the device axis.
-void take_device_phases(const RecordsWalker& w, Capture& capture, const DeviceTimeMap& to_ns);
+/// Frees the walker's raw scheduler and orchestrator records once each kind is converted (the
+/// raw records are twice the size of the converted ones: without this, both were held at once).
+void take_device_phases(RecordsWalker& w, Capture& capture, const DeviceTimeMap& to_ns);
 
 void summarise_drops(const Capture& capture, const std::vector<std::int64_t>& unmatched_cores,
                      Diagnostics& diagnostics);

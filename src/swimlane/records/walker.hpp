@@ -14,6 +14,7 @@
 
 #include "host_clock.hpp"
 #include "ptune/core/json_walk.hpp"
+#include "ptune/swimlane/chunked_vector.hpp"
 #include "ptune/swimlane/model.hpp"
 
 namespace ptune::swimlane::records {
@@ -70,6 +71,9 @@ struct RawPhase {
         bool complete() const { return count == 3; }
     } shared_start, shared_end;
 };
+
+/// Raw phase records in chunks of 4096 (~600 KB).
+using RawPhases = ChunkedVector<RawPhase, 12>;
 
 /// A legacy µs task object.
 struct LegacyTask {
@@ -161,9 +165,11 @@ class RecordsWalker final : public json_stream::JsonWalker {
     std::size_t malformed_rows = 0;
     /// Phase kind names as written, interned (a capture uses a dozen); kinds[0] = "".
     std::vector<std::string> kinds{std::string()};
-    std::vector<RawPhase> scheduler;
+    /// Chunked: a capture holds ~100K raw records of ~150 bytes, and a doubling vector of them
+    /// would take twice their size of heap on the way (the reader's peak).
+    RawPhases scheduler;
     std::size_t scheduler_arrays = 0;
-    std::vector<RawPhase> orchestrator;
+    RawPhases orchestrator;
     std::size_t orchestrator_arrays = 0;
     std::vector<RawPhase> host_orchestrator;
     std::vector<LegacyTask> legacy;

@@ -130,6 +130,11 @@ struct PhasesByStart {
     std::vector<std::int64_t> starts, ends;
     std::vector<std::uint32_t> phases;  ///< indices into Capture::scheduler_phases
 
+    void reserve(std::size_t n) {
+        starts.reserve(n);
+        ends.reserve(n);
+        phases.reserve(n);
+    }
     void add(const SchedulerPhase& p, std::uint32_t phase) {
         starts.push_back(p.start_ns);
         ends.push_back(p.end_ns);
@@ -201,15 +206,15 @@ class Builder {
         flow.kind = static_cast<std::uint32_t>(name);
         flow.s_slice = s_slice;
         flow.f_slice = f_slice;
-        flow.s_ts = inside(s, s_want + offset_);
-        if (!inside_from(f, f_want + offset_, flow.s_ts, flow.f_ts)) {
+        std::int64_t s_ts = inside(s, s_want + offset_), f_ts = 0;
+        if (!inside_from(f, f_want + offset_, s_ts, f_ts)) {
             ++model_.counts.flows_unbound;
             return;
         }
         if (input_count >= 0)  // (a dependency arrow's; the JSON writes both then)
             model_.fan_counts.add(static_cast<std::uint32_t>(model_.flows.size()),
                                   {input_count, output_count});
-        model_.flows.push_back(flow);
+        model_.add_flow(flow, s_ts, f_ts);
     }
 
     // ---- tasks ----------------------------------------------------------------------------

@@ -158,6 +158,7 @@ void Builder::complete_flows() {
         std::uint32_t thread, phase, task;
     };
     std::vector<Completed> completed;
+    completed.reserve(tasks_.size());
     for (std::uint32_t t = 0; t < tasks_.size(); ++t) {
         const TaskInfo& info = tasks_[t];
         std::uint32_t last = kNone;

@@ -33,6 +33,25 @@ void Builder::make_scheduler_phases() {
     thread_completes_.assign(arrays, {});
     thread_dispatches_.assign(arrays, {});
     std::uint32_t queue_track = kNone;
+    {
+        // Sized once (see ChunkedVector): the counters (at most one per complete, dispatch and
+        // resolution-thread record with depths) and each thread's completes and dispatches.
+        std::size_t samples = 0;
+        std::vector<std::size_t> completes(arrays), dispatches(arrays);
+        for (const auto& p : phases) {
+            samples +=
+                p.has_depths && (p.kind == PhaseKind::Complete || p.kind == PhaseKind::Dispatch ||
+                                 p.kind == PhaseKind::ResolveStandalone ||
+                                 p.kind == PhaseKind::AsyncPoll || p.kind == PhaseKind::Dummy);
+            if (p.thread < arrays && p.kind == PhaseKind::Complete) ++completes[p.thread];
+            if (p.thread < arrays && p.kind == PhaseKind::Dispatch) ++dispatches[p.thread];
+        }
+        model_.counters.reserve(model_.counters.size() + samples);
+        for (std::size_t t = 0; t < arrays; ++t) {
+            thread_completes_[t].reserve(completes[t]);
+            thread_dispatches_[t].reserve(dispatches[t]);
+        }
+    }
     // Thread by thread, file order within one: one pass, however many threads there are.
     std::vector<std::uint32_t> by_thread = identity(phases.size());
     stable_order(by_thread, [&](std::uint32_t i) { return std::uint64_t{phases[i].thread}; });
@@ -84,7 +103,7 @@ void Builder::make_scheduler_phases() {
             if ((p.kind == PhaseKind::Complete || p.kind == PhaseKind::Dispatch || resolution) &&
                 p.has_depths) {
                 if (queue_track == kNone) queue_track = counter_track();
-                model_.counters.push_back({p.end_ns + offset_, k_, i, queue_track});
+                model_.counters.push_back({p.end_ns + offset_, queue_track, i});
             }
         }
     }
@@ -125,6 +144,7 @@ std::uint32_t Builder::counter_track() {
     track.name = "shared_ready_queue (global)";
     track.sort_index = 100;
     track.is_counter = true;
+    track.source = k_;
     model_.tracks.push_back(std::move(track));
     return static_cast<std::uint32_t>(model_.tracks.size() - 1);
 }
@@ -160,7 +180,7 @@ void Builder::make_orchestrator() {
         std::uint32_t grp = known->second;
         orch_slice_[i] =
             add_slice(SliceKind::Orch, i, p.start_ns, p.end_ns - p.start_ns, grp, false);
-        if (p.task_id < 0 || p.phase != "orch_submit") continue;
+        if (p.task_id < 0 || cap_.phase_name(p) != "orch_submit") continue;
         std::uint64_t id = static_cast<std::uint64_t>(p.task_id);
         const std::uint32_t run = run_of_submit(cap_, p.run_epoch, p.start_ns);
         first_submit_[run].try_emplace(id, i);
@@ -169,7 +189,7 @@ void Builder::make_orchestrator() {
     // Legacy captures: orch_fanin / orch_params stand in when no orch_submit exists.
     for (std::uint32_t i = 0; i < orch.size(); ++i)
         if (orch[i].task_id >= 0 &&
-            (orch[i].phase == "orch_fanin" || orch[i].phase == "orch_params"))
+            (cap_.phase_name(orch[i]) == "orch_fanin" || cap_.phase_name(orch[i]) == "orch_params"))
             first_submit_[run_of_submit(cap_, orch[i].run_epoch, orch[i].start_ns)].try_emplace(
                 static_cast<std::uint64_t>(orch[i].task_id), i);
     for (auto [run, i] : alloc_refs) {

@@ -63,6 +63,12 @@ void Builder::index_tasks() {
     task_of_id_.resize(runs);
     for (auto* index : {&aicpu_anchor_, &dummy_records_, &skip_records_, &first_submit_})
         index->resize(runs);
+    // Counted first: sized once, a vector leaves no outgrown buffers behind (see ChunkedVector).
+    std::size_t task_count = 0;
+    for (std::uint32_t i = 0; i < rows.size(); ++i)
+        task_count +=
+            i == 0 || rows[i].task_id != rows[i - 1].task_id || run_of(i) != run_of(i - 1);
+    tasks_.reserve(task_count);
     for (std::uint32_t i = 0; i < rows.size();) {
         TaskInfo info;
         info.id = rows[i].task_id;
@@ -108,6 +114,9 @@ void Builder::index_tasks() {
             succ_.end[k] = static_cast<std::uint32_t>(last - succ_.ids.begin());
         }
     std::vector<std::uint32_t> succ_slot;
+    std::size_t succ_total = 0;
+    for (std::size_t k = 0; k < succ_.owner.size(); ++k) succ_total += succ_.at(k).size();
+    succ_slot.reserve(succ_total);
     for (std::size_t k = 0; k < succ_.owner.size(); ++k)
         for (std::uint64_t succ : succ_.at(k)) succ_slot.push_back(pred_.add(succ));
     fill_lists(pred_, pred_.owner.size(), succ_slot.size(), [&](auto&& visit) {

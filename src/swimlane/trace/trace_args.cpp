@@ -99,7 +99,7 @@ std::string_view composed_slice_name(const TraceModel& model, const Slice& s,
             // `submit(r1t2)`: the phase without its `orch_` prefix, then the task (or, for a
             // record without one, its submit index).
             const OrchestratorPhase& p = cap.orchestrator_phases[s.ref];
-            std::string_view short_name = p.phase;
+            std::string_view short_name = cap.phase_name(p);
             if (short_name.starts_with("orch_")) short_name.remove_prefix(5);
             scratch = short_name;
             scratch += '(';

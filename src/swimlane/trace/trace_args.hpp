@@ -274,7 +274,7 @@ void visit_own_slice_args(const TraceModel& model, const Slice& s, std::string_v
         }
         case SliceKind::Orch: {
             const OrchestratorPhase& p = cap.orchestrator_phases[s.ref];
-            sink(ArgKey::Phase, arg::Text{p.phase});
+            sink(ArgKey::Phase, arg::Text{cap.phase_name(p)});
             sink(ArgKey::SubmitIdx, arg::Int{p.submit_idx});
             sink(ArgKey::TaskId, arg::Int{p.task_id});
             if (p.run_epoch != kNoEpoch) sink(ArgKey::RunEpoch, arg::Int{p.run_epoch});

@@ -69,61 +69,82 @@ class JsonWriter {
     }
 
   private:
-    /// Every slice, counter and flow end in (ts, kind, longer first, creation order): four
+    /// The sort key of a flow's start or end time. A flow's time is an offset into its slice, so
+    /// the key reads the slice too: the keys are read in flow order (stable_order of the
+    /// identity), and the slice of the flow kAhead on is fetched meanwhile, since slices are
+    /// not in flow order and a large trace's are far beyond the cache.
+    auto flow_key(bool start) const {
+        return [this, start](std::uint32_t i) {
+            constexpr std::uint32_t kAhead = 16;
+            if (i + kAhead < m_.flows.size())
+                __builtin_prefetch(&m_.slices[m_.flows[i + kAhead].slice(start)]);
+            return time_key(m_.flow_ts(i, start));
+        };
+    }
+
+    /// Every slice, counter and flow end in (ts, kind, longer first, creation order): the
     /// streams sorted on their own (slices by (ts, -dur), the others by ts) and merged, since
-    /// the kinds never interleave at one instant.
+    /// the kinds never interleave at one instant. Flow starts and ends are two streams each, the
+    /// first and the second half of the flows (a tie goes to the lower stream, so to the lower
+    /// flow id): a sort's scratch (8 bytes an item) is then at most half the flows', and a
+    /// smaller block fits the holes the build left (a new one grows the heap: the RSS peak).
     void events() {
         const auto& slices = m_.slices;
         const auto& counters = m_.counters;
         const auto& flows = m_.flows;
-        std::vector<std::uint32_t> order[4];
+        constexpr int kStreams = 6;  // slices, counters, starts ×2, ends ×2
+        const std::uint32_t half = static_cast<std::uint32_t>(flows.size() / 2);
+        auto is_start = [](int kind) { return kind < 4; };
+        std::vector<std::uint32_t> order[kStreams];
+        std::vector<std::uint64_t> items;  // the sorts' scratch, made once for all
         auto sort_stream = [&](int kind) {
             switch (kind) {
                 case 0:  // slices: by start, longer first
                     order[0] = identity(slices.size());
                     stable_order(
                         order[0], [&](std::uint32_t i) { return time_key(slices[i].ts); },
-                        longer_first(slices));
+                        longer_first(slices), &items);
                     break;
                 case 1:
                     order[1] = identity(counters.size());
-                    stable_order(order[1],
-                                 [&](std::uint32_t i) { return time_key(counters[i].ts); });
+                    stable_order(
+                        order[1], [&](std::uint32_t i) { return time_key(counters[i].ts); },
+                        KeepTies{}, &items);
                     break;
-                case 2:
-                    order[2] = identity(flows.size());
-                    stable_order(order[2],
-                                 [&](std::uint32_t i) { return time_key(flows[i].s_ts); });
-                    break;
-                default:
-                    order[3] = identity(flows.size());
-                    stable_order(order[3],
-                                 [&](std::uint32_t i) { return time_key(flows[i].f_ts); });
+                default: {  // flow starts (2, 3) and ends (4, 5), each by halves
+                    const bool second = kind == 3 || kind == 5;
+                    const std::uint32_t begin = second ? half : 0;
+                    const std::uint32_t end =
+                        second ? static_cast<std::uint32_t>(flows.size()) : half;
+                    order[kind].resize(end - begin);
+                    for (std::uint32_t i = begin; i < end; ++i) order[kind][i - begin] = i;
+                    stable_order(order[kind], flow_key(is_start(kind)), KeepTies{}, &items);
+                }
             }
         };
-        // Largest stream first: a sort's scratch (8 bytes an item) then overlaps only the orders
-        // already made, and the last, smallest one sets the peak (the writer's peak is here).
-        std::array<int, 4> kinds = {0, 1, 2, 3};
-        std::array<std::size_t, 4> sizes = {slices.size(), counters.size(), flows.size(),
-                                            flows.size()};
+        // Largest stream first: the sorts' one scratch is sized by the first and only reused
+        // by the others.
+        std::array<int, kStreams> kinds = {0, 1, 2, 3, 4, 5};
+        std::array<std::size_t, kStreams> sizes = {
+            slices.size(), counters.size(), half, flows.size() - half, half, flows.size() - half};
         std::stable_sort(kinds.begin(), kinds.end(),
                          [&](int a, int b) { return sizes[a] > sizes[b]; });
+        items.reserve(sizes[kinds[0]]);
         for (int kind : kinds) sort_stream(kind);
+        std::vector<std::uint64_t>().swap(items);  // (`items = {}` would keep its memory)
         auto ts_of = [&](int kind, std::uint32_t i) {
             switch (kind) {
                 case 0:
                     return slices[i].ts;
                 case 1:
                     return counters[i].ts;
-                case 2:
-                    return flows[i].s_ts;
                 default:
-                    return flows[i].f_ts;
+                    return m_.flow_ts(i, is_start(kind));
             }
         };
         // Each stream's head time is cached, so the merge reads one record per event.
-        std::size_t at[4] = {0, 0, 0, 0};
-        std::int64_t head[4];
+        std::size_t at[kStreams] = {};
+        std::int64_t head[kStreams];
         constexpr std::int64_t kDone = std::numeric_limits<std::int64_t>::max();
         // Time order is not memory order: a large trace would wait for memory at nearly every
         // event. So each stream fetches its record kAhead events early and, half-way there,
@@ -139,7 +160,7 @@ class JsonWriter {
             if (std::size_t near = at[kind] + kAhead / 2; near < order[kind].size()) {
                 std::uint32_t i = order[kind][near];
                 if (kind >= 2) {
-                    __builtin_prefetch(&slices[kind == 2 ? flows[i].s_slice : flows[i].f_slice]);
+                    __builtin_prefetch(&slices[flows[i].slice(is_start(kind))]);
                 } else if (kind == 0 && (slices[i].kind == SliceKind::WorkerTask ||
                                          slices[i].kind == SliceKind::SchedTask)) {
                     const Slice& s = slices[i];
@@ -152,10 +173,10 @@ class JsonWriter {
             head[kind] = at[kind] < order[kind].size() ? ts_of(kind, order[kind][at[kind]]) : kDone;
             prefetch(kind);
         };
-        for (int kind = 0; kind < 4; ++kind) advance(kind);
+        for (int kind = 0; kind < kStreams; ++kind) advance(kind);
         for (;;) {
             int next = 0;
-            for (int kind = 1; kind < 4; ++kind)
+            for (int kind = 1; kind < kStreams; ++kind)
                 if (head[kind] < head[next]) next = kind;
             if (head[next] == kDone) break;
             std::uint32_t index = order[next][at[next]++];
@@ -166,7 +187,7 @@ class JsonWriter {
             else if (next == 1)
                 counter(counters[index]);
             else
-                flow(index, next == 2);
+                flow(index, is_start(next));
         }
     }
 
@@ -241,7 +262,7 @@ class JsonWriter {
                 cname = phase_colour(cap.scheduler_phases[s.ref].kind);
                 break;
             case SliceKind::Orch:
-                cname = orch_colour(cap.orchestrator_phases[s.ref].phase);
+                cname = orch_colour(cap.phase_name(cap.orchestrator_phases[s.ref]));
                 break;
             case SliceKind::Upload:
                 cname = "thread_state_iowait";
@@ -284,11 +305,12 @@ class JsonWriter {
             out_.lit(",\"args\":{\"");
             out_.text(t.name);
             out_.lit("\":");
-            out_.integer(c.value);
+            out_.integer(c.value());
             out_.lit("}}");
             return;
         }
-        const SchedulerPhase& p = m_.sources[c.source].capture->scheduler_phases[c.ref];
+        const SchedulerPhase& p =
+            m_.sources[m_.tracks[c.track].source].capture->scheduler_phases[c.ref];
         out_.lit(R"({"name":"shared_ready_queue","cat":"queue","ph":"C")");
         track_key(c.track);
         key_us(",\"ts\":", c.ts);
@@ -303,13 +325,13 @@ class JsonWriter {
 
     void flow(std::uint32_t index, bool start) {
         const Flow& f = m_.flows[index];
-        const Slice& s = m_.slices[start ? f.s_slice : f.f_slice];
+        const Slice& s = m_.slices[f.slice(start)];
         out_.lit("{\"name\":\"");
         out_.text(flow_name(f.name()));
         out_.text(start ? R"(","cat":"flow","ph":"s","id":)" : R"(","cat":"flow","ph":"f","id":)");
         id(s, index);
         track_key(s.track);
-        key_us(",\"ts\":", start ? f.s_ts : f.f_ts);
+        key_us(",\"ts\":", m_.flow_ts(index, start));
         if (!start) out_.lit(",\"bp\":\"e\"");
         if (s.id != kNone) {
             out_.lit(",\"bind_id\":");

@@ -15,6 +15,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "ptune/swimlane/chunked_vector.hpp"
 #include "ptune/swimlane/trace.hpp"
 
 namespace ptune::swimlane::detail {
@@ -62,6 +63,7 @@ struct Track {
     bool is_counter = false;   ///< the shared ready-queue counter (three series: AIC, AIV, MIX)
     bool is_overhead = false;  ///< one `--overhead` series, named `name`; upstream gives it no
                                ///< thread_name (trace_overhead.cpp)
+    std::uint32_t source = 0;  ///< a counter track's source (whose phases its samples show)
 };
 
 /// One slice in 32 bytes (a 200K-task trace holds ~1.5M of them).
@@ -78,22 +80,59 @@ struct Slice {
 /// Most captures one trace can hold (Slice::source).
 inline constexpr std::size_t kMaxSources = 0xFFFF;
 
+/// One counter sample in 16 bytes (a 200K-task trace holds ~600K of them, ~1.7M with
+/// `--overhead`).
 struct Counter {
     std::int64_t ts = 0;
-    std::uint32_t source = 0;
-    std::uint32_t ref = 0;  ///< scheduler phase index (its shared_at_end depths)
     std::uint32_t track = 0;
-    std::int32_t value = 0;  ///< the sample of an overhead track (ref unused)
+    /// A ready-queue sample: the scheduler phase (of the track's source) whose shared_at_end
+    /// depths it shows; an overhead sample: its value, as value() reads it.
+    std::uint32_t ref = 0;
+
+    std::int32_t value() const { return static_cast<std::int32_t>(ref); }
+    void set_value(std::int32_t v) { ref = static_cast<std::uint32_t>(v); }
 };
 
-/// One arrow in 24 bytes; its flow id is its index in TraceModel::flows.
+/// One arrow in 16 bytes; its flow id is its index in TraceModel::flows. Its two times are
+/// offsets into its two slices (an end lies inside its slice, so its offset is below the
+/// slice's duration: 32 bits hold it unless the slice is over 4.29 s); an arrow with an offset
+/// that does not fit has kFarOffset in both and its times in FlowTimes' far list.
+/// TraceModel::flow_ts reads a time.
 struct Flow {
-    std::int64_t s_ts = 0, f_ts = 0;
     std::uint32_t s_slice = 0;       ///< slice index of the source end
     std::uint32_t f_slice : 28 = 0;  ///< slice index of the target end (< kMaxFlowSlice)
     std::uint32_t kind : 4 = 0;      ///< FlowName
+    std::uint32_t s_off = 0;         ///< source time − the source slice's start, or kFarOffset
+    std::uint32_t f_off = 0;         ///< target time − the target slice's start, or kFarOffset
 
     FlowName name() const { return static_cast<FlowName>(kind); }
+    /// The slice of the source (`start`) or target end.
+    std::uint32_t slice(bool start) const { return start ? s_slice : f_slice; }
+};
+
+/// Flow offsets at and above this are not offsets: the arrow's times are in FarFlows.
+inline constexpr std::uint32_t kFarOffset = std::numeric_limits<std::uint32_t>::max();
+
+/// The times of the arrows whose offsets do not fit a Flow (ends inside slices over 4.29 s,
+/// rare), by flow id; arrows are added in id order, so the list is sorted.
+class FarFlows {
+  public:
+    struct Times {
+        std::uint32_t flow = 0;
+        std::int64_t s_ts = 0, f_ts = 0;
+    };
+    void add(std::uint32_t flow, std::int64_t s_ts, std::int64_t f_ts) {
+        times_.push_back({flow, s_ts, f_ts});
+    }
+    /// The times of `flow`, which must have been added.
+    const Times& at(std::uint32_t flow) const {
+        return *std::lower_bound(times_.begin(), times_.end(), flow,
+                                 [](const Times& t, std::uint32_t f) { return t.flow < f; });
+    }
+    std::size_t size() const { return times_.size(); }
+
+  private:
+    std::vector<Times> times_;
 };
 
 /// The SPMD fan counts of dependency arrows (`input_task_count`, `output_task_count`), beside
@@ -126,7 +165,7 @@ class FanCounts {
         std::uint32_t first_flow = 0, count = 0, first_value = 0;
     };
     std::vector<Run> runs_;
-    std::vector<Counts> values_;
+    ChunkedVector<Counts, 14> values_;  ///< (their count is known only at the end)
 };
 
 /// Slices a flow can end on (Flow::f_slice); arrows to later slices are left out as unbound.
@@ -137,7 +176,7 @@ class StringTable {
   public:
     /// The buffer the next string is appended to; `close` ends it.
     std::string& text() { return text_; }
-    void close() { ends_.push_back(text_.size()); }
+    void close() { ends_.push_back(static_cast<std::uint32_t>(text_.size())); }
     std::string_view operator[](std::size_t i) const {
         std::size_t begin = i == 0 ? 0 : ends_[i - 1];
         return std::string_view(text_).substr(begin, ends_[i] - begin);
@@ -146,7 +185,7 @@ class StringTable {
 
   private:
     std::string text_;
-    std::vector<std::size_t> ends_;
+    std::vector<std::uint32_t> ends_;  ///< (a table over 4 GiB is not made: one per capture)
 };
 
 /// A lane group: slices that would share one upstream track (a core lane, a scheduler lane...).
@@ -189,30 +228,6 @@ struct SourceExtras {
         finish_rows;  ///< per scheduler phase: rows finished inside (complete)
 };
 
-/// A vector in fixed chunks of 64Ki elements: it grows without copying what it holds, and
-/// unlike std::deque (512-byte blocks, so a large map of them) an index costs one lookup in a
-/// chunk table small enough to stay in cache, which matters when millions of elements are read
-/// in time order rather than memory order.
-template <class T>
-class ChunkedVector {
-  public:
-    void push_back(const T& value) {
-        if ((size_ & kMask) == 0) chunks_.emplace_back().reserve(kChunk);
-        chunks_.back().push_back(value);
-        ++size_;
-    }
-    const T& operator[](std::size_t i) const { return chunks_[i >> kShift][i & kMask]; }
-    T& operator[](std::size_t i) { return chunks_[i >> kShift][i & kMask]; }
-    std::size_t size() const { return size_; }
-    bool empty() const { return size_ == 0; }
-
-  private:
-    static constexpr unsigned kShift = 16;
-    static constexpr std::size_t kChunk = std::size_t{1} << kShift, kMask = kChunk - 1;
-    std::vector<std::vector<T>> chunks_;  ///< each reserved to kChunk, filled in order
-    std::size_t size_ = 0;
-};
-
 struct TraceModel {
     std::span<const TraceSource> sources;
     std::vector<std::int64_t> offsets_ns;  ///< per source: added to its model times
@@ -225,12 +240,37 @@ struct TraceModel {
     /// Chunked rather than one vector: the flow count is only known at the end, and a growing
     /// vector's copies would double the largest structure of the trace at the peak.
     ChunkedVector<Flow> flows;
+    FarFlows far_flows;                ///< times of the arrows whose offsets do not fit a Flow
     FanCounts fan_counts;              ///< of the dependency arrows that have them
     std::vector<SourceExtras> extras;  ///< per source
     std::uint32_t next_slice_id = 0;   ///< X event ids, upstream order, unique across sources
     TraceCounts counts;
     FlowMode flow_mode = FlowMode::Instance;  ///< dependency arrows per anchor pair, edge or none
     const MultiRankLayout* multi_rank = nullptr;  ///< the multi-rank layout, when it is one
+
+    /// Appends an arrow from `s_ts` in slice `flow.s_slice` to `f_ts` in `flow.f_slice` (both
+    /// inside their slices, which must exist), its offsets set here.
+    void add_flow(Flow flow, std::int64_t s_ts, std::int64_t f_ts) {
+        std::uint64_t s_off = static_cast<std::uint64_t>(s_ts - slices[flow.s_slice].ts);
+        std::uint64_t f_off = static_cast<std::uint64_t>(f_ts - slices[flow.f_slice].ts);
+        if (s_off < kFarOffset && f_off < kFarOffset) {
+            flow.s_off = static_cast<std::uint32_t>(s_off);
+            flow.f_off = static_cast<std::uint32_t>(f_off);
+        } else {
+            flow.s_off = flow.f_off = kFarOffset;
+            far_flows.add(static_cast<std::uint32_t>(flows.size()), s_ts, f_ts);
+        }
+        flows.push_back(flow);
+    }
+    /// The time of arrow `i`'s source (`start`) or target end.
+    std::int64_t flow_ts(std::uint32_t i, bool start) const {
+        const Flow& f = flows[i];
+        std::uint32_t off = start ? f.s_off : f.f_off;
+        if (off != kFarOffset) [[likely]]
+            return slices[f.slice(start)].ts + off;
+        const FarFlows::Times& t = far_flows.at(i);
+        return start ? t.s_ts : t.f_ts;
+    }
 };
 
 /// Sorts `n` distinct values below 2^bits, ascending, with `spare` room for min(n, 4096) of
@@ -309,8 +349,12 @@ struct KeepTies {};
 /// indices, 8 bits per pass, skipping the digits no key differs in.
 /// `tie_less` (a strict weak order of indices) orders each run of equal keys, stably: a second
 /// key read only where the first one ties, not a second sort of everything.
+/// `scratch`, when given, holds the items (8 bytes an index) and keeps its memory for the next
+/// sort: one buffer for several sorts instead of one each (a new one rarely fits the holes the
+/// last one left, so each grew the heap).
 template <class KeyOf, class TieLess = KeepTies>
-void stable_order(std::vector<std::uint32_t>& order, KeyOf key_of, TieLess tie_less = {}) {
+void stable_order(std::vector<std::uint32_t>& order, KeyOf key_of, TieLess tie_less = {},
+                  std::vector<std::uint64_t>* scratch = nullptr) {
     std::size_t n = order.size();
     if (n < 2) return;
     // Runs [begin, end) of equal keys, once `order` holds the sorted indices.
@@ -336,7 +380,9 @@ void stable_order(std::vector<std::uint32_t>& order, KeyOf key_of, TieLess tie_l
     };
     // The keys, by position: read once from the records (a 200K-task trace's are far beyond
     // the cache), then only from this array.
-    std::vector<std::uint64_t> items(n);
+    std::vector<std::uint64_t> own;
+    std::vector<std::uint64_t>& items = scratch ? *scratch : own;
+    items.resize(n);
     std::uint64_t low = ~std::uint64_t{0}, high = 0;
     std::uint32_t largest = static_cast<std::uint32_t>(n - 1);  // position or index
     for (std::size_t j = 0; j < n; ++j) {
@@ -374,7 +420,7 @@ void stable_order(std::vector<std::uint32_t>& order, KeyOf key_of, TieLess tie_l
         });
         return;
     }
-    items = {};
+    std::vector<std::uint64_t>().swap(own);
     std::vector<std::uint64_t> keys(n);
     std::uint64_t varying = 0;
     for (std::uint32_t i = 0; i < n; ++i) {

@@ -247,9 +247,8 @@ void add_source(TraceModel& model, std::uint32_t k) {
     sweep_overhead(in, steps, order, [&](std::int64_t at, std::size_t series, std::int64_t value) {
         Counter c;
         c.ts = at + model.offsets_ns[k];
-        c.source = k;
         c.track = track[series];
-        c.value = static_cast<std::int32_t>(value);
+        c.set_value(static_cast<std::int32_t>(value));
         model.counters.push_back(c);
     });
 }

@@ -349,11 +349,12 @@ class ProtoWriter {
                 if (m_.tracks[c.track].is_overhead) {
                     put_uint(event, kEventType, kCounterEvent);
                     put_uint(event, kEventTrackUuid, counter_uuid(c.track, 0));
-                    put_int(event, kEventCounterValue, c.value);
+                    put_int(event, kEventCounterValue, c.value());
                     timestamped(body, e.ts, event);
                     continue;
                 }
-                const SchedulerPhase& p = m_.sources[c.source].capture->scheduler_phases[c.ref];
+                const SchedulerPhase& p =
+                    m_.sources[m_.tracks[c.track].source].capture->scheduler_phases[c.ref];
                 for (int j = 0; j < 3; ++j) {
                     event.clear();
                     body.clear();
