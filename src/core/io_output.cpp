@@ -390,7 +390,13 @@ Result<std::unique_ptr<AtomicOutput>> AtomicOutput::open(const std::string& path
     out->impl_->temp_path = temp.path;
     out->impl_->target = target;
     out->impl_->pending_slot = temp.slot;
-    if (out->impl_->buffer.open(temp.path, mode) == nullptr) {
+    // The temporary file is new and empty: opened to append (write-only, no O_TRUNC; nothing
+    // seeks in an output). On ext4 a truncation to zero marks the file for "auto_da_alloc", so
+    // its close() would start writing every dirty page back there and then (0.3 s of a 1 GB
+    // trace's run, which is page-cache work only otherwise; docs/PERFORMANCE.md, "Writing a
+    // large file").
+    const auto temp_mode = (mode & ~std::ios::trunc) | std::ios::app;
+    if (out->impl_->buffer.open(temp.path, temp_mode) == nullptr) {
         ::unlink(temp.path.c_str());
         return Error{fmt::format("cannot open for writing: {}", errno_text(errno)), path, 0,
                      ExitCode::InputError};
