@@ -132,20 +132,19 @@ class GraphAnalysis {
             std::nth_element(keys.begin(), nth, keys.end(), std::greater<>());
             threshold = *nth;
         }
-        std::vector<SetupRow> top;
+        std::vector<std::pair<double, SetupRow>> ranked;  // (key, row)
         for (const SetupCandidate& c : rows) {
             if (c.*key < threshold) continue;
             const AnalyzeRow& row = in_.rows[c.row];
-            top.push_back({label_of_row(row), row.core, c.setup_us, c.ratio});
+            ranked.push_back({c.*key, {label_of_row(row), row.core, c.setup_us, c.ratio}});
         }
-        auto value = [&](const SetupRow& r) {
-            return key == &SetupCandidate::setup_us ? r.setup_us : r.ratio;
-        };
         // Stable: rows alike in key and label (one task's blocks) keep the capture's order.
-        std::stable_sort(top.begin(), top.end(), [&](const SetupRow& a, const SetupRow& b) {
-            return value(a) != value(b) ? value(a) > value(b) : a.task < b.task;
+        std::stable_sort(ranked.begin(), ranked.end(), [](const auto& a, const auto& b) {
+            return a.first != b.first ? a.first > b.first : a.second.task < b.second.task;
         });
-        top.resize(std::min(kTopSetups, top.size()));
+        std::vector<SetupRow> top;
+        for (std::size_t i = 0; i < ranked.size() && i < kTopSetups; ++i)
+            top.push_back(std::move(ranked[i].second));
         return top;
     }
 
