@@ -315,7 +315,9 @@ render::Report build_summary_report(const std::vector<BenchCase>& cases,
     return report;
 }
 
-namespace {
+// Named, not anonymous: SummaryBuilder::State (external linkage) holds these, and in a unity
+// build GCC refuses an anonymous-namespace type inside it (-Wsubobject-linkage).
+namespace summary_detail {
 
 /// Text written once and kept where it is (views of it stay valid): blocks of 1 MiB, a longer
 /// piece in a block of its own.
@@ -366,7 +368,10 @@ class ChunkedVector {
     std::size_t size_ = 0;
 };
 
-}  // namespace
+}  // namespace summary_detail
+
+using summary_detail::ChunkedVector;
+using summary_detail::TextArena;
 
 struct SummaryBuilder::State {
     /// A case as the report needs it.
