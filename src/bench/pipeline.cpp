@@ -12,6 +12,7 @@
 
 #include "case_facts.hpp"
 #include "ptune/bench/summary.hpp"
+#include "ptune/core/chunked_vector.hpp"
 #include "ptune/core/io.hpp"
 #include "ptune/core/stats.hpp"
 
@@ -315,7 +316,7 @@ render::Report build_summary_report(const std::vector<BenchCase>& cases,
     return report;
 }
 
-// Named, not anonymous: SummaryBuilder::State (external linkage) holds these, and in a unity
+// Named, not anonymous: SummaryBuilder::State (external linkage) holds it, and in a unity
 // build GCC refuses an anonymous-namespace type inside it (-Wsubobject-linkage).
 namespace summary_detail {
 
@@ -348,29 +349,8 @@ class TextArena {
     std::size_t room_ = 0;
 };
 
-/// A vector that grows by chunks of 4096 elements: nothing is moved or copied as it grows (a
-/// log of 100,000 cases), and references stay valid.
-template <class T>
-class ChunkedVector {
-  public:
-    std::size_t size() const { return size_; }
-    T& emplace_back() {
-        if (size_ == chunks_.size() * kChunk) chunks_.push_back(std::make_unique<T[]>(kChunk));
-        ++size_;
-        return (*this)[size_ - 1];
-    }
-    T& operator[](std::size_t i) { return chunks_[i / kChunk][i % kChunk]; }
-    const T& operator[](std::size_t i) const { return chunks_[i / kChunk][i % kChunk]; }
-
-  private:
-    static constexpr std::size_t kChunk = 4096;
-    std::vector<std::unique_ptr<T[]>> chunks_;
-    std::size_t size_ = 0;
-};
-
 }  // namespace summary_detail
 
-using summary_detail::ChunkedVector;
 using summary_detail::TextArena;
 
 struct SummaryBuilder::State {
@@ -385,7 +365,7 @@ struct SummaryBuilder::State {
     };
     render::Table summary = empty_summary_table();
     bool without_sigma = false;
-    ChunkedVector<Entry> entries;
+    ChunkedVector<Entry, 12> entries;  ///< chunks of 4096: a log of 100,000 cases copies none
     /// The summary rows: per row its cell count, then each cell as its length and its bytes
     /// (32-bit lengths, unaligned); one piece of text per case instead of 11 strings.
     TextArena text;

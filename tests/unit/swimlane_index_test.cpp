@@ -10,7 +10,7 @@
 #include <catch2/catch.hpp>
 
 #include "../../src/swimlane/trace/trace_model.hpp"
-#include "ptune/swimlane/chunked_vector.hpp"
+#include "ptune/core/chunked_vector.hpp"
 #include "ptune/swimlane/id_index.hpp"
 
 using ptune::swimlane::IdIndex;
@@ -233,8 +233,24 @@ TEST_CASE("A counter sample is 16 bytes and keeps a negative overhead value", "[
     CHECK(c.value() == 2'000'000'000);
 }
 
+TEST_CASE("ChunkedVector::emplace_back keeps earlier elements where they are", "[swimlane]") {
+    ptune::ChunkedVector<std::uint64_t, 2> v;  // chunks of 4
+    std::vector<std::uint64_t*> places;
+    for (std::uint64_t i = 0; i < 13; ++i) {
+        std::uint64_t& added = v.emplace_back();
+        CHECK(added == 0);
+        added = 100 + i;
+        places.push_back(&added);
+    }
+    REQUIRE(v.size() == 13);
+    for (std::size_t i = 0; i < 13; ++i) {
+        CHECK(&v[i] == places[i]);  // no element moved while the vector grew
+        CHECK(v[i] == 100 + i);
+    }
+}
+
 TEST_CASE("ChunkedVector keeps elements in order across chunks, and releases them", "[swimlane]") {
-    ptune::swimlane::ChunkedVector<std::uint64_t, 3> v;  // chunks of 8
+    ptune::ChunkedVector<std::uint64_t, 3> v;  // chunks of 8
     CHECK(v.empty());
     CHECK((v.begin() == v.end()));
     for (std::uint64_t i = 0; i < 21; ++i) v.push_back(i * i);

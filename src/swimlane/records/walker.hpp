@@ -13,8 +13,8 @@
 #include <nlohmann/json.hpp>
 
 #include "host_clock.hpp"
+#include "ptune/core/chunked_vector.hpp"
 #include "ptune/core/json_walk.hpp"
-#include "ptune/swimlane/chunked_vector.hpp"
 #include "ptune/swimlane/model.hpp"
 
 namespace ptune::swimlane::records {

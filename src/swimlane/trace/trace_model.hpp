@@ -15,7 +15,7 @@
 #include <type_traits>
 #include <vector>
 
-#include "ptune/swimlane/chunked_vector.hpp"
+#include "ptune/core/chunked_vector.hpp"
 #include "ptune/swimlane/trace.hpp"
 
 namespace ptune::swimlane::detail {

@@ -5,15 +5,15 @@
 #include <utility>
 #include <vector>
 
-namespace ptune::swimlane {
+namespace ptune {
 
-/// A vector in fixed chunks of 2^Shift elements: it grows without copying what it holds, so it
-/// never holds its old and new buffers at once, and it leaves no freed buffers of half, a
-/// quarter… of its size behind (a doubling vector of N bytes takes ~2N of heap on the way, which
-/// ptune keeps: main.cpp turns glibc's unmapping of large blocks off). Unlike std::deque
-/// (512-byte blocks, so a large map of them) an index costs one lookup in a chunk table small
-/// enough to stay in cache, which matters when millions of elements are read in time order
-/// rather than memory order.
+/// A vector in fixed chunks of 2^Shift elements: it grows without copying what it holds (its
+/// elements never move, so references to them stay valid), so it never holds its old and new
+/// buffers at once, and it leaves no freed buffers of half, a quarter… of its size behind (a
+/// doubling vector of N bytes takes ~2N of heap on the way, which ptune keeps: main.cpp turns
+/// glibc's unmapping of large blocks off). Unlike std::deque (512-byte blocks, so a large map of
+/// them) an index costs one lookup in a chunk table small enough to stay in cache, which matters
+/// when millions of elements are read in time order rather than memory order.
 template <class T, unsigned Shift = 16>
 class ChunkedVector {
   public:
@@ -21,6 +21,12 @@ class ChunkedVector {
         if ((size_ & kMask) == 0) chunks_.emplace_back().reserve(kChunk);
         chunks_.back().push_back(std::move(value));
         ++size_;
+    }
+    /// Appends a default element and returns it.
+    T& emplace_back() {
+        if ((size_ & kMask) == 0) chunks_.emplace_back().reserve(kChunk);
+        ++size_;
+        return chunks_.back().emplace_back();
     }
     const T& operator[](std::size_t i) const { return chunks_[i >> Shift][i & kMask]; }
     T& operator[](std::size_t i) { return chunks_[i >> Shift][i & kMask]; }
@@ -61,4 +67,4 @@ class ChunkedVector {
     std::size_t size_ = 0;
 };
 
-}  // namespace ptune::swimlane
+}  // namespace ptune
