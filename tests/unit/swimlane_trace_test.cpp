@@ -19,6 +19,7 @@
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
+#include "../../src/swimlane/trace/background_buf.hpp"
 #include "../../src/swimlane/trace/trace_args.hpp"
 #include "ptune/core/io.hpp"
 #include "ptune/swimlane/reader.hpp"
@@ -893,4 +894,43 @@ TEST_CASE("trace args: values and their types for each kind of slice", "[swimlan
     CHECK(args_of["dummy(1)|2"] ==
           "phase=text:dummy loop_iter=int:92 tasks_processed=int:1 "
           "shared_at_start (aic,aiv,mix)=depths:0,0,0 shared_at_end (aic,aiv,mix)=depths:0,0,0");
+}
+
+TEST_CASE(
+    "the background writer writes every byte in order, however many blocks are left at the end",
+    "[swimlane][trace]") {
+    // The writer thread is woken once two blocks are full: a trace that ends with one full block
+    // (or a part of one) waiting must still be written whole by finish().
+    constexpr std::size_t kBlock = 128u << 10;
+    for (std::size_t size :
+         {std::size_t{0}, std::size_t{1}, kBlock - 1, kBlock, kBlock + 1, 2 * kBlock,
+          2 * kBlock + 7, 3 * kBlock, 5 * kBlock + 3, 40 * kBlock + 11}) {
+        std::string expected(size, '\0');
+        for (std::size_t i = 0; i < size; ++i)
+            expected[i] = static_cast<char>('a' + (i * 7 + i / 13) % 26);
+        std::ostringstream sink;
+        {
+            detail::BackgroundBuf buffer(sink);
+            std::ostream out(&buffer);
+            std::size_t written = 0;
+            bool in_place = false;  // alternately written in place (space/submit) and as a stream
+            while (written < size) {
+                std::size_t piece =
+                    std::min<std::size_t>(size - written, 1 + (written * 31) % 70001);
+                if (in_place) {
+                    auto room = buffer.space();
+                    piece = std::min(piece, room.size());
+                    std::memcpy(room.data(), expected.data() + written, piece);
+                    buffer.submit(piece);
+                } else {
+                    out.write(expected.data() + written, static_cast<std::streamsize>(piece));
+                }
+                written += piece;
+                in_place = !in_place;
+            }
+            REQUIRE(buffer.finish());
+        }
+        INFO("size " << size);
+        CHECK(sink.str() == expected);
+    }
 }
