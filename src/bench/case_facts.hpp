@@ -4,6 +4,7 @@
 // of the cases (pipeline.hpp, SummaryBuilder).
 
 #include <cstddef>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -35,8 +36,26 @@ struct CaseFactsView {
     const CaseMetrics* metrics;
 };
 
+/// The case rules' conditions, asked one case at a time while a log is read. They read a case's
+/// metrics alone (never its name, which is known to be unique only at the end), so a case they
+/// all fail for makes no finding, and findings_of_facts() needs only the cases they hold for.
+class CaseRuleScreen {
+  public:
+    /// The enabled case rules of `area` in `catalogue` (which must outlive the screen).
+    CaseRuleScreen(const rules::Catalogue& catalogue, std::string_view area);
+    ~CaseRuleScreen();
+    CaseRuleScreen(const CaseRuleScreen&) = delete;
+    CaseRuleScreen& operator=(const CaseRuleScreen&) = delete;
+    /// Whether the condition of any of the rules holds for a case of these metrics.
+    bool any_holds(const CaseMetrics& metrics);
+
+  private:
+    struct State;
+    std::unique_ptr<State> state_;
+};
+
 /// summary_findings() over the cases with a CI block, in case order: the same findings in the
-/// same order.
+/// same order. Cases the CaseRuleScreen of the same catalogue and area fails may be left out.
 std::vector<rules::Finding> findings_of_facts(const std::vector<CaseFactsView>& cases,
                                               const rules::Catalogue& catalogue,
                                               const rules::MetricStore& store,

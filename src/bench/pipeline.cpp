@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <cstring>
 #include <functional>
+#include <stdexcept>
 #include <unordered_map>
 
 #include <fmt/format.h>
@@ -349,8 +350,61 @@ class TextArena {
     std::size_t room_ = 0;
 };
 
+/// Whether any name repeats, answered while the cases come in (so the end need not hash every
+/// name again): an open-addressing table of 32-bit hashes and entry numbers, grown by doubling.
+/// Once a name repeats it is dropped: unique_names() then does the renaming.
+class NameRepeats {
+  public:
+    /// Notes entry `i` of `name`; `name_of(j)` gives an earlier entry's name.
+    template <class NameOf>
+    void add(std::size_t i, std::string_view name, const NameOf& name_of) {
+        if (repeated_) return;
+        if (i >= kEmpty) return give_up();
+        if (2 * (count_ + 1) > slots_.size()) grow();
+        const std::size_t full = std::hash<std::string_view>{}(name);
+        const auto hash = static_cast<std::uint32_t>(full ^ (full >> 32));
+        const std::size_t mask = slots_.size() - 1;
+        for (std::size_t at = hash & mask;; at = (at + 1) & mask) {
+            Slot& slot = slots_[at];
+            if (slot.entry == kEmpty) {
+                slot = {hash, static_cast<std::uint32_t>(i)};
+                ++count_;
+                return;
+            }
+            if (slot.hash == hash && name_of(slot.entry) == name) return give_up();
+        }
+    }
+    /// Whether a name came twice (or there were too many to tell).
+    bool repeated() const { return repeated_; }
+
+  private:
+    static constexpr std::uint32_t kEmpty = 0xFFFFFFFFu;
+    struct Slot {
+        std::uint32_t hash = 0, entry = kEmpty;
+    };
+    void give_up() {
+        repeated_ = true;
+        std::vector<Slot>().swap(slots_);
+    }
+    void grow() {
+        std::vector<Slot> larger(std::max<std::size_t>(64, 2 * slots_.size()));
+        const std::size_t mask = larger.size() - 1;
+        for (const Slot& slot : slots_) {
+            if (slot.entry == kEmpty) continue;
+            std::size_t at = slot.hash & mask;
+            while (larger[at].entry != kEmpty) at = (at + 1) & mask;
+            larger[at] = slot;
+        }
+        slots_.swap(larger);
+    }
+    std::vector<Slot> slots_;
+    std::size_t count_ = 0;
+    bool repeated_ = false;
+};
+
 }  // namespace summary_detail
 
+using summary_detail::NameRepeats;
 using summary_detail::TextArena;
 
 struct SummaryBuilder::State {
@@ -360,12 +414,17 @@ struct SummaryBuilder::State {
         bool has_block = false;
         std::uint32_t file = 0;  ///< the CI block's source: files[file], line
         std::size_t line = 0;
-        std::size_t kept = 0;  ///< 1 + its place in `kept`; 0 when not kept
-        CaseMetrics metrics;
+        std::size_t kept = 0;     ///< 1 + its place in `kept`; 0 when not kept
+        std::uint32_t facts = 0;  ///< 1 + its place in `metrics`; 0 when the rules need none
     };
     render::Table summary = empty_summary_table();
     bool without_sigma = false;
     ChunkedVector<Entry, 12> entries;  ///< chunks of 4096: a log of 100,000 cases copies none
+    /// What the case rules read of the cases with a CI block (of those the screen passes).
+    ChunkedVector<CaseMetrics, 10> metrics;
+    std::unique_ptr<CaseRuleScreen> screen;  ///< set by screen_with()
+    std::string screened_area;
+    NameRepeats repeats;
     /// The summary rows: per row its cell count, then each cell as its length and its bytes
     /// (32-bit lengths, unaligned); one piece of text per case instead of 11 strings.
     TextArena text;
@@ -426,6 +485,13 @@ struct SummaryBuilder::State {
 SummaryBuilder::SummaryBuilder() : state_(std::make_unique<State>()) {}
 SummaryBuilder::~SummaryBuilder() = default;
 
+void SummaryBuilder::screen_with(const rules::Catalogue& catalogue, std::string_view area) {
+    if (!state_->entries.empty())
+        throw std::logic_error("SummaryBuilder: screen_with() after the first case");
+    state_->screen = std::make_unique<CaseRuleScreen>(catalogue, area);
+    state_->screened_area = std::string(area);
+}
+
 void SummaryBuilder::add(BenchCase&& bench_case) {
     State& state = *state_;
     const std::size_t i = state.entries.size();
@@ -438,13 +504,18 @@ void SummaryBuilder::add(BenchCase&& bench_case) {
     row.emplace_back();  // the name: written from the case
     add_summary_cells(bench_case, block, row, state.without_sigma);
     entry.row = state.store_row(bench_case.name);
+    state.repeats.add(i, bench_case.name, [&state](std::size_t j) { return state.name(j); });
     if (block != nullptr) {
         entry.has_block = true;
         if (state.files.empty() || state.files.back() != block->source.file)
             state.files.push_back(block->source.file);
         entry.file = static_cast<std::uint32_t>(state.files.size() - 1);
         entry.line = block->source.line;
-        entry.metrics = case_metrics(*block);
+        CaseMetrics metrics = case_metrics(*block);
+        if (!state.screen || state.screen->any_holds(metrics)) {
+            state.metrics.push_back(std::move(metrics));
+            entry.facts = static_cast<std::uint32_t>(state.metrics.size());
+        }
     }
     if (has_case_tables(block)) {
         state.kept.push_back(std::move(bench_case));
@@ -455,17 +526,21 @@ void SummaryBuilder::add(BenchCase&& bench_case) {
 render::Report SummaryBuilder::finish(const rules::Catalogue& catalogue,
                                       const rules::MetricStore& store, std::string_view area) {
     State& state = *state_;
+    if (state.screen && area != state.screened_area)
+        throw std::logic_error("SummaryBuilder: finished for another rule area than it screened");
     const std::size_t count = state.entries.size();
-    unique_names(
-        count, [&](std::size_t i) { return state.name(i); },
-        [&](std::size_t i, std::string name) { state.renamed[i] = state.text.add(name); });
+    if (state.repeats.repeated())
+        unique_names(
+            count, [&](std::size_t i) { return state.name(i); },
+            [&](std::size_t i, std::string name) { state.renamed[i] = state.text.add(name); });
     std::vector<CaseFactsView> facts;
-    facts.reserve(count);
+    facts.reserve(state.metrics.size());
     for (std::size_t i = 0; i < count; ++i) {
         const State::Entry& entry = state.entries[i];
         if (entry.kept != 0) state.kept[entry.kept - 1].name = state.name(i);
-        if (entry.has_block)
-            facts.push_back({state.name(i), &state.files[entry.file], entry.line, &entry.metrics});
+        if (entry.facts != 0)
+            facts.push_back({state.name(i), &state.files[entry.file], entry.line,
+                             &state.metrics[entry.facts - 1]});
     }
     render::Report report;
     report.command = "bench-summary";

@@ -660,6 +660,16 @@ void publish_metrics(const std::vector<BenchCase>& cases, rules::MetricStore& st
 
 namespace {
 
+/// Whether any of `case_rules` holds for the case whose metrics `subject` holds.
+bool any_case_rule_holds(const rules::SubjectRules& case_rules, const rules::Subject& subject) {
+    return std::any_of(
+        case_rules.rules().begin(), case_rules.rules().end(), [&](const rules::Rule* rule) {
+            auto verdict =
+                rules::evaluate_expression(*rule->compiled_condition, subject, rule->params);
+            return verdict && *verdict != 0;
+        });
+}
+
 /// summary_findings() of the cases `each(visit)` hands to `visit(name, file, line, metrics)`.
 template <class ForEach>
 std::vector<rules::Finding> case_findings(const ForEach& each, const rules::Catalogue& catalogue,
@@ -675,13 +685,7 @@ std::vector<rules::Finding> case_findings(const ForEach& each, const rules::Cata
         publish_case(name, file, line, metrics, subject, true, &slots, false);
         // Conditions read metrics (and labels), never the name or the location: those are set
         // only for the few cases a rule holds for (not copied for each of 100,000 cases).
-        const bool any = std::any_of(
-            case_rules.rules().begin(), case_rules.rules().end(), [&](const rules::Rule* rule) {
-                auto verdict =
-                    rules::evaluate_expression(*rule->compiled_condition, subject, rule->params);
-                return verdict && *verdict != 0;
-            });
-        if (!any) return;
+        if (!any_case_rule_holds(case_rules, subject)) return;
         name_case(name, file, line, subject);
         case_rules.evaluate(subject, findings);
     });
@@ -690,6 +694,26 @@ std::vector<rules::Finding> case_findings(const ForEach& each, const rules::Cata
 }
 
 }  // namespace
+
+struct CaseRuleScreen::State {
+    State(const rules::Catalogue& catalogue, std::string_view area)
+        : case_rules(catalogue, "case", {std::string(area)}) {}
+    rules::SubjectRules case_rules;
+    rules::Subject subject;
+    MetricSlots slots;
+};
+
+CaseRuleScreen::CaseRuleScreen(const rules::Catalogue& catalogue, std::string_view area)
+    : state_(std::make_unique<State>(catalogue, area)) {}
+CaseRuleScreen::~CaseRuleScreen() = default;
+
+bool CaseRuleScreen::any_holds(const CaseMetrics& metrics) {
+    State& state = *state_;
+    if (state.case_rules.rules().empty()) return false;
+    static const std::string no_file;
+    publish_case({}, no_file, 0, metrics, state.subject, true, &state.slots, false);
+    return any_case_rule_holds(state.case_rules, state.subject);
+}
 
 std::vector<rules::Finding> findings_of_facts(const std::vector<CaseFactsView>& cases,
                                               const rules::Catalogue& catalogue,

@@ -4,10 +4,14 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <stdexcept>
 #include <tuple>
+
+#include <fmt/format.h>
 
 #include "ptune/bench/pipeline.hpp"
 #include "ptune/bench/summary.hpp"
+#include "ptune/core/handoff.hpp"
 #include "ptune/rules/engine.hpp"
 
 using namespace ptune;
@@ -204,4 +208,50 @@ TEST_CASE("SummaryBuilder gives the report of load_run, summary_findings and bui
     for (std::size_t f = 0; f < held.findings.size(); ++f)
         CHECK(key(built.findings[f]) == key(held.findings[f]));
     CHECK(built_diagnostics.items().size() == held_diagnostics.items().size());
+
+    // Screened as bench-summary runs it: the rules asked of each case as it comes, the cases
+    // read on a second thread. The same report.
+    SummaryBuilder screened;
+    screened.screen_with(*catalogue, kRuleArea);
+    Diagnostics screened_diagnostics;
+    REQUIRE(produce_alongside<BenchCase>(
+                [&](const CaseSink& sink) {
+                    return for_each_bench_case(inputs, {}, screened_diagnostics, sink);
+                },
+                [&](BenchCase&& bench_case) { screened.add(std::move(bench_case)); }, {2, 1})
+                .ok());
+    render::Report screened_report = screened.finish(*catalogue, store, kRuleArea);
+    CHECK(screened_report.notes == held.notes);
+    REQUIRE(screened_report.tables.size() == held.tables.size());
+    for (std::size_t t = 0; t < held.tables.size(); ++t)
+        CHECK(rows_of(screened_report.tables[t]) == held.tables[t].rows);
+    REQUIRE(screened_report.findings.size() == held.findings.size());
+    for (std::size_t f = 0; f < held.findings.size(); ++f)
+        CHECK(key(screened_report.findings[f]) == key(held.findings[f]));
+    CHECK(screened_diagnostics.items().size() == held_diagnostics.items().size());
+    CHECK_THROWS_AS(screened.finish(*catalogue, store, "gate."), std::logic_error);
+}
+
+TEST_CASE("SummaryBuilder renames a name repeated far apart, and only repeated names", "[bench]") {
+    // 5,000 distinct names (the table of names seen grows several times), then the first again.
+    auto catalogue = rules::Catalogue::builtin();
+    REQUIRE(catalogue.ok());
+    rules::MetricStore store;
+    for (bool repeat : {false, true}) {
+        SummaryBuilder builder;
+        builder.screen_with(*catalogue, kRuleArea);
+        const std::size_t count = 5000;
+        for (std::size_t i = 0; i <= count; ++i) {
+            BenchCase bench_case;
+            bench_case.name = fmt::format("models/case_{:05}.py", i == count && repeat ? 0 : i);
+            builder.add(std::move(bench_case));
+        }
+        render::Report report = builder.finish(*catalogue, store, kRuleArea);
+        const auto rows = rows_of(report.tables.front());
+        REQUIRE(rows.size() == count + 1);
+        INFO("repeat " << repeat);
+        CHECK(rows[0][0] == (repeat ? "models/case_00000.py #1" : "models/case_00000.py"));
+        CHECK(rows[1][0] == "models/case_00001.py");
+        CHECK(rows[count][0] == (repeat ? "models/case_00000.py #2" : "models/case_05000.py"));
+    }
 }

@@ -53,6 +53,10 @@ class SummaryBuilder {
     ~SummaryBuilder();
     SummaryBuilder(const SummaryBuilder&) = delete;
     SummaryBuilder& operator=(const SummaryBuilder&) = delete;
+    /// Asks the case rules of `area` in `catalogue` (which must outlive the builder) of each case
+    /// as it is added, so that finish() — for the same area — evaluates only the cases they hold
+    /// for; before the first add(). Without it finish() asks them of every case at the end.
+    void screen_with(const rules::Catalogue& catalogue, std::string_view area);
     /// Takes the next case, in input order (a CaseSink of for_each_bench_case()).
     void add(BenchCase&& bench_case);
     /// The report, with repeated case names made unique as load_run() makes them; once.

@@ -9,6 +9,7 @@
 #include "ptune/bench/pipeline.hpp"
 #include "ptune/bench/summary.hpp"
 #include "ptune/ciresult/inputs.hpp"
+#include "ptune/core/handoff.hpp"
 #include "ptune/core/terminal.hpp"
 #include "ptune/host/facts.hpp"
 
@@ -50,13 +51,19 @@ class BenchSummaryCommand : public Command {
             }
         };
         const std::string& format = context.options.format;
+        auto catalogue = context.catalogue();
+        if (!catalogue) return context.fail(catalogue.error());
         // The formats that print the tables (text, markdown, csv...) need each case's row,
-        // notes and rules' inputs, not the case: they are made while the log is read.
+        // notes and rules' inputs, not the case: they are made while the log is read, on this
+        // thread, while a second one reads on (core/handoff.hpp).
         const bool tables = format != "json" && format != "run";
         bench::SummaryBuilder& builder = builder_;  // a member: not torn down either
         if (tables) {
-            auto status = bench::for_each_bench_case(
-                inputs_, options_, context.diagnostics,
+            builder.screen_with(**catalogue, bench::kRuleArea);
+            auto status = produce_alongside<bench::BenchCase>(
+                [&](const bench::CaseSink& sink) {
+                    return bench::for_each_bench_case(inputs_, options_, context.diagnostics, sink);
+                },
                 [&](bench::BenchCase&& bench_case) { builder.add(std::move(bench_case)); });
             progress.reset();
             if (!status) return context.fail(status.error());
@@ -67,8 +74,6 @@ class BenchSummaryCommand : public Command {
             cases_ = std::move(*loaded);
         }
 
-        auto catalogue = context.catalogue();
-        if (!catalogue) return context.fail(catalogue.error());
         // Host logs among the inputs: losses, bind segments, host-orch shares, phase records.
         host::HostFacts host_facts = host::collect_host_facts(inputs_, context.diagnostics);
         rules::MetricStore store;
