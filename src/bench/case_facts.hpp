@@ -36,9 +36,9 @@ struct CaseFactsView {
     const CaseMetrics* metrics;
 };
 
-/// The case rules' conditions, asked one case at a time while a log is read. They read a case's
-/// metrics alone (never its name, which is known to be unique only at the end), so a case they
-/// all fail for makes no finding, and findings_of_facts() needs only the cases they hold for.
+/// The case rules of an area, asked one case at a time (while a log is read). Their conditions
+/// read a case's metrics alone, never its name or place, so a case they all fail for costs no
+/// copy of either.
 class CaseRuleScreen {
   public:
     /// The enabled case rules of `area` in `catalogue` (which must outlive the screen).
@@ -46,16 +46,25 @@ class CaseRuleScreen {
     ~CaseRuleScreen();
     CaseRuleScreen(const CaseRuleScreen&) = delete;
     CaseRuleScreen& operator=(const CaseRuleScreen&) = delete;
-    /// Whether the condition of any of the rules holds for a case of these metrics.
-    bool any_holds(const CaseMetrics& metrics);
+    /// Whether any rule holds for the case `name` at `file`:`line` of these metrics; if one
+    /// does, the case's findings are appended to `findings` (unsorted).
+    bool screen(std::string_view name, const std::string& file, std::size_t line,
+                const CaseMetrics& metrics, std::vector<rules::Finding>& findings);
 
   private:
     struct State;
     std::unique_ptr<State> state_;
 };
 
+/// The findings of a run: those of its store in `area`, then `case_findings` (a CaseRuleScreen's,
+/// in case order), sorted as rules::evaluate() sorts.
+std::vector<rules::Finding> with_run_findings(std::vector<rules::Finding> case_findings,
+                                              const rules::Catalogue& catalogue,
+                                              const rules::MetricStore& store,
+                                              std::string_view area);
+
 /// summary_findings() over the cases with a CI block, in case order: the same findings in the
-/// same order. Cases the CaseRuleScreen of the same catalogue and area fails may be left out.
+/// same order. Cases no rule holds for (CaseRuleScreen::screen() false) may be left out.
 std::vector<rules::Finding> findings_of_facts(const std::vector<CaseFactsView>& cases,
                                               const rules::Catalogue& catalogue,
                                               const rules::MetricStore& store,

@@ -414,16 +414,23 @@ struct SummaryBuilder::State {
         bool has_block = false;
         std::uint32_t file = 0;  ///< the CI block's source: files[file], line
         std::size_t line = 0;
-        std::size_t kept = 0;     ///< 1 + its place in `kept`; 0 when not kept
         std::uint32_t facts = 0;  ///< 1 + its place in `metrics`; 0 when the rules need none
+    };
+    /// A rank or task-slot table of a case, titled with the case's name as read.
+    struct CaseTable {
+        std::size_t entry;
+        std::size_t name_size;  ///< the title's first name_size bytes are the name
+        render::Table table;
     };
     render::Table summary = empty_summary_table();
     bool without_sigma = false;
     ChunkedVector<Entry, 12> entries;  ///< chunks of 4096: a log of 100,000 cases copies none
-    /// What the case rules read of the cases with a CI block (of those the screen passes).
+    /// What the case rules read of the cases with a CI block (screened: of those a rule holds
+    /// for, in case a repeated name makes their findings be made again under the unique one).
     ChunkedVector<CaseMetrics, 10> metrics;
     std::unique_ptr<CaseRuleScreen> screen;  ///< set by screen_with()
     std::string screened_area;
+    std::vector<rules::Finding> case_findings;  ///< the screen's, under the names as read
     NameRepeats repeats;
     /// The summary rows: per row its cell count, then each cell as its length and its bytes
     /// (32-bit lengths, unaligned); one piece of text per case instead of 11 strings.
@@ -431,7 +438,7 @@ struct SummaryBuilder::State {
     std::vector<std::string> cells;  ///< the row being made (its name cell left empty)
     std::unordered_map<std::size_t, std::string_view> renamed;  ///< row -> unique name, in `text`
     std::vector<std::pair<std::size_t, std::string>> notes;     ///< (entry, text without the name)
-    std::vector<BenchCase> kept;     ///< the cases with a rank or task-slot table
+    std::vector<CaseTable> case_tables;
     std::vector<std::string> files;  ///< the CI blocks' files, each once in a row
 
     /// Writes a row of `name` and cells[1..] to `text`; returns where it starts.
@@ -512,14 +519,17 @@ void SummaryBuilder::add(BenchCase&& bench_case) {
         entry.file = static_cast<std::uint32_t>(state.files.size() - 1);
         entry.line = block->source.line;
         CaseMetrics metrics = case_metrics(*block);
-        if (!state.screen || state.screen->any_holds(metrics)) {
+        if (!state.screen || state.screen->screen(bench_case.name, state.files.back(), entry.line,
+                                                  metrics, state.case_findings)) {
             state.metrics.push_back(std::move(metrics));
             entry.facts = static_cast<std::uint32_t>(state.metrics.size());
         }
     }
     if (has_case_tables(block)) {
-        state.kept.push_back(std::move(bench_case));
-        entry.kept = state.kept.size();
+        std::vector<render::Table> tables;
+        add_case_tables(bench_case, tables);
+        for (render::Table& table : tables)
+            state.case_tables.push_back({i, bench_case.name.size(), std::move(table)});
     }
 }
 
@@ -529,22 +539,26 @@ render::Report SummaryBuilder::finish(const rules::Catalogue& catalogue,
     if (state.screen && area != state.screened_area)
         throw std::logic_error("SummaryBuilder: finished for another rule area than it screened");
     const std::size_t count = state.entries.size();
-    if (state.repeats.repeated())
+    const bool repeated = state.repeats.repeated();
+    if (repeated)
         unique_names(
             count, [&](std::size_t i) { return state.name(i); },
             [&](std::size_t i, std::string name) { state.renamed[i] = state.text.add(name); });
-    std::vector<CaseFactsView> facts;
-    facts.reserve(state.metrics.size());
-    for (std::size_t i = 0; i < count; ++i) {
-        const State::Entry& entry = state.entries[i];
-        if (entry.kept != 0) state.kept[entry.kept - 1].name = state.name(i);
-        if (entry.facts != 0)
-            facts.push_back({state.name(i), &state.files[entry.file], entry.line,
-                             &state.metrics[entry.facts - 1]});
-    }
     render::Report report;
     report.command = "bench-summary";
-    report.findings = findings_of_facts(facts, catalogue, store, area);
+    if (state.screen && !repeated) {
+        report.findings = with_run_findings(std::move(state.case_findings), catalogue, store, area);
+    } else {  // the findings made (again) under the unique names
+        std::vector<CaseFactsView> facts;
+        facts.reserve(state.metrics.size());
+        for (std::size_t i = 0; i < count; ++i) {
+            const State::Entry& entry = state.entries[i];
+            if (entry.facts != 0)
+                facts.push_back({state.name(i), &state.files[entry.file], entry.line,
+                                 &state.metrics[entry.facts - 1]});
+        }
+        report.findings = findings_of_facts(facts, catalogue, store, area);
+    }
     for (const auto& [i, text] : state.notes)
         report.notes.push_back(fmt::format("{}: {}", state.name(i), text));
     if (state.without_sigma) report.notes.emplace_back(kSigmaNote);
@@ -553,7 +567,13 @@ render::Report SummaryBuilder::finish(const rules::Catalogue& catalogue,
     summary.view_row = [&state](std::size_t i, std::vector<std::string_view>& cells) {
         state.row_cells(i, cells);
     };
-    for (const BenchCase& bench_case : state.kept) add_case_tables(bench_case, report.tables);
+    for (State::CaseTable& case_table : state.case_tables) {
+        std::string& title = case_table.table.title;
+        if (repeated && state.renamed.contains(case_table.entry))
+            title = fmt::format("{}{}", state.name(case_table.entry),
+                                std::string_view(title).substr(case_table.name_size));
+        report.tables.push_back(std::move(case_table.table));
+    }
     return report;
 }
 

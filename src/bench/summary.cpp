@@ -674,23 +674,11 @@ bool any_case_rule_holds(const rules::SubjectRules& case_rules, const rules::Sub
 template <class ForEach>
 std::vector<rules::Finding> case_findings(const ForEach& each, const rules::Catalogue& catalogue,
                                           const rules::MetricStore& store, std::string_view area) {
-    const std::vector<std::string> areas = {std::string(area)};
-    std::vector<rules::Finding> findings = rules::evaluate(catalogue, store, areas);
-    const rules::SubjectRules case_rules(catalogue, "case", areas);
-    if (case_rules.rules().empty()) return findings;
-    rules::Subject subject;
-    MetricSlots slots;
+    CaseRuleScreen screen(catalogue, area);
+    std::vector<rules::Finding> findings;
     each([&](std::string_view name, const std::string& file, std::size_t line,
-             const CaseMetrics& metrics) {
-        publish_case(name, file, line, metrics, subject, true, &slots, false);
-        // Conditions read metrics (and labels), never the name or the location: those are set
-        // only for the few cases a rule holds for (not copied for each of 100,000 cases).
-        if (!any_case_rule_holds(case_rules, subject)) return;
-        name_case(name, file, line, subject);
-        case_rules.evaluate(subject, findings);
-    });
-    rules::sort_findings(findings);
-    return findings;
+             const CaseMetrics& metrics) { screen.screen(name, file, line, metrics, findings); });
+    return with_run_findings(std::move(findings), catalogue, store, area);
 }
 
 }  // namespace
@@ -707,12 +695,28 @@ CaseRuleScreen::CaseRuleScreen(const rules::Catalogue& catalogue, std::string_vi
     : state_(std::make_unique<State>(catalogue, area)) {}
 CaseRuleScreen::~CaseRuleScreen() = default;
 
-bool CaseRuleScreen::any_holds(const CaseMetrics& metrics) {
+bool CaseRuleScreen::screen(std::string_view name, const std::string& file, std::size_t line,
+                            const CaseMetrics& metrics, std::vector<rules::Finding>& findings) {
     State& state = *state_;
     if (state.case_rules.rules().empty()) return false;
-    static const std::string no_file;
-    publish_case({}, no_file, 0, metrics, state.subject, true, &state.slots, false);
-    return any_case_rule_holds(state.case_rules, state.subject);
+    publish_case(name, file, line, metrics, state.subject, true, &state.slots, false);
+    // Conditions read metrics (and labels), never the name or the location: those are set only
+    // for the few cases a rule holds for (not copied for each of 100,000 cases).
+    if (!any_case_rule_holds(state.case_rules, state.subject)) return false;
+    name_case(name, file, line, state.subject);
+    state.case_rules.evaluate(state.subject, findings);
+    return true;
+}
+
+std::vector<rules::Finding> with_run_findings(std::vector<rules::Finding> case_findings,
+                                              const rules::Catalogue& catalogue,
+                                              const rules::MetricStore& store,
+                                              std::string_view area) {
+    std::vector<rules::Finding> findings = rules::evaluate(catalogue, store, {std::string(area)});
+    findings.insert(findings.end(), std::make_move_iterator(case_findings.begin()),
+                    std::make_move_iterator(case_findings.end()));
+    rules::sort_findings(findings);
+    return findings;
 }
 
 std::vector<rules::Finding> findings_of_facts(const std::vector<CaseFactsView>& cases,
