@@ -337,3 +337,44 @@ TEST_CASE("a table of viewed rows renders as the same table held", "[terminal][r
     check_renders_as_held(held, viewed);
     CHECK(calls >= 2 * held.rows.size());  // measured, then written
 }
+
+TEST_CASE("a large text report renders its first table and the rest apart, the same bytes",
+          "[terminal][render]") {
+    // Past 20,000 rows in its first table, the text renderer renders what follows it on a
+    // second thread: the output is that of the first table alone, a blank line, and the rest.
+    using namespace ptune;
+    render::Report report;
+    render::Table& summary = report.tables.emplace_back();
+    summary.title = "summary";
+    summary.columns = {"case", "mean"};
+    for (int r = 0; r < 20001; ++r)
+        summary.rows.push_back({"case_" + std::to_string(r), std::to_string(r * 7 % 1000)});
+    for (int t = 0; t < 3; ++t) {
+        render::Table& ranks = report.tables.emplace_back();
+        ranks.title = "case_" + std::to_string(t) + ": ranks";
+        ranks.columns = {"rank", "mean"};
+        ranks.rows = {{"0", "1.5"}, {"1", "22.25"}};
+    }
+    report.notes = {"case_3: a note"};
+    for (int f = 0; f < 1000; ++f) {
+        rules::Finding& finding = report.findings.emplace_back();
+        finding.rule = "bench.tail";
+        finding.title = "tail";
+        finding.message = "mean over median " + std::to_string(f);
+        finding.subject = {"case", "case_" + std::to_string(f)};
+    }
+    auto text = render::make_standard_renderer("text");
+    REQUIRE(text);
+    render::RenderOptions options;
+    options.width = 100;
+    std::ostringstream whole, first, rest;
+    text->render(report, whole, options);
+    render::Report head, tail = report;
+    head.tables.push_back(report.tables.front());
+    tail.tables.erase(tail.tables.begin());
+    text->render(head, first, options);
+    text->render(tail, rest, options);
+    CHECK(whole.str() == first.str() + "\n" + rest.str());
+    CHECK(whole.str().find("case_20000") != std::string::npos);
+    CHECK(whole.str().find("mean over median 999") != std::string::npos);
+}
