@@ -3,6 +3,8 @@
 
 #include <atomic>
 #include <memory>
+#include <mutex>
+#include <set>
 #include <stdexcept>
 #include <string>
 #include <thread>
@@ -88,4 +90,39 @@ TEST_CASE("produce_alongside: a consumer's exception stops it without blocking t
                       "bad case");
     CHECK(consumed == 10);
     CHECK(produced == 100000);
+}
+
+TEST_CASE("produce_alongside with recycle gives the producer back items the consumer is done with",
+          "[core][handoff]") {
+    std::mutex seen_mutex;
+    std::set<std::string> consumed_values;
+    std::vector<std::string> seen;
+    std::size_t given_back = 0;
+    bool all_given_back_were_consumed = true;
+    produce_alongside<std::string>(
+        [&](const Emit& emit) {
+            std::string item;
+            for (int i = 0; i < 20000; ++i) {
+                item = "item " + std::to_string(i) + std::string(40, '.');  // off the SSO
+                emit(std::move(item));
+                if (!item.empty()) {  // a consumed item, handed back
+                    ++given_back;
+                    std::lock_guard lock(seen_mutex);
+                    all_given_back_were_consumed =
+                        all_given_back_were_consumed && consumed_values.count(item) == 1;
+                }
+            }
+        },
+        [&](std::string&& item) {
+            seen.push_back(item);  // a copy: the item itself stays for recycling
+            std::lock_guard lock(seen_mutex);
+            consumed_values.insert(item);
+        },
+        HandoffLimits{.batch = 16, .batches = 4, .recycle = true});
+    REQUIRE(seen.size() == 20000);
+    for (int i = 0; i < 20000; i += 997)
+        CHECK(seen[static_cast<std::size_t>(i)] ==
+              "item " + std::to_string(i) + std::string(40, '.'));
+    CHECK(given_back > 0);
+    CHECK(all_given_back_were_consumed);
 }

@@ -5,6 +5,7 @@
 /// cores the digest of a case overlaps the reading of the next ones; the consumer sees exactly
 /// the sequence a plain loop would give it.
 
+#include <atomic>
 #include <condition_variable>
 #include <cstddef>
 #include <deque>
@@ -24,6 +25,10 @@ namespace ptune {
 struct HandoffLimits {
     std::size_t batch = 256;  ///< items handed over at once (one lock a batch)
     std::size_t batches = 4;  ///< full batches waiting at most: memory stays bounded
+    /// Consumed items go back to the producer: emit(item) then leaves in `item` one the
+    /// consumer is done with (its storage reused, its contents stale) instead of a moved-from
+    /// one. For a producer that resets the item it emits from before filling it again.
+    bool recycle = false;
 };
 
 /// Runs `produce(emit)` on a second thread while this thread calls `consume(item)` for every item
@@ -41,6 +46,8 @@ auto produce_alongside(Produce&& produce, Consume&& consume, HandoffLimits limit
         std::mutex mutex;
         std::condition_variable changed;
         std::deque<std::vector<Item>> full;
+        std::vector<std::vector<Item>> spent;  ///< consumed batches, with `recycle`
+        std::atomic<std::size_t> spent_count = 0;
         bool done = false, abandoned = false;
         std::exception_ptr failure;
     } shared;
@@ -64,8 +71,21 @@ auto produce_alongside(Produce&& produce, Consume&& consume, HandoffLimits limit
         if (wake) shared.changed.notify_all();
         batch.reserve(limits.batch);
     };
+    std::vector<Item> spare;  // consumed items, given back one per emit
     const std::function<void(Item &&)> emit = [&](Item&& item) {
         batch.push_back(std::move(item));
+        if (limits.recycle) {
+            if (spare.empty() && shared.spent_count.load(std::memory_order_relaxed) > 0) {
+                std::lock_guard lock(shared.mutex);
+                spare = std::move(shared.spent.back());
+                shared.spent.pop_back();
+                shared.spent_count.store(shared.spent.size(), std::memory_order_relaxed);
+            }
+            if (!spare.empty()) {
+                item = std::move(spare.back());
+                spare.pop_back();
+            }
+        }
         if (batch.size() >= limits.batch) hand_over();
     };
 
@@ -127,6 +147,13 @@ auto produce_alongside(Produce&& produce, Consume&& consume, HandoffLimits limit
         }
         try {
             for (Item& item : items) consume(std::move(item));
+            if (limits.recycle) {
+                std::lock_guard lock(shared.mutex);
+                if (shared.spent.size() < limits.batches) {
+                    shared.spent.push_back(std::move(items));
+                    shared.spent_count.store(shared.spent.size(), std::memory_order_relaxed);
+                }
+            }
         } catch (...) {
             consumer_failure = std::current_exception();
             {

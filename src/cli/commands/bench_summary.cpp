@@ -64,7 +64,10 @@ class BenchSummaryCommand : public Command {
                 [&](const bench::CaseSink& sink) {
                     return bench::for_each_bench_case(inputs_, options_, context.diagnostics, sink);
                 },
-                [&](bench::BenchCase&& bench_case) { builder.add(std::move(bench_case)); });
+                [&](bench::BenchCase&& bench_case) { builder.add(std::move(bench_case)); },
+                // The reader refills one case after another (its blocks' storage kept): it gets
+                // back the cases the builder is done with instead of allocating new ones.
+                HandoffLimits{.recycle = true});
             progress.reset();
             if (!status) return context.fail(status.error());
         } else {
