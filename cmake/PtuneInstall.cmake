@@ -95,7 +95,10 @@ set(CPACK_COMPONENT_PTUNE_DESCRIPTION "${PROJECT_DESCRIPTION}")
 set(CPACK_COMPONENT_DEV_DESCRIPTION "ptune::core library, headers and CMake package")
 # Exact bookworm sonames of what the binary links; the -dev package adds the headers the
 # exported CMake package needs to find its dependencies.
-set(CPACK_DEBIAN_PTUNE_PACKAGE_DEPENDS "libfmt9, libspdlog1.10, zlib1g, libdeflate0, libsqlite3-0, libpq5, libstdc++6, libc6")
+set(CPACK_DEBIAN_PTUNE_PACKAGE_DEPENDS "libfmt9, libspdlog1.10, zlib1g, libdeflate0, libsqlite3-0, libstdc++6, libc6")
+# libpq is loaded only when a PostgreSQL history is opened (src/history/postgres_connection.cpp):
+# every other command runs without it.
+set(CPACK_DEBIAN_PTUNE_PACKAGE_RECOMMENDS "libpq5")
 set(CPACK_DEBIAN_DEV_PACKAGE_DEPENDS
     "libfmt-dev, libspdlog-dev, nlohmann-json3-dev, zlib1g-dev, libdeflate-dev, libsqlite3-dev, libpq-dev")
 include(CPack)

@@ -74,6 +74,11 @@ echo "Depends: $depends"
 grep -q "libfmt9" <<<"$depends"
 grep -q "libspdlog1.10" <<<"$depends"
 grep -q "libdeflate0" <<<"$depends"
+# libpq is loaded on demand (a PostgreSQL history only): recommended, not required.
+grep -q "libpq" <<<"$depends" && fail "Depends names libpq, which ptune loads only on demand"
+recommends=$(dpkg-deb -f "$deb" Recommends)
+echo "Recommends: $recommends"
+grep -q "libpq5" <<<"$recommends" || fail "Recommends lacks libpq5"
 
 # Install it the way dpkg does, into a clean root-like directory, and run it from there.
 root=$scratch/root
