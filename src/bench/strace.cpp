@@ -430,13 +430,13 @@ void StraceCollector::reset(std::string source) {
     if (group_index_.size() <= 1024)
         std::fill(group_index_.begin(), group_index_.end(), 0);
     else
-        group_index_ = {};
+        std::vector<std::uint32_t>().swap(group_index_);  // (`= {}` would keep its memory)
     groups_full_ = false;
     hid_names_.clear();
     if (hid_ids_.bucket_count() <= 1024)
         hid_ids_.clear();  // (clearing walks every bucket)
     else
-        hid_ids_ = {};
+        decltype(hid_ids_)().swap(hid_ids_);
     last_group_ = nullptr;
     record_heads_ = 0;
     torn_records_ = 0;

@@ -336,7 +336,7 @@ void for_each_pair(std::vector<GateRun>& baseline_runs, GateRun& current, Diagno
         std::vector<std::uint32_t> next(begin.begin(), begin.end() - 1);
         for (const PairLink& link : links) ordered[next[link.slot]++] = {link.run, link.index};
     }
-    links = {};
+    std::vector<PairLink>().swap(links);  // its memory given back (`= {}` would keep it)
     if (on_count) on_count(slots.size());
     for (std::size_t s = 0; s < slots.size(); ++s) {
         const PairSlot& slot = slots[s];
