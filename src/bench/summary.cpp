@@ -713,8 +713,12 @@ std::vector<rules::Finding> with_run_findings(std::vector<rules::Finding> case_f
                                               const rules::MetricStore& store,
                                               std::string_view area) {
     std::vector<rules::Finding> findings = rules::evaluate(catalogue, store, {std::string(area)});
-    findings.insert(findings.end(), std::make_move_iterator(case_findings.begin()),
-                    std::make_move_iterator(case_findings.end()));
+    if (findings.empty()) {  // most runs: no copy of the case findings
+        findings = std::move(case_findings);
+    } else {
+        findings.insert(findings.end(), std::make_move_iterator(case_findings.begin()),
+                        std::make_move_iterator(case_findings.end()));
+    }
     rules::sort_findings(findings);
     return findings;
 }
