@@ -86,6 +86,8 @@ class LogScanner {
         std::string scratch;
         std::string_view raw_line;
         std::size_t total = progress_total();
+        // A large file (total is 0 for stdin): its next MiB is read while this one is parsed.
+        if (total >= kReadAheadBytes) reader.read_ahead();
         std::size_t next_progress = kProgressStep;
         // Every line of the binary probe is looked at (for NUL bytes); after it, only the
         // lines the prefilter picks.
@@ -162,6 +164,7 @@ class LogScanner {
     /// NUL bytes this early mean a binary file, not a log with a damaged line.
     static constexpr std::size_t kBinaryProbeBytes = 8192;
     static constexpr std::size_t kProgressStep = 16u << 20;
+    static constexpr std::size_t kReadAheadBytes = 4u << 20;
 
     std::size_t progress_total() const {
         std::error_code error;

@@ -1,16 +1,112 @@
 // io::LineReader and count_newlines (io.hpp): lines of a text or a stream without copying.
 
 #include <algorithm>
+#include <condition_variable>
 #include <cstring>
+#include <deque>
+#include <mutex>
+#include <system_error>
+#include <thread>
 
 #include "ptune/core/io.hpp"
 
 namespace ptune::io {
 
+namespace {
+
+constexpr std::size_t kChunk = 1u << 20;
+/// Room before each read-ahead chunk for the unread tail of the last one (the line it cut).
+constexpr std::size_t kReserve = 64u << 10;
+
+}  // namespace
+
+/// The reading thread of read_ahead(): reads chunks of the stream into a few buffers, each
+/// behind kReserve bytes of room; the reader takes them in order and gives them back.
+struct LineReader::ReadAhead {
+    struct Chunk {
+        std::unique_ptr<char[]> buffer;
+        std::size_t size = 0;  ///< bytes read behind the reserve; 0 at the end of the stream
+    };
+    static constexpr std::size_t kBuffers = 3;
+
+    explicit ReadAhead(std::istream& in) : in(in) {
+        for (std::size_t i = 0; i < kBuffers; ++i)
+            free.push_back(std::make_unique_for_overwrite<char[]>(kReserve + kChunk));
+        thread = std::thread([this] { run(); });  // may throw: read_ahead() falls back
+    }
+    ~ReadAhead() {
+        {
+            std::lock_guard lock(mutex);
+            stop = true;
+        }
+        changed.notify_all();
+        thread.join();
+    }
+    ReadAhead(const ReadAhead&) = delete;
+    ReadAhead& operator=(const ReadAhead&) = delete;
+
+    /// The next chunk, waiting for it.
+    Chunk take() {
+        std::unique_lock lock(mutex);
+        changed.wait(lock, [&] { return !ready.empty(); });
+        Chunk chunk = std::move(ready.front());
+        ready.pop_front();
+        return chunk;
+    }
+    void give_back(std::unique_ptr<char[]> buffer) {
+        {
+            std::lock_guard lock(mutex);
+            free.push_back(std::move(buffer));
+        }
+        changed.notify_all();
+    }
+
+    std::istream& in;
+    std::mutex mutex;
+    std::condition_variable changed;
+    std::vector<std::unique_ptr<char[]>> free;
+    std::deque<Chunk> ready;
+    bool stop = false;
+    std::thread thread;
+
+  private:
+    void run() {
+        for (;;) {
+            std::unique_ptr<char[]> buffer;
+            {
+                std::unique_lock lock(mutex);
+                changed.wait(lock, [&] { return stop || !free.empty(); });
+                if (stop) return;
+                buffer = std::move(free.back());
+                free.pop_back();
+            }
+            in.read(buffer.get() + kReserve, static_cast<std::streamsize>(kChunk));
+            const auto got = static_cast<std::size_t>(in.gcount());
+            {
+                std::lock_guard lock(mutex);
+                ready.push_back({std::move(buffer), got});
+            }
+            changed.notify_all();
+            if (got == 0) return;
+        }
+    }
+};
+
 LineReader::LineReader(std::string_view text) : text_(text) {}
 
 LineReader::LineReader(std::istream& in, std::size_t max_line_bytes)
     : in_(&in), max_line_(max_line_bytes == 0 ? 1 : max_line_bytes) {}
+
+LineReader::~LineReader() = default;
+
+void LineReader::read_ahead() {
+    if (in_ == nullptr || ahead_ || size_ > 0 || eof_) return;
+    try {
+        ahead_ = std::make_unique<ReadAhead>(*in_);
+    } catch (const std::system_error&) {
+        // No second thread: read as before.
+    }
+}
 
 std::size_t LineReader::find_newline(std::size_t from) const {
     if (from >= size_) return kNone;
@@ -22,7 +118,7 @@ std::size_t LineReader::find_newline(std::size_t from) const {
 
 bool LineReader::fill() {
     if (eof_) return false;
-    constexpr std::size_t kChunk = 1u << 20;
+    if (ahead_) return fill_ahead();
     // Keep the unread tail, then read behind it; grow only for a line longer than a chunk.
     // No zero-filling: the bytes are overwritten by the read.
     std::size_t tail = size_ - begin_;
@@ -42,6 +138,47 @@ bool LineReader::fill() {
     size_ += got;
     if (got == 0) eof_ = true;
     return got > 0;
+}
+
+bool LineReader::fill_ahead() {
+    ReadAhead::Chunk chunk = ahead_->take();
+    if (chunk.size == 0) {
+        eof_ = true;
+        ahead_->give_back(std::move(chunk.buffer));
+        return false;
+    }
+    const std::size_t tail = size_ - begin_;
+    complete_end_ = 0;
+    if (tail <= kReserve) {  // the chunk's buffer takes the tail in front of it: no other copy
+        char* tail_at = chunk.buffer.get() + kReserve - tail;
+        if (tail > 0) std::memcpy(tail_at, storage_.get() + begin_, tail);
+        if (storage_pooled_) ahead_->give_back(std::move(storage_));
+        storage_ = std::move(chunk.buffer);
+        storage_pooled_ = true;
+        capacity_ = kReserve + kChunk;
+        begin_ = kReserve - tail;
+        size_ = kReserve + chunk.size;
+        return true;
+    }
+    // A line longer than the reserve: it and the chunk in a buffer of the reader's own, grown
+    // by doubling as in fill().
+    const std::size_t need = tail + chunk.size;
+    if (storage_pooled_ || capacity_ < need) {
+        const std::size_t capacity = std::max(2 * capacity_, need);
+        auto grown = std::make_unique_for_overwrite<char[]>(capacity);
+        std::memcpy(grown.get(), storage_.get() + begin_, tail);
+        if (storage_pooled_) ahead_->give_back(std::move(storage_));
+        storage_ = std::move(grown);
+        storage_pooled_ = false;
+        capacity_ = capacity;
+    } else if (begin_ > 0) {
+        std::memmove(storage_.get(), storage_.get() + begin_, tail);
+    }
+    std::memcpy(storage_.get() + tail, chunk.buffer.get() + kReserve, chunk.size);
+    ahead_->give_back(std::move(chunk.buffer));
+    begin_ = 0;
+    size_ = need;
+    return true;
 }
 
 bool LineReader::next(std::string_view& line) {

@@ -270,3 +270,59 @@ TEST_CASE("run directories are chosen by the timestamp in their name", "[discove
     CHECK(parsed->timestamp == "20260101_010203");
     fs::remove_all(dir.parent_path());
 }
+
+TEST_CASE("LineReader reading ahead on a second thread hands out the same lines", "[io]") {
+    // Lines shorter than, around and far beyond the 64 KiB kept in front of each read-ahead
+    // chunk and the 1 MiB chunk itself; CRLF, a byte order mark, an over-long line cut at the
+    // limit and an unterminated last line; next() and next_interesting() alike.
+    std::string text = "\xEF\xBB\xBF" "first\r\n";
+    std::size_t seed = 7;
+    auto random = [&seed] { return seed = seed * 6364136223846793005u + 1442695040888963407u; };
+    for (int i = 0; i < 60000; ++i) {
+        std::size_t length = random() >> 58;                             // 0..63
+        if (i % 5000 == 17) length = 64u * 1024 - 3 + (random() >> 62);  // about the reserve
+        if (i % 20000 == 9999) length = (3u << 20) + 5;                  // several chunks
+        text += (i % 7 == 0 ? "[RUN] " : "chatter ") + std::string(length, 'a' + i % 26);
+        text += i % 11 == 0 ? "\r\n" : "\n";
+    }
+    text += "unterminated [RUN] end";
+    auto interest = [](const char* begin, const char* end) -> const char* {
+        std::string_view rest(begin, static_cast<std::size_t>(end - begin));
+        auto at = rest.find("[RUN]");
+        return at == std::string_view::npos ? end : begin + at;
+    };
+    for (bool interesting : {false, true}) {
+        for (std::size_t limit : {std::size_t{64} << 20, std::size_t{1} << 20}) {
+            std::istringstream plain_in(text), ahead_in(text);
+            io::LineReader plain(plain_in, limit), ahead(ahead_in, limit);
+            ahead.read_ahead();
+            std::string_view a, b;
+            std::size_t lines = 0;
+            for (;;) {
+                bool got_a = interesting ? plain.next_interesting(a, interest) : plain.next(a);
+                bool got_b = interesting ? ahead.next_interesting(b, interest) : ahead.next(b);
+                REQUIRE(got_a == got_b);
+                if (!got_a) break;
+                ++lines;
+                INFO("line " << plain.line_number() << ", interesting " << interesting);
+                REQUIRE(a == b);
+                REQUIRE(plain.line_number() == ahead.line_number());
+                REQUIRE(plain.line_offset() == ahead.line_offset());
+                REQUIRE(plain.bytes_read() == ahead.bytes_read());
+                REQUIRE(plain.truncated() == ahead.truncated());
+                REQUIRE(plain.unterminated() == ahead.unterminated());
+                REQUIRE(plain.interest_offset() == ahead.interest_offset());
+            }
+            CHECK(lines > (interesting ? 8000u : 60000u));
+        }
+    }
+    // Stopped early: the reading thread ends with the reader.
+    std::istringstream early_in(text);
+    {
+        io::LineReader early(early_in);
+        early.read_ahead();
+        std::string_view line;
+        REQUIRE(early.next(line));
+        CHECK(line == "first");
+    }
+}

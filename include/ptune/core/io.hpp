@@ -70,6 +70,15 @@ class LineReader {
     explicit LineReader(std::string_view text);
     /// Streams lines from `in`.
     explicit LineReader(std::istream& in, std::size_t max_line_bytes = 64u << 20);
+    ~LineReader();
+    LineReader(const LineReader&) = delete;
+    LineReader& operator=(const LineReader&) = delete;
+
+    /// From now on the stream is read on a second thread, a chunk ahead of the lines handed
+    /// out: the copy out of the page cache overlaps the parsing. For a regular file (a reader
+    /// blocked on a pipe would hold up the destructor); before the first line. Does nothing for
+    /// a text, or when no thread can be started. The lines are the same.
+    void read_ahead();
 
     /// Fetches the next line; the view stays valid until the next call. False at the end.
     bool next(std::string_view& line);
@@ -96,7 +105,9 @@ class LineReader {
     std::size_t line_offset() const { return line_offset_; }
 
   private:
+    struct ReadAhead;
     bool fill();
+    bool fill_ahead();
     bool next_with_interest_at(std::string_view& line, std::size_t offset);
     static constexpr std::size_t kNone = static_cast<std::size_t>(-1);
     /// Offset of the next '\n' in the buffer at or after `from`, kNone if there is none.
@@ -105,7 +116,9 @@ class LineReader {
 
     std::string_view text_;
     std::istream* in_ = nullptr;
-    std::unique_ptr<char[]> storage_;  ///< stream mode: bytes read, [begin_, size_) unread
+    std::unique_ptr<char[]> storage_;   ///< stream mode: bytes read, [begin_, size_) unread
+    std::unique_ptr<ReadAhead> ahead_;  ///< set by read_ahead()
+    bool storage_pooled_ = false;       ///< storage_ is one of ahead_'s buffers
     std::size_t capacity_ = 0;
     std::size_t size_ = 0;
     std::size_t begin_ = 0;
