@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <map>
 #include <random>
+#include <string>
 #include <vector>
 
 #include <catch2/catch.hpp>
@@ -14,7 +15,9 @@
 #include "ptune/swimlane/id_index.hpp"
 
 using ptune::swimlane::IdIndex;
+using ptune::swimlane::detail::sort_distinct;
 using ptune::swimlane::detail::stable_order;
+using ptune::swimlane::detail::StringTable;
 
 namespace {
 
@@ -181,6 +184,28 @@ TEST_CASE("FanCounts finds the counts of arrows in runs of flow ids, and none el
     CHECK(fans.find(10)->output == 5);
 }
 
+TEST_CASE("FanCounts codes each pair of counts once, and keeps pairs past 65535 beside",
+          "[swimlane]") {
+    // Each arrow keeps a 2-byte code of its pair; the 65536th distinct pair and later ones go
+    // to a list beside, found by flow id. Every arrow still reads back its own counts.
+    ptune::swimlane::detail::FanCounts fans;
+    auto pair_of = [](std::uint32_t flow) {
+        return ptune::swimlane::detail::FanCounts::Counts{static_cast<std::int32_t>(flow % 70000),
+                                                          static_cast<std::int32_t>(flow % 3) - 1};
+    };
+    std::vector<std::uint32_t> flows;
+    for (std::uint32_t flow = 10; flow < 150010; ++flow)
+        if (flow % 7 != 0) flows.push_back(flow);  // runs of six consecutive ids
+    for (std::uint32_t flow : flows) fans.add(flow, pair_of(flow));
+    for (std::uint32_t flow : flows) {
+        const auto* counts = fans.find(flow);
+        REQUIRE(counts != nullptr);
+        CHECK(counts->input == pair_of(flow).input);
+        CHECK(counts->output == pair_of(flow).output);
+    }
+    for (std::uint32_t flow : {0u, 7u, 14u, 149996u, 150010u}) CHECK(fans.find(flow) == nullptr);
+}
+
 TEST_CASE("Flows keep their times as offsets into their slices, far ones beside them",
           "[swimlane]") {
     using namespace ptune::swimlane::detail;
@@ -292,5 +317,36 @@ TEST_CASE("stable_order with one scratch for several sorts equals it without", "
         stable_order(order, key_of, ptune::swimlane::detail::KeepTies{}, &scratch);
         CHECK(order == alone);
         CHECK(scratch.capacity() >= n);  // kept for the next sort
+    }
+}
+
+TEST_CASE("A string table keeps its strings when its spare room is given back", "[swimlane]") {
+    StringTable table;
+    for (int i = 0; i < 100; ++i) {
+        table.text() += "label" + std::to_string(i);
+        table.close();
+    }
+    table.shrink_to_fit();
+    REQUIRE(table.size() == 100);
+    CHECK(table[0] == "label0");
+    CHECK(table[57] == "label57");
+    CHECK(table[99] == "label99");
+}
+
+TEST_CASE("sort_distinct sorts bucket sizes between the single-digit and the wide-digit cases",
+          "[swimlane]") {
+    // The most-significant digit is as wide as the values need for buckets of ~2048 (5 bits
+    // for 60,000 values, not at least 8): every size around the digit steps sorts.
+    std::uint64_t state = 7;
+    for (std::size_t n : {4097u, 6000u, 60000u, 131072u}) {
+        std::vector<std::uint64_t> a(n);
+        for (std::size_t k = 0; k < n; ++k) {
+            state = state * 6364136223846793005u + 1442695040888963407u;
+            a[k] = ((state >> 20) << 20) | k;  // distinct
+        }
+        std::vector<std::uint64_t> expected = a, spare(4096);
+        std::sort(expected.begin(), expected.end());
+        sort_distinct(a.data(), n, 64, spare.data());
+        CHECK(a == expected);
     }
 }

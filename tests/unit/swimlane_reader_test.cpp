@@ -361,3 +361,52 @@ TEST_CASE("orchestrator records keep their phase names in a table of the capture
     CHECK(capture.orchestrator_phases[1].name == 0);
     CHECK(capture.orchestrator_phases[0].name == capture.orchestrator_phases[4].name);
 }
+
+TEST_CASE("scheduler phase records keep every field in 72 bytes; pop counts saturate at 16 bits",
+          "[swimlane][reader]") {
+    // A capture holds several per task: 80 bytes each was the largest block at the 20K-task
+    // peak (issue #35). pop_hit / pop_miss (read by no output) are 16 bits, saturating.
+    STATIC_REQUIRE(sizeof(SchedulerPhase) <= 72);
+    Diagnostics diagnostics;
+    std::string json =
+        R"({"chip_swimlane_level": 3, "metadata": {"runtime": "tensormap_and_ringbuffer",
+            "clock_freq_hz": 1000000000, "core_types": ["aic"]},
+        "aicore_tasks": [[0, 5, 1, 200, 300, 10, 7]],
+        "scheduler_tasks": {"schema_version": 1, "producer": "aicpu",
+                            "records": [[0, 1, 150, 310, 7]]},
+        "scheduler_records": {"schema_version": 1, "streams": [
+           {"scheduler_id": 3, "capture": {"committed": 3, "dropped": 0, "truncated": false},
+            "records": [
+              {"start_cycles": 150, "end_cycles": 160, "loop_iter": 4000000000, "kind": "dispatch", "tasks_processed": 9, "run_epoch": 7},
+              {"start_cycles": 170, "end_cycles": 180, "loop_iter": 2, "kind": "dummy_task", "task_id": 81604378625, "run_epoch": 7},
+              {"start_cycles": 190, "end_cycles": 195, "loop_iter": 3, "kind": "scan", "run_epoch": 7}],
+            "metrics": [{"record_index": 0, "pop_hit": 70000, "pop_miss": 32767,
+                         "shared_at_start": [1, 2, 2147483647], "shared_at_end": [4, 5, 6]}]}]}})";
+    Capture capture = read_ok(json, diagnostics);
+    REQUIRE(capture.scheduler_phases.size() == 3);
+    const SchedulerPhase& dispatch = capture.scheduler_phases[0];
+    CHECK(dispatch.kind == PhaseKind::Dispatch);
+    CHECK(dispatch.thread == 3);
+    CHECK(dispatch.start_ns == 0);  // (the origin: the smallest timestamp)
+    CHECK(dispatch.end_ns == 10);
+    CHECK(dispatch.loop_iter == 4000000000u);
+    CHECK(dispatch.tasks_processed == 9);
+    CHECK(dispatch.run_epoch == 7);
+    CHECK(dispatch.task_id == -1);
+    CHECK(dispatch.pop_hit == kMaxPopCount);  // 70000 saturates
+    CHECK(dispatch.pop_miss == 32767);
+    CHECK(dispatch.has_depths);
+    CHECK(dispatch.shared_at_start == std::array<std::int32_t, 3>{1, 2, 2147483647});
+    CHECK(dispatch.shared_at_end == std::array<std::int32_t, 3>{4, 5, 6});
+    const SchedulerPhase& dummy = capture.scheduler_phases[1];
+    CHECK(dummy.kind == PhaseKind::DummyTask);
+    CHECK(dummy.task_id == 81604378625);
+    CHECK(dummy.pop_hit == -1);
+    CHECK(dummy.pop_miss == -1);
+    CHECK(dummy.tasks_processed == -1);
+    CHECK_FALSE(dummy.has_depths);
+    const SchedulerPhase& scan = capture.scheduler_phases[2];
+    CHECK(scan.kind == PhaseKind::Other);
+    CHECK(capture.phase_name(scan) == "scan");
+    CHECK(scan.loop_iter == 3);
+}

@@ -180,15 +180,20 @@ struct SchedulerPhase {
     std::uint32_t thread = 0;   ///< AICPU thread index (array index in the file)
     std::uint32_t loop_iter = 0;
     std::int32_t tasks_processed = -1;              ///< -1 when the record lacks it
-    std::int32_t pop_hit = -1;                      ///< dispatch records only, else -1
-    std::int32_t pop_miss = -1;                     ///< dispatch records only, else -1
     std::array<std::int32_t, 3> shared_at_start{};  ///< ready-queue depths [AIC, AIV, MIX]
     std::array<std::int32_t, 3> shared_at_end{};
     std::int32_t run_epoch = kNoEpoch;  ///< `run_epoch` of the record, when the stream has them
+    /// Dispatch records only, else -1; 16 bits, saturating at kMaxPopCount (no output or
+    /// analysis reads them: they are kept as read, narrower, for the record's sake).
+    std::int16_t pop_hit = -1;
+    std::int16_t pop_miss = -1;  ///< as pop_hit
     PhaseKind kind = PhaseKind::Other;
     bool has_depths = false;       ///< both shared_at_* arrays had 3 entries
     std::uint16_t other_name = 0;  ///< PhaseKind::Other: index into Capture::other_phase_names
 };
+
+/// The largest SchedulerPhase::pop_hit / pop_miss kept; larger counts are stored as this.
+inline constexpr std::int16_t kMaxPopCount = std::numeric_limits<std::int16_t>::max();
 
 /// One `scheduler_records.streams[]` entry (upstream-2026-09.md §1.5), placed at its thread.
 struct SchedulerStream {
@@ -421,6 +426,8 @@ class DepsTaskTable {
     bool contains(std::uint64_t id) const { return find(id) != nullptr; }
     std::size_t size() const { return entries_.size(); }
     bool empty() const { return entries_.empty(); }
+    /// Gives back what the table grew beyond its tasks (once it is complete).
+    void shrink_to_fit() { entries_.shrink_to_fit(); }
     /// (id, task) in the order the ids first appeared.
     std::vector<Entry>::const_iterator begin() const { return entries_.begin(); }
     std::vector<Entry>::const_iterator end() const { return entries_.end(); }

@@ -160,6 +160,10 @@ Result<Deps> read_deps_from(Input& input, std::string_view source_name, Diagnost
     deps.source = std::string(source_name);
     DepsWalker walker(deps);
     bool complete = json_stream::walk(input, walker);
+    // The tables' last doubling left up to half of them unused, in this thread's own arena,
+    // resident for the whole run (1.1 MB at 20K tasks): given back.
+    deps.tasks.shrink_to_fit();
+    deps.edges.shrink_to_fit();
     if (!complete) {
         std::size_t line = walker.error_line();
         if (!walker.saw_edges && !walker.saw_tasks)

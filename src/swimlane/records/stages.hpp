@@ -28,6 +28,12 @@ inline std::int32_t counter_value(std::int64_t value) {
     return static_cast<std::int32_t>(std::min<std::int64_t>(value, INT32_MAX));
 }
 
+/// A dispatch record's pop count as stored (16 bits; -1 = absent, larger values saturate).
+inline std::int16_t pop_count_value(std::int64_t value) {
+    if (value < 0) return -1;
+    return static_cast<std::int16_t>(std::min<std::int64_t>(value, kMaxPopCount));
+}
+
 inline CoreType parse_core_type(std::string_view name) {
     return name == "aic" || name == "AIC" ? CoreType::Aic : CoreType::Aiv;
 }
@@ -58,8 +64,8 @@ SchedulerPhase make_scheduler_phase(const RawPhase& raw, const RecordsWalker& w,
     phase.end_ns = to_ns(raw, false);
     phase.loop_iter = static_cast<std::uint32_t>(std::max<std::int64_t>(0, raw.loop_iter));
     phase.tasks_processed = counter_value(raw.tasks_processed);
-    phase.pop_hit = counter_value(raw.pop_hit);
-    phase.pop_miss = counter_value(raw.pop_miss);
+    phase.pop_hit = pop_count_value(raw.pop_hit);
+    phase.pop_miss = pop_count_value(raw.pop_miss);
     phase.task_id = raw.task_id;
     phase.run_epoch = epoch_of(raw.run_epoch);
     if (raw.shared_start.complete() && raw.shared_end.complete()) {

@@ -352,6 +352,10 @@ class Builder {
 
     void complete_flows();
 
+    /// Frees what only the task arrows (dependency, complete) read: the task index, anchors,
+    /// edge lists and completes, so the dispatch and submit arrows' chunks reuse the memory.
+    void release_task_scratch();
+
     void dispatch_flows();
 
     void submit_flows();

@@ -215,6 +215,20 @@ void Builder::complete_flows() {
     }
 }
 
+void Builder::release_task_scratch() {
+    auto release = [](auto& v) { v = std::remove_reference_t<decltype(v)>{}; };  // (its memory too)
+    release(tasks_);
+    release(task_of_id_);
+    release(succ_);
+    release(pred_);
+    release(worker_anchors_);
+    release(sched_anchors_);
+    release(aicpu_anchor_);
+    release(dummy_records_);
+    release(skip_records_);
+    release(thread_completes_);
+}
+
 void Builder::dispatch_flows() {
     if (thread_dispatches_.empty() || !has_aicpu_) return;
     const auto& rows = cap_.tasks;

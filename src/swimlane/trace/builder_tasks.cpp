@@ -19,6 +19,7 @@ void Builder::build() {
     dependency_flows(kWorkerPid);
     dependency_flows(kSchedViewPid);
     complete_flows();
+    release_task_scratch();
     dispatch_flows();
     submit_flows();
 }
@@ -166,6 +167,8 @@ void Builder::make_labels() {
         add_hint(extras.fanout_hints, successors(info.id), cap_.labels);
         add_hint(extras.fanin_hints, predecessors(info.id), cap_.labels);
     }
+    for (StringTable* table : {&extras.labels, &extras.fanout_hints, &extras.fanin_hints})
+        table->shrink_to_fit();
 }
 
 void Builder::make_graph_execution() {

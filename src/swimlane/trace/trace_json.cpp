@@ -84,53 +84,45 @@ class JsonWriter {
 
     /// Every slice, counter and flow end in (ts, kind, longer first, creation order): the
     /// streams sorted on their own (slices by (ts, -dur), the others by ts) and merged, since
-    /// the kinds never interleave at one instant. Flow starts and ends are two streams each, the
-    /// first and the second half of the flows (a tie goes to the lower stream, so to the lower
-    /// flow id): a sort's scratch (8 bytes an item) is then at most half the flows', and a
-    /// smaller block fits the holes the build left (a new one grows the heap: the RSS peak).
+    /// the kinds never interleave at one instant. Flow starts and ends are kFlowParts streams
+    /// each, consecutive ranges of flow ids (a tie goes to the lower stream, so to the lower
+    /// flow id). A sort's scratch is 8 bytes an item: the slices' own (the largest stream,
+    /// sorted first and freed), then one for the others, sized by the largest of them, so the
+    /// peak (all the orders, 4 bytes an item, and a scratch) holds a quarter of one kind of
+    /// flow ends rather than half (the RSS peak of the run).
     void events() {
         const auto& slices = m_.slices;
         const auto& counters = m_.counters;
         const auto& flows = m_.flows;
-        constexpr int kStreams = 6;  // slices, counters, starts ×2, ends ×2
-        const std::uint32_t half = static_cast<std::uint32_t>(flows.size() / 2);
-        auto is_start = [](int kind) { return kind < 4; };
-        std::vector<std::uint32_t> order[kStreams];
-        std::vector<std::uint64_t> items;  // the sorts' scratch, made once for all
-        auto sort_stream = [&](int kind) {
-            switch (kind) {
-                case 0:  // slices: by start, longer first
-                    order[0] = identity(slices.size());
-                    stable_order(
-                        order[0], [&](std::uint32_t i) { return time_key(slices[i].ts); },
-                        longer_first(slices), &items);
-                    break;
-                case 1:
-                    order[1] = identity(counters.size());
-                    stable_order(
-                        order[1], [&](std::uint32_t i) { return time_key(counters[i].ts); },
-                        KeepTies{}, &items);
-                    break;
-                default: {  // flow starts (2, 3) and ends (4, 5), each by halves
-                    const bool second = kind == 3 || kind == 5;
-                    const std::uint32_t begin = second ? half : 0;
-                    const std::uint32_t end =
-                        second ? static_cast<std::uint32_t>(flows.size()) : half;
-                    order[kind].resize(end - begin);
-                    for (std::uint32_t i = begin; i < end; ++i) order[kind][i - begin] = i;
-                    stable_order(order[kind], flow_key(is_start(kind)), KeepTies{}, &items);
-                }
-            }
+        constexpr int kFlowParts = 4;
+        constexpr int kStreams = 2 + 2 * kFlowParts;  // slices, counters, starts, ends
+        auto is_start = [](int kind) { return kind < 2 + kFlowParts; };
+        // The flow ids [begin, end) of a flow stream.
+        auto part = [&](int kind) {
+            const std::size_t p = static_cast<std::size_t>((kind - 2) % kFlowParts);
+            return std::pair(static_cast<std::uint32_t>(flows.size() * p / kFlowParts),
+                             static_cast<std::uint32_t>(flows.size() * (p + 1) / kFlowParts));
         };
-        // Largest stream first: the sorts' one scratch is sized by the first and only reused
-        // by the others.
-        std::array<int, kStreams> kinds = {0, 1, 2, 3, 4, 5};
-        std::array<std::size_t, kStreams> sizes = {
-            slices.size(), counters.size(), half, flows.size() - half, half, flows.size() - half};
-        std::stable_sort(kinds.begin(), kinds.end(),
-                         [&](int a, int b) { return sizes[a] > sizes[b]; });
-        items.reserve(sizes[kinds[0]]);
-        for (int kind : kinds) sort_stream(kind);
+        std::vector<std::uint32_t> order[kStreams];
+        order[0] = identity(slices.size());
+        stable_order(
+            order[0], [&](std::uint32_t i) { return time_key(slices[i].ts); },
+            longer_first(slices));
+        std::vector<std::uint64_t> items;  // the other sorts' scratch, made once for them
+        std::size_t largest = counters.size();
+        for (int kind = 2; kind < kStreams; ++kind)
+            largest = std::max<std::size_t>(largest, part(kind).second - part(kind).first);
+        items.reserve(largest);
+        order[1] = identity(counters.size());
+        stable_order(
+            order[1], [&](std::uint32_t i) { return time_key(counters[i].ts); }, KeepTies{},
+            &items);
+        for (int kind = 2; kind < kStreams; ++kind) {
+            auto [begin, end] = part(kind);
+            order[kind].resize(end - begin);
+            for (std::uint32_t i = begin; i < end; ++i) order[kind][i - begin] = i;
+            stable_order(order[kind], flow_key(is_start(kind)), KeepTies{}, &items);
+        }
         std::vector<std::uint64_t>().swap(items);  // (`items = {}` would keep its memory)
         auto ts_of = [&](int kind, std::uint32_t i) {
             switch (kind) {
@@ -174,20 +166,36 @@ class JsonWriter {
             prefetch(kind);
         };
         for (int kind = 0; kind < kStreams; ++kind) advance(kind);
+        // The earliest of the flow start (or end) streams, the lowest on ties; kept between
+        // events and found again only in the group an event came from, so each event compares
+        // four heads and at most four more, not all ten.
+        auto earliest = [&](int first) {
+            int best = first;
+            for (int kind = first + 1; kind < first + kFlowParts; ++kind)
+                if (head[kind] < head[best]) best = kind;
+            return best;
+        };
+        int starts = earliest(2), ends = earliest(2 + kFlowParts);
         for (;;) {
-            int next = 0;
-            for (int kind = 1; kind < kStreams; ++kind)
+            int next = 0;  // (kinds in order, so a tie goes to the lower one)
+            for (int kind : {1, starts, ends})
                 if (head[kind] < head[next]) next = kind;
             if (head[next] == kDone) break;
             std::uint32_t index = order[next][at[next]++];
             advance(next);
             begin_event();
-            if (next == 0)
+            if (next == 0) {
                 slice(slices[index]);
-            else if (next == 1)
+            } else if (next == 1) {
                 counter(counters[index]);
-            else
-                flow(index, is_start(next));
+            } else {
+                const bool start = is_start(next);
+                flow(index, start);
+                if (start)
+                    starts = earliest(2);
+                else
+                    ends = earliest(2 + kFlowParts);
+            }
         }
     }
 

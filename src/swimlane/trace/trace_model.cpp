@@ -124,6 +124,20 @@ void add_layout(TraceModel& model, const MultiRankLayout& layout) {
     }
 }
 
+/// At most how many alloc bars (Builder::make_orchestrator) a source gets: with deps.json, one
+/// per submit record of a task deps.json lacks; without, one per orchestrator record. The slices
+/// are reserved with it, so that a bar per record is not reserved where few or none are drawn.
+std::size_t alloc_bars_at_most(const TraceSource& source) {
+    const auto& orch = source.capture->orchestrator_phases;
+    if (!source.deps) return orch.size();
+    std::size_t bars = 0;
+    for (const OrchestratorPhase& p : orch)
+        if (p.task_id >= 0 && source.capture->phase_name(p) == "orch_submit" &&
+            !source.deps->tasks.contains(static_cast<std::uint64_t>(p.task_id)))
+            ++bars;
+    return bars;
+}
+
 }  // namespace
 
 std::string graph_label(const GraphInstance& graph) {
@@ -187,7 +201,7 @@ Result<TraceModel> build_trace_model(std::span<const TraceSource> sources, TimeA
     std::size_t slices = 0;
     for (const auto& source : sources)
         slices += source.capture->tasks.size() * 2 + source.capture->scheduler_phases.size() +
-                  source.capture->orchestrator_phases.size() * 2;
+                  source.capture->orchestrator_phases.size() + alloc_bars_at_most(source);
     if (multi_rank) slices += multi_rank->slices.size();
     model.slices.reserve(slices);
     if (multi_rank) add_layout(model, *multi_rank);

@@ -13,6 +13,7 @@
 #include <string>
 #include <string_view>
 #include <type_traits>
+#include <unordered_map>
 #include <vector>
 
 #include "ptune/core/chunked_vector.hpp"
@@ -138,7 +139,10 @@ class FarFlows {
 /// The SPMD fan counts of dependency arrows (`input_task_count`, `output_task_count`), beside
 /// the flows rather than in each one: six arrows in ten have none, and a 200K-task trace holds
 /// millions of arrows. Arrows with counts come in runs of consecutive flow ids (one per view and
-/// capture), so a lookup is a search among a handful of runs.
+/// capture), so a lookup is a search among a handful of runs. A trace holds few distinct pairs
+/// of counts (block counts and row counts), so each arrow keeps a 2-byte code of its pair
+/// (8 bytes a pair were 0.75 MB at 20K tasks); an arrow whose pair came after the first 65535
+/// keeps it in a list beside, by flow id.
 class FanCounts {
   public:
     struct Counts {
@@ -146,9 +150,9 @@ class FanCounts {
     };
     void add(std::uint32_t flow, Counts counts) {
         if (runs_.empty() || runs_.back().first_flow + runs_.back().count != flow)
-            runs_.push_back({flow, 0, static_cast<std::uint32_t>(values_.size())});
+            runs_.push_back({flow, 0, static_cast<std::uint32_t>(codes_.size())});
         ++runs_.back().count;
-        values_.push_back(counts);
+        codes_.push_back(code_of(flow, counts));
     }
     /// The counts of arrow `flow`, nullptr when it has none.
     const Counts* find(std::uint32_t flow) const {
@@ -157,15 +161,54 @@ class FanCounts {
         if (run == runs_.begin()) return nullptr;
         --run;
         if (flow - run->first_flow >= run->count) return nullptr;
-        return &values_[run->first_value + (flow - run->first_flow)];
+        std::uint16_t code = codes_[run->first_value + (flow - run->first_flow)];
+        if (code != kBeside) [[likely]]
+            return &pairs_[code];
+        return find_beside(flow);
     }
 
   private:
+    static constexpr std::uint16_t kBeside = 0xFFFF;  ///< the pair is in beside_
     struct Run {
         std::uint32_t first_flow = 0, count = 0, first_value = 0;
     };
+    struct Beside {
+        std::uint32_t flow = 0;
+        Counts counts;
+    };
+    static std::uint64_t key(Counts c) {
+        return (static_cast<std::uint64_t>(static_cast<std::uint32_t>(c.input)) << 32) |
+               static_cast<std::uint32_t>(c.output);
+    }
+    [[gnu::noinline, gnu::cold]] const Counts* find_beside(std::uint32_t flow) const {
+        return &std::lower_bound(beside_.begin(), beside_.end(), flow,
+                                 [](const Beside& b, std::uint32_t f) { return b.flow < f; })
+                    ->counts;
+    }
+    std::uint16_t code_of(std::uint32_t flow, Counts counts) {
+        const std::uint64_t k = key(counts);
+        if (!pairs_.empty() && k == last_key_) return last_code_;  // (runs of one pair)
+        auto [it, inserted] = code_of_pair_.try_emplace(k, kBeside);
+        if (inserted && pairs_.size() < kBeside) {
+            it->second = static_cast<std::uint16_t>(pairs_.size());
+            pairs_.push_back(counts);
+        }
+        if (it->second == kBeside) {
+            beside_.push_back({flow, counts});  // (flows are added in id order: sorted)
+            return kBeside;
+        }
+        last_key_ = k;
+        last_code_ = it->second;
+        return last_code_;
+    }
     std::vector<Run> runs_;
-    ChunkedVector<Counts, 14> values_;  ///< (their count is known only at the end)
+    ChunkedVector<std::uint16_t, 14> codes_;  ///< per arrow with counts (their count is known
+                                              ///< only at the end)
+    std::vector<Counts> pairs_;               ///< by code
+    std::unordered_map<std::uint64_t, std::uint16_t> code_of_pair_;
+    std::uint64_t last_key_ = 0;
+    std::uint16_t last_code_ = 0;
+    std::vector<Beside> beside_;
 };
 
 /// Slices a flow can end on (Flow::f_slice); arrows to later slices are left out as unbound.
@@ -182,6 +225,12 @@ class StringTable {
         return std::string_view(text_).substr(begin, ends_[i] - begin);
     }
     std::size_t size() const { return ends_.size(); }
+    /// Gives back what the buffers grew beyond their strings (their last doubling; done once
+    /// a table is complete).
+    void shrink_to_fit() {
+        text_.shrink_to_fit();
+        ends_.shrink_to_fit();
+    }
 
   private:
     std::string text_;
@@ -238,8 +287,10 @@ struct TraceModel {
     std::vector<Slice> slices;
     std::vector<Counter> counters;
     /// Chunked rather than one vector: the flow count is only known at the end, and a growing
-    /// vector's copies would double the largest structure of the trace at the peak.
-    ChunkedVector<Flow> flows;
+    /// vector's copies would double the largest structure of the trace at the peak. Chunks of
+    /// 256 KiB: the last one is mostly unused, and the later ones fit the holes the builder's
+    /// freed scratch leaves (a 1 MiB chunk grew the heap instead).
+    ChunkedVector<Flow, 14> flows;
     FarFlows far_flows;                ///< times of the arrows whose offsets do not fit a Flow
     FanCounts fan_counts;              ///< of the dependency arrows that have them
     std::vector<SourceExtras> extras;  ///< per source
@@ -275,7 +326,7 @@ struct TraceModel {
 
 /// Sorts `n` distinct values below 2^bits, ascending, with `spare` room for min(n, 4096) of
 /// them. Large arrays: a most-significant-digit pass that permutes the digit's buckets in place
-/// (American flag sort; 8 to 12 bits, for buckets of ~2048 values), so no second buffer of the
+/// (American flag sort; up to 12 bits, for buckets of ~2048 values), so no second buffer of the
 /// array's size is needed;
 /// buckets of at most 4096 values (in the cache by then): least-significant-digit passes
 /// through `spare`, skipping the digits they all share; a few values: insertion.
@@ -291,7 +342,8 @@ inline void sort_distinct(std::uint64_t* a, std::size_t n, unsigned bits, std::u
     }
     if (n <= 4096) {
         unsigned passes = (bits + 7) / 8;
-        std::size_t counts[8][257] = {};
+        std::size_t counts[8][257];  // (only the passes made are cleared: called per bucket)
+        for (unsigned p = 0; p < passes; ++p) std::fill(counts[p], counts[p] + 257, 0);
         for (std::size_t k = 0; k < n; ++k)
             for (unsigned p = 0; p < passes; ++p) ++counts[p][((a[k] >> (8 * p)) & 0xFF) + 1];
         std::uint64_t *from = a, *to = spare;
@@ -306,8 +358,10 @@ inline void sort_distinct(std::uint64_t* a, std::size_t n, unsigned bits, std::u
         if (from != a) std::copy(from, from + n, a);
         return;
     }
-    // A digit wide enough for buckets of about 2048 values (8 to 12 bits).
-    unsigned width = 8;
+    // A digit wide enough for buckets of about 2048 values (up to 12 bits; fewer for fewer
+    // values: each bucket's passes cost a fixed 257 counts, too many for buckets of a few
+    // hundred).
+    unsigned width = 1;
     while (width < 12 && width < bits && (n >> (width + 11)) != 0) ++width;
     const unsigned shift = bits > width ? bits - width : 0;
     const std::size_t digits = std::size_t{1} << width, last = digits - 1;
