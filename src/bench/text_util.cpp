@@ -96,12 +96,12 @@ PTUNE_WIDE_CLONES const char* find_log_interest(const char* begin, const char* e
         std::memcpy(&a, p, kWidth);
         std::memcpy(&b, p + 1, kWidth);
         std::memcpy(&c, p + 2, kWidth);
-        hits = reinterpret_cast<Bytes>(
-            (a == 0x1b) |
-            ((a == '[') &
-             (((b & 0xFC) == 0x50) | (b == 'V') | (c == 'y') | ((b == 'c') & (c == 'h')))) |
-            ((a == ':') & (b == ':') & ((c == 'g') | (c == 'e'))) |
-            ((a == '#') & (b == '#') & (c == '[')) | ((a == '_') & (b == 's') & (c == 't')));
+        hits = reinterpret_cast<Bytes>((a == 0x1b) |
+                                       ((a == '[') & (((b & 0xFC) == 0x50) | (b == 'V') |
+                                                      (c == 'y') | ((b == 'c') & (c == 'h')))) |
+                                       ((a == ':') & (b == ':') & ((c == 'g') | (c == 'e'))) |
+                                       ((a == '#') & (b == '#') & (c == '[')) |
+                                       ((a == '_') & (b == 's') & (c == 't')));
     };
     auto first_hit = [](const Bytes& hits) -> std::ptrdiff_t {  // -1 when none
         std::uint64_t words[kWidth / 8];
