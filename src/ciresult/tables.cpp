@@ -57,6 +57,37 @@ render::Table history_selection_table(const HistorySelection& selection) {
 
 }  // namespace
 
+nlohmann::json run_record_json(const SuiteResult& suite) {
+    nlohmann::json out = nlohmann::json::object();
+    if (const auto& s = suite.submission) {
+        out["submission"] = {{"source", s->source},
+                             {"command", s->command},
+                             {"repository", s->repository},
+                             {"workflow_run_id", s->workflow_run_id},
+                             {"run_attempt", s->run_attempt},
+                             {"head_sha", s->head_sha},
+                             {"head_branch", s->head_branch},
+                             {"workflow_path", s->workflow_path},
+                             {"logical_date", s->logical_date}};
+    }
+    if (const auto& h = suite.history_selection) {
+        nlohmann::json entries = nlohmann::json::object();
+        for (const HistoryEntry& e : h->entries) {
+            nlohmann::json& entry = entries[e.name];
+            for (const auto& [key, value] :
+                 {std::pair<const char*, const std::string*>{"run_id", &e.run_id},
+                  {"path", &e.path},
+                  {"date", &e.date},
+                  {"attempt", &e.attempt},
+                  {"reason", &e.reason}}) {
+                if (!value->empty()) entry[key] = *value;
+            }
+        }
+        out["history_selection"] = {{"source", h->source}, {"entries", std::move(entries)}};
+    }
+    return out;
+}
+
 std::vector<render::Table> daily_tables(const DailyRun& run) {
     render::Table t;
     t.title = fmt::format("daily CI ({})", run.root);
@@ -332,6 +363,13 @@ std::size_t annotate_gate(const std::vector<std::string>& baseline_inputs,
     if (!baseline || !current) return 0;
     std::size_t refused = 0;
     report.tables.push_back(suite_comparison_table(*baseline, *current, refused));
+    // Which runs were compared: their submission.json / history-selection.json, when published.
+    for (const auto& [side, suite] :
+         {std::pair<const char*, const SuiteResult*>{"baseline", &*baseline},
+          {"current", &*current}}) {
+        nlohmann::json record = run_record_json(*suite);
+        if (!record.empty()) report.data["suite_runs"][side] = std::move(record);
+    }
     report.data["upstream_comparison"] = nlohmann::json::array();
     for (const auto& row : report.tables.back().rows) {
         report.data["upstream_comparison"].push_back(

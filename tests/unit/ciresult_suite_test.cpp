@@ -225,3 +225,22 @@ TEST_CASE(
     REQUIRE(not_object.items().size() == 1);
     CHECK(not_object.items()[0].line == 1);
 }
+
+TEST_CASE("ciresult: bench-gate's JSON names the compared suite runs (suite_runs)", "[ciresult]") {
+    render::Report report;
+    annotate_gate({suite_data("suite-a")}, {suite_data("suite-v2-published")}, report);
+    REQUIRE(report.data.contains("suite_runs"));
+    const auto& runs = report.data["suite_runs"];
+    CHECK_FALSE(runs.contains("baseline"));  // suite-a has neither file
+    REQUIRE(runs.contains("current"));
+    CHECK(runs["current"]["submission"]["head_sha"] == "5e6f7a8b9c0d1e2f3a4b5c6d7e8f9a0b1c2d3e4f");
+    CHECK(runs["current"]["submission"]["run_attempt"] == "2");
+    const auto& entries = runs["current"]["history_selection"]["entries"];
+    CHECK(entries["previous"]["run_id"] == "20261203T020000Z-1a2b3c4d");
+    CHECK_FALSE(entries["previous"].contains("reason"));
+    CHECK(entries["week"]["reason"] == "artifact expired");
+
+    render::Report plain;
+    annotate_gate({suite_data("suite-a")}, {suite_data("suite-b")}, plain);
+    CHECK_FALSE(plain.data.contains("suite_runs"));
+}

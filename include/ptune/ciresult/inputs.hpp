@@ -86,8 +86,15 @@ std::vector<bench::BenchCase> to_bench_cases(const SuiteResult& suite);
 /// and the task slots and sentinels of the cases' run.log.
 std::vector<render::Table> daily_tables(const DailyRun& run);
 
-/// The suite's own table: status, metric_us, rank spread, wall, measurement.
+/// The suite's own table: status, metric_us, rank spread, wall, measurement; then the published
+/// folder's run identity (submission.json) and baselines (history-selection.json) when read.
 std::vector<render::Table> suite_tables(const SuiteResult& suite);
+
+/// The suite's submission.json and history-selection.json as JSON (`submission`,
+/// `history_selection{source, entries{previous|week|lookup: {run_id, path, date, attempt,
+/// reason}}}`, empty fields left out); an empty object when neither was read. bench-gate puts it
+/// in `suite_runs.baseline` / `suite_runs.current`.
+nlohmann::json run_record_json(const SuiteResult& suite);
 
 /// bench-gate on two suite results: upstream's delta_pct / refusal per case. `refusals` counts
 /// the rows upstream calls incomparable (or non-passing) that the baseline had passing.
