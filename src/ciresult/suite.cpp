@@ -196,15 +196,29 @@ std::string format_change(const Comparison& comparison) {
 
 namespace {
 
+// The line of the first `"key"` at or after line `from` (0 when there is none).
+std::size_t line_of_key(std::string_view text, std::string_view key, std::size_t from) {
+    std::size_t at = 0;
+    for (std::size_t line = 1; line < from && at != std::string_view::npos; ++line) {
+        at = text.find('\n', at);
+        if (at != std::string_view::npos) ++at;
+    }
+    if (at == std::string_view::npos) return 0;
+    const std::size_t found = text.find(fmt::format("\"{}\"", key), at);
+    if (found == std::string_view::npos) return 0;
+    return 1 + static_cast<std::size_t>(std::count(text.begin(), text.begin() + found, '\n'));
+}
+
 // A scalar member as printed (a string as is, a number in JSON); empty when absent or null. A
-// list or object is a warning at the key's line and empty.
+// list or object is a warning at the key's line (the first at or after line `from`) and empty.
 std::string scalar_member(const json& object, const char* key, std::string_view text,
-                          const std::string& source, Diagnostics& diagnostics) {
+                          const std::string& source, Diagnostics& diagnostics,
+                          std::size_t from = 1) {
     auto it = object.find(key);
     if (it == object.end() || it->is_null()) return {};
     if (it->is_string()) return it->get<std::string>();
     if (it->is_number() || it->is_boolean()) return it->dump();
-    diagnostics.warn(source, line_of_string(text, key),
+    diagnostics.warn(source, line_of_key(text, key, from),
                      fmt::format("{} is not a string or number; left out", key));
     return {};
 }
@@ -274,11 +288,11 @@ std::optional<HistorySelection> parse_history_selection(std::string_view text,
         HistoryEntry entry;
         entry.name = name;
         entry.line = line;
-        entry.run_id = scalar_member(*it, "run_id", text, source, diagnostics);
-        entry.path = scalar_member(*it, "path", text, source, diagnostics);
-        entry.date = scalar_member(*it, "date", text, source, diagnostics);
-        entry.attempt = scalar_member(*it, "attempt", text, source, diagnostics);
-        entry.reason = scalar_member(*it, "reason", text, source, diagnostics);
+        entry.run_id = scalar_member(*it, "run_id", text, source, diagnostics, line);
+        entry.path = scalar_member(*it, "path", text, source, diagnostics, line);
+        entry.date = scalar_member(*it, "date", text, source, diagnostics, line);
+        entry.attempt = scalar_member(*it, "attempt", text, source, diagnostics, line);
+        entry.reason = scalar_member(*it, "reason", text, source, diagnostics, line);
         out.entries.push_back(std::move(entry));
     }
     return out;

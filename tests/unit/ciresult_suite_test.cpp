@@ -209,16 +209,19 @@ TEST_CASE(
 
     Diagnostics types;
     auto odd = parse_history_selection(
-        "{\n\"previous\": 5,\n\"week\": {\"run_id\": [1], \"date\": \"2026-11-27\"}\n}\n",
+        "{\n\"previous\": {\"run_id\": \"r1\"},\n\"week\": {\"run_id\": [1], \"date\": "
+        "\"2026-11-27\"},\n\"other\": 5\n}\n",
         "history-selection.json", types);
     REQUIRE(odd);
-    REQUIRE(odd->entries.size() == 1);  // previous left out
-    CHECK(odd->entries[0].date == "2026-11-27");
-    CHECK(odd->entries[0].run_id.empty());
+    REQUIRE(odd->entries.size() == 2);  // "other" left out
+    CHECK(odd->entries[0].run_id == "r1");
+    CHECK(odd->entries[1].date == "2026-11-27");
+    CHECK(odd->entries[1].run_id.empty());
     REQUIRE(types.items().size() == 2);
-    CHECK(types.items()[0].line == 2);
-    CHECK(types.items()[0].message == "previous is not an object; left out");
-    CHECK(types.items()[1].message == "run_id is not a string or number; left out");
+    CHECK(types.items()[0].message == "run_id is not a string or number; left out");
+    CHECK(types.items()[0].line == 3);  // week's run_id, not previous's on line 2
+    CHECK(types.items()[1].message == "other is not an object; left out");
+    CHECK(types.items()[1].line == 4);
 
     Diagnostics not_object;
     CHECK_FALSE(parse_submission("[1, 2]", "submission.json", not_object));
