@@ -135,6 +135,8 @@ class LogScanner {
                 line = scratch;
                 tags = find_tags(line, 0);
             }
+            if (std::string_view sentinel = seed_sentinel(line, tags); !sentinel.empty())
+                current_->bench_case.sentinels.emplace_back(sentinel);
             if (line.starts_with("##[group]")) {
                 begin_group(line.substr(9), number);
             } else if (line.starts_with("##[endgroup]")) {
@@ -192,6 +194,7 @@ class LogScanner {
             bench_case.status.reset();
             bench_case.blocks.clear();
             bench_case.notes.clear();
+            bench_case.sentinels.clear();
             bench_case.named_from_file = false;
             current_->report->reset(source_);
         } else {
@@ -234,6 +237,17 @@ class LogScanner {
             }
         }
         return tags;
+    }
+
+    /// The line, trimmed, when it is a seed or validation sentinel (§1.7; the prefilter lets
+    /// `[PE`, `[VA` and `[RUN]` lines through); else empty.
+    static std::string_view seed_sentinel(std::string_view line, const LineTags& tags) {
+        std::string_view trimmed = text::trim(line);
+        if (trimmed.size() < 2 || trimmed[0] != '[') return {};
+        const bool is = tags.run ? trimmed.starts_with("[RUN] fixture seed=")
+                                 : trimmed.starts_with("[PERF] deterministic_seed ") ||
+                                       trimmed.starts_with("[VALIDATION] mode=");
+        return is ? trimmed : std::string_view();
     }
 
     void feed(std::string_view line, LineTags tags, std::size_t number) {

@@ -288,6 +288,15 @@ void add_case_tables(const BenchCase& bench_case, std::vector<render::Table>& ta
                             {{bench_case.name, &block->task_slots}}, false));
 }
 
+// The cases' seed and validation sentinels (upstream-2026-12.md §1.7), a row each, as a daily-CI
+// folder's run.log context table (ciresult) lists them.
+render::Table sentinel_table() {
+    render::Table t;
+    t.title = "run context (seed and validation sentinels)";
+    t.columns = {"case", "sentinel"};
+    return t;
+}
+
 }  // namespace
 
 render::Table summary_table(const std::vector<BenchCase>& cases, std::vector<std::string>& notes) {
@@ -314,6 +323,12 @@ render::Report build_summary_report(const std::vector<BenchCase>& cases,
     if (!tables) return report;
     report.tables.push_back(summary_table(cases, report.notes));
     for (const BenchCase& bench_case : cases) add_case_tables(bench_case, report.tables);
+    render::Table sentinels = sentinel_table();
+    for (const BenchCase& bench_case : cases) {
+        for (const std::string& sentinel : bench_case.sentinels)
+            sentinels.rows.push_back({bench_case.name, sentinel});
+    }
+    if (!sentinels.rows.empty()) report.tables.push_back(std::move(sentinels));
     return report;
 }
 
@@ -439,6 +454,7 @@ struct SummaryBuilder::State {
     std::unordered_map<std::size_t, std::string_view> renamed;  ///< row -> unique name, in `text`
     std::vector<std::pair<std::size_t, std::string>> notes;     ///< (entry, text without the name)
     std::vector<CaseTable> case_tables;
+    std::vector<std::pair<std::size_t, std::string>> sentinels;  ///< (entry, sentinel)
     std::vector<std::string> files;  ///< the CI blocks' files, each once in a row
 
     /// Writes a row of `name` and cells[1..] to `text`; returns where it starts.
@@ -531,6 +547,8 @@ void SummaryBuilder::add(BenchCase&& bench_case) {
         for (render::Table& table : tables)
             state.case_tables.push_back({i, bench_case.name.size(), std::move(table)});
     }
+    for (std::string& sentinel : bench_case.sentinels)
+        state.sentinels.emplace_back(i, std::move(sentinel));
 }
 
 render::Report SummaryBuilder::finish(const rules::Catalogue& catalogue,
@@ -573,6 +591,11 @@ render::Report SummaryBuilder::finish(const rules::Catalogue& catalogue,
             title = fmt::format("{}{}", state.name(case_table.entry),
                                 std::string_view(title).substr(case_table.name_size));
         report.tables.push_back(std::move(case_table.table));
+    }
+    if (!state.sentinels.empty()) {
+        render::Table& sentinels = report.tables.emplace_back(sentinel_table());
+        for (auto& [i, sentinel] : state.sentinels)
+            sentinels.rows.push_back({std::string(state.name(i)), std::move(sentinel)});
     }
     return report;
 }

@@ -359,6 +359,8 @@ json case_to_json(const BenchCase& bench_case) {
     }
     out["notes"] = std::move(notes);
     out["case_notes"] = bench_case.notes;
+    // Only when there are: the JSON of a log without them stays as it was.
+    if (!bench_case.sentinels.empty()) out["sentinels"] = bench_case.sentinels;
     out["blocks"] = std::move(blocks);
     return out;
 }
@@ -378,6 +380,10 @@ Result<BenchCase> case_from_json(const json& value, const std::string& source) {
         const json& case_notes = member(value, "case_notes");
         for (const json& note : case_notes.is_array() ? case_notes : json::array()) {
             if (note.is_string()) bench_case.notes.push_back(note.get<std::string>());
+        }
+        const json& sentinels = member(value, "sentinels");
+        for (const json& line : sentinels.is_array() ? sentinels : json::array()) {
+            if (line.is_string()) bench_case.sentinels.push_back(line.get<std::string>());
         }
         bench_case.source =
             bench_case.blocks.empty() ? SourceRef{source, 0} : bench_case.blocks.front().source;

@@ -41,7 +41,8 @@ bool interesting_at(const char* at, const char* end) {
             return true;
         case '[':
             return next(1) == 'R' || next(1) == 'S' || next(2) == 'y' ||
-                   (next(1) == 'c' && next(2) == 'h');
+                   (next(1) == 'c' && next(2) == 'h') || (next(1) == 'P' && next(2) == 'E') ||
+                   (next(1) == 'V' && next(2) == 'A');
         case ':':
             return next(1) == ':' && (next(2) == 'g' || next(2) == 'e');
         case '#':
@@ -84,8 +85,9 @@ PTUNE_WIDE_CLONES const char* find_log_interest(const char* begin, const char* e
     // 64 positions per step with portable vector extensions (two 32-byte vectors whose hits
     // are or-ed before the one test); the first hit byte comes from the compare mask. Three
     // overlapping loads see a tag's first three bytes. For `[` the test is looser than
-    // interesting_at() (`[R`, `[S`, `[?y`, `[ch`): fewer operations, and a rare extra line costs
-    // less.
+    // interesting_at() (`[R`, `[S`, `[?y`, `[ch`, `[PE`, `[VA`): fewer operations, and a rare
+    // extra line costs less. `[P`, `[Q`, `[R`, `[S` are one test (0x50..0x53 = b & 0xFC):
+    // the sentinels' `[PE` cost one operation more than `[R`/`[S` did, not five.
     constexpr std::ptrdiff_t kWidth = 32;
     using Bytes = unsigned char __attribute__((vector_size(kWidth)));
     // Out-parameter, not a return value: a returned vector would change the ABI per clone.
@@ -94,11 +96,12 @@ PTUNE_WIDE_CLONES const char* find_log_interest(const char* begin, const char* e
         std::memcpy(&a, p, kWidth);
         std::memcpy(&b, p + 1, kWidth);
         std::memcpy(&c, p + 2, kWidth);
-        hits = reinterpret_cast<Bytes>(
-            (a == 0x1b) |
-            ((a == '[') & ((b == 'R') | (b == 'S') | (c == 'y') | ((b == 'c') & (c == 'h')))) |
-            ((a == ':') & (b == ':') & ((c == 'g') | (c == 'e'))) |
-            ((a == '#') & (b == '#') & (c == '[')) | ((a == '_') & (b == 's') & (c == 't')));
+        hits = reinterpret_cast<Bytes>((a == 0x1b) |
+                                       ((a == '[') & (((b & 0xFC) == 0x50) | (b == 'V') |
+                                                      (c == 'y') | ((b == 'c') & (c == 'h')))) |
+                                       ((a == ':') & (b == ':') & ((c == 'g') | (c == 'e'))) |
+                                       ((a == '#') & (b == '#') & (c == '[')) |
+                                       ((a == '_') & (b == 's') & (c == 't')));
     };
     auto first_hit = [](const Bytes& hits) -> std::ptrdiff_t {  // -1 when none
         std::uint64_t words[kWidth / 8];

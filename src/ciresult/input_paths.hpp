@@ -13,6 +13,8 @@ inline constexpr const char* kReport = "report.md";
 inline constexpr const char* kManifest = "perf_cases.json";
 inline constexpr const char* kSuite = "suite-result.json";
 inline constexpr const char* kMeasurement = "measurement.json";
+inline constexpr const char* kSubmission = "submission.json";
+inline constexpr const char* kHistorySelection = "history-selection.json";
 
 /// A regular file (a FIFO or device is not: it is never peeked at or opened here).
 bool file_at(const std::filesystem::path& path);

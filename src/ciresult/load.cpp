@@ -3,6 +3,7 @@
 // other (report.md against raw-result.json or suite-result.json, rows against the manifest).
 
 #include <algorithm>
+#include <atomic>
 #include <filesystem>
 #include <map>
 
@@ -20,6 +21,8 @@ namespace fs = std::filesystem;
 using namespace detail;
 
 namespace {
+
+std::atomic<std::size_t> g_loads{0};  // load_count()
 
 Result<Manifest> read_manifest(const fs::path& path) {
     auto text = io::read_file(path.string());
@@ -98,7 +101,12 @@ void cross_check(const DailyCase& c, Diagnostics& diagnostics) {
 
 }  // namespace
 
+std::size_t load_count() {
+    return g_loads.load();
+}
+
 Result<DailyRun> load_daily(const std::string& path, Diagnostics& diagnostics) {
+    ++g_loads;
     DailyRun run;
     const fs::path p(path);
     const InputKind kind = classify(path);
@@ -290,6 +298,25 @@ Result<SuiteResult> load_work(const fs::path& dir, Diagnostics& diagnostics) {
     return suite;
 }
 
+// The published folder's submission.json and history-selection.json (§2.9) beside the suite's
+// files: a file that is not usable or does not parse is a warning (parse_submission()), the
+// suite stands without it.
+void read_run_files(const fs::path& dir, SuiteResult& suite, Diagnostics& diagnostics) {
+    const auto read_side = [&](const char* name, const auto& parse, auto& into) {
+        const fs::path file = dir / name;
+        if (!io::usable_side_file(file, diagnostics, "the suite is read without it")) return;
+        auto text = io::read_file(file.string());
+        if (!text) {
+            diagnostics.warn(text.error().file, text.error().line,
+                             text.error().message + "; the suite is read without it");
+            return;
+        }
+        into = parse(*text, file.string(), diagnostics);
+    };
+    read_side(kSubmission, parse_submission, suite.submission);
+    read_side(kHistorySelection, parse_history_selection, suite.history_selection);
+}
+
 Result<OperatorReport> load_operator_report(const std::string& path, Diagnostics& diagnostics) {
     auto text = io::read_file(path);
     if (!text) return text.error();
@@ -299,6 +326,7 @@ Result<OperatorReport> load_operator_report(const std::string& path, Diagnostics
 }  // namespace
 
 Result<SuiteResult> load_suite(const std::string& path, Diagnostics& diagnostics) {
+    ++g_loads;
     const InputKind kind = classify(path);
     fs::path p(path);
     switch (kind) {
@@ -317,7 +345,9 @@ Result<SuiteResult> load_suite(const std::string& path, Diagnostics& diagnostics
             if (file_at(folder_of(file) / kSuite)) break;
             auto report = load_operator_report(file.string(), diagnostics);
             if (!report) return report.error();
-            return suite_of_report(*report);
+            SuiteResult suite = suite_of_report(*report);
+            read_run_files(folder_of(file), suite, diagnostics);
+            return suite;
         }
         default:
             break;
@@ -339,6 +369,7 @@ Result<SuiteResult> load_suite(const std::string& path, Diagnostics& diagnostics
     }
     if (auto manifest = find_operator_manifest(folder_of(p), diagnostics))
         check_case_contracts(*suite, *manifest, diagnostics);
+    read_run_files(folder_of(p), *suite, diagnostics);
     return suite;
 }
 

@@ -1,6 +1,8 @@
 // The CI-result reader registered with the bench loader (inputs.hpp install_bench_reader()):
-// the lane's files, then daily-CI and operator-suite results, as bench cases.
+// the lane's files, then daily-CI and operator-suite results, as bench cases (the results kept
+// for the tables while a KeptResults collects).
 
+#include "kept.hpp"
 #include "ptune/ciresult/inputs.hpp"
 #include "ptune/ciresult/lane.hpp"
 
@@ -20,10 +22,12 @@ void install_bench_reader() {
                 auto suite = load_suite(path, diagnostics);
                 if (!suite) return Status(suite.error());
                 cases = to_bench_cases(*suite);
+                KeptAccess::keep(path, std::move(*suite));  // for the tables: read once
             } else {
                 auto run = load_daily(path, diagnostics);
                 if (!run) return Status(run.error());
                 cases = to_bench_cases(*run);
+                KeptAccess::keep(path, std::move(*run));
             }
             if (cases.empty()) {
                 return Status(Error{"no case in this CI result", path, 0, ExitCode::InputError});

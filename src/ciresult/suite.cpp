@@ -194,6 +194,110 @@ std::string format_change(const Comparison& comparison) {
            stats::format_fixed(*comparison.delta_pct, 2) + "%";
 }
 
+namespace {
+
+// The line of the first `"key"` at or after line `from` (0 when there is none).
+std::size_t line_of_key(std::string_view text, std::string_view key, std::size_t from) {
+    std::size_t at = 0;
+    for (std::size_t line = 1; line < from && at != std::string_view::npos; ++line) {
+        at = text.find('\n', at);
+        if (at != std::string_view::npos) ++at;
+    }
+    if (at == std::string_view::npos) return 0;
+    const std::size_t found = text.find(fmt::format("\"{}\"", key), at);
+    if (found == std::string_view::npos) return 0;
+    return 1 + static_cast<std::size_t>(std::count(text.begin(), text.begin() + found, '\n'));
+}
+
+// A scalar member as printed (a string as is, a number in JSON); empty when absent or null. A
+// list or object is a warning at the key's line (the first at or after line `from`) and empty.
+std::string scalar_member(const json& object, const char* key, std::string_view text,
+                          const std::string& source, Diagnostics& diagnostics,
+                          std::size_t from = 1) {
+    auto it = object.find(key);
+    if (it == object.end() || it->is_null()) return {};
+    if (it->is_string()) return it->get<std::string>();
+    if (it->is_number() || it->is_boolean()) return it->dump();
+    diagnostics.warn(source, line_of_key(text, key, from),
+                     fmt::format("{} is not a string or number; left out", key));
+    return {};
+}
+
+// A document that must be an object: a warning naming what is lost when it is not.
+std::optional<json> side_document(std::string_view text, const std::string& source,
+                                  std::string_view what, Diagnostics& diagnostics) {
+    auto document = parse_json_object(text, source, what);
+    if (!document) {
+        diagnostics.warn(document.error().file, document.error().line,
+                         document.error().message + "; the suite is read without it");
+        return std::nullopt;
+    }
+    return std::move(*document);
+}
+
+}  // namespace
+
+std::optional<Submission> parse_submission(std::string_view text, const std::string& source,
+                                           Diagnostics& diagnostics) {
+    auto document = side_document(text, source, "submission.json", diagnostics);
+    if (!document) return std::nullopt;
+    const json& root = *document;
+    Submission out;
+    out.source = source;
+    if (auto it = root.find("command"); it != root.end() && it->is_array()) {
+        for (const json& word : *it)
+            out.command.push_back(word.is_string() ? word.get<std::string>() : word.dump());
+    } else if (it != root.end()) {
+        diagnostics.warn(source, line_of_string(text, "command"),
+                         "command is not a list; left out");
+    }
+    out.logical_date = scalar_member(root, "logical_date", text, source, diagnostics);
+    if (auto it = root.find("ci"); it != root.end() && it->is_object()) {
+        const json& ci = *it;
+        out.repository = scalar_member(ci, "repository", text, source, diagnostics);
+        out.workflow_run_id = scalar_member(ci, "workflow_run_id", text, source, diagnostics);
+        out.run_attempt = scalar_member(ci, "run_attempt", text, source, diagnostics);
+        out.head_sha = scalar_member(ci, "head_sha", text, source, diagnostics);
+        out.head_branch = scalar_member(ci, "head_branch", text, source, diagnostics);
+        out.workflow_path = scalar_member(ci, "workflow_path", text, source, diagnostics);
+    } else if (it != root.end()) {
+        diagnostics.warn(source, line_of_string(text, "ci"), "ci is not an object; left out");
+    }
+    return out;
+}
+
+std::optional<HistorySelection> parse_history_selection(std::string_view text,
+                                                        const std::string& source,
+                                                        Diagnostics& diagnostics) {
+    auto document = side_document(text, source, "history-selection.json", diagnostics);
+    if (!document) return std::nullopt;
+    HistorySelection out;
+    out.source = source;
+    std::vector<std::string> names = {"previous", "week", "lookup"};
+    for (const auto& [key, value] : document->items()) {
+        if (std::find(names.begin(), names.end(), key) == names.end()) names.push_back(key);
+    }
+    for (const std::string& name : names) {
+        auto it = document->find(name);
+        if (it == document->end()) continue;
+        const std::size_t line = line_of_string(text, name);
+        if (!it->is_object()) {
+            diagnostics.warn(source, line, fmt::format("{} is not an object; left out", name));
+            continue;
+        }
+        HistoryEntry entry;
+        entry.name = name;
+        entry.line = line;
+        entry.run_id = scalar_member(*it, "run_id", text, source, diagnostics, line);
+        entry.path = scalar_member(*it, "path", text, source, diagnostics, line);
+        entry.date = scalar_member(*it, "date", text, source, diagnostics, line);
+        entry.attempt = scalar_member(*it, "attempt", text, source, diagnostics, line);
+        entry.reason = scalar_member(*it, "reason", text, source, diagnostics, line);
+        out.entries.push_back(std::move(entry));
+    }
+    return out;
+}
+
 Result<Execution> parse_execution(std::string_view text, const std::string& source) {
     auto document = parse_json_object(text, source, "execution.json");
     if (!document) return document.error();

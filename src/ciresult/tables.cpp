@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "kept.hpp"
 #include "ptune/ciresult/inputs.hpp"
 #include "ptune/ciresult/lane.hpp"
 #include "ptune/core/stats.hpp"
@@ -16,7 +17,76 @@ std::string fixed2(double v) {
     return stats::format_fixed(v, 2);
 }
 
+// submission.json (§2.9): what the run measured, a field per row (absent ones left out).
+render::Table submission_table(const Submission& submission) {
+    render::Table t;
+    t.title = fmt::format("suite run identity ({})", submission.source);
+    t.columns = {"field", "value"};
+    const auto add = [&](const char* field, const std::string& value) {
+        if (!value.empty()) t.rows.push_back({field, value});
+    };
+    add("commit", submission.head_sha);
+    add("branch", submission.head_branch);
+    add("repository", submission.repository);
+    std::string run = submission.workflow_run_id;
+    if (!submission.run_attempt.empty())
+        run += (run.empty() ? "" : ", ") + fmt::format("attempt {}", submission.run_attempt);
+    add("workflow run", run);
+    add("workflow", submission.workflow_path);
+    add("logical date", submission.logical_date);
+    add("command", fmt::format("{}", fmt::join(submission.command, " ")));
+    return t;
+}
+
+// history-selection.json (§2.9): where the previous / week baselines came from, or why the
+// lookup found none (upstream's `artifact loaded` when no reason is given).
+render::Table history_selection_table(const HistorySelection& selection) {
+    render::Table t;
+    t.title = fmt::format("baselines of the change columns ({})", selection.source);
+    t.columns = {"baseline", "run", "date", "attempt", "path", "note"};
+    const auto cell = [](const std::string& value) { return value.empty() ? "-" : value; };
+    for (const HistoryEntry& e : selection.entries) {
+        const bool lookup = e.name == "lookup";
+        t.rows.push_back({e.name, cell(e.run_id), cell(e.date), cell(e.attempt), cell(e.path),
+                          !e.reason.empty() ? e.reason
+                          : lookup          ? std::string("-")
+                                            : std::string("artifact loaded")});
+    }
+    return t;
+}
+
 }  // namespace
+
+nlohmann::json run_record_json(const SuiteResult& suite) {
+    nlohmann::json out = nlohmann::json::object();
+    if (const auto& s = suite.submission) {
+        out["submission"] = {{"source", s->source},
+                             {"command", s->command},
+                             {"repository", s->repository},
+                             {"workflow_run_id", s->workflow_run_id},
+                             {"run_attempt", s->run_attempt},
+                             {"head_sha", s->head_sha},
+                             {"head_branch", s->head_branch},
+                             {"workflow_path", s->workflow_path},
+                             {"logical_date", s->logical_date}};
+    }
+    if (const auto& h = suite.history_selection) {
+        nlohmann::json entries = nlohmann::json::object();
+        for (const HistoryEntry& e : h->entries) {
+            nlohmann::json& entry = entries[e.name];
+            for (const auto& [key, value] :
+                 {std::pair<const char*, const std::string*>{"run_id", &e.run_id},
+                  {"path", &e.path},
+                  {"date", &e.date},
+                  {"attempt", &e.attempt},
+                  {"reason", &e.reason}}) {
+                if (!value->empty()) entry[key] = *value;
+            }
+        }
+        out["history_selection"] = {{"source", h->source}, {"entries", std::move(entries)}};
+    }
+    return out;
+}
 
 std::vector<render::Table> daily_tables(const DailyRun& run) {
     render::Table t;
@@ -155,6 +225,9 @@ std::vector<render::Table> suite_tables(const SuiteResult& suite) {
         }
     }
     if (!slots.rows.empty()) tables.push_back(std::move(slots));
+    if (suite.submission) tables.push_back(submission_table(*suite.submission));
+    if (suite.history_selection && !suite.history_selection->entries.empty())
+        tables.push_back(history_selection_table(*suite.history_selection));
     return tables;
 }
 
@@ -196,9 +269,21 @@ render::Table suite_comparison_table(const SuiteResult& baseline, const SuiteRes
     return t;
 }
 
-std::vector<render::Table> tables_for_inputs(const std::vector<std::string>& inputs) {
+std::vector<render::Table> tables_for_inputs(const std::vector<std::string>& inputs,
+                                             KeptResults* kept) {
     std::vector<render::Table> tables;
+    const auto append = [&](std::vector<render::Table> more) {
+        for (auto& table : more) tables.push_back(std::move(table));
+    };
     for (const std::string& input : inputs) {
+        // What the bench reader loaded for the cases: the same load, not a second read.
+        if (auto loaded = kept ? KeptAccess::take(*kept, input) : std::nullopt) {
+            if (const auto* run = std::get_if<DailyRun>(&*loaded))
+                append(daily_tables(*run));
+            else
+                append(suite_tables(std::get<SuiteResult>(*loaded)));
+            continue;
+        }
         Diagnostics ignored;
         const InputKind kind = classify(input);
         if (kind == InputKind::None) continue;
@@ -278,6 +363,13 @@ std::size_t annotate_gate(const std::vector<std::string>& baseline_inputs,
     if (!baseline || !current) return 0;
     std::size_t refused = 0;
     report.tables.push_back(suite_comparison_table(*baseline, *current, refused));
+    // Which runs were compared: their submission.json / history-selection.json, when published.
+    for (const auto& [side, suite] :
+         {std::pair<const char*, const SuiteResult*>{"baseline", &*baseline},
+          {"current", &*current}}) {
+        nlohmann::json record = run_record_json(*suite);
+        if (!record.empty()) report.data["suite_runs"][side] = std::move(record);
+    }
     report.data["upstream_comparison"] = nlohmann::json::array();
     for (const auto& row : report.tables.back().rows) {
         report.data["upstream_comparison"].push_back(

@@ -199,6 +199,12 @@ mkfifo suite/operator_perf_cases.json suite/report.md
 expect 0 "bench-summary on a suite folder with a FIFO manifest and report.md" "$ptune" bench-summary suite
 named "a FIFO operator manifest" "operator_perf_cases.json: warning: is a FIFO"
 named "a FIFO report.md beside the suite" "suite/report.md: warning: is a FIFO"
+# The published folder's submission.json and history-selection.json, FIFOs: warnings, not read.
+rm suite/submission.json suite/history-selection.json
+mkfifo suite/submission.json suite/history-selection.json
+expect 0 "bench-summary on a suite folder with a FIFO submission.json and history-selection.json" "$ptune" bench-summary suite
+named "a FIFO submission.json" "suite/submission.json: warning: is a FIFO"
+named "a FIFO history-selection.json" "suite/history-selection.json: warning: is a FIFO"
 
 # Outputs elsewhere in those folders are still written.
 expect 0 "swimlane-merge -o a new file in the run" "$ptune" swimlane-merge run -o run/trace.json

@@ -3,6 +3,7 @@
 // perf_cases.json, suite-result.json (compared with itself, turned into bench cases and tables)
 // or execution.json, a run.log's §1.7 lines (parse_run_log) or an operator-suite
 // raw-result.json (validate_suite_raw, also against a request), a measurement.json, the
+// published folder's submission.json / history-selection.json (with execution.json), the
 // operator report.md (also cross-checked against itself) or an operator manifest (every case's
 // case_contract). Every result is taken through to_bench_cases() and the tables.
 
@@ -82,8 +83,16 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
             break;
         }
         case 7: {
+            // The published folder's small JSON files (§2.9): execution.json, submission.json
+            // and history-selection.json, the last two through the suite's tables and JSON.
             auto execution = parse_execution(text, "execution.json");
             (void)execution;
+            SuiteResult suite;
+            suite.submission = parse_submission(text, "submission.json", diagnostics);
+            suite.history_selection =
+                parse_history_selection(text, "history-selection.json", diagnostics);
+            (void)suite_tables(suite);
+            (void)run_record_json(suite);
             break;
         }
         case 8: {

@@ -144,3 +144,106 @@ TEST_CASE("ciresult: §2.11 operator raw-result.json validated as upstream", "[c
     CHECK(zero->error == "effective_us is not a finite number > 0");
     CHECK_FALSE(validate_suite_raw("[1]", "raw-result.json"));
 }
+
+TEST_CASE("ciresult: a published suite's submission.json and history-selection.json (§2.9)",
+          "[ciresult]") {
+    Diagnostics d;
+    auto suite = load_suite(suite_data("suite-v2-published"), d);
+    REQUIRE(suite);
+    CHECK(d.items().empty());
+    REQUIRE(suite->submission);
+    const Submission& s = *suite->submission;
+    CHECK(s.head_sha == "5e6f7a8b9c0d1e2f3a4b5c6d7e8f9a0b1c2d3e4f");
+    CHECK(s.head_branch == "main");
+    CHECK(s.workflow_run_id == "20261204001");
+    CHECK(s.run_attempt == "2");
+    CHECK(s.logical_date == "2026-12-04");
+    CHECK(s.command.size() == 5);
+    REQUIRE(suite->history_selection);
+    const auto& entries = suite->history_selection->entries;
+    REQUIRE(entries.size() == 2);
+    CHECK(entries[0].name == "previous");
+    CHECK(entries[0].run_id == "20261203T020000Z-1a2b3c4d");
+    CHECK(entries[0].attempt == "1");
+    CHECK(entries[0].reason.empty());
+    CHECK(entries[1].name == "week");
+    CHECK(entries[1].reason == "artifact expired");
+
+    // The suite's tables show them: the run's identity and where each baseline came from.
+    const auto tables = suite_tables(*suite);
+    const render::Table* identity = nullptr;
+    const render::Table* baselines = nullptr;
+    for (const auto& t : tables) {
+        if (t.title.starts_with("suite run identity")) identity = &t;
+        if (t.title.starts_with("baselines of the change columns")) baselines = &t;
+    }
+    REQUIRE(identity != nullptr);
+    CHECK(identity->rows[0] ==
+          std::vector<std::string>{"commit", "5e6f7a8b9c0d1e2f3a4b5c6d7e8f9a0b1c2d3e4f"});
+    CHECK(identity->rows[3] == std::vector<std::string>{"workflow run", "20261204001, attempt 2"});
+    REQUIRE(baselines != nullptr);
+    CHECK(baselines->rows[0].back() == "artifact loaded");
+    CHECK(baselines->rows[1].back() == "artifact expired");
+}
+
+TEST_CASE(
+    "ciresult: bad submission.json / history-selection.json: file:line warning, the rest kept",
+    "[ciresult]") {
+    Diagnostics d;
+    auto suite = load_suite(suite_data("suite-v2-drift"), d);
+    REQUIRE(suite);  // the suite stands
+    CHECK(suite->cases.size() == 3);
+    CHECK_FALSE(suite->submission);
+    bool named = false;
+    for (const auto& item : d.items()) {
+        if (item.file.ends_with("suite-v2-drift/submission.json") && item.line == 3 &&
+            item.message.find("not valid JSON") == 0 &&
+            item.message.find("the suite is read without it") != std::string::npos)
+            named = true;
+    }
+    CHECK(named);
+    REQUIRE(suite->history_selection);
+    REQUIRE(suite->history_selection->entries.size() == 1);
+    CHECK(suite->history_selection->entries[0].name == "lookup");
+    CHECK(suite->history_selection->entries[0].reason == "no successful run on main");
+
+    Diagnostics types;
+    auto odd = parse_history_selection(
+        "{\n\"previous\": {\"run_id\": \"r1\"},\n\"week\": {\"run_id\": [1], \"date\": "
+        "\"2026-11-27\"},\n\"other\": 5\n}\n",
+        "history-selection.json", types);
+    REQUIRE(odd);
+    REQUIRE(odd->entries.size() == 2);  // "other" left out
+    CHECK(odd->entries[0].run_id == "r1");
+    CHECK(odd->entries[1].date == "2026-11-27");
+    CHECK(odd->entries[1].run_id.empty());
+    REQUIRE(types.items().size() == 2);
+    CHECK(types.items()[0].message == "run_id is not a string or number; left out");
+    CHECK(types.items()[0].line == 3);  // week's run_id, not previous's on line 2
+    CHECK(types.items()[1].message == "other is not an object; left out");
+    CHECK(types.items()[1].line == 4);
+
+    Diagnostics not_object;
+    CHECK_FALSE(parse_submission("[1, 2]", "submission.json", not_object));
+    REQUIRE(not_object.items().size() == 1);
+    CHECK(not_object.items()[0].line == 1);
+}
+
+TEST_CASE("ciresult: bench-gate's JSON names the compared suite runs (suite_runs)", "[ciresult]") {
+    render::Report report;
+    annotate_gate({suite_data("suite-a")}, {suite_data("suite-v2-published")}, report);
+    REQUIRE(report.data.contains("suite_runs"));
+    const auto& runs = report.data["suite_runs"];
+    CHECK_FALSE(runs.contains("baseline"));  // suite-a has neither file
+    REQUIRE(runs.contains("current"));
+    CHECK(runs["current"]["submission"]["head_sha"] == "5e6f7a8b9c0d1e2f3a4b5c6d7e8f9a0b1c2d3e4f");
+    CHECK(runs["current"]["submission"]["run_attempt"] == "2");
+    const auto& entries = runs["current"]["history_selection"]["entries"];
+    CHECK(entries["previous"]["run_id"] == "20261203T020000Z-1a2b3c4d");
+    CHECK_FALSE(entries["previous"].contains("reason"));
+    CHECK(entries["week"]["reason"] == "artifact expired");
+
+    render::Report plain;
+    annotate_gate({suite_data("suite-a")}, {suite_data("suite-b")}, plain);
+    CHECK_FALSE(plain.data.contains("suite_runs"));
+}

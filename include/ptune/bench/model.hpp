@@ -171,6 +171,10 @@ struct BenchCase {
     std::vector<BenchBlock> blocks;
     /// Notes about the case that belong to no block (e.g. "no benchmark lines").
     std::vector<std::string> notes;
+    /// The seed and validation sentinels of its lines (upstream-2026-12.md §1.7: `[PERF]
+    /// deterministic_seed ..`, `[RUN] fixture seed=..`, `[VALIDATION] mode=..`), as printed
+    /// (trimmed): context, not data, as a daily-CI run.log's (ciresult::RunLogFacts).
+    std::vector<std::string> sentinels;
     /// Named after its file only: no `NAME=PATH` label, `--case` or CI group gave the name.
     bool named_from_file = false;
 

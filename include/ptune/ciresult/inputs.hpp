@@ -4,6 +4,8 @@
 /// loading them (files read here, parsed by daily.hpp / suite.hpp), the bench::BenchCase view
 /// every bench command works on, and ciresult's own tables.
 
+#include <cstddef>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -84,17 +86,51 @@ std::vector<bench::BenchCase> to_bench_cases(const SuiteResult& suite);
 /// and the task slots and sentinels of the cases' run.log.
 std::vector<render::Table> daily_tables(const DailyRun& run);
 
-/// The suite's own table: status, metric_us, rank spread, wall, measurement.
+/// The suite's own table: status, metric_us, rank spread, wall, measurement; then the published
+/// folder's run identity (submission.json) and baselines (history-selection.json) when read.
 std::vector<render::Table> suite_tables(const SuiteResult& suite);
+
+/// The suite's submission.json and history-selection.json as JSON (`submission`,
+/// `history_selection{source, entries{previous|week|lookup: {run_id, path, date, attempt,
+/// reason}}}`, empty fields left out); an empty object when neither was read. bench-gate puts it
+/// in `suite_runs.baseline` / `suite_runs.current`.
+nlohmann::json run_record_json(const SuiteResult& suite);
 
 /// bench-gate on two suite results: upstream's delta_pct / refusal per case. `refusals` counts
 /// the rows upstream calls incomparable (or non-passing) that the baseline had passing.
 render::Table suite_comparison_table(const SuiteResult& baseline, const SuiteResult& current,
                                      std::size_t& refusals);
 
+/// What the CI-result reader (install_bench_reader()) loaded, kept so that the tables are made
+/// from that same load: one read of each input. While a KeptResults exists, the reader puts
+/// every daily-CI and suite result it loads into it (under its lock: the reader may run on a
+/// second thread, core/handoff.hpp). Read it (tables_for_inputs()) only once that thread is
+/// done; bench-summary does after produce_alongside() returns. One at a time: a second one
+/// made while another exists collects instead of it until it is gone.
+class KeptResults {
+  public:
+    KeptResults();
+    ~KeptResults();
+    KeptResults(const KeptResults&) = delete;
+    KeptResults& operator=(const KeptResults&) = delete;
+
+    struct Store;  ///< the results by input path (load.cpp)
+
+  private:
+    friend class KeptAccess;
+    std::unique_ptr<Store> store_;
+    KeptResults* previous_ = nullptr;
+};
+
 /// For bench-summary / bench-gate: the ciresult tables of every input that is a CI result
-/// (others are skipped). Diagnostics of this second read are dropped (the loader gave them).
-std::vector<render::Table> tables_for_inputs(const std::vector<std::string>& inputs);
+/// (others are skipped). An input `kept` holds is not read again (it is taken out of `kept`);
+/// another one is loaded here, its diagnostics dropped (the bench loader gave them).
+std::vector<render::Table> tables_for_inputs(const std::vector<std::string>& inputs,
+                                             KeptResults* kept = nullptr);
+
+/// Test hook: how many daily-CI and operator-suite loads (load_daily(), load_suite()) this
+/// process has made.
+std::size_t load_count();
 
 /// One line per CI-result input naming the headline rule a gate compares with.
 std::vector<std::string> headline_notes(const std::vector<std::string>& inputs);

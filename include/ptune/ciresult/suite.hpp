@@ -43,6 +43,41 @@ struct SuiteCase {
     bool valid = true;      ///< false: `pass` without a finite metric_us > 0
 };
 
+/// `submission.json` of a published suite folder (§2.9): the run's identity as CI submitted it.
+/// Numbers (`workflow_run_id`, `run_attempt`) are kept as printed; a field absent is empty.
+struct Submission {
+    std::string source;
+    std::vector<std::string> command;
+    std::string repository, workflow_run_id, run_attempt, head_sha, head_branch, workflow_path;
+    std::string logical_date;
+};
+
+/// One entry of `history-selection.json` (§2.9): the run a change column's baseline came from
+/// (`previous`, `week`), or why the lookup failed (`lookup`, only a reason).
+struct HistoryEntry {
+    std::string name;  ///< previous | week | lookup (or another key, as written)
+    std::string run_id, path, date, attempt, reason;
+    std::size_t line = 0;  ///< line of the entry's key in the file (0 if unknown)
+};
+
+/// `history-selection.json` (§2.9): `{previous|week: {run_id, path, date, attempt, reason?}}`
+/// or `{"lookup": {"reason"}}`.
+struct HistorySelection {
+    std::string source;
+    std::vector<HistoryEntry> entries;  ///< previous, week, lookup, then others as written
+};
+
+/// Parses submission.json. Not JSON or not an object: a warning with file:line, nullopt (the
+/// suite is read without it); a field of the wrong type: a warning, the field left empty.
+std::optional<Submission> parse_submission(std::string_view text, const std::string& source,
+                                           Diagnostics& diagnostics);
+
+/// Parses history-selection.json, with the same handling of bad input as parse_submission();
+/// an entry that is not an object is a warning and left out.
+std::optional<HistorySelection> parse_history_selection(std::string_view text,
+                                                        const std::string& source,
+                                                        Diagnostics& diagnostics);
+
 /// `suite-result.json` (§2.6).
 struct SuiteResult {
     std::string source;
@@ -50,6 +85,9 @@ struct SuiteResult {
     bool v2 = false;  ///< a v2 file (variant `ci`, measurement ids); v1-ci compares like v2
     bool coverage_complete = false;
     std::vector<SuiteCase> cases;
+    /// The published folder's submission.json / history-selection.json (§2.9), when beside.
+    std::optional<Submission> submission;
+    std::optional<HistorySelection> history_selection;
 };
 
 /// Parses a suite-result.json. Not JSON, not an object or `cases` not a list is an error (exit

@@ -58,7 +58,10 @@ class BenchSummaryCommand : public Command {
         // thread, while a second one reads on (core/handoff.hpp).
         const bool tables = format != "json" && format != "run";
         bench::SummaryBuilder& builder = builder_;  // a member: not torn down either
+        // The CI results the reader loads for the cases, kept for their tables (read once).
+        std::optional<ciresult::KeptResults> kept;
         if (tables) {
+            kept.emplace();
             builder.screen_with(**catalogue, bench::kRuleArea);
             auto status = produce_alongside<bench::BenchCase>(
                 [&](const bench::CaseSink& sink) {
@@ -93,7 +96,8 @@ class BenchSummaryCommand : public Command {
         if (tables) {
             for (render::Table& table : host::host_tables(host_facts))
                 report.tables.push_back(std::move(table));
-            for (render::Table& table : ciresult::tables_for_inputs(inputs_))
+            // After produce_alongside() returned: the reading thread is done with `kept`.
+            for (render::Table& table : ciresult::tables_for_inputs(inputs_, &*kept))
                 report.tables.push_back(std::move(table));  // daily-CI / suite specifics
         } else if (format == "json" && !host_facts.empty()) {
             report.data["host"] = host::host_json(host_facts);  // the same tables as data

@@ -238,11 +238,28 @@ write("suite-v2-published/report.md", op_report([pub_att, pub_moe, pub_128]))
 write("suite-v2-published/operator_perf_cases.json", dump(op_manifest([case, moe_case, moe128_case])))
 write("suite-v2-published/demo-attention-8k/raw-result.json", dump(suite_raw()))
 write("suite-v2-published/demo-attention-8k/measurement.json", dump(measurement(pub_att)))
+# §2.9's submission.json and history-selection.json (values composed): the run's identity, the
+# previous baseline loaded (suite-a's run), the week's not found.
+write("suite-v2-published/submission.json", dump({
+    "command": ["python3", ".github/scripts/operator_perf.py", "run", "--variant", "ci"],
+    "ci": {"repository": "example/pypto-lib", "workflow_run_id": 20261204001, "run_attempt": 2,
+           "head_sha": "5e6f7a8b9c0d1e2f3a4b5c6d7e8f9a0b1c2d3e4f", "head_branch": "main",
+           "workflow_path": ".github/workflows/operator-perf.yml"},
+    "logical_date": "2026-12-04"}))
+write("suite-v2-published/history-selection.json", dump({
+    "previous": {"run_id": "20261203T020000Z-1a2b3c4d", "path": "history/2026-12-03/attempt-1",
+                 "date": "2026-12-03", "attempt": 1},
+    "week": {"run_id": "20261127T020000Z-0f1e2d3c", "path": "history/2026-11-27/attempt-1",
+             "date": "2026-11-27", "attempt": 1, "reason": "artifact expired"}}))
 drift_case = copy.deepcopy(case)
 drift_case["run_config"]["ring_heap"] = 2147483648
 write("suite-v2-drift/suite-result.json", dump(pub_suite))
 write("suite-v2-drift/report.md", op_report([pub_att, pub_moe, pub_128],
                                              us_override={"demo-attention-8k": "107.99", "demo-moe-8k": "1,5"}))
+# §2.10-style bad side files: submission.json cut off (a warning, the suite stands), a failed
+# history lookup.
+write("suite-v2-drift/submission.json", dump({"command": ["python3"], "logical_date": "2026-12-04"})[:30])
+write("suite-v2-drift/history-selection.json", dump({"lookup": {"reason": "no successful run on main"}}))
 write("suite-v2-drift/operator_perf_cases.json", dump(op_manifest([drift_case, moe_case, moe128_case])))
 # suite-work/work/: a suite that died before publishing: one measurement passed, one device
 # fault (its run.log matched the fault pattern), one left `running`
