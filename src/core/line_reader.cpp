@@ -27,7 +27,9 @@ struct LineReader::ReadAhead {
         std::unique_ptr<char[]> buffer;
         std::size_t size = 0;  ///< bytes read behind the reserve; 0 at the end of the stream
     };
-    static constexpr std::size_t kBuffers = 3;
+    /// The reading thread sleeps until two buffers are free, not one: half the wake-ups (each
+    /// one a wait for the host on a virtual machine whose second core went idle).
+    static constexpr std::size_t kBuffers = 4, kWakeAt = 2;
 
     explicit ReadAhead(std::istream& in) : in(in) {
         for (std::size_t i = 0; i < kBuffers; ++i)
@@ -54,11 +56,13 @@ struct LineReader::ReadAhead {
         return chunk;
     }
     void give_back(std::unique_ptr<char[]> buffer) {
+        bool wake = false;
         {
             std::lock_guard lock(mutex);
             free.push_back(std::move(buffer));
+            wake = free.size() == kWakeAt;
         }
-        changed.notify_all();
+        if (wake) changed.notify_all();
     }
 
     std::istream& in;
@@ -75,7 +79,8 @@ struct LineReader::ReadAhead {
             std::unique_ptr<char[]> buffer;
             {
                 std::unique_lock lock(mutex);
-                changed.wait(lock, [&] { return stop || !free.empty(); });
+                if (free.empty())
+                    changed.wait(lock, [&] { return stop || free.size() >= kWakeAt; });
                 if (stop) return;
                 buffer = std::move(free.back());
                 free.pop_back();
