@@ -1,7 +1,7 @@
 #pragma once
 /// @file handoff.hpp
 /// Reading and digesting at once: a producer (a log's reader) runs on a second thread and hands
-/// what it makes, in order and in small batches, to a consumer on the calling thread. On two
+/// what it makes, in order and in batches, to a consumer on the calling thread. On two
 /// cores the digest of a case overlaps the reading of the next ones; the consumer sees exactly
 /// the sequence a plain loop would give it.
 
