@@ -552,19 +552,28 @@ std::vector<std::string> format_run_lines(const BenchBlock& block, bool include_
     return lines;
 }
 
-namespace {
+// Named, not anonymous: CaseRuleScreen::State (external linkage) holds one, and in a unity
+// build GCC refuses an anonymous-namespace type inside it (-Wsubobject-linkage).
+namespace case_rules_detail {
 
-/// Sets a case subject's `bench.*` metrics from its CI block and adds the block's location.
-/// With `reused` the subject held the previous case (summary_findings() evaluates every case of
-/// a sweep through one subject, without an allocation per metric): it is renamed, its metrics
-/// this case lacks are erased and its one location replaced.
-/// With `slots` (the reused subject's), the metric nodes the subject holds, in the order set
-/// below: each is looked up by name once per sweep, not once per case.
+/// With `slots` (the reused subject's), publish_case() finds the metric nodes the subject
+/// holds, in the order it sets them: each is looked up by name once per sweep, not per case.
 struct MetricSlots {
     static constexpr std::size_t kCount = 12;
     std::array<std::map<std::string, double, std::less<>>::iterator, kCount> node{};
     std::array<bool, kCount> held{};
 };
+
+}  // namespace case_rules_detail
+
+namespace {
+
+using case_rules_detail::MetricSlots;
+
+/// Sets a case subject's `bench.*` metrics from its CI block and adds the block's location.
+/// With `reused` the subject held the previous case (summary_findings() evaluates every case of
+/// a sweep through one subject, without an allocation per metric): it is renamed, its metrics
+/// this case lacks are erased and its one location replaced.
 
 /// A reused subject's name and location: those of the case `name` at `file`:`line`.
 void name_case(std::string_view name, const std::string& file, std::size_t line,
