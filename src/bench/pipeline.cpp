@@ -426,7 +426,6 @@ struct SummaryBuilder::State {
     /// A case as the report needs it.
     struct Entry {
         const char* row = nullptr;  ///< its summary row's cells in `text` (row_cells())
-        bool has_block = false;
         std::uint32_t file = 0;  ///< the CI block's source: files[file], line
         std::size_t line = 0;
         std::uint32_t facts = 0;  ///< 1 + its place in `metrics`; 0 when the rules need none
@@ -529,7 +528,6 @@ void SummaryBuilder::add(BenchCase&& bench_case) {
     entry.row = state.store_row(bench_case.name);
     state.repeats.add(i, bench_case.name, [&state](std::size_t j) { return state.name(j); });
     if (block != nullptr) {
-        entry.has_block = true;
         if (state.files.empty() || state.files.back() != block->source.file)
             state.files.push_back(block->source.file);
         entry.file = static_cast<std::uint32_t>(state.files.size() - 1);
