@@ -426,7 +426,7 @@ struct SummaryBuilder::State {
     /// A case as the report needs it.
     struct Entry {
         const char* row = nullptr;  ///< its summary row's cells in `text` (row_cells())
-        std::uint32_t file = 0;  ///< the CI block's source: files[file], line
+        std::uint32_t file = 0;     ///< the CI block's source: files[file], line
         std::size_t line = 0;
         std::uint32_t facts = 0;  ///< 1 + its place in `metrics`; 0 when the rules need none
     };

@@ -275,7 +275,9 @@ TEST_CASE("LineReader reading ahead on a second thread hands out the same lines"
     // Lines shorter than, around and far beyond the 64 KiB kept in front of each read-ahead
     // chunk and the 1 MiB chunk itself; CRLF, a byte order mark, an over-long line cut at the
     // limit and an unterminated last line; next() and next_interesting() alike.
-    std::string text = "\xEF\xBB\xBF" "first\r\n";
+    std::string text =
+        "\xEF\xBB\xBF"
+        "first\r\n";
     std::size_t seed = 7;
     auto random = [&seed] { return seed = seed * 6364136223846793005u + 1442695040888963407u; };
     for (int i = 0; i < 60000; ++i) {
