@@ -87,6 +87,19 @@ if [ -x "$build/tools/swimlane_gen" ] && [ -x "$build/tools/hints_gen_log" ] &&
   [ "$status" -eq 1 ] || fail "bench-goals, a 200 MB gate: exit $status, expected 1"
   grep -q '^| bench-gate-200k | 2[0-9][0-9]\.[0-9] MB = [0-9.]*x .* | <= 3x | NO |$' "$work/goals2" ||
     fail "bench-goals, a 200 MB gate: $(cat "$work/goals2")"
+  # A ratio row alternates its two sides run for run (both see the same minutes of a shared
+  # host): a grep and a ptune stand-in that log their calls must come out interleaved.
+  mkdir -p "$work/pair-bin"
+  printf '#!/bin/sh\necho grep >>"%s"\nexec %s "$@"\n' "$work/pair-calls" "$(type -P grep)" >"$work/pair-bin/grep"
+  printf '#!/bin/sh\necho ptune >>"%s"\n' "$work/pair-calls" >"$work/pair-bin/ptune"
+  chmod +x "$work/pair-bin/grep" "$work/pair-bin/ptune"
+  PATH="$work/pair-bin:$PATH" PTUNE="$work/pair-bin/ptune" "$repo/tools/bench-goals" --build "$build" \
+    --runs 3 --only '^bench-summary-plain$' >"$work/goals3" 2>"$work/goals3.err" ||
+    fail "bench-goals, a ratio row: exit $? ($(cat "$work/goals3.err"))"
+  [ "$(tr '\n' ' ' <"$work/pair-calls")" = "grep ptune grep ptune grep ptune " ] ||
+    fail "bench-goals, a ratio row: calls not interleaved: $(tr '\n' ' ' <"$work/pair-calls")"
+  grep -q '^| bench-summary-plain | [0-9]* ms = [0-9.]*x grep.s [0-9]* ms (10[0-9] MB) | <= 2x | yes |$' "$work/goals3" ||
+    fail "bench-goals, a ratio row: $(cat "$work/goals3")"
   "$repo/tools/bench-goals" --bogus >/dev/null 2>&1
   [ $? -eq 2 ] || fail "bench-goals --bogus: not exit 2"
 fi
