@@ -82,6 +82,32 @@ TEST_CASE("median and quantile follow numpy/statistics conventions", "[stats]") 
     CHECK(*stats::geomean(std::vector<double>{2.0, 8.0}) == Approx(4.0));
 }
 
+TEST_CASE("median and quantile pick exactly the values a full sort would", "[stats]") {
+    // They select in linear time; the reference sorts. Many ties, both parities, every q
+    // position between two values and at the ends.
+    std::uint64_t seed = 11;
+    auto random = [&seed] { return seed = seed * 6364136223846793005u + 1442695040888963407u; };
+    for (std::size_t n : {1u, 2u, 3u, 4u, 5u, 10u, 11u, 100u, 101u, 1000u, 4097u}) {
+        std::vector<double> values(n);
+        for (double& v : values) v = static_cast<double>(random() >> 59) * 0.37;  // 32 levels
+        std::vector<double> sorted = values;
+        std::sort(sorted.begin(), sorted.end());
+        const double middle =
+            n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2.0;
+        INFO("n = " << n);
+        CHECK(*stats::median(values) == middle);
+        for (double q : {0.0, 0.1, 0.25, 0.5, 0.9, 0.95, 0.999, 1.0}) {
+            const double position = q * static_cast<double>(n - 1);
+            const auto lower = static_cast<std::size_t>(std::floor(position));
+            const std::size_t upper = std::min(lower + 1, n - 1);
+            const double expected =
+                sorted[lower] + (sorted[upper] - sorted[lower]) * (position - std::floor(position));
+            INFO("q = " << q);
+            CHECK(*stats::quantile(values, q) == expected);
+        }
+    }
+}
+
 TEST_CASE("stdev is the sample standard deviation (n - 1), as statistics.stdev", "[stats]") {
     // statistics.stdev([118.6, 14.1, 11.6, 11.1]) = 53.18286064764349
     CHECK(*stats::stdev(std::vector<double>{118.6, 14.1, 11.6, 11.1}) == Approx(53.18286064764349));
