@@ -2,6 +2,7 @@
 
 #include "ptune/bench/pipeline.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -14,6 +15,7 @@
 #include "case_facts.hpp"
 #include "ptune/bench/summary.hpp"
 #include "ptune/core/chunked_vector.hpp"
+#include "ptune/core/handoff.hpp"
 #include "ptune/core/io.hpp"
 #include "ptune/core/stats.hpp"
 
@@ -40,7 +42,8 @@ class RunRenderer : public render::Renderer {
     const std::vector<BenchCase>& cases_;
 };
 
-// The JSON view of a large sweep costs several times the memory of the cases themselves.
+// The JSON view of a large sweep costs several times the memory of the cases themselves: the
+// cases are written one chunk at a time, never as one document.
 class StreamingJsonRenderer : public render::Renderer {
   public:
     explicit StreamingJsonRenderer(const std::vector<BenchCase>& cases) : cases_(cases) {}
@@ -54,27 +57,71 @@ class StreamingJsonRenderer : public render::Renderer {
             out << "[]";
         } else {
             out << "[\n";
-            std::string indented;
-            for (std::size_t i = 0; i < cases_.size(); ++i) {
-                // Two levels deeper than a document of its own. JSON strings hold no raw
-                // newline, so every newline starts a line.
-                std::string element = dump(case_to_json(cases_[i]));
-                indented.assign("    ");
-                for (char c : element) {
-                    indented += c;
-                    if (c == '\n') indented += "    ";
-                }
-                out << indented << (i + 1 < cases_.size() ? ",\n" : "\n");
-            }
+            write_cases(out);
             out << "  ]";
         }
         out << ',' << std::string_view(envelope).substr(1) << '\n';
     }
 
   private:
+    static constexpr std::size_t kChunkCases = 256;
+
     static std::string dump(const nlohmann::json& value) {
         return value.dump(2, ' ', false, nlohmann::json::error_handler_t::replace);
     }
+
+    /// Appends case `i` as an element of the "cases" array: two levels deeper than a document
+    /// of its own (JSON strings hold no raw newline, so every newline starts a line).
+    void append_case(std::size_t i, std::string& text) const {
+        const std::string element = dump(case_to_json(cases_[i]));
+        std::string_view rest(element);
+        text += "    ";
+        for (std::size_t newline; (newline = rest.find('\n')) != std::string_view::npos;) {
+            text.append(rest.substr(0, newline + 1)).append("    ");
+            rest.remove_prefix(newline + 1);
+        }
+        text.append(rest).append(i + 1 < cases_.size() ? ",\n" : "\n");
+    }
+
+    void render_chunk(std::size_t chunk, std::string& text) const {
+        text.clear();
+        const std::size_t end = std::min(cases_.size(), (chunk + 1) * kChunkCases);
+        for (std::size_t i = chunk * kChunkCases; i < end; ++i) append_case(i, text);
+    }
+
+    /// Each case's document and its dump are most of a JSON report's time: every other chunk
+    /// of cases is rendered on a second thread (core/handoff.hpp), and the chunks are written
+    /// in order; a few chunks ahead at most, so memory stays bounded.
+    void write_cases(std::ostream& out) const {
+        const std::size_t chunks = (cases_.size() + kChunkCases - 1) / kChunkCases;
+        std::string text;
+        if (chunks < 4) {  // not worth a thread
+            for (std::size_t chunk = 0; chunk < chunks; ++chunk) {
+                render_chunk(chunk, text);
+                out << text;
+            }
+            return;
+        }
+        std::size_t even = 0;  // the chunk the second thread hands over next
+        produce_alongside<std::string>(
+            [&](const std::function<void(std::string &&)>& emit) {
+                for (std::size_t chunk = 0; chunk < chunks; chunk += 2) {
+                    std::string rendered;
+                    render_chunk(chunk, rendered);
+                    emit(std::move(rendered));
+                }
+            },
+            [&](std::string&& rendered) {
+                out << rendered;
+                if (even + 1 < chunks) {
+                    render_chunk(even + 1, text);
+                    out << text;
+                }
+                even += 2;
+            },
+            HandoffLimits{.batch = 1, .batches = 4});
+    }
+
     const std::vector<BenchCase>& cases_;
 };
 

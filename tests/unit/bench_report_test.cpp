@@ -1,5 +1,6 @@
 // `[RUN]` report lines, log framing, results.tsv and JSON round trips (bench-log.md §1, §3, §5).
 
+#include <fmt/format.h>
 #include <catch2/catch.hpp>
 
 #include <filesystem>
@@ -10,6 +11,7 @@
 
 #include "../../src/bench/text_util.hpp"
 #include "ptune/bench/model.hpp"
+#include "ptune/bench/pipeline.hpp"
 #include "ptune/bench/summary.hpp"
 
 using namespace ptune;
@@ -271,6 +273,43 @@ TEST_CASE("bench report: bench-summary JSON reads back to the same cases", "[ben
     }
     TempFile other(R"({"metric": "x", "value": 1})", "baseline.json");
     CHECK_FALSE(load_bench_inputs({other.path}, {}, diagnostics).ok());
+}
+
+TEST_CASE("bench report: the JSON renderer writes what one document of the cases would",
+          "[bench][report]") {
+    // Large sweeps are rendered in chunks of 256 cases, every other chunk on a second thread:
+    // the bytes must not depend on that. Counts below one chunk, at the thread's threshold,
+    // and with a partial last chunk; a name that needs escaping and one that is not UTF-8.
+    for (std::size_t count : {0u, 1u, 5u, 1024u, 1537u}) {
+        std::string log;
+        for (std::size_t i = 0; i < count; ++i) {
+            const std::string name = i == 3   ? "models/\"quoted\"\tcase.py"
+                                     : i == 4 ? "models/\xff_not_utf8.py"
+                                              : fmt::format("models/case_{:05}.py", i);
+            log += fmt::format(
+                "::group::{}\n[RUN]   effective_us (5 rounds) min={}.0 median={}.5 mean={}.5 "
+                "max={}.0\n::endgroup::\n",
+                name, i + 1, i + 1, i + 1, i + 2);
+        }
+        if (count == 0) log = "no bench lines\n";
+        TempFile file(log, "sweep.log");
+        Diagnostics diagnostics;
+        auto cases = load_bench_inputs({file.path}, {}, diagnostics);
+        std::vector<BenchCase> loaded = cases.ok() ? std::move(*cases) : std::vector<BenchCase>{};
+        REQUIRE(loaded.size() == count);
+        render::Report report;
+        report.command = "bench-summary";
+        report.notes.push_back("a note of the envelope");
+        std::ostringstream streamed;
+        make_cases_json_renderer(loaded)->render(report, streamed, {});
+        nlohmann::json document = render::to_json(report);
+        document["cases"] = nlohmann::json::array();
+        for (const BenchCase& bench_case : loaded)
+            document["cases"].push_back(case_to_json(bench_case));
+        INFO(count << " cases");
+        CHECK(streamed.str() ==
+              document.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
+    }
 }
 
 TEST_CASE("bench report: a directory yields one case per file with bench content",
