@@ -343,13 +343,14 @@ json case_to_json(const BenchCase& bench_case) {
     const BenchBlock* ci = bench_case.ci_block();
     if (ci == nullptr && !bench_case.blocks.empty()) ci = &bench_case.blocks.back();
     if (ci != nullptr) {
-        json view = block_to_json(*ci);
-        for (auto& [key, value] : view.items()) out[key] = value;
+        // The CI block's members at the top as well: a copy of its document in `blocks`.
+        json view = blocks.at(static_cast<std::size_t>(ci - bench_case.blocks.data()));
+        for (auto& [key, value] : view.items()) out[key] = std::move(value);
     } else {
         BenchBlock empty;
         empty.source = bench_case.source;
         json view = block_to_json(empty);
-        for (auto& [key, value] : view.items()) out[key] = value;
+        for (auto& [key, value] : view.items()) out[key] = std::move(value);
         out["origin"] = nullptr;
     }
     json notes = out["notes"];
