@@ -13,23 +13,13 @@
 #include "ptune/core/terminal.hpp"
 #include "ptune/core/text.hpp"
 #include "ptune/core/version.hpp"
+#include "report_internal.hpp"
 
 namespace ptune::render {
 
 namespace {
 
 using term::display_width;
-
-Align column_align(const Table& table, std::size_t column) {
-    return column < table.align.size() ? table.align[column] : Align::Left;
-}
-
-// A column's header for people: its name with its unit, `min (µs)`.
-std::string header_text(const Table& table, std::size_t column) {
-    const std::string& name = table.columns[column];
-    if (column >= table.units.size() || table.units[column].empty()) return name;
-    return fmt::format("{} ({})", name, table.units[column]);
-}
 
 std::string severity_color(rules::RuleSeverity severity) {
     switch (severity) {
@@ -41,17 +31,6 @@ std::string severity_color(rules::RuleSeverity severity) {
             return "36";
     }
     return "0";
-}
-
-// Input text (case names from a hostile log, hint messages) may hold invalid UTF-8; every
-// format writes valid UTF-8, as the JSON renderer does.
-std::string valid_utf8(std::string_view s) {
-    return text::is_valid_utf8(s) ? std::string(s) : text::sanitize_utf8(s);
-}
-
-std::string subject_text(const rules::SubjectKey& subject) {
-    if (subject.kind == "run") return "";
-    return fmt::format("{} {}", subject.kind, subject.name);
 }
 
 // True when `cell` is ASCII without ESC, i.e. valid UTF-8 of one column a byte (nearly every
@@ -92,48 +71,6 @@ bool plain_ascii(std::string_view cell) {
 std::size_t cell_width(std::string_view cell) {
     return plain_ascii(cell) ? cell.size() : display_width(cell);
 }
-
-// A table's rows, held (Table::rows) or made (Table::make_row), one at a time.
-class RowReader {
-  public:
-    explicit RowReader(const Table& table) : table_(table) {}
-    std::size_t size() const { return table_.row_count(); }
-    // Row r's cells, valid until the next call; then styles() holds its styles.
-    const std::vector<std::string>& row(std::size_t r) {
-        if (viewed()) {
-            const std::vector<std::string_view>& cells = views(r);
-            made_cells_.resize(cells.size());
-            for (std::size_t c = 0; c < cells.size(); ++c) made_cells_[c].assign(cells[c]);
-            return made_cells_;
-        }
-        if (!table_.make_row) {
-            styles_ = r < table_.styles.size() ? &table_.styles[r] : &kNoStyles;
-            return table_.rows[r];
-        }
-        made_cells_.clear();
-        made_styles_.clear();
-        table_.make_row(r, made_cells_, made_styles_);
-        styles_ = &made_styles_;
-        return made_cells_;
-    }
-    // True when the rows come as views (Table::view_row): views() reads them without a copy.
-    bool viewed() const { return !table_.make_row && table_.view_row; }
-    // Row r's cells as views (viewed() tables), valid until the next call.
-    const std::vector<std::string_view>& views(std::size_t r) {
-        made_views_.clear();
-        table_.view_row(r, made_views_);
-        styles_ = &kNoStyles;
-        return made_views_;
-    }
-    const std::vector<std::string>& styles() const { return *styles_; }
-
-  private:
-    static inline const std::vector<std::string> kNoStyles;
-    const Table& table_;
-    std::vector<std::string> made_cells_, made_styles_;
-    std::vector<std::string_view> made_views_;
-    const std::vector<std::string>* styles_ = &kNoStyles;
-};
 
 class TextRenderer : public Renderer {
   public:
@@ -279,6 +216,21 @@ std::unique_ptr<Renderer> make_standard_renderer(const std::string& format) {
     if (format == "markdown") return std::make_unique<MarkdownRenderer>();
     if (format == "csv") return std::make_unique<CsvRenderer>();
     return nullptr;
+}
+
+std::string header_text(const Table& table, std::size_t column) {
+    const std::string& name = table.columns[column];
+    if (column >= table.units.size() || table.units[column].empty()) return name;
+    return fmt::format("{} ({})", name, table.units[column]);
+}
+
+std::string valid_utf8(std::string_view s) {
+    return text::is_valid_utf8(s) ? std::string(s) : text::sanitize_utf8(s);
+}
+
+std::string subject_text(const rules::SubjectKey& subject) {
+    if (subject.kind == "run") return "";
+    return fmt::format("{} {}", subject.kind, subject.name);
 }
 
 nlohmann::json finding_to_json(const rules::Finding& finding) {
