@@ -74,4 +74,7 @@ class RowReader {
     const std::vector<std::string>* styles_ = &kNoStyles;
 };
 
+// The standard renderers, one per translation unit, for make_standard_renderer.
+std::unique_ptr<Renderer> make_json_renderer();
+
 }  // namespace ptune::render
