@@ -75,6 +75,7 @@ class RowReader {
 };
 
 // The standard renderers, one per translation unit, for make_standard_renderer.
+std::unique_ptr<Renderer> make_text_renderer();
 std::unique_ptr<Renderer> make_json_renderer();
 
 }  // namespace ptune::render
