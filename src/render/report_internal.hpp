@@ -77,5 +77,7 @@ class RowReader {
 // The standard renderers, one per translation unit, for make_standard_renderer.
 std::unique_ptr<Renderer> make_text_renderer();
 std::unique_ptr<Renderer> make_json_renderer();
+std::unique_ptr<Renderer> make_markdown_renderer();
+std::unique_ptr<Renderer> make_csv_renderer();
 
 }  // namespace ptune::render
