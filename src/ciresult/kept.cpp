@@ -13,9 +13,26 @@ namespace {
 // joined, so the reader sees it; the store's lock orders what the reader puts in.
 std::atomic<KeptResults*> g_active{nullptr};
 
+// What annotate_gate() reads of a result: all but the samples (and
+// a daily-CI run's manifest and run.log facts, which only its tables show).
+void drop_samples(LoadedResult& result) {
+    if (auto* run = std::get_if<DailyRun>(&result)) {
+        run->manifest.reset();
+        for (DailyCase& c : run->cases) {
+            c.run_log.reset();
+            if (!c.result) continue;
+            for (RankTotals& rank : c.result->ranks) std::vector<double>().swap(rank.totals);
+        }
+        return;
+    }
+    for (SuiteCase& c : std::get<SuiteResult>(result).cases) {
+        for (SuiteRank& rank : c.ranks) std::vector<double>().swap(rank.samples_us);
+    }
+}
+
 }  // namespace
 
-KeptResults::KeptResults() : store_(std::make_unique<Store>()) {
+KeptResults::KeptResults(Keep what) : store_(std::make_unique<Store>()), what_(what) {
     previous_ = g_active.exchange(this);
 }
 
@@ -26,6 +43,7 @@ KeptResults::~KeptResults() {
 void KeptAccess::keep(const std::string& path, LoadedResult result) {
     KeptResults* kept = g_active.load();
     if (kept == nullptr) return;
+    if (kept->what_ == KeptResults::Keep::WithoutSamples) drop_samples(result);
     std::lock_guard<std::mutex> lock(kept->store_->mutex);
     kept->store_->results.emplace_back(path, std::move(result));
 }

@@ -269,98 +269,137 @@ render::Table suite_comparison_table(const SuiteResult& baseline, const SuiteRes
     return t;
 }
 
-std::vector<render::Table> tables_for_inputs(const std::vector<std::string>& inputs,
-                                             KeptResults* kept) {
-    std::vector<render::Table> tables;
-    const auto append = [&](std::vector<render::Table> more) {
-        for (auto& table : more) tables.push_back(std::move(table));
-    };
+namespace {
+
+// Each input that is a CI result as loaded: what the reader kept of it (taken out of `kept`),
+// else a load made here, its diagnostics dropped (the bench loader gave them).
+template <class Visit>
+void for_each_loaded(const std::vector<std::string>& inputs, KeptResults* kept,
+                     const Visit& visit) {
     for (const std::string& input : inputs) {
         // What the bench reader loaded for the cases: the same load, not a second read.
         if (auto loaded = kept ? KeptAccess::take(*kept, input) : std::nullopt) {
-            if (const auto* run = std::get_if<DailyRun>(&*loaded))
-                append(daily_tables(*run));
-            else
-                append(suite_tables(std::get<SuiteResult>(*loaded)));
+            visit(input, *loaded);
             continue;
         }
         Diagnostics ignored;
         const InputKind kind = classify(input);
         if (kind == InputKind::None) continue;
         if (is_suite_kind(kind)) {
-            if (auto suite = load_suite(input, ignored)) {
-                for (auto& table : suite_tables(*suite)) tables.push_back(std::move(table));
-            }
+            if (auto suite = load_suite(input, ignored))
+                visit(input, LoadedResult(std::move(*suite)));
         } else if (auto run = load_daily(input, ignored)) {
-            for (auto& table : daily_tables(*run)) tables.push_back(std::move(table));
+            visit(input, LoadedResult(std::move(*run)));
         }
     }
+}
+
+}  // namespace
+
+std::vector<render::Table> tables_for_inputs(const std::vector<std::string>& inputs,
+                                             KeptResults* kept) {
+    std::vector<render::Table> tables;
+    for_each_loaded(inputs, kept, [&](const std::string&, const LoadedResult& loaded) {
+        const auto* run = std::get_if<DailyRun>(&loaded);
+        for (auto& table : run ? daily_tables(*run) : suite_tables(std::get<SuiteResult>(loaded)))
+            tables.push_back(std::move(table));
+    });
     return tables;
 }
+
+namespace {
+
+// The headline rule note of one input, from `loaded` (what the bench reader loaded of it, not a
+// lane result then) when given, else from a load made here.
+std::optional<std::string> headline_note(const std::string& input, const LoadedResult* loaded) {
+    if (loaded == nullptr) {
+        if (auto note = lane_headline_note(input)) return note;  // the lane's files (lane.hpp)
+    }
+    const InputKind kind = classify(input);
+    if (kind == InputKind::None) return std::nullopt;
+    if (kind == InputKind::SuiteReport) {
+        return fmt::format(
+            "{}: operator suite report.md; values only (upstream's metric_us, the minimum "
+            "rank median), no samples: a change beyond the tolerance is underpowered and "
+            "the hard threshold decides",
+            input);
+    }
+    if (is_suite_kind(kind)) {
+        return fmt::format(
+            "{}: operator suite; upstream's metric_us = minimum rank median (gate it with "
+            "--metric median); samples = the fastest rank's samples_us",
+            input);
+    }
+    const DailyRun* run = loaded ? std::get_if<DailyRun>(loaded) : nullptr;
+    std::optional<DailyRun> fresh;
+    if (run == nullptr) {
+        Diagnostics ignored;  // the loader reported them
+        auto loaded_here = load_daily(input, ignored);
+        if (!loaded_here) return std::nullopt;
+        run = &fresh.emplace(std::move(*loaded_here));
+    }
+    std::vector<std::string> rules;
+    bool with_samples = false;
+    for (const DailyCase& c : run->cases) {
+        if (c.result && c.result->passed) {
+            with_samples = true;
+            rules.push_back(fmt::format("{} {}", c.case_id,
+                                        c.result->rule == HeadlineRule::Median
+                                            ? "median (1 card: --metric median)"
+                                            : "smallest rank mean"));
+        } else if (!c.result && c.row && c.row->kind == ReportRow::Kind::Value) {
+            rules.push_back(fmt::format("{} report.md value, no samples", c.case_id));
+        }
+    }
+    if (rules.empty()) return std::nullopt;
+    return fmt::format("{}: daily-CI headline rule per case: {}{}", input, fmt::join(rules, ", "),
+                       with_samples ? "; samples = the headline rank's per-round sums"
+                                    : "; a change beyond the tolerance is underpowered and the "
+                                      "hard threshold decides");
+}
+
+// The suite result of an input: the one the reader kept, else loaded here.
+std::optional<SuiteResult> suite_of(const std::string& input, std::optional<LoadedResult>& kept) {
+    if (kept) {
+        if (auto* suite = std::get_if<SuiteResult>(&*kept)) return std::move(*suite);
+    }
+    Diagnostics ignored;  // the loader reported them
+    auto suite = load_suite(input, ignored);
+    if (!suite) return std::nullopt;
+    return std::move(*suite);
+}
+
+}  // namespace
 
 std::vector<std::string> headline_notes(const std::vector<std::string>& inputs) {
     std::vector<std::string> notes;
     for (const std::string& input : inputs) {
-        if (auto note = lane_headline_note(input)) {  // the lane's files (lane.hpp)
-            notes.push_back(std::move(*note));
-            continue;
-        }
-        const InputKind kind = classify(input);
-        if (kind == InputKind::None) continue;
-        if (kind == InputKind::SuiteReport) {
-            notes.push_back(fmt::format(
-                "{}: operator suite report.md; values only (upstream's metric_us, the minimum "
-                "rank median), no samples: a change beyond the tolerance is underpowered and "
-                "the hard threshold decides",
-                input));
-            continue;
-        }
-        if (is_suite_kind(kind)) {
-            notes.push_back(fmt::format(
-                "{}: operator suite; upstream's metric_us = minimum rank median (gate it with "
-                "--metric median); samples = the fastest rank's samples_us",
-                input));
-            continue;
-        }
-        Diagnostics ignored;  // the loader reported them
-        auto run = load_daily(input, ignored);
-        if (!run) continue;
-        std::vector<std::string> rules;
-        bool with_samples = false;
-        for (const DailyCase& c : run->cases) {
-            if (c.result && c.result->passed) {
-                with_samples = true;
-                rules.push_back(fmt::format("{} {}", c.case_id,
-                                            c.result->rule == HeadlineRule::Median
-                                                ? "median (1 card: --metric median)"
-                                                : "smallest rank mean"));
-            } else if (!c.result && c.row && c.row->kind == ReportRow::Kind::Value) {
-                rules.push_back(fmt::format("{} report.md value, no samples", c.case_id));
-            }
-        }
-        if (rules.empty()) continue;
-        notes.push_back(fmt::format(
-            "{}: daily-CI headline rule per case: {}{}", input, fmt::join(rules, ", "),
-            with_samples ? "; samples = the headline rank's per-round sums"
-                         : "; a change beyond the tolerance is underpowered and the hard "
-                           "threshold decides"));
+        if (auto note = headline_note(input, nullptr)) notes.push_back(std::move(*note));
     }
     return notes;
 }
 
 std::size_t annotate_gate(const std::vector<std::string>& baseline_inputs,
-                          const std::vector<std::string>& current_inputs, render::Report& report) {
+                          const std::vector<std::string>& current_inputs, render::Report& report,
+                          KeptResults* kept) {
     std::vector<std::string> all = baseline_inputs;
     all.insert(all.end(), current_inputs.begin(), current_inputs.end());
-    for (std::string& note : headline_notes(all)) report.notes.push_back(std::move(note));
+    // What the gate's reader loaded, input by input (baseline runs first, as it read them).
+    std::vector<std::optional<LoadedResult>> loaded;
+    for (const std::string& input : all)
+        loaded.push_back(kept ? KeptAccess::take(*kept, input) : std::nullopt);
+    for (std::size_t i = 0; i < all.size(); ++i) {
+        if (auto note = headline_note(all[i], loaded[i] ? &*loaded[i] : nullptr))
+            report.notes.push_back(std::move(*note));
+    }
     if (baseline_inputs.size() != 1 || current_inputs.size() != 1 ||
         classify(baseline_inputs[0]) != InputKind::Suite ||
         classify(current_inputs[0]) != InputKind::Suite)
         return 0;
-    Diagnostics ignored;  // the loader reported them
-    auto baseline = load_suite(baseline_inputs[0], ignored);
-    auto current = load_suite(current_inputs[0], ignored);
-    if (!baseline || !current) return 0;
+    auto baseline = suite_of(baseline_inputs[0], loaded[0]);
+    if (!baseline) return 0;
+    auto current = suite_of(current_inputs[0], loaded[1]);
+    if (!current) return 0;
     std::size_t refused = 0;
     report.tables.push_back(suite_comparison_table(*baseline, *current, refused));
     // Which runs were compared: their submission.json / history-selection.json, when published.

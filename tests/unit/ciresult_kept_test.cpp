@@ -1,5 +1,6 @@
-// ciresult: bench-summary's CI-result tables come from the load the bench reader made for the
-// cases (KeptResults), not from a second read of the files (issue #32 leftover, #35).
+// ciresult: bench-summary's CI-result tables and bench-gate's notes and upstream comparison come
+// from the load the bench reader made for the cases (KeptResults), not from a second read of the
+// files (issue #32 leftover, #35).
 
 #include <string>
 #include <vector>
@@ -9,6 +10,7 @@
 #include "ptune/bench/model.hpp"
 #include "ptune/ciresult/inputs.hpp"
 #include "ptune/core/handoff.hpp"
+#include "ptune/gate/pipeline.hpp"
 
 using namespace ptune;
 using namespace ptune::ciresult;
@@ -74,4 +76,49 @@ TEST_CASE("ciresult: without a KeptResults the reader keeps nothing", "[ciresult
     const std::size_t before = load_count();
     CHECK_FALSE(tables_for_inputs({ci_data("suite-a")}, &later).empty());
     CHECK(load_count() - before == 1);
+}
+
+namespace {
+
+// bench-gate's read of `baseline` (one run per input) and `current` under a KeptResults, then
+// annotate_gate() with it: the loads it made, and its report against a fresh annotate_gate().
+void check_gate_reads_once(const std::vector<std::string>& baseline,
+                           const std::vector<std::string>& current) {
+    install_bench_reader();
+    render::Report expected;
+    const std::size_t expected_refused = annotate_gate(baseline, current, expected);
+    KeptResults kept(KeptResults::Keep::WithoutSamples);
+    const std::size_t before = load_count();
+    Diagnostics diagnostics;
+    gate::Options options;
+    auto outcome =
+        gate::run_gate({baseline, "", current, false}, options,
+                       gate::ReportSettings{options, false, false}, nullptr, diagnostics);
+    REQUIRE(outcome);
+    const std::size_t loads = load_count() - before;
+    CHECK(loads == baseline.size() + current.size());
+    render::Report report;
+    const std::size_t refused = annotate_gate(baseline, current, report, &kept);
+    CHECK(load_count() - before == loads);  // no second read
+    CHECK(refused == expected_refused);
+    CHECK(report.notes == expected.notes);
+    CHECK(flat(report.tables) == flat(expected.tables));
+    CHECK(report.data.dump() == expected.data.dump());
+}
+
+}  // namespace
+
+TEST_CASE("ciresult: bench-gate reads each suite result once", "[ciresult][gate]") {
+    // Upstream's comparison table and both runs' submission.json / history-selection.json.
+    check_gate_reads_once({ci_data("suite-a")}, {ci_data("suite-v2-published")});
+    check_gate_reads_once({ci_data("suite-a/suite-result.json")},
+                          {ci_data("suite-b-golden/suite-result.json")});
+}
+
+TEST_CASE("ciresult: bench-gate reads each daily-CI result once", "[ciresult][gate]") {
+    check_gate_reads_once({ci_data("daily/published")}, {ci_data("daily-slow/published")});
+    // A history naming one run twice, the current run among them: one load per argument.
+    check_gate_reads_once({ci_data("daily/published"), ci_data("daily/published/report.md"),
+                           ci_data("daily/published")},
+                          {ci_data("daily/published")});
 }

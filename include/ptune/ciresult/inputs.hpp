@@ -104,12 +104,18 @@ render::Table suite_comparison_table(const SuiteResult& baseline, const SuiteRes
 /// What the CI-result reader (install_bench_reader()) loaded, kept so that the tables are made
 /// from that same load: one read of each input. While a KeptResults exists, the reader puts
 /// every daily-CI and suite result it loads into it (under its lock: the reader may run on a
-/// second thread, core/handoff.hpp). Read it (tables_for_inputs()) only once that thread is
-/// done; bench-summary does after produce_alongside() returns. One at a time: a second one
-/// made while another exists collects instead of it until it is gone.
+/// second thread, core/handoff.hpp). Read it (tables_for_inputs(), annotate_gate()) only once that
+/// thread is done; bench-summary does after produce_alongside() returns. One at a time: a second
+/// one made while another exists collects instead of it until it is gone.
 class KeptResults {
   public:
-    KeptResults();
+    /// What is kept of each result: all of it (the tables: bench-summary's text formats), or
+    /// what annotate_gate() reads, without the samples (daily-CI round totals, suite
+    /// samples_us) that only the tables and the bench cases need (bench-gate: a history of many
+    /// runs is kept while the gate compares them).
+    enum class Keep { All, WithoutSamples };
+
+    explicit KeptResults(Keep what = Keep::All);
     ~KeptResults();
     KeptResults(const KeptResults&) = delete;
     KeptResults& operator=(const KeptResults&) = delete;
@@ -119,12 +125,14 @@ class KeptResults {
   private:
     friend class KeptAccess;
     std::unique_ptr<Store> store_;
+    Keep what_;
     KeptResults* previous_ = nullptr;
 };
 
 /// For bench-summary / bench-gate: the ciresult tables of every input that is a CI result
-/// (others are skipped). An input `kept` holds is not read again (it is taken out of `kept`);
-/// another one is loaded here, its diagnostics dropped (the bench loader gave them).
+/// (others are skipped). An input `kept` (KeptResults::Keep::All) holds is not read again (it
+/// is taken out of `kept`); another one is loaded here, its diagnostics dropped (the bench
+/// loader gave them).
 std::vector<render::Table> tables_for_inputs(const std::vector<std::string>& inputs,
                                              KeptResults* kept = nullptr);
 
@@ -138,9 +146,11 @@ std::vector<std::string> headline_notes(const std::vector<std::string>& inputs);
 /// bench-gate's hook: notes naming the headline rule of every CI-result input and, when one
 /// baseline and the current run are suite results, the upstream comparison table appended to
 /// `report`. Returns how many cases upstream refuses to compare although both sides passed
-/// (`incomparable <key>`): such a case is no pass.
+/// (`incomparable <key>`): such a case is no pass. An input `kept` holds (the gate's read of it,
+/// KeptResults::Keep::WithoutSamples will do) is not read again; another one is loaded here.
 std::size_t annotate_gate(const std::vector<std::string>& baseline_inputs,
-                          const std::vector<std::string>& current_inputs, render::Report& report);
+                          const std::vector<std::string>& current_inputs, render::Report& report,
+                          KeptResults* kept = nullptr);
 
 /// Registers the CI-result reader with the bench loader (bench::register_input_reader), so
 /// every bench command reads these inputs. Idempotent.
