@@ -3,6 +3,11 @@
 // its reason), finalization preferring a contract-valid success, the third suite-result.json
 // shape and the identity parts history records.
 
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+
 #include <catch2/catch.hpp>
 
 #include "ptune/bench/model.hpp"
@@ -165,4 +170,28 @@ TEST_CASE("lane: the bench loader reads journals and lane suites", "[ciresult]")
     REQUIRE(cases->size() == 3);
     CHECK((*cases)[0].name == "attention-csa");
     CHECK((*cases)[2].blocks[0].effective_us->median == 560.0);
+}
+
+TEST_CASE("lane: a suite-result.json is the lane's only as a JSON object with lane_id at the top",
+          "[ciresult]") {
+    // read_lane_input() tells the shapes apart without building the document (one parse of an
+    // operator suite, by its own parser): the cases the document-based check decided so.
+    const auto dir =
+        std::filesystem::temp_directory_path() / ("ptune-lane-shape-" + std::to_string(::getpid()));
+    std::filesystem::create_directories(dir);
+    const std::string file = (dir / "suite-result.json").string();
+    const auto is_lane = [&](const std::string& text) {
+        std::ofstream(file, std::ios::binary | std::ios::trunc) << text;
+        Diagnostics diagnostics;
+        std::size_t cases = 0;
+        auto status = read_lane_input(file, diagnostics, [&](bench::BenchCase&&) { ++cases; });
+        return status.has_value() && cases > 0;
+    };
+    const std::string lane_text = read(lane("candidate/suite-result.json"));
+    CHECK(is_lane(lane_text));
+    CHECK_FALSE(is_lane(R"({"suite_id": "s", "cases": [{"lane_id": "main"}]})"));  // nested
+    CHECK_FALSE(is_lane(R"([{"lane_id": "main"}])"));                              // not an object
+    CHECK_FALSE(is_lane(lane_text.substr(0, lane_text.size() / 2)));               // cut short
+    CHECK_FALSE(is_lane(lane_text + " }"));                                        // trailing
+    std::filesystem::remove_all(dir);
 }
