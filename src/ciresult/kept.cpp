@@ -13,8 +13,8 @@ namespace {
 // joined, so the reader sees it; the store's lock orders what the reader puts in.
 std::atomic<KeptResults*> g_active{nullptr};
 
-// What annotate_gate() reads of a result: all but the samples (and
-// a daily-CI run's manifest and run.log facts, which only its tables show).
+// What annotate_gate() and run_records_for_inputs() read of a result: all but the samples
+// (and a daily-CI run's manifest and run.log facts, which only its tables show).
 void drop_samples(LoadedResult& result) {
     if (auto* run = std::get_if<DailyRun>(&result)) {
         run->manifest.reset();

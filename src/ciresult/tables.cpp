@@ -307,6 +307,18 @@ std::vector<render::Table> tables_for_inputs(const std::vector<std::string>& inp
     return tables;
 }
 
+nlohmann::json run_records_for_inputs(const std::vector<std::string>& inputs, KeptResults& kept) {
+    nlohmann::json records = nlohmann::json::object();
+    for (const std::string& input : inputs) {
+        auto loaded = KeptAccess::take(kept, input);
+        const auto* suite = loaded ? std::get_if<SuiteResult>(&*loaded) : nullptr;
+        if (suite == nullptr) continue;
+        nlohmann::json record = run_record_json(*suite);
+        if (!record.empty()) records[input] = std::move(record);
+    }
+    return records;
+}
+
 namespace {
 
 // The headline rule note of one input, from `loaded` (what the bench reader loaded of it, not a

@@ -110,9 +110,9 @@ render::Table suite_comparison_table(const SuiteResult& baseline, const SuiteRes
 class KeptResults {
   public:
     /// What is kept of each result: all of it (the tables: bench-summary's text formats), or
-    /// what annotate_gate() reads, without the samples (daily-CI round totals, suite
-    /// samples_us) that only the tables and the bench cases need (bench-gate: a history of many
-    /// runs is kept while the gate compares them).
+    /// what annotate_gate() and run_records_for_inputs() read, without the samples (daily-CI
+    /// round totals, suite samples_us) that only the tables and the bench cases need (bench-gate:
+    /// a history of many runs is kept while the gate compares them).
     enum class Keep { All, WithoutSamples };
 
     explicit KeptResults(Keep what = Keep::All);
@@ -135,6 +135,11 @@ class KeptResults {
 /// loader gave them).
 std::vector<render::Table> tables_for_inputs(const std::vector<std::string>& inputs,
                                              KeptResults* kept = nullptr);
+
+/// For bench-summary's JSON: `{<input>: run_record_json()}` of every input that is a suite
+/// result the reader kept in `kept` (any Keep) with a submission.json or history-selection.json;
+/// an empty object when there is none. Nothing is read here.
+nlohmann::json run_records_for_inputs(const std::vector<std::string>& inputs, KeptResults& kept);
 
 /// Test hook: how many daily-CI and operator-suite loads (load_daily(), load_suite()) this
 /// process has made.

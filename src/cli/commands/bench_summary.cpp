@@ -74,6 +74,8 @@ class BenchSummaryCommand : public Command {
             progress.reset();
             if (!status) return context.fail(status.error());
         } else {
+            // JSON names the suite runs read (their submission.json / history-selection.json).
+            if (format == "json") kept.emplace(ciresult::KeptResults::Keep::WithoutSamples);
             auto loaded = bench::load_run(inputs_, options_, context.diagnostics);
             progress.reset();
             if (!loaded) return context.fail(loaded.error());
@@ -99,8 +101,12 @@ class BenchSummaryCommand : public Command {
             // After produce_alongside() returned: the reading thread is done with `kept`.
             for (render::Table& table : ciresult::tables_for_inputs(inputs_, &*kept))
                 report.tables.push_back(std::move(table));  // daily-CI / suite specifics
-        } else if (format == "json" && !host_facts.empty()) {
-            report.data["host"] = host::host_json(host_facts);  // the same tables as data
+        } else if (format == "json") {
+            if (!host_facts.empty())
+                report.data["host"] = host::host_json(host_facts);  // the same tables as data
+            // As bench-gate's suite_runs, by input: absent when no suite run was published.
+            if (auto runs = ciresult::run_records_for_inputs(inputs_, *kept); !runs.empty())
+                report.data["suite_runs"] = std::move(runs);
         }
         int code = context.emit(report, {{"run", bench::make_run_renderer(cases_)},
                                          {"json", bench::make_cases_json_renderer(cases_)}});
