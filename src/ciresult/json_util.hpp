@@ -4,6 +4,7 @@
 
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -38,5 +39,10 @@ std::string string_member(const nlohmann::json& object, const char* key);
 /// The 1-based line of the `occurrence`-th `"value"` in `text` (0 when absent).
 std::size_t line_of_string(std::string_view text, const std::string& value,
                            std::size_t occurrence = 1);
+
+/// line_of_string(text, value) of each of `values` (the first occurrence), in one pass over
+/// `text`: a suite-result.json's rows without a scan from the top per row.
+std::vector<std::size_t> lines_of_strings(std::string_view text,
+                                          const std::vector<std::string>& values);
 
 }  // namespace ptune::ciresult

@@ -4,6 +4,7 @@
 
 #include <catch2/catch.hpp>
 
+#include "../../src/ciresult/json_util.hpp"
 #include "ptune/ciresult/inputs.hpp"
 #include "ptune/ciresult/suite.hpp"
 #include "ptune/core/io.hpp"
@@ -246,4 +247,22 @@ TEST_CASE("ciresult: bench-gate's JSON names the compared suite runs (suite_runs
     render::Report plain;
     annotate_gate({suite_data("suite-a")}, {suite_data("suite-b")}, plain);
     CHECK_FALSE(plain.data.contains("suite_runs"));
+}
+
+TEST_CASE("suite: the rows' lines in one pass are line_of_string()'s", "[ciresult]") {
+    // Escaped quotes before a needle, a needle inside a longer string, repeated and absent
+    // values, an empty one, one that needs escaping: each as text.find() finds it.
+    const std::string text =
+        "{\n\"a\": \"x\\\"op-1\" ,\n \"op-1\": [1,\n2],\n\"op-10\"\n"
+        "\"op-2\" \"q\\\"z\"\n\"\"\n\"b\\\\c\"\n}";
+    const std::vector<std::string> values = {"op-1", "op-10", "op-2", "op-1", "missing",
+                                             "",     "q\"z",  "b\\c", "a",    "x\"op-1"};
+    const std::vector<std::size_t> lines = lines_of_strings(text, values);
+    REQUIRE(lines.size() == values.size());
+    for (std::size_t i = 0; i < values.size(); ++i) {
+        INFO(values[i]);
+        CHECK(lines[i] == line_of_string(text, values[i]));
+    }
+    CHECK(lines[0] == 2);  // `"op-1"` after the escaped quote on line 2
+    CHECK(lines[4] == 0);
 }

@@ -99,9 +99,10 @@ Result<SuiteResult> parse_suite_result(std::string_view text, const std::string&
 /// One case record (a `cases[]` row, or a `measurement.json`, §2.5) as parse_suite_result()
 /// reads it: `running` is read as `interrupted` (warning), a `pass` without a finite
 /// `metric_us > 0` is kept as not passing (warning), a record without `case_id` is `?`.
-/// `text` is the document the record came from (for the row's line).
+/// `text` is the document the record came from (for the row's line, unless `line` gives it).
 SuiteCase parse_suite_case(const nlohmann::json& record, std::string_view text,
-                           const std::string& source, Diagnostics& diagnostics);
+                           const std::string& source, Diagnostics& diagnostics,
+                           std::optional<std::size_t> line = std::nullopt);
 
 /// Validates an operator-suite `raw-result.json` (§2.3) as upstream's `validate_result` (§2.4)
 /// and computes the case record: `metric_us` (min over ranks of the median round total),
