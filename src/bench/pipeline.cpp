@@ -64,7 +64,7 @@ class StreamingJsonRenderer : public render::Renderer {
     }
 
   private:
-    static constexpr std::size_t kChunkCases = 256;
+    static constexpr std::size_t kChunkCases = 32;
 
     static std::string dump(const nlohmann::json& value) {
         return value.dump(2, ' ', false, nlohmann::json::error_handler_t::replace);
@@ -119,7 +119,7 @@ class StreamingJsonRenderer : public render::Renderer {
                 }
                 even += 2;
             },
-            HandoffLimits{.batch = 1, .batches = 4});
+            HandoffLimits{.batch = 1, .batches = 2});
     }
 
     const std::vector<BenchCase>& cases_;

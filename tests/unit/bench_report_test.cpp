@@ -277,7 +277,7 @@ TEST_CASE("bench report: bench-summary JSON reads back to the same cases", "[ben
 
 TEST_CASE("bench report: the JSON renderer writes what one document of the cases would",
           "[bench][report]") {
-    // Large sweeps are rendered in chunks of 256 cases, every other chunk on a second thread:
+    // Large sweeps are rendered in chunks of 32 cases, every other chunk on a second thread:
     // the bytes must not depend on that. Counts below one chunk, at the thread's threshold,
     // and with a partial last chunk; a name that needs escaping and one that is not UTF-8.
     for (std::size_t count : {0u, 1u, 5u, 1024u, 1537u}) {
