@@ -104,5 +104,19 @@ if [ -x "$build/tools/swimlane_gen" ] && [ -x "$build/tools/hints_gen_log" ] &&
   [ $? -eq 2 ] || fail "bench-goals --bogus: not exit 2"
 fi
 
+# tools/ci_suite_bench.sh: its generated suites are read (the gate compares every case) and it
+# prints the two rows bench-all records.
+if [ -x "$build/tools/ci_suite_gen" ]; then
+  "$repo/tools/ci_suite_bench.sh" "$build" 20 2 10 >"$work/suite.out" 2>&1 ||
+    fail "ci_suite_bench.sh: exit $? ($(tail -n 3 "$work/suite.out"))"
+  grep -q '^gate: [0-9.]* s wall, [0-9.]* s user, max RSS [0-9]* KiB$' "$work/suite.out" &&
+    grep -q '^summary-json: [0-9.]* s wall, [0-9.]* s user, max RSS [0-9]* KiB$' "$work/suite.out" ||
+    fail "ci_suite_bench.sh rows: $(cat "$work/suite.out")"
+  "$build/tools/ci_suite_gen" "$repo/tests/data/ciresult/suite-a/suite-result.json" "$work/suite" 30 2 5
+  cases=$("$ptune" bench-summary "$work/suite" --format json -q | python3 -c \
+    'import json, sys; print(len(json.load(sys.stdin)["cases"]))')
+  [ "$cases" = 30 ] || fail "ci_suite_gen: bench-summary read $cases cases, expected 30"
+fi
+
 [ "$failures" -eq 0 ] && echo "bench-all: ok"
 exit $((failures > 0))
