@@ -571,11 +571,6 @@ namespace {
 
 using case_rules_detail::MetricSlots;
 
-/// Sets a case subject's `bench.*` metrics from its CI block and adds the block's location.
-/// With `reused` the subject held the previous case (summary_findings() evaluates every case of
-/// a sweep through one subject, without an allocation per metric): it is renamed, its metrics
-/// this case lacks are erased and its one location replaced.
-
 /// A reused subject's name and location: those of the case `name` at `file`:`line`.
 void name_case(std::string_view name, const std::string& file, std::size_t line,
                rules::Subject& subject) {
@@ -586,8 +581,11 @@ void name_case(std::string_view name, const std::string& file, std::size_t line,
     subject.locations.front().line = line;
 }
 
-/// With `named` false (and `reused`), only the metrics are set: name_case() follows when a
-/// finding is to be made.
+/// Sets a case subject's `bench.*` metrics from its CI block and adds the block's location.
+/// With `reused` the subject held the previous case (summary_findings() evaluates every case of
+/// a sweep through one subject, without an allocation per metric): it is renamed, its metrics
+/// this case lacks are erased and its one location replaced. With `named` false (and
+/// `reused`), only the metrics are set: name_case() follows when a finding is to be made.
 void publish_case(std::string_view name, const std::string& file, std::size_t line,
                   const CaseMetrics& block, rules::Subject& subject, bool reused,
                   MetricSlots* slots = nullptr, bool named = true) {
