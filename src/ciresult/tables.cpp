@@ -383,14 +383,6 @@ std::optional<SuiteResult> suite_of(const std::string& input, std::optional<Load
 
 }  // namespace
 
-std::vector<std::string> headline_notes(const std::vector<std::string>& inputs) {
-    std::vector<std::string> notes;
-    for (const std::string& input : inputs) {
-        if (auto note = headline_note(input, nullptr)) notes.push_back(std::move(*note));
-    }
-    return notes;
-}
-
 std::size_t annotate_gate(const std::vector<std::string>& baseline_inputs,
                           const std::vector<std::string>& current_inputs, render::Report& report,
                           KeptResults* kept) {

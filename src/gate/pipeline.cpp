@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "ptune/bench/pipeline.hpp"
+#include "ptune/ciresult/inputs.hpp"
 #include "ptune/core/io.hpp"
 #include "ptune/gate/findings.hpp"
 #include "ptune/gate/input.hpp"
@@ -151,6 +152,9 @@ Result<GateOutcome> run_gate(const GateRequest& request, const Options& options,
                              Diagnostics& diagnostics) {
     GateOutcome outcome;
     std::vector<std::string> history_notes;
+    // The CI results the reader loads for the cases, kept (without their samples) for the notes
+    // and upstream's comparison below: each input is read once.
+    ciresult::KeptResults kept(ciresult::KeptResults::Keep::WithoutSamples);
     {
         auto runs = load_digests(request, outcome.current, diagnostics);
         if (!runs) return runs.error();
@@ -184,6 +188,9 @@ Result<GateOutcome> run_gate(const GateRequest& request, const Options& options,
     // The rules see one case at a time (findings.hpp): no metric map per case.
     if (catalogue != nullptr)
         outcome.report.findings = case_findings(outcome.result, options, *catalogue);
+    // Daily-CI / suite results: rule notes, the §2.7 comparison table.
+    outcome.ci_refused = ciresult::annotate_gate(request.baseline_inputs, request.current_inputs,
+                                                 outcome.report, &kept);
     return outcome;
 }
 

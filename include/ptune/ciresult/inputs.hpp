@@ -145,14 +145,12 @@ nlohmann::json run_records_for_inputs(const std::vector<std::string>& inputs, Ke
 /// process has made.
 std::size_t load_count();
 
-/// One line per CI-result input naming the headline rule a gate compares with.
-std::vector<std::string> headline_notes(const std::vector<std::string>& inputs);
-
-/// bench-gate's hook: notes naming the headline rule of every CI-result input and, when one
-/// baseline and the current run are suite results, the upstream comparison table appended to
-/// `report`. Returns how many cases upstream refuses to compare although both sides passed
-/// (`incomparable <key>`): such a case is no pass. An input `kept` holds (the gate's read of it,
-/// KeptResults::Keep::WithoutSamples will do) is not read again; another one is loaded here.
+/// gate::run_gate()'s hook (bench-gate and advise): notes naming the headline rule of every
+/// CI-result input and, when one baseline and the current run are suite results, the upstream
+/// comparison table appended to `report`. Returns how many cases upstream refuses to compare
+/// although both sides passed (`incomparable <key>`): such a case is no pass. An input `kept`
+/// holds (the gate's read of it, KeptResults::Keep::WithoutSamples will do) is not read again;
+/// another one is loaded here.
 std::size_t annotate_gate(const std::vector<std::string>& baseline_inputs,
                           const std::vector<std::string>& current_inputs, render::Report& report,
                           KeptResults* kept = nullptr);

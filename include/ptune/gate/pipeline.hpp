@@ -43,13 +43,17 @@ struct GateOutcome {
     /// --history: cases held in shadow (name, `shadow (n/10)…`): reported, not judged, and a
     /// gate whose only cases are held is no failure (require_compared() is not asked).
     std::vector<std::pair<std::string, std::string>> held;
+    /// Daily-CI / suite inputs: cases upstream refuses to compare although both sides passed
+    /// (`incomparable <key>`, ciresult::annotate_gate()); such a case is no pass.
+    std::size_t ci_refused = 0;
 };
 
 /// The one route from inputs to the gate's verdicts, for bench-gate and advise alike: loads the
-/// runs, compares every case, builds the report and, with a `catalogue`, its `bench.gate-*`
-/// findings (advise passes none: it publishes the result's metrics into its own store with
-/// publish_metrics() and evaluates its whole catalogue). An input that cannot be read is an
-/// error naming its role (ExitCode::InputError).
+/// runs, compares every case, builds the report (with the headline-rule notes and upstream's
+/// comparison of daily-CI / suite inputs, from the same read of them) and, with a `catalogue`, its
+/// `bench.gate-*` findings (advise passes none: it publishes the result's metrics into its own
+/// store with publish_metrics() and evaluates its whole catalogue). An input that cannot be read is
+/// an error naming its role (ExitCode::InputError).
 Result<GateOutcome> run_gate(const GateRequest& request, const Options& options,
                              const ReportSettings& settings, const rules::Catalogue* catalogue,
                              Diagnostics& diagnostics);

@@ -6,7 +6,6 @@
 
 #include "cli/commands/commands.hpp"
 #include "cli/safety.hpp"
-#include "ptune/ciresult/inputs.hpp"
 #include "ptune/gate/perf_guard.hpp"
 #include "ptune/gate/pipeline.hpp"
 
@@ -87,16 +86,11 @@ class BenchGateCommand : public Command {
         settings.tables = context.options.format == "text" ||
                           context.options.format == "markdown" ||
                           (step_summary != nullptr && *step_summary != '\0');
-        // The CI results the reader loads for the cases, kept (without their samples) for the
-        // notes and upstream's comparison below: each input is read once.
-        ciresult::KeptResults kept(ciresult::KeptResults::Keep::WithoutSamples);
         auto outcome =
             gate::run_gate({baseline_inputs_, history_, current_inputs_, !save_baseline_.empty()},
                            options_, settings, &**catalogue, context.diagnostics);
         if (!outcome) return context.fail(outcome.error());
         const auto& result = outcome->result;
-        const std::size_t ci_refused =  // daily-CI / suite results: rule notes, §2.7 table
-            ciresult::annotate_gate(baseline_inputs_, current_inputs_, outcome->report, &kept);
 
         context.flush_diagnostics();
         std::map<std::string, std::shared_ptr<render::Renderer>> custom = {
@@ -114,7 +108,7 @@ class BenchGateCommand : public Command {
             context.flush_diagnostics();
             if (!saved) return context.fail(saved.error());
         }
-        return (result.failed() || ci_refused > 0) && !warn_only_
+        return (result.failed() || outcome->ci_refused > 0) && !warn_only_
                    ? static_cast<int>(ExitCode::Findings)
                    : 0;
     }
