@@ -31,24 +31,11 @@
 
 #include <fmt/format.h>
 
+#include "random.hpp"
+
 namespace {
 
-/// Small deterministic generator (xorshift64*), good enough for plausible timings.
-class Random {
-  public:
-    std::uint64_t next() {
-        state_ ^= state_ >> 12;
-        state_ ^= state_ << 25;
-        state_ ^= state_ >> 27;
-        return state_ * 0x2545F4914F6CDD1Dull;
-    }
-    double uniform(double lo, double hi) {
-        return lo + (hi - lo) * static_cast<double>(next() >> 11) * 0x1.0p-53;
-    }
-
-  private:
-    std::uint64_t state_ = 0x9E3779B97F4A7C15ull;
-};
+using Random = ptune::synth::Xorshift64Star;
 
 void write_report_case(std::string& out, std::size_t index, Random& random) {
     bool l3 = index % 5 == 0;

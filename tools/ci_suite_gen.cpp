@@ -23,34 +23,20 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "ptune/core/stats.hpp"
+#include "random.hpp"
+
 namespace {
 
 using nlohmann::json;
-
-/// Small deterministic generator (xorshift64*): the same samples on every machine.
-class Random {
-  public:
-    /// Uniform in [0, 1).
-    double unit() {
-        state_ ^= state_ >> 12;
-        state_ ^= state_ << 25;
-        state_ ^= state_ >> 27;
-        return static_cast<double>((state_ * 2685821657736338717ULL) >> 11) / 9007199254740992.0;
-    }
-
-  private:
-    std::uint64_t state_ = 7;
-};
 
 /// Rounded to 3 decimals, as the harness writes microseconds.
 double micro(double value) {
     return std::round(value * 1000.0) / 1000.0;
 }
 
-double median(std::vector<double> values) {
-    std::sort(values.begin(), values.end());
-    const std::size_t n = values.size();
-    return n % 2 == 1 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2.0;
+double median(const std::vector<double>& values) {
+    return ptune::stats::median(values).value_or(0.0);
 }
 
 int usage() {
@@ -78,7 +64,7 @@ int main(int argc, char** argv) {
     }
     const json model = document["cases"][0];
     document["sampling"]["rounds"] = rounds;
-    Random random;
+    ptune::synth::Xorshift64Star random(7);
     json generated = json::array();
     for (long c = 0; c < cases; ++c) {
         json one = model;
@@ -91,8 +77,9 @@ int main(int argc, char** argv) {
         for (long r = 0; r < ranks; ++r) {
             std::vector<double> compute, clear, total;
             for (long i = 0; i < rounds; ++i) {
-                compute.push_back(micro((90.0 + static_cast<double>(r) + random.unit()) * scale));
-                clear.push_back(micro(7.0 + random.unit() * 0.5));
+                compute.push_back(
+                    micro((90.0 + static_cast<double>(r) + random.uniform(0, 1)) * scale));
+                clear.push_back(micro(7.0 + random.uniform(0, 1) * 0.5));
                 total.push_back(micro(compute.back() + clear.back()));
             }
             const double rank_median = median(total);

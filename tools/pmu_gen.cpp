@@ -8,19 +8,11 @@
 #include <cstdlib>
 #include <string>
 
+#include "random.hpp"
+
 namespace {
 
-// xorshift64*: fast, deterministic, good enough for synthetic counters.
-struct Random {
-    std::uint64_t state = 0x9E3779B97F4A7C15ull;
-    std::uint64_t next() {
-        state ^= state >> 12;
-        state ^= state << 25;
-        state ^= state >> 27;
-        return state * 0x2545F4914F6CDD1Dull;
-    }
-    std::uint64_t below(std::uint64_t n) { return next() % n; }
-};
+using Random = ptune::synth::Xorshift64Star;
 
 }  // namespace
 
