@@ -134,6 +134,47 @@ TEST_CASE("an output name of 255 bytes gets a temporary name that fits", "[io][h
     fs::remove_all(dir);
 }
 
+TEST_CASE("a replaced output is swapped in whole; a target turned directory is left alone",
+          "[io][harden]") {
+    fs::path dir = scratch("replace");
+    auto leftovers = [&] {
+        int count = 0;
+        for (const auto& entry : fs::directory_iterator(dir))
+            count += entry.path().filename().string().find("ptune-tmp") != std::string::npos;
+        return count;
+    };
+    write(dir / "out.txt", "old, and longer than the new content");
+    fs::create_hard_link(dir / "out.txt", dir / "old-link.txt");
+    {
+        auto out = io::AtomicOutput::open((dir / "out.txt").string());
+        REQUIRE(out.ok());
+        (*out)->stream() << "new";
+        REQUIRE((*out)->commit().ok());
+    }
+    CHECK(*io::read_file((dir / "out.txt").string()) == "new");
+    CHECK(*io::read_file((dir / "old-link.txt").string()) ==
+          "old, and longer than the new content");
+    CHECK(leftovers() == 0);
+
+    // The file became a directory between open and commit: the commit fails as a rename onto
+    // a directory does, and the directory is neither swapped out nor removed.
+    {
+        auto out = io::AtomicOutput::open((dir / "out.txt").string());
+        REQUIRE(out.ok());
+        (*out)->stream() << "newer";
+        fs::remove(dir / "out.txt");
+        fs::create_directory(dir / "out.txt");
+        write(dir / "out.txt" / "kept.txt", "kept");
+        auto status = (*out)->commit();
+        REQUIRE_FALSE(status.ok());
+        CHECK(status.error().message.find("cannot move the result into place") !=
+              std::string::npos);
+    }
+    CHECK(*io::read_file((dir / "out.txt" / "kept.txt").string()) == "kept");
+    CHECK(leftovers() == 0);
+    fs::remove_all(dir);
+}
+
 TEST_CASE("a full device fails the commit with the path and the reason", "[io][harden]") {
     auto out = io::AtomicOutput::open("/dev/full");
     REQUIRE(out.ok());
