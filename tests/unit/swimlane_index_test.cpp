@@ -6,15 +6,20 @@
 #include <map>
 #include <random>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <catch2/catch.hpp>
 
+#include "../../src/swimlane/records/stages.hpp"
 #include "../../src/swimlane/trace/trace_model.hpp"
 #include "ptune/core/chunked_vector.hpp"
 #include "ptune/swimlane/id_index.hpp"
 
 using ptune::swimlane::IdIndex;
+using ptune::swimlane::TaskRow;
+using ptune::swimlane::detail::apply_order;
+namespace records = ptune::swimlane::records;
 using ptune::swimlane::detail::sort_distinct;
 using ptune::swimlane::detail::stable_order;
 using ptune::swimlane::detail::StringTable;
@@ -160,6 +165,43 @@ TEST_CASE("stable_order of many items (in-place radix levels) equals a stable so
             CHECK(order == expected);
         }
     }
+}
+
+TEST_CASE("apply_order moves each item to its place along the cycles, once", "[swimlane]") {
+    std::mt19937_64 random(11);
+    for (std::size_t n : {0, 1, 2, 7, 1000}) {
+        std::vector<std::string> items(n);
+        for (std::size_t i = 0; i < n; ++i) items[i] = "item " + std::to_string(i);
+        std::vector<std::uint32_t> order(n);
+        for (std::uint32_t i = 0; i < n; ++i) order[i] = i;
+        std::shuffle(order.begin(), order.end(), random);
+        std::vector<std::string> expected;
+        for (std::uint32_t i : order) expected.push_back(items[i]);
+        apply_order(items, order);
+        CHECK(items == expected);
+        for (std::uint32_t i = 0; i < n; ++i) CHECK(order[i] == i);
+    }
+}
+
+TEST_CASE("the reader's rows by task id: a stable sort, repeats in their order", "[swimlane]") {
+    // Task ids of several rings, each id on several rows (blocks of one task, two runs): the
+    // rows of one id keep the order they were read in.
+    std::mt19937_64 random(5);
+    std::vector<TaskRow> rows(50000);
+    for (std::uint32_t i = 0; i < rows.size(); ++i) {
+        rows[i].task_id = (random() % 3) << 32 | random() % 9000;
+        rows[i].core_id = i;  // the read order
+    }
+    std::vector<TaskRow> expected = rows;
+    std::stable_sort(expected.begin(), expected.end(),
+                     [](const TaskRow& a, const TaskRow& b) { return a.task_id < b.task_id; });
+    records::sort_rows_by_task_id(rows);
+    auto keys = [](const std::vector<TaskRow>& of) {
+        std::vector<std::pair<std::uint64_t, std::uint32_t>> pairs;
+        for (const TaskRow& row : of) pairs.emplace_back(row.task_id, row.core_id);
+        return pairs;
+    };
+    CHECK(keys(rows) == keys(expected));
 }
 
 TEST_CASE("FanCounts finds the counts of arrows in runs of flow ids, and none elsewhere",

@@ -70,8 +70,7 @@ Result<Capture> build_legacy(RecordsWalker& w, Capture capture, Diagnostics& dia
             [&](const RawPhase& r, bool start) { return rel(start ? r.start_us : r.end_us); }));
     }
     capture.scheduler_arrays = w.scheduler_arrays;
-    std::stable_sort(capture.tasks.begin(), capture.tasks.end(),
-                     [](const TaskRow& a, const TaskRow& b) { return a.task_id < b.task_id; });
+    sort_rows_by_task_id(capture.tasks);
     detail::find_runs(capture, diagnostics);
     summarise_drops(capture, {}, diagnostics);
     return capture;

@@ -59,8 +59,7 @@ Result<Capture> build_capture(RecordsWalker& w, bool complete, const ReadOptions
         take_aicore_rows_alone(w, capture, to_ns, diagnostics);
     else
         join_aicpu_to_aicore(w, capture, to_ns, unmatched_cores, diagnostics);
-    std::stable_sort(capture.tasks.begin(), capture.tasks.end(),
-                     [](const TaskRow& a, const TaskRow& b) { return a.task_id < b.task_id; });
+    sort_rows_by_task_id(capture.tasks);
     // The raw rows are joined: their memory goes.
     std::vector<std::int64_t>().swap(w.aicore);
     std::vector<std::int64_t>().swap(w.aicpu);

@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <limits>
-#include <numeric>
 #include <optional>
 #include <unordered_map>
 #include <unordered_set>
@@ -12,6 +11,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "../radix_order.hpp"
 #include "ptune/core/stats.hpp"
 
 namespace ptune::swimlane::detail {
@@ -46,11 +46,8 @@ std::int64_t span_ns(std::int64_t from, std::int64_t to) {
 /// or the idle gap before it is orders of magnitude above every row's duration (what one run
 /// cannot be). Linear after one sort.
 std::vector<std::uint32_t> detect_runs(const std::vector<TaskRow>& rows, RunSplit& split) {
-    std::vector<std::uint32_t> order(rows.size());
-    std::iota(order.begin(), order.end(), 0u);
-    std::stable_sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
-        return rows[a].receive_ns < rows[b].receive_ns;
-    });
+    std::vector<std::uint32_t> order = identity(rows.size());
+    stable_order(order, [&](std::uint32_t i) { return time_key(rows[i].receive_ns); });
     std::vector<std::uint32_t> run_of(rows.size(), 0);
     std::unordered_set<std::uint64_t> seen;                     // task ids of the current run
     std::unordered_map<std::uint32_t, std::uint32_t> last_reg;  // core → last token this run
@@ -142,15 +139,10 @@ void find_runs(Capture& capture, Diagnostics& diagnostics) {
     }
     if (count > 1) {
         // Rows by (run, task id): stable, so within a run the task-id order is kept.
-        std::vector<std::uint32_t> order(rows.size());
-        std::iota(order.begin(), order.end(), 0u);
-        std::stable_sort(order.begin(), order.end(),
-                         [&](std::uint32_t a, std::uint32_t b) { return run_of[a] < run_of[b]; });
-        std::vector<TaskRow> sorted;
-        sorted.reserve(rows.size());
-        for (std::uint32_t i : order) sorted.push_back(rows[i]);
-        rows.swap(sorted);
+        std::vector<std::uint32_t> order = identity(rows.size());
+        stable_order(order, [&](std::uint32_t i) { return std::uint64_t{run_of[i]}; });
         for (std::size_t i = 0; i < order.size(); ++i) capture.row_run[i] = run_of[order[i]];
+        apply_order(rows, order);
     } else {
         std::fill(capture.row_run.begin(), capture.row_run.end(), 0u);
     }

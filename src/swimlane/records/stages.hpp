@@ -11,6 +11,7 @@
 #include <optional>
 #include <vector>
 
+#include "../radix_order.hpp"
 #include "ptune/core/diagnostics.hpp"
 #include "ptune/core/error.hpp"
 #include "ptune/swimlane/reader.hpp"
@@ -32,6 +33,14 @@ inline std::int32_t counter_value(std::int64_t value) {
 inline std::int16_t pop_count_value(std::int64_t value) {
     if (value < 0) return -1;
     return static_cast<std::int16_t>(std::min<std::int64_t>(value, kMaxPopCount));
+}
+
+/// The rows by task id, stably: a radix order applied in place. (std::stable_sort merged the
+/// 72-byte rows 18 times at 200K tasks: 3× their share of a 20K run.)
+inline void sort_rows_by_task_id(std::vector<TaskRow>& rows) {
+    std::vector<std::uint32_t> order = detail::identity(rows.size());
+    detail::stable_order(order, [&rows](std::uint32_t i) { return rows[i].task_id; });
+    detail::apply_order(rows, order);
 }
 
 inline CoreType parse_core_type(std::string_view name) {
