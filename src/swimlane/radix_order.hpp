@@ -1,8 +1,9 @@
 #pragma once
-// Radix orders shared by the swimlane reader and the trace writer: sort_distinct (distinct
-// 64-bit values in place) and stable_order (indices by an unsigned key, stably), which never
+// Orders shared by the swimlane reader and the trace writer: sort_distinct (distinct 64-bit
+// values in place) and stable_order (indices by an unsigned key, stably), radix sorts which never
 // look keys up at random once read, so a 200K-task capture (millions of items, far beyond the
-// cache) costs as much per item as a small one (docs/PERFORMANCE.md, "swimlane-merge").
+// cache) costs as much per item as a small one (docs/PERFORMANCE.md, "swimlane-merge"); beside
+// them an insertion sort for ranges nearly in order and an in-place permutation.
 
 #include <algorithm>
 #include <cstddef>
@@ -187,6 +188,26 @@ inline std::vector<std::uint32_t> identity(std::size_t n) {
     std::vector<std::uint32_t> order(n);
     for (std::uint32_t i = 0; i < n; ++i) order[i] = i;
     return order;
+}
+
+/// Sorts a range that is nearly in order by insertion: linear when few items are a few places
+/// out of it; past as many moves as items it leaves the rest to std::sort (the result is the
+/// same: the items are a permutation of the range's either way).
+template <class It>
+void sort_nearly_sorted(It begin, It end) {
+    const auto size = static_cast<std::size_t>(end - begin);
+    std::size_t moves = 0;
+    for (It k = begin + (size > 0 ? 1 : 0); k < end; ++k) {
+        if (!(*k < *(k - 1))) continue;
+        auto item = std::move(*k);
+        It j = k;
+        for (; j > begin && item < *(j - 1); --j, ++moves) *j = std::move(*(j - 1));
+        *j = std::move(item);
+        if (moves > size) {
+            std::sort(begin, end);
+            return;
+        }
+    }
 }
 
 /// Puts `items[order[k]]` at position k for every k, in place along the permutation's cycles

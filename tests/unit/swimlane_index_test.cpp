@@ -6,6 +6,7 @@
 #include <map>
 #include <random>
 #include <string>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -163,6 +164,27 @@ TEST_CASE("stable_order of many items (in-place radix levels) equals a stable so
                              [&](std::uint32_t a, std::uint32_t b) { return keys[a] < keys[b]; });
             stable_order(order, [&](std::uint32_t i) { return keys[i]; });
             CHECK(order == expected);
+        }
+    }
+}
+
+TEST_CASE("sort_nearly_sorted equals std::sort, nearly in order or not at all", "[swimlane]") {
+    // Lane keys (start, -duration, index): a few items a few places out (the insertion), many
+    // far out (the fall-back to std::sort after a partial insertion), none out, empty, one.
+    using Key = std::tuple<std::int64_t, std::int64_t, std::uint32_t>;
+    std::mt19937_64 random(3);
+    for (std::size_t n : {0, 1, 2, 50, 20000}) {
+        for (int far : {0, 1, 2}) {
+            std::vector<Key> keys(n);
+            for (std::uint32_t i = 0; i < n; ++i)
+                keys[i] = {static_cast<std::int64_t>(i / 2),
+                           -static_cast<std::int64_t>(random() % 4), i};
+            for (std::size_t k = 0; k + 3 < n && far > 0; k += far == 1 ? 97 : 1)
+                std::swap(keys[k], keys[k + 1 + random() % 3]);
+            std::vector<Key> expected = keys;
+            std::sort(expected.begin(), expected.end());
+            ptune::swimlane::detail::sort_nearly_sorted(keys.begin(), keys.end());
+            CHECK(keys == expected);
         }
     }
 }

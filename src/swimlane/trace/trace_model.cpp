@@ -27,6 +27,7 @@ namespace {
 /// slices overlap on one track; lane 0 keeps the upstream tid, overflow lanes get `base·100 + j`
 /// (outside every upstream tid range) and the name "<lane>#j".
 void assign_lanes(TraceModel& model) {
+    constexpr std::uint32_t kReadAhead = 16;  // slices
     // Each group's slices in creation order, all groups in one array (counted, then placed).
     std::vector<std::uint32_t> first(model.groups.size() + 1, 0), members(model.slices.size());
     for (const Slice& s : model.slices) ++first[s.track + 1];
@@ -52,20 +53,29 @@ void assign_lanes(TraceModel& model) {
         group.lane_tracks.push_back(make_track(0));  // upstream names every lane, used or not
         // By (start, longer first, creation): the keys are copied out in creation order, a
         // front-to-back read of the slices, and a group's slices nearly always come in that
-        // order already, so most groups are only checked, not sorted.
+        // order already: most groups are only checked, the rest have a few slices a few
+        // places out (at 200K tasks the three scheduler groups: ~1,900 of 207,000 each, by at
+        // most 3 places; std::sort took 15 ms, the insertion 1.5 ms).
+        // The slices a group holds are scattered over the whole array (46 MB at 200K tasks):
+        // read ahead, so that the misses overlap (the gather 16 → 9 ms at 200K).
         order.clear();
         for (std::uint32_t m = first[g]; m < first[g + 1]; ++m) {
+            if (m + kReadAhead < first[g + 1])
+                __builtin_prefetch(&model.slices[members[m + kReadAhead]]);
             const std::uint32_t i = members[m];
             order.push_back({model.slices[i].ts, -model.slices[i].dur, i});
         }
-        if (!std::is_sorted(order.begin(), order.end())) std::sort(order.begin(), order.end());
+        sort_nearly_sorted(order.begin(), order.end());
         using Busy = std::pair<std::int64_t, std::size_t>;  // (end, lane)
         std::priority_queue<Busy, std::vector<Busy>, std::greater<>> busy;
         // The free lanes, lowest on top (first fit).
         std::priority_queue<std::size_t, std::vector<std::size_t>, std::greater<>> free_lanes;
         std::size_t lanes = group.nests ? 1 : 0;  // a nesting group keeps lane 0 to itself
         std::vector<std::int64_t> open;           // ends of the nested slices open on lane 0
-        for (const auto& [ts, negative_dur, i] : order) {
+        for (std::size_t k = 0; k < order.size(); ++k) {
+            if (k + kReadAhead < order.size())
+                __builtin_prefetch(&model.slices[std::get<2>(order[k + kReadAhead])], 1);
+            const auto& [ts, negative_dur, i] = order[k];
             if (group.nests) {
                 while (!open.empty() && open.back() <= ts) open.pop_back();
                 if (open.empty() || ts - negative_dur <= open.back()) {
