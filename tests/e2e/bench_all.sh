@@ -2,7 +2,8 @@
 # tools/bench-all (issue #35, docs/PERFORMANCE.md "Our own performance history"): its result file
 # is read by `ptune history add` and `bench-summary` with one case per figure and the rounds as
 # raw samples, it is recorded under tools/bench-history/-style names, and the gate fails (exit 1)
-# when a recorded run used 50 % less peak memory than this one. Runs one small benchmark
+# when a recorded run of this machine used 50 % less peak memory than this one, and leaves a run
+# of another machine out. Runs one small benchmark
 # (bench-mem-report-dump, 20 functions); it times nothing: no assertion reads a time.
 # Usage: bench_all.sh PTUNE BUILD_DIR
 set -uo pipefail
@@ -37,7 +38,7 @@ recorded=("$work"/history/*-quick.log)
 if [ ${#recorded[@]} -ne 1 ] || [ ! -f "${recorded[0]}" ]; then
   fail "not one recorded *-quick.log: ${recorded[*]}"
 fi
-head -n 1 "$work/run1.log" | grep -q '^# ptune bench-all: commit=.* mode=quick rounds=2 ' ||
+head -n 1 "$work/run1.log" | grep -q '^# ptune bench-all: commit=.* mode=quick rounds=2 .* machine=[^ ]*-[0-9]*cores ' ||
   fail "header: $(head -n 1 "$work/run1.log")"
 for case in mem-report-dump/500x64/wall_us mem-report-dump/500x64/user_us \
   mem-report-dump/500x64/sys_us mem-report-dump/500x64/peak_rss_kb \
@@ -67,6 +68,17 @@ grep -q 'measuring them again' "$work/err2" || fail "no confirmation re-run"
 grep -q 'peak_rss_kb .*regressed\|peak_rss_kb .*underpowered' "$work/out2" ||
   fail "no failing peak_rss_kb row"
 grep -q '^bench-gate: FAIL' "$work/out2" || fail "no FAIL summary"
+
+# The same leaner run, recorded on another machine: left out of the gate (its CPU times are not
+# comparable), so nothing to compare with, exit 0; and --commit labels a build of another commit.
+sed -i '1s/ machine=[^ ]* / machine=OtherVendor-1-2-3-L3_1K-2cores /' "$work/history/2026-01-01-lean-quick.log"
+bench_all --rounds 2 --history-dir "$work/history" --commit 0123abc --out "$work/run3.log" \
+  >"$work/out3" 2>"$work/err3" || fail "gate against another machine's run: exit $?, expected 0"
+grep -q 'no recorded quick run of this machine .*1 run(s) of other machines are not comparable' "$work/err3" ||
+  fail "no 'not comparable' note: $(tail -n 3 "$work/err3")"
+grep -q '^bench-gate:' "$work/out3" && fail "gated against another machine's run: $(cat "$work/out3")"
+head -n 1 "$work/run3.log" | grep -q '^# ptune bench-all: commit=0123abc time=' ||
+  fail "--commit: $(head -n 1 "$work/run3.log")"
 
 # tools/bench-goals: a row is met or not by its figure against the goal, and the exit code says
 # whether every measured row was met. PTUNE= stands in for ptune so that the peak memory is
