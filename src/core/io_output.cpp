@@ -321,10 +321,6 @@ Status check_not_an_input(const std::string& path, const struct stat* info,
     return ok_status();
 }
 
-}  // namespace
-
-namespace {
-
 // Moves the finished temporary file to `target`. Over an existing regular file it swaps the two
 // names (RENAME_EXCHANGE: the target names a whole file, old or new, at every instant, as with
 // rename) and removes the old file under the temporary name. A plain rename over an existing
