@@ -376,6 +376,19 @@ TEST_CASE("runs: by run_epoch, or detected when task ids repeat", "[swimlane][up
         CHECK(runs[0].run_label == "run 1 of 2");
         CHECK(runs[1].analysis.window_us < 1.0);
     }
+    SECTION("an id seen in an earlier run only is no repeat of the current one") {
+        // Run 1 has tasks 5 and 6; task 5 again starts run 2; task 6, far later, repeats run 1
+        // but not run 2, so it stays in run 2.
+        Capture capture =
+            read_ok(R"({"chip_swimlane_level": 1, "metadata": {"clock_freq_hz": 1000000000,
+            "core_types": ["aic", "aiv"]},
+            "aicore_tasks": [[0, 5, 1, 100, 200, 10], [1, 6, 1, 150, 250, 10],
+                             [0, 5, 1, 42000100, 42000200, 10], [1, 6, 1, 84000150, 84000250, 10]]})",
+                    diagnostics);
+        REQUIRE(capture.runs.size() == 2);
+        CHECK(capture.runs[0].tasks == 2);
+        CHECK(capture.runs[1].tasks == 2);
+    }
     SECTION("a task id after an idle gap without a token restart stays in its run") {
         Capture capture =
             read_ok(R"({"chip_swimlane_level": 1, "metadata": {"clock_freq_hz": 1000000000,
