@@ -366,8 +366,10 @@ class StreamingText : public render::Renderer {
         render::write_text_notes(report.notes, out, options.width);
         if (findings_.empty()) return;
         if (!first || !report.notes.empty()) out << '\n';
-        for (std::size_t i = 0; i < findings_.size(); ++i)
-            render::write_text_findings({findings_[i]}, out, options.color, options.width);
+        for (std::size_t i = 0; i < findings_.size(); ++i) {
+            const rules::Finding finding = findings_[i];  // made on demand, one at a time
+            render::write_text_findings(std::span(&finding, 1), out, options.color, options.width);
+        }
     }
 
   private:

@@ -1,8 +1,10 @@
 // The text renderer: tables laid out to the terminal's width, notes and findings.
 #include <algorithm>
+#include <atomic>
 #include <cstdint>
 #include <cstring>
 #include <future>
+#include <span>
 #include <sstream>
 #include <system_error>
 
@@ -75,30 +77,83 @@ class TextRenderer : public Renderer {
     void render(const Report& report, std::ostream& out,
                 const RenderOptions& options) const override {
         // A large report with more after its first table (a sweep's summary, then its rank
-        // tables and findings): the rest is rendered into memory on a second thread while the
-        // first table is written. The bytes are the same.
+        // tables and findings): the rest, in pieces, is rendered into memory by a second
+        // thread, and by this one once it has written the first table. The bytes are the same.
         constexpr std::size_t kLargeTable = 20000, kLargeRest = 1000;
         if (report.tables.size() > 0 && report.tables.front().row_count() >= kLargeTable &&
             report.tables.size() + report.findings.size() > kLargeRest) {
-            std::future<std::string> rest;
+            const std::vector<Piece> pieces = pieces_after_first_table(report);
+            std::vector<std::string> texts(pieces.size());
+            std::atomic<std::size_t> next{0};
+            auto render_pieces = [&] {
+                for (std::size_t i; (i = next.fetch_add(1)) < pieces.size();)
+                    texts[i] = render_piece(report, pieces[i], options);
+            };
+            std::future<void> helper;
             try {
-                rest = std::async(std::launch::async, [&] {
-                    std::ostringstream text;
-                    write_sections(report, 1, text, options);
-                    return std::move(text).str();
-                });
+                helper = std::async(std::launch::async, render_pieces);
             } catch (const std::system_error&) {  // no second thread: one after the other
-                write_sections(report, 0, out, options);
+                write_sections(report, out, options);
                 return;
             }
             write_table(report.tables.front(), out, options);
-            out << rest.get();
+            render_pieces();
+            helper.get();
+            for (std::string& text : texts) {
+                out << text;
+                std::string().swap(text);
+            }
             return;
         }
-        write_sections(report, 0, out, options);
+        write_sections(report, out, options);
     }
 
   private:
+    /// Tables [tables_begin, tables_end) after the first, then, when `notes`, the notes, then
+    /// findings [findings_begin, findings_end).
+    struct Piece {
+        std::size_t tables_begin = 0, tables_end = 0;
+        bool notes = false;
+        std::size_t findings_begin = 0, findings_end = 0;
+    };
+    // About even pieces: tables up to a few thousand rows together, findings by the thousand.
+    static std::vector<Piece> pieces_after_first_table(const Report& report) {
+        constexpr std::size_t kPieceRows = 4096, kPieceFindings = 1024;
+        std::vector<Piece> pieces;
+        std::size_t rows = 0;
+        for (std::size_t t = 1; t < report.tables.size(); ++t) {
+            if (pieces.empty() || rows >= kPieceRows) {
+                pieces.push_back({.tables_begin = t, .tables_end = t});
+                rows = 0;
+            }
+            pieces.back().tables_end = t + 1;
+            rows += report.tables[t].row_count() + 1;
+        }
+        pieces.push_back({.notes = true});
+        for (std::size_t f = 0; f < report.findings.size(); f += kPieceFindings)
+            pieces.push_back(
+                {.findings_begin = f,
+                 .findings_end = std::min(f + kPieceFindings, report.findings.size())});
+        return pieces;
+    }
+    static std::string render_piece(const Report& report, const Piece& piece,
+                                    const RenderOptions& options) {
+        std::ostringstream text;
+        for (std::size_t t = piece.tables_begin; t < piece.tables_end; ++t) {
+            text << '\n';
+            write_table(report.tables[t], text, options);
+        }
+        if (piece.notes) write_text_notes(report.notes, text, options.width);
+        if (piece.findings_end > piece.findings_begin) {
+            if (piece.findings_begin == 0 && (!report.tables.empty() || !report.notes.empty()))
+                text << '\n';
+            write_text_findings(
+                std::span(report.findings)
+                    .subspan(piece.findings_begin, piece.findings_end - piece.findings_begin),
+                text, options.color, options.width);
+        }
+        return std::move(text).str();
+    }
     static void write_table(const Table& table, std::ostream& out, const RenderOptions& options) {
         if (!table.title.empty())
             out << term::paint(term::hang("", valid_utf8(table.title), options.width, 2), "1",
@@ -106,11 +161,9 @@ class TextRenderer : public Renderer {
                 << '\n';
         write_text_table(table, out, options.width, options.color);
     }
-    // The report from its table `from` on (0: all of it; else as it continues after table
-    // from - 1).
-    static void write_sections(const Report& report, std::size_t from, std::ostream& out,
+    static void write_sections(const Report& report, std::ostream& out,
                                const RenderOptions& options) {
-        for (std::size_t t = from; t < report.tables.size(); ++t) {
+        for (std::size_t t = 0; t < report.tables.size(); ++t) {
             if (t > 0) out << '\n';
             write_table(report.tables[t], out, options);
         }
@@ -493,7 +546,7 @@ void write_text_table(const Table& table, std::ostream& out, std::size_t width, 
     }
 }
 
-void write_text_findings(const std::vector<rules::Finding>& findings, std::ostream& out, bool color,
+void write_text_findings(std::span<const rules::Finding> findings, std::ostream& out, bool color,
                          std::size_t width) {
     constexpr std::size_t kIndent = 4;
     const std::string indent(kIndent, ' ');

@@ -5,6 +5,7 @@
 
 #include <cstdlib>
 #include <fstream>
+#include <span>
 #include <sstream>
 
 #include "ptune/core/terminal.hpp"
@@ -217,7 +218,7 @@ TEST_CASE("findings wrap under their row", "[terminal][render]") {
          0});
     finding.advice = std::string(200, 'a').replace(100, 1, " ");
     std::ostringstream out;
-    ptune::render::write_text_findings({finding}, out, false, 60);
+    ptune::render::write_text_findings(std::span(&finding, 1), out, false, 60);
     for (const auto& line : lines_of(out.str())) {
         bool one_token = line.find(' ', line.find_first_not_of(' ')) == std::string::npos;
         CHECK((display_width(line) <= 60 || one_token));
@@ -340,41 +341,55 @@ TEST_CASE("a table of viewed rows renders as the same table held", "[terminal][r
 
 TEST_CASE("a large text report renders its first table and the rest apart, the same bytes",
           "[terminal][render]") {
-    // Past 20,000 rows in its first table, the text renderer renders what follows it on a
-    // second thread: the output is that of the first table alone, a blank line, and the rest.
+    // Past 20,000 rows in its first table, the text renderer renders what follows it in pieces
+    // (tables a few thousand rows at a time, findings by the thousand) on two threads: the output
+    // is that of the first table alone, a blank line, and the rest.
     using namespace ptune;
-    render::Report report;
-    render::Table& summary = report.tables.emplace_back();
-    summary.title = "summary";
-    summary.columns = {"case", "mean"};
-    for (int r = 0; r < 20001; ++r)
-        summary.rows.push_back({"case_" + std::to_string(r), std::to_string(r * 7 % 1000)});
-    for (int t = 0; t < 3; ++t) {
-        render::Table& ranks = report.tables.emplace_back();
-        ranks.title = "case_" + std::to_string(t) + ": ranks";
-        ranks.columns = {"rank", "mean"};
-        ranks.rows = {{"0", "1.5"}, {"1", "22.25"}};
+    for (bool with_notes : {true, false}) {
+        for (bool color : {false, true}) {
+            render::Report report;
+            render::Table& summary = report.tables.emplace_back();
+            summary.title = "summary";
+            summary.columns = {"case", "mean"};
+            for (int r = 0; r < 20001; ++r)
+                summary.rows.push_back({"case_" + std::to_string(r), std::to_string(r * 7 % 1000)});
+            for (int t = 0; t < 40; ++t) {  // several pieces of tables
+                render::Table& ranks = report.tables.emplace_back();
+                ranks.title = "case_" + std::to_string(t) + ": ranks";
+                ranks.columns = {"rank", "mean"};
+                for (int r = 0; r < 250; ++r)
+                    ranks.rows.push_back({std::to_string(r), std::to_string(r * 13 % 97) + ".5"});
+            }
+            if (with_notes) report.notes = {"case_3: a note"};
+            for (int f = 0; f < 2600; ++f) {  // three pieces; the advice changes within them
+                rules::Finding& finding = report.findings.emplace_back();
+                finding.rule = f % 700 < 350 ? "bench.tail" : "bench.spread";
+                finding.title = "tail";
+                finding.severity =
+                    f % 3 == 0 ? rules::RuleSeverity::Warning : rules::RuleSeverity::Info;
+                finding.message = "mean over median " + std::to_string(f);
+                finding.subject = {"case", "case_" + std::to_string(f)};
+                finding.advice = "look at the raw samples of rule " + finding.rule;
+                finding.guide = "docs/bench-summary.md";
+                finding.locations.push_back({"ci.log", static_cast<std::size_t>(f + 1), 0});
+            }
+            auto text = render::make_standard_renderer("text");
+            REQUIRE(text);
+            render::RenderOptions options;
+            options.width = 100;
+            options.color = color;
+            std::ostringstream whole, first, rest;
+            text->render(report, whole, options);
+            render::Report head, tail = report;
+            head.tables.push_back(report.tables.front());
+            tail.tables.erase(tail.tables.begin());
+            text->render(head, first, options);
+            text->render(tail, rest, options);
+            INFO("notes " << with_notes << ", color " << color);
+            CHECK(whole.str() == first.str() + "\n" + rest.str());
+            CHECK(whole.str().find("case_20000") != std::string::npos);
+            CHECK(whole.str().find("case_39: ranks") != std::string::npos);
+            CHECK(whole.str().find("mean over median 2599") != std::string::npos);
+        }
     }
-    report.notes = {"case_3: a note"};
-    for (int f = 0; f < 1000; ++f) {
-        rules::Finding& finding = report.findings.emplace_back();
-        finding.rule = "bench.tail";
-        finding.title = "tail";
-        finding.message = "mean over median " + std::to_string(f);
-        finding.subject = {"case", "case_" + std::to_string(f)};
-    }
-    auto text = render::make_standard_renderer("text");
-    REQUIRE(text);
-    render::RenderOptions options;
-    options.width = 100;
-    std::ostringstream whole, first, rest;
-    text->render(report, whole, options);
-    render::Report head, tail = report;
-    head.tables.push_back(report.tables.front());
-    tail.tables.erase(tail.tables.begin());
-    text->render(head, first, options);
-    text->render(tail, rest, options);
-    CHECK(whole.str() == first.str() + "\n" + rest.str());
-    CHECK(whole.str().find("case_20000") != std::string::npos);
-    CHECK(whole.str().find("mean over median 999") != std::string::npos);
 }

@@ -8,6 +8,7 @@
 #include <map>
 #include <memory>
 #include <ostream>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -107,7 +108,7 @@ void write_text_table(const Table& table, std::ostream& out, std::size_t width =
                       bool color = false);
 /// Findings as text blocks: `[warning] mem.over-limit (M1) QK: message` + location, advice and
 /// guide lines, wrapped to `width` columns with continuation lines indented (0: no limit).
-void write_text_findings(const std::vector<rules::Finding>& findings, std::ostream& out, bool color,
+void write_text_findings(std::span<const rules::Finding> findings, std::ostream& out, bool color,
                          std::size_t width = 0);
 /// Note lines, wrapped to `width` columns (continuation indented by 2).
 void write_text_notes(const std::vector<std::string>& notes, std::ostream& out,
