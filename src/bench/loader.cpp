@@ -121,10 +121,10 @@ class LogScanner {
             std::size_t skipped = raw_line.size() - line.size();
             std::size_t interest = reader.interest_offset();
             interest = interest > skipped ? interest - skipped : 0;
-            if (line.starts_with("::")) {
-                if (line.starts_with("::group::")) {
+            if (text::starts_with(line, "::")) {
+                if (text::starts_with(line, "::group::")) {
                     begin_group(line.substr(9), number);
-                } else if (line.starts_with("::endgroup::")) {
+                } else if (text::starts_with(line, "::endgroup::")) {
                     end_group(number);
                 }
                 continue;
@@ -137,9 +137,9 @@ class LogScanner {
             }
             if (std::string_view sentinel = seed_sentinel(line, tags); !sentinel.empty())
                 current_->bench_case.sentinels.emplace_back(sentinel);
-            if (line.starts_with("##[group]")) {
+            if (text::starts_with(line, "##[group]")) {
                 begin_group(line.substr(9), number);
-            } else if (line.starts_with("##[endgroup]")) {
+            } else if (text::starts_with(line, "##[endgroup]")) {
                 end_group(number);
             } else if (tags.run || tags.strace) {
                 feed(line, tags, number);
@@ -227,11 +227,11 @@ class LogScanner {
             std::string_view rest = line.substr(at);
             if (at > 0 && line[at - 1] == '\x1b') {
                 tags.ansi = true;
-            } else if (rest.starts_with("[RUN]")) {
+            } else if (text::starts_with(rest, "[RUN]")) {
                 tags.run = true;
-            } else if (!tags.strace && (rest.starts_with("[STRACE]") ||
-                                        rest.starts_with("[pypto] l3_swimlane_pass=") ||
-                                        rest.starts_with("[chip_process "))) {
+            } else if (!tags.strace && (text::starts_with(rest, "[STRACE]") ||
+                                        text::starts_with(rest, "[pypto] l3_swimlane_pass=") ||
+                                        text::starts_with(rest, "[chip_process "))) {
                 tags.strace = true;
                 tags.first_strace = at;
             }
@@ -244,9 +244,9 @@ class LogScanner {
     static std::string_view seed_sentinel(std::string_view line, const LineTags& tags) {
         std::string_view trimmed = text::trim(line);
         if (trimmed.size() < 2 || trimmed[0] != '[') return {};
-        const bool is = tags.run ? trimmed.starts_with("[RUN] fixture seed=")
-                                 : trimmed.starts_with("[PERF] deterministic_seed ") ||
-                                       trimmed.starts_with("[VALIDATION] mode=");
+        const bool is = tags.run ? text::starts_with(trimmed, "[RUN] fixture seed=")
+                                 : text::starts_with(trimmed, "[PERF] deterministic_seed ") ||
+                                       text::starts_with(trimmed, "[VALIDATION] mode=");
         return is ? trimmed : std::string_view();
     }
 
@@ -490,7 +490,8 @@ std::vector<std::string> files_under(const fs::path& dir) {
 /// `host.<pid>.log`: one process's host log (upstream-2026-09.md §2.1).
 bool is_process_host_log(const fs::path& path) {
     std::string name = path.filename().string();
-    if (!name.starts_with("host.") || !name.ends_with(".log") || name.size() <= 9) return false;
+    if (!text::starts_with(name, "host.") || !name.ends_with(".log") || name.size() <= 9)
+        return false;
     std::string_view pid = std::string_view(name).substr(5, name.size() - 9);
     return std::all_of(pid.begin(), pid.end(), [](char c) { return is_digit(c); });
 }

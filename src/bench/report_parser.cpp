@@ -115,9 +115,9 @@ void ReportParser::note_loop_hint(std::string_view body) {
     if (using_at == std::string_view::npos) return;
     auto value = text::parse_uint(text::trim(body.substr(using_at + 8)));
     if (!value || *value > std::numeric_limits<std::size_t>::max()) return;
-    if (body.starts_with("ignoring PYPTO_BENCH_ROUNDS=")) {
+    if (text::starts_with(body, "ignoring PYPTO_BENCH_ROUNDS=")) {
         hints_.rounds = static_cast<std::size_t>(*value);
-    } else if (body.starts_with("ignoring PYPTO_BENCH_WARMUP=")) {
+    } else if (text::starts_with(body, "ignoring PYPTO_BENCH_WARMUP=")) {
         hints_.warmup = static_cast<std::size_t>(*value);
     }
 }
@@ -129,9 +129,9 @@ bool ReportParser::feed(std::string_view line, std::size_t line_number) {
     std::string_view body = text::trim(after_tag);
     if (body.empty() || after_tag.front() != ' ') return false;
 
-    if (body.starts_with("effective_us "))
+    if (text::starts_with(body, "effective_us "))
         return parse_headline(body.substr(13), false, line_number);
-    if (body.starts_with("fast_effective_us "))
+    if (text::starts_with(body, "fast_effective_us "))
         return parse_headline(body.substr(18), true, line_number);
     // §1.7 task-timing slots (after the raw block): `task slots:`, `rank P task_slot K:`,
     // `raw fin_us=[..]`. Every [RUN] line goes through, so any other ends a slot's raw list —
@@ -153,17 +153,18 @@ bool ReportParser::feed(std::string_view line, std::size_t line_number) {
     }
     // The tags below by their first byte: one comparison for the lines that are none of them.
     if (first == 'r') {
-        if (body.starts_with("rank ")) return parse_rank(body.substr(5), line_number);
-        if (body.starts_with("raw samples:")) return parse_raw_header(body.substr(12), line_number);
+        if (text::starts_with(body, "rank ")) return parse_rank(body.substr(5), line_number);
+        if (text::starts_with(body, "raw samples:"))
+            return parse_raw_header(body.substr(12), line_number);
     } else if (first == 's') {
-        if (body.starts_with("slot ")) return parse_slot(body.substr(5), line_number);
+        if (text::starts_with(body, "slot ")) return parse_slot(body.substr(5), line_number);
     } else if (first == 'b' || first == 'i') {
-        if (body.starts_with("benchmark kernel="))
+        if (text::starts_with(body, "benchmark kernel="))
             return parse_context(body.substr(17), line_number);
-        if (body.starts_with("benchmark skipped: ") ||
-            body.starts_with("benchmark unavailable: ") ||
-            body.starts_with("benchmark rounds interrupted: ") ||
-            body.starts_with("ignoring PYPTO_BENCH_")) {
+        if (text::starts_with(body, "benchmark skipped: ") ||
+            text::starts_with(body, "benchmark unavailable: ") ||
+            text::starts_with(body, "benchmark rounds interrupted: ") ||
+            text::starts_with(body, "ignoring PYPTO_BENCH_")) {
             note_loop_hint(body);
             // Long enough for any RuntimeError text upstream prints, so `--format run` repeats
             // it.
@@ -175,7 +176,7 @@ bool ReportParser::feed(std::string_view line, std::size_t line_number) {
     // produced a headline (e.g. `benchmark unavailable`) belongs to the case, not to a later run.
     bool stage_begin = body.size() > 4 && body.substr(body.size() - 4) == " ...";
     bool stage_end = body.find(" done (") != std::string_view::npos && body.back() == ')';
-    bool verdict = body.starts_with("PASS (") || body.starts_with("FAIL");
+    bool verdict = text::starts_with(body, "PASS (") || text::starts_with(body, "FAIL");
     if (body == "benchmark ...") hints_.benchmark_stage = true;
     if (stage_begin || stage_end || verdict) {
         close_block();
@@ -186,7 +187,7 @@ bool ReportParser::feed(std::string_view line, std::size_t line_number) {
 
 bool ReportParser::parse_headline(std::string_view rest, bool fast, std::size_t line_number) {
     saw_report_ = true;
-    if (rest.starts_with("unavailable:")) {
+    if (text::starts_with(rest, "unavailable:")) {
         close_block();
         BenchBlock& block = open_block(line_number);
         block.fast_variant = fast;
@@ -200,11 +201,11 @@ bool ReportParser::parse_headline(std::string_view rest, bool fast, std::size_t 
     std::string_view tail;
     std::optional<std::string_view> valid;
     bool singular = false;
-    if (text.starts_with("(")) {
+    if (text::starts_with(text, "(")) {
         text.remove_prefix(1);
         rounds = take_uint(text);
-        singular = text.starts_with(" round)");
-        if (rounds && (text.starts_with(" rounds)") || singular)) {
+        singular = text::starts_with(text, " round)");
+        if (rounds && (text::starts_with(text, " rounds)") || singular)) {
             text.remove_prefix(text.find(')') + 1);
             summary = parse_summary_fields(text, &tail);
         }
@@ -237,7 +238,7 @@ bool ReportParser::parse_raw_samples(std::uint64_t pid, std::string_view text,
                                      std::string_view rest, std::size_t line_number) {
     text.remove_prefix(7);
     auto count = take_uint(text);
-    if (!count || !text.starts_with(" eff_us=[") || text.back() != ']') {
+    if (!count || !text::starts_with(text, " eff_us=[") || text.back() != ']') {
         warn(line_number,
              fmt::format("garbled raw sample line, ignored: rank {}", clip_for_message(rest, 120)));
         return true;
@@ -283,8 +284,8 @@ bool ReportParser::parse_rank(std::string_view rest, std::size_t line_number) {
              fmt::format("garbled rank line, ignored: rank {}", clip_for_message(rest, 120)));
         return true;
     }
-    if (text.starts_with(" raw n=")) return parse_raw_samples(*pid, text, rest, line_number);
-    if (!text.starts_with(": ")) {
+    if (text::starts_with(text, " raw n=")) return parse_raw_samples(*pid, text, rest, line_number);
+    if (!text::starts_with(text, ": ")) {
         warn(line_number,
              fmt::format("garbled rank line, ignored: rank {}", clip_for_message(rest, 120)));
         return true;
@@ -295,13 +296,13 @@ bool ReportParser::parse_rank(std::string_view rest, std::size_t line_number) {
     rank.source = {source_, line_number};
     bool ok = true;
     if (text == "(no timing)") {
-    } else if (text.starts_with("eff_us ")) {
+    } else if (text::starts_with(text, "eff_us ")) {
         std::string_view tail;
         rank.eff_us = parse_summary_fields(text.substr(7), &tail);
         ok = rank.eff_us.has_value();
         if (ok && !tail.empty()) {
             // 2026-07-07..07-22: a second column `device_wall_us mean=.. max=..`.
-            ok = tail.starts_with("device_wall_us ");
+            ok = text::starts_with(tail, "device_wall_us ");
             if (ok) tail.remove_prefix(15);
             auto mean = ok ? take_field(tail, "mean") : std::nullopt;
             auto max = mean ? take_field(tail, "max") : std::nullopt;
@@ -311,7 +312,7 @@ bool ReportParser::parse_rank(std::string_view rest, std::size_t line_number) {
                 rank.device_wall_max_us = parse_value(*max);
             }
         }
-    } else if (text.starts_with("device_wall_us ")) {
+    } else if (text::starts_with(text, "device_wall_us ")) {
         std::string_view tail = text.substr(15);
         auto mean = take_field(tail, "mean");
         auto max = mean ? take_field(tail, "max") : std::nullopt;
@@ -350,7 +351,7 @@ bool ReportParser::parse_slot(std::string_view rest, std::size_t line_number) {
     auto index = take_uint(text);
     Slot slot;
     bool ok = index.has_value();
-    if (ok && text.starts_with(" (")) {
+    if (ok && text::starts_with(text, " (")) {
         std::size_t close = text.find(')');
         ok = close != std::string_view::npos;
         if (ok) {
@@ -358,10 +359,10 @@ bool ReportParser::parse_slot(std::string_view rest, std::size_t line_number) {
             text.remove_prefix(close + 1);
         }
     }
-    ok = ok && text.starts_with(":");
+    ok = ok && text::starts_with(text, ":");
     if (ok) {
         text = text::trim(text.substr(1));
-        if (text.starts_with("eff_us ")) {
+        if (text::starts_with(text, "eff_us ")) {
             std::string_view tail;
             slot.eff_us = parse_summary_fields(text.substr(7), &tail);
             ok = slot.eff_us.has_value() && tail.empty();
@@ -435,8 +436,8 @@ bool ReportParser::parse_context(std::string_view rest, std::size_t line_number)
     text = text::trim(text);
     // The 2026-06-28 variant ends in a parenthetical remark, e.g. `(device_wall_us all 0 ...)`.
     if (std::size_t paren = text.find(" (");
-        paren != std::string_view::npos || text.starts_with("(")) {
-        std::size_t at = text.starts_with("(") ? 0 : paren + 1;
+        paren != std::string_view::npos || text::starts_with(text, "(")) {
+        std::size_t at = text::starts_with(text, "(") ? 0 : paren + 1;
         context.fields["remark"] = std::string(text.substr(at));
         text = text.substr(0, at);
     }

@@ -130,6 +130,19 @@ TEST_CASE("number parsing rejects garbage instead of guessing", "[text]") {
     CHECK_FALSE(text::is_valid_utf8("\xc0\xaf"));
 }
 
+TEST_CASE("text::starts_with compares the whole literal and nothing past the text", "[text]") {
+    CHECK(text::starts_with("[RUN] compile", "[RUN]"));
+    CHECK(text::starts_with("[RUN]", "[RUN]"));
+    CHECK_FALSE(text::starts_with("[RUN", "[RUN]"));  // shorter than the prefix
+    CHECK_FALSE(text::starts_with("[RUX] x", "[RUN]"));
+    CHECK_FALSE(text::starts_with("x[RUN]", "[RUN]"));
+    CHECK(text::starts_with("anything", ""));
+    CHECK(text::starts_with("", ""));
+    std::string_view cut = std::string_view("effective_us ").substr(0, 12);  // no NUL behind it
+    CHECK_FALSE(text::starts_with(cut, "effective_us "));
+    CHECK(text::starts_with(cut, "effective_us"));
+}
+
 TEST_CASE("LineReader streams lines, strips CR and cuts over-long lines", "[io]") {
     std::string text = "one\r\ntwo\n\nthree";
     std::istringstream in(text);

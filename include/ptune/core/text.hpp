@@ -2,13 +2,23 @@
 /// @file text.hpp
 /// Small, allocation-free text helpers shared by the parsers.
 
+#include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 namespace ptune::text {
+
+/// Whether `text` begins with the literal `prefix`. Always inlined: a per-line parser checks
+/// dozens of prefixes, and GCC leaves string_view::starts_with(const char*) out of line in a
+/// large function, where it measures the literal with strlen on every call.
+template <std::size_t N>
+[[gnu::always_inline]] inline bool starts_with(std::string_view text, const char (&prefix)[N]) {
+    return text.size() >= N - 1 && std::memcmp(text.data(), prefix, N - 1) == 0;
+}
 
 std::string_view trim(std::string_view s);
 std::string_view trim_left(std::string_view s);
