@@ -59,6 +59,17 @@ bool eight_digits(const char* p, std::uint64_t& out) {
     return true;
 }
 
+/// Bit 7 of each byte of `word` that a string scan must look at (a control byte, `"`, `\` or
+/// a byte of a multi-byte character), possibly also of bytes after the first such byte: only the
+/// lowest flagged byte is exact (a borrow runs upwards only), and it is the only one read.
+std::uint64_t string_stops(std::uint64_t word) {
+    constexpr std::uint64_t kOnes = 0x0101010101010101u, kHigh = 0x8080808080808080u;
+    const auto zero_byte = [](std::uint64_t w) { return (w - kOnes) & ~w & kHigh; };
+    const std::uint64_t control = (word - kOnes * 0x20) & ~word & kHigh;
+    return control | zero_byte(word ^ (kOnes * '"')) | zero_byte(word ^ (kOnes * '\\')) |
+           (word & kHigh);
+}
+
 /// Bytes a string scan passes over without a second look: printable ASCII but `"` and `\`.
 constexpr std::array<bool, 256> kPlainStringByte = [] {
     std::array<bool, 256> plain{};
@@ -352,6 +363,17 @@ class JsonScanner {
         bool escaped = false, high = false;
         for (;;) {
             while (pos_ + i < end_) {
+                // Eight bytes at a time up to the next byte to look at (little-endian words).
+                if (std::endian::native == std::endian::little && end_ - (pos_ + i) >= 8) {
+                    std::uint64_t word;
+                    std::memcpy(&word, data_ + pos_ + i, 8);
+                    const std::uint64_t stops = string_stops(word);
+                    if (stops == 0) {
+                        i += 8;
+                        continue;
+                    }
+                    i += static_cast<std::size_t>(std::countr_zero(stops)) / 8;
+                }
                 auto c = static_cast<unsigned char>(data_[pos_ + i]);
                 if (kPlainStringByte[c]) {
                     ++i;

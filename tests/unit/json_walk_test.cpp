@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include <fmt/format.h>
 #include <catch2/catch.hpp>
 
 #include "ptune/core/json_walk.hpp"
@@ -75,4 +76,82 @@ TEST_CASE("json_walk reads integers of 1 to 20 digits exactly", "[json_walk]") {
     CHECK_FALSE(ok);
     CHECK(numbers("[1234567:]", ok).size() == 1);
     CHECK_FALSE(ok);
+}
+
+namespace {
+
+struct Strings : JsonWalker {
+    std::vector<std::string> seen;
+    void on_scalar(const Scalar& value) override {
+        seen.push_back(std::string(key_at(depth())) + "=" +
+                       (value.type == Scalar::Type::String ? std::string(value.text) : "?"));
+    }
+    void on_open(std::size_t, bool) override {}
+    void on_close(std::size_t, bool) override {}
+};
+
+/// The strings read from `text` over a string and over a stream, which must agree; `error` gets
+/// the error message, if any.
+std::vector<std::string> strings(const std::string& text, std::string& error) {
+    Strings direct, streamed;
+    const bool ok = walk(text, direct);
+    std::istringstream in(text);
+    CHECK(walk(in, streamed) == ok);
+    CHECK(direct.seen == streamed.seen);
+    CHECK(direct.error_message() == streamed.error_message());
+    error = ok ? "" : direct.error_message();
+    return direct.seen;
+}
+
+}  // namespace
+
+TEST_CASE("json_walk stops a string at each special byte wherever it falls in a word",
+          "[json_walk]") {
+    // Strings are scanned eight bytes at a time up to the next byte that needs a look: a quote,
+    // a backslash, a control byte or a byte of a multi-byte character, at any of the eight
+    // places of a word, in keys and in values, and across the stream's 64 KiB window.
+    struct Special {
+        std::string written, read;
+    };
+    const std::vector<Special> specials = {
+        {"\\\"", "\""},          {"\\\\", "\\"},           {"\\n", "\n"},
+        {"\\u00e9", "\xC3\xA9"}, {"\xC3\xA9", "\xC3\xA9"}, {"\xE2\x82\xAC", "\xE2\x82\xAC"},
+        {"\x7F", "\x7F"}};
+    for (std::size_t length = 0; length <= 20; ++length) {
+        for (std::size_t at = 0; at <= length; ++at) {
+            const std::string before(at, 'a'), after(length - at, 'b');
+            for (const Special& special : specials) {
+                const std::string key = "k" + before + special.written + after;
+                const std::string text =
+                    "{\"" + key + "\": \"" + before + special.written + after + "\", \"n\": 1}";
+                INFO(text);
+                std::string error;
+                const std::string read = before + special.read + after;
+                CHECK(strings(text, error) ==
+                      std::vector<std::string>{"k" + read + "=" + read, "n=?"});
+                CHECK(error.empty());
+            }
+            // Refused: a raw control byte, a byte that is no UTF-8.
+            for (const std::string& bad : {std::string("\x01"), std::string("\x1F"),
+                                           std::string("\xFF"), std::string("\xC3")}) {
+                const std::string text = "[\"" + before + bad + after + "\"]";
+                INFO(text);
+                std::string error;
+                CHECK(strings(text, error).empty());
+                CHECK((error.find("control character in a string") != std::string::npos ||
+                       error.find("invalid UTF-8 in a string") != std::string::npos));
+                if (bad[0] < 0x20 && bad[0] >= 0)
+                    CHECK(error.find(fmt::format("column {}:", 3 + at)) != std::string::npos);
+            }
+        }
+    }
+    // A long string whose escapes sit about the end of the stream's first 64 KiB window.
+    std::string filler(65536 - 20, 'x');
+    for (std::size_t shift = 0; shift < 16; ++shift) {
+        const std::string written = std::string(shift, 'y') + filler + "\\\"ab\\u00e9" + filler;
+        const std::string read = std::string(shift, 'y') + filler + "\"ab\xC3\xA9" + filler;
+        std::string error;
+        CHECK(strings("[\"" + written + "\"]", error) == std::vector<std::string>{"=" + read});
+        CHECK(error.empty());
+    }
 }
