@@ -56,10 +56,44 @@ std::vector<std::string_view> split_ws(std::string_view s) {
     return out;
 }
 
+namespace {
+
+/// A plain decimal of at most 15 digits (`-?d+(.d+)?`, as logs print statistics): its value
+/// as from_chars gives it, or nullopt for any other form. The digits make an integer below
+/// 2^53 and the fraction a power of ten up to 10^15, both exact doubles, so the one division
+/// is the correctly rounded value (Clinger's fast path), without from_chars' general parse.
+std::optional<double> short_decimal(std::string_view s) {
+    constexpr std::size_t kMaxDigits = 15;
+    constexpr double kPowers[] = {1e0, 1e1, 1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
+                                  1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15};
+    const bool negative = s.front() == '-';
+    std::size_t at = negative ? 1 : 0, digits = 0, fraction = 0;
+    std::uint64_t mantissa = 0;
+    bool point = false;
+    for (; at < s.size(); ++at) {
+        const char c = s[at];
+        if (c >= '0' && c <= '9') {
+            if (++digits > kMaxDigits) return std::nullopt;
+            mantissa = mantissa * 10 + static_cast<std::uint64_t>(c - '0');
+            if (point) ++fraction;
+        } else if (c == '.' && !point && digits > 0) {
+            point = true;
+        } else {
+            return std::nullopt;
+        }
+    }
+    if (digits == 0 || (point && fraction == 0)) return std::nullopt;
+    const double value = static_cast<double>(mantissa) / kPowers[fraction];
+    return negative ? -value : value;
+}
+
+}  // namespace
+
 std::optional<double> parse_double(std::string_view s) {
     s = trim(s);
     if (!s.empty() && s.front() == '+') s.remove_prefix(1);
     if (s.empty()) return std::nullopt;
+    if (auto value = short_decimal(s)) return value;
     double value = 0;
     auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), value);
     if (ec != std::errc() || ptr != s.data() + s.size() || !std::isfinite(value))
