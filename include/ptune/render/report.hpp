@@ -39,7 +39,9 @@ struct Table {
     /// 0..made_rows-1, each call filling `cells` (empty on the call) and `styles` (also empty) as a
     /// row of Table::styles, left empty for an unstyled row. A row may be asked for more than once
     /// (the text table measures its columns first) and must come out the same each time. What it
-    /// reads must outlive the table's rendering.
+    /// reads must outlive the table's rendering. The text renderer may render two tables of a
+    /// large report at once, on two threads: a row callback must not write what another table's
+    /// rendering reads.
     std::function<void(std::size_t row, std::vector<std::string>& cells,
                        std::vector<std::string>& styles)>
         make_row = {};
