@@ -352,6 +352,54 @@ TEST_CASE("bench report: the log prefilter finds every tag at every position", "
           dull.data() + dull.size() - 1);
 }
 
+TEST_CASE("bench report: the log prefilter agrees with its byte-wise test on random text",
+          "[bench][report]") {
+    // The documented test, one position at a time (bytes past the end read as 0).
+    auto hit_at = [](const std::string& text, std::size_t at) {
+        auto byte = [&](std::size_t i) -> unsigned char {
+            return at + i < text.size() ? static_cast<unsigned char>(text[at + i]) : 0;
+        };
+        const unsigned char a = byte(0), b = byte(1), c = byte(2);
+        return a == 0x1b ||
+               (a == '[' &&
+                ((b >= 'P' && b <= 'S') || b == 'V' || c == 'y' || (b == 'c' && c == 'h'))) ||
+               (a == ':' && b == ':' && (c == 'g' || c == 'e')) ||
+               (a == '#' && b == '#' && c == '[') || (a == '_' && b == 's' && c == 't');
+    };
+    // The patterns' bytes, their nibble neighbours (0x5B '[' against 0x1B, 0xDB, 0x4B, 0x5A...)
+    // and bytes with the high bit set, which a nibble lookup must not mistake for others.
+    static constexpr char kBytes[] =
+        "[]:#_\x1b\xdb\x9b\x3b\x4b\x5a\x5f\x1fPQRSTUVWpqrsvOcChHyYgGeEfsStT\x80\xff\x00 \n";
+    const std::string alphabet(kBytes, sizeof kBytes - 1);  // the \x00 included
+    std::uint64_t state = 0x9E3779B97F4A7C15ULL;
+    auto next = [&state] {  // xorshift64*: the same texts on every run
+        state ^= state >> 12;
+        state ^= state << 25;
+        state ^= state >> 27;
+        return state * 0x2545F4914F6CDD1DULL;
+    };
+    for (int round = 0; round < 3000; ++round) {
+        std::string text(next() % 300, 'x');
+        // Mostly filler, so that hits are rare enough to be found deep in the text.
+        for (char& ch : text)
+            if (next() % 8 == 0) ch = alphabet[next() % alphabet.size()];
+        const std::size_t begin = text.empty() ? 0 : next() % (text.size() + 1);
+        std::size_t expected = text.size();
+        for (std::size_t at = begin; at < text.size(); ++at) {
+            if (hit_at(text, at)) {
+                expected = at;
+                break;
+            }
+        }
+        INFO("round " << round << " size " << text.size() << " from " << begin);
+        const char* first = text.data();
+        CHECK(find_log_interest(first + begin, first + text.size()) - first ==
+              static_cast<std::ptrdiff_t>(expected));
+        CHECK(find_log_interest_portable(first + begin, first + text.size()) - first ==
+              static_cast<std::ptrdiff_t>(expected));
+    }
+}
+
 TEST_CASE("bench report: legacy device-log orch/sched lines give Effective per round",
           "[bench][report]") {
     Diagnostics diagnostics;
