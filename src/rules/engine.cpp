@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <string_view>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -312,23 +313,44 @@ void SubjectRules::evaluate(const Subject& subject, std::vector<Finding>& findin
 }
 
 void sort_findings(std::vector<Finding>& findings) {
-    // Sorts places, not findings (~400 bytes each, moved O(n log n) times), then moves each
-    // finding once; the same stable order.
-    std::vector<std::uint32_t> order(findings.size());
-    for (std::size_t i = 0; i < order.size(); ++i) order[i] = static_cast<std::uint32_t>(i);
-    std::stable_sort(order.begin(), order.end(), [&](std::uint32_t i, std::uint32_t j) {
-        const Finding& a = findings[i];
-        const Finding& b = findings[j];
+    // Sorts keys, not findings (~400 bytes each, moved O(n log n) times), then moves each
+    // finding once; the same stable order. A key holds what most comparisons settle on, the rule
+    // as its rank among the few distinct rules (a sweep's 100,000 findings share a handful of
+    // ids with a common prefix): the strings of a subject are compared only on a tie.
+    std::vector<std::string_view> rules;  // distinct: a catalogue holds some dozens
+    struct Key {
+        RuleSeverity severity;
+        std::uint32_t rule;  ///< the rule's place in `rules`, then its rank
+        double impact;
+        std::uint32_t finding;
+    };
+    std::vector<Key> keys;
+    keys.reserve(findings.size());
+    for (std::size_t i = 0; i < findings.size(); ++i) {
+        const Finding& f = findings[i];
+        const auto rule = static_cast<std::uint32_t>(
+            std::find(rules.begin(), rules.end(), std::string_view(f.rule)) - rules.begin());
+        if (rule == rules.size()) rules.push_back(f.rule);
+        keys.push_back({f.severity, rule, f.impact.value_or(-1), static_cast<std::uint32_t>(i)});
+    }
+    std::vector<std::uint32_t> by_name(rules.size()), rank(rules.size());
+    for (std::uint32_t r = 0; r < by_name.size(); ++r) by_name[r] = r;
+    std::sort(by_name.begin(), by_name.end(),
+              [&](std::uint32_t a, std::uint32_t b) { return rules[a] < rules[b]; });
+    for (std::uint32_t at = 0; at < by_name.size(); ++at) rank[by_name[at]] = at;
+    for (Key& key : keys) key.rule = rank[key.rule];
+    std::stable_sort(keys.begin(), keys.end(), [&](const Key& a, const Key& b) {
         if (a.severity != b.severity) return a.severity > b.severity;
-        double ia = a.impact.value_or(-1), ib = b.impact.value_or(-1);
-        if (ia != ib) return ia > ib;
+        if (a.impact != b.impact) return a.impact > b.impact;
         if (a.rule != b.rule) return a.rule < b.rule;
-        return a.subject < b.subject;
+        return findings[a.finding].subject < findings[b.finding].subject;
     });
-    if (std::is_sorted(order.begin(), order.end())) return;
+    bool in_order = true;
+    for (std::size_t i = 0; i < keys.size() && in_order; ++i) in_order = keys[i].finding == i;
+    if (in_order) return;
     std::vector<Finding> sorted;
     sorted.reserve(findings.size());
-    for (std::uint32_t i : order) sorted.push_back(std::move(findings[i]));
+    for (const Key& key : keys) sorted.push_back(std::move(findings[key.finding]));
     findings = std::move(sorted);
 }
 

@@ -133,15 +133,17 @@ TEST_CASE("findings sort by severity, impact, rule and subject, ties in input or
         finding(RuleSeverity::Error, std::nullopt, "b.a", "s9", "5"),
         finding(RuleSeverity::Warning, std::nullopt, "b.y", "s1", "6"),
         finding(RuleSeverity::Warning, std::nullopt, "b.x", "s3", "7"),
+        // Seen last, first by name: rules rank by their ids, not by where they first come.
+        finding(RuleSeverity::Warning, std::nullopt, "b.w", "s1", "8"),
     };
     sort_findings(findings);
     std::string order;
     for (const Finding& f : findings) order += f.message;
-    CHECK(order == "5374621");
+    CHECK(order == "53874621");
     sort_findings(findings);  // already sorted: unchanged
     order.clear();
     for (const Finding& f : findings) order += f.message;
-    CHECK(order == "5374621");
+    CHECK(order == "53874621");
 }
 
 TEST_CASE("catalogue merges overrides and evaluates per subject", "[rules]") {
