@@ -99,6 +99,12 @@ std::size_t tail_start(std::string_view text, std::size_t columns) {
 std::size_t display_width(std::string_view text) {
     std::size_t width = 0;
     for (std::size_t i = 0; i < text.size();) {
+        // Eight plain ASCII bytes are eight columns (nearly all a report prints).
+        if (text.size() - i >= 8 && text::non_plain_bytes(text::load_word(text.data() + i)) == 0) {
+            width += 8;
+            i += 8;
+            continue;
+        }
         if (std::size_t skip = escape_length(text, i); skip > 0) {
             i += skip;
             continue;

@@ -283,6 +283,10 @@ std::size_t utf8_sequence_length(std::string_view s, std::size_t i) {
 
 bool is_valid_utf8(std::string_view s) {
     for (std::size_t i = 0; i < s.size();) {
+        if (s.size() - i >= 8 && ascii_word(load_word(s.data() + i))) {  // most text
+            i += 8;
+            continue;
+        }
         std::size_t n = utf8_sequence_length(s, i);
         if (n == 0) return false;
         i += n;

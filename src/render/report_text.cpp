@@ -37,28 +37,18 @@ std::string severity_color(rules::RuleSeverity severity) {
 // cell of a large table): eight bytes at a time, the last (or only) word of a cell of 4 bytes or
 // more read overlapping the one before, so that short cells take no byte-wise loop.
 bool plain_ascii(std::string_view cell) {
-    constexpr std::uint64_t kOnes = 0x0101010101010101ULL, kHigh = 0x8080808080808080ULL;
-    // Nonzero when a byte of `word` is >= 0x80 or ESC (a zero byte of word ^ ESC…).
-    const auto bad = [](std::uint64_t word) {
-        const std::uint64_t esc = word ^ (kOnes * 0x1b);
-        return (word & kHigh) | ((esc - kOnes) & ~esc & kHigh);
-    };
     const char* p = cell.data();
     std::size_t n = cell.size();
     if (n >= 8) {
-        std::uint64_t any = 0, word;
-        for (; n > 8; p += 8, n -= 8) {
-            std::memcpy(&word, p, 8);
-            any |= bad(word);
-        }
-        std::memcpy(&word, p + n - 8, 8);
-        return (any | bad(word)) == 0;
+        std::uint64_t any = 0;
+        for (; n > 8; p += 8, n -= 8) any |= text::non_plain_bytes(text::load_word(p));
+        return (any | text::non_plain_bytes(text::load_word(p + n - 8))) == 0;
     }
     if (n >= 4) {
         std::uint32_t head, tail;
         std::memcpy(&head, p, 4);
         std::memcpy(&tail, p + n - 4, 4);
-        return bad(head | (std::uint64_t{tail} << 32)) == 0;
+        return text::non_plain_bytes(head | (std::uint64_t{tail} << 32)) == 0;
     }
     for (; n > 0; ++p, --n) {
         const auto ch = static_cast<unsigned char>(*p);
@@ -67,7 +57,7 @@ bool plain_ascii(std::string_view cell) {
     return true;
 }
 
-// term::display_width, without its byte-wise walk for plain ASCII.
+// term::display_width, with no loop at all for a short plain ASCII cell.
 std::size_t cell_width(std::string_view cell) {
     return plain_ascii(cell) ? cell.size() : display_width(cell);
 }

@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "ptune/core/terminal.hpp"
+#include "ptune/core/text.hpp"
 #include "ptune/render/report.hpp"
 #include "ptune/rules/engine.hpp"
 
@@ -45,6 +46,24 @@ TEST_CASE("output width: COLUMNS, else 100 when not a terminal", "[terminal]") {
 TEST_CASE("display width counts code points and skips colour", "[terminal]") {
     CHECK(display_width("min (µs)") == 8);
     CHECK(display_width("\x1b[31m[error]\x1b[0m") == 7);
+}
+
+TEST_CASE("display width and UTF-8 checks see a special byte at any place of a word",
+          "[terminal]") {
+    // ASCII is taken eight bytes at a time: put a colour code, a two-byte character or a bad
+    // byte at every offset of a 24-byte text, so that each falls in each place of a word and
+    // in the byte-wise tail.
+    for (std::size_t at = 0; at <= 24; ++at) {
+        std::string text(24, 'x');
+        INFO("at " << at);
+        CHECK(display_width(text) == 24);
+        CHECK(ptune::text::is_valid_utf8(text));
+        CHECK(display_width(std::string(text).insert(at, "\x1b[1m")) == 24);
+        CHECK(display_width(std::string(text).insert(at, "\xc2\xb5")) == 25);  // µ: one column
+        CHECK(ptune::text::is_valid_utf8(std::string(text).insert(at, "\xc2\xb5")));
+        CHECK_FALSE(ptune::text::is_valid_utf8(std::string(text).insert(at, "\xff")));
+        CHECK_FALSE(ptune::text::is_valid_utf8(std::string(text).insert(at, "\xc2")));
+    }
 }
 
 TEST_CASE("paths shorten from the left", "[terminal]") {

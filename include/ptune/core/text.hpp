@@ -20,6 +20,25 @@ template <std::size_t N>
     return text.size() >= N - 1 && std::memcmp(text.data(), prefix, N - 1) == 0;
 }
 
+/// The eight bytes at `p` as one word (any alignment), for scans of a word at a time.
+[[gnu::always_inline]] inline std::uint64_t load_word(const char* p) {
+    std::uint64_t word;
+    std::memcpy(&word, p, sizeof word);
+    return word;
+}
+/// Whether a word of text is all ASCII (no byte of 0x80 or above).
+[[gnu::always_inline]] inline bool ascii_word(std::uint64_t word) {
+    return (word & 0x8080808080808080ULL) == 0;
+}
+/// Nonzero when a byte of a word of text is not plain ASCII, one column wide: 0x80 or above,
+/// or ESC (which starts a colour code). ESC is a zero byte of word ^ ESC, and (x - 1) & ~x has
+/// a high bit set when x has a zero byte.
+[[gnu::always_inline]] inline std::uint64_t non_plain_bytes(std::uint64_t word) {
+    constexpr std::uint64_t kOnes = 0x0101010101010101ULL, kHigh = 0x8080808080808080ULL;
+    const std::uint64_t esc = word ^ (kOnes * 0x1b);
+    return (word & kHigh) | ((esc - kOnes) & ~esc & kHigh);
+}
+
 std::string_view trim(std::string_view s);
 std::string_view trim_left(std::string_view s);
 std::string_view trim_right(std::string_view s);
