@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <cstring>
 
+#include "ptune/core/io.hpp"
 #include "ptune/core/text.hpp"
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
@@ -58,6 +59,60 @@ bool interest_at(const char* at, const char* end) {
         default:
             return false;
     }
+}
+
+// find_log_interest() without AVX2 (and without the newline count).
+const char* find_interest_portable(const char* begin, const char* end) {
+    const char* at = begin;
+#if defined(__GNUC__)
+    // 64 positions per step with portable vector extensions (two 32-byte vectors whose hits
+    // are or-ed before the one test); the first hit byte comes from the compare mask. Three
+    // overlapping loads see a tag's first three bytes. `[P`, `[Q`, `[R`, `[S` are one test
+    // (0x50..0x53 = b & 0xFC).
+    constexpr std::ptrdiff_t kWidth = 32;
+    using Bytes = unsigned char __attribute__((vector_size(kWidth)));
+    auto hits_at = [](const char* p, Bytes& hits) {
+        Bytes a, b, c;
+        std::memcpy(&a, p, kWidth);
+        std::memcpy(&b, p + 1, kWidth);
+        std::memcpy(&c, p + 2, kWidth);
+        hits = reinterpret_cast<Bytes>((a == 0x1b) |
+                                       ((a == '[') & (((b & 0xFC) == 0x50) | (b == 'V') |
+                                                      (c == 'y') | ((b == 'c') & (c == 'h')))) |
+                                       ((a == ':') & (b == ':') & ((c == 'g') | (c == 'e'))) |
+                                       ((a == '#') & (b == '#') & (c == '[')) |
+                                       ((a == '_') & (b == 's') & (c == 't')));
+    };
+    auto first_hit = [](const Bytes& hits) -> std::ptrdiff_t {  // -1 when none
+        std::uint64_t words[kWidth / 8];
+        std::memcpy(words, &hits, kWidth);
+        for (std::size_t i = 0; i < kWidth / 8; ++i) {  // hit bytes are 0xFF, others 0
+            if (words[i] == 0) continue;
+            int bit = std::endian::native == std::endian::little ? std::countr_zero(words[i])
+                                                                 : std::countl_zero(words[i]);
+            return static_cast<std::ptrdiff_t>(8 * i) + bit / 8;
+        }
+        return -1;
+    };
+    while (end - at >= 2 * kWidth + 2) {
+        Bytes low, high;
+        hits_at(at, low);
+        hits_at(at + kWidth, high);
+        Bytes either = low | high;
+        std::uint64_t words[kWidth / 8];
+        std::memcpy(words, &either, kWidth);
+        if ((words[0] | words[1] | words[2] | words[3]) == 0) {  // most steps
+            at += 2 * kWidth;
+            continue;
+        }
+        std::ptrdiff_t hit = first_hit(low);
+        return hit >= 0 ? at + hit : at + kWidth + first_hit(high);
+    }
+#endif
+    for (; at < end; ++at) {
+        if (interest_at(at, end)) return at;
+    }
+    return end;
 }
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
@@ -144,30 +199,56 @@ __attribute__((target("avx2"), always_inline)) inline __m256i hits_at(const char
                             nibble_bits(p + 2, tables[4], tables[5]));
 }
 
+// Bit i set when the i-th of the 32 bytes at `p` is a newline.
+__attribute__((target("avx2"), always_inline)) inline std::uint32_t newline_mask(const char* p) {
+    const __m256i bytes = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p));
+    return static_cast<std::uint32_t>(
+        _mm256_movemask_epi8(_mm256_cmpeq_epi8(bytes, _mm256_set1_epi8('\n'))));
+}
+
+// The newlines among the first `n` of the 32 bytes whose newline mask is `mask`.
+inline std::size_t newlines_below(std::uint32_t mask, int n) {
+    return static_cast<std::size_t>(std::popcount(n < 32 ? mask & ((1u << n) - 1) : mask));
+}
+
 __attribute__((target("avx2"))) const char* find_log_interest_avx2(const char* begin,
-                                                                   const char* end) {
+                                                                   const char* end,
+                                                                   std::size_t& newlines) {
     const InterestTables& t = kInterestTables;
     const __m256i tables[6] = {table_of(t.first_low),  table_of(t.first_high),
                                table_of(t.second_low), table_of(t.second_high),
                                table_of(t.third_low),  table_of(t.third_high)};
     const char* at = begin;
+    std::size_t count = 0;
     while (end - at >= 64 + 2) {  // the third byte of the last position is read: +2
         const __m256i low = hits_at(at, tables), high = hits_at(at + 32, tables);
         const __m256i either = _mm256_or_si256(low, high);
+        const std::uint32_t low_newlines = newline_mask(at), high_newlines = newline_mask(at + 32);
         if (_mm256_testz_si256(either, either)) {  // most steps
+            count += static_cast<std::size_t>(std::popcount(low_newlines) +
+                                              std::popcount(high_newlines));
             at += 64;
             continue;
         }
         const __m256i zero = _mm256_setzero_si256();
         const auto low_hits =
             ~static_cast<std::uint32_t>(_mm256_movemask_epi8(_mm256_cmpeq_epi8(low, zero)));
-        if (low_hits != 0) return at + std::countr_zero(low_hits);
+        if (low_hits != 0) {
+            const int hit = std::countr_zero(low_hits);
+            newlines += count + newlines_below(low_newlines, hit);
+            return at + hit;
+        }
         const auto high_hits =
             ~static_cast<std::uint32_t>(_mm256_movemask_epi8(_mm256_cmpeq_epi8(high, zero)));
-        return at + 32 + std::countr_zero(high_hits);
+        const int hit = std::countr_zero(high_hits);
+        newlines += count + static_cast<std::size_t>(std::popcount(low_newlines)) +
+                    newlines_below(high_newlines, hit);
+        return at + 32 + hit;
     }
+    newlines += count;
     for (; at < end; ++at) {
         if (interest_at(at, end)) return at;
+        newlines += *at == '\n' ? 1 : 0;
     }
     return end;
 }
@@ -191,65 +272,18 @@ std::string clip_for_message(std::string_view text, std::size_t limit) {
     return clipped;
 }
 
-const char* find_log_interest_portable(const char* begin, const char* end) {
-    const char* at = begin;
-#if defined(__GNUC__)
-    // 64 positions per step with portable vector extensions (two 32-byte vectors whose hits
-    // are or-ed before the one test); the first hit byte comes from the compare mask. Three
-    // overlapping loads see a tag's first three bytes. `[P`, `[Q`, `[R`, `[S` are one test
-    // (0x50..0x53 = b & 0xFC).
-    constexpr std::ptrdiff_t kWidth = 32;
-    using Bytes = unsigned char __attribute__((vector_size(kWidth)));
-    auto hits_at = [](const char* p, Bytes& hits) {
-        Bytes a, b, c;
-        std::memcpy(&a, p, kWidth);
-        std::memcpy(&b, p + 1, kWidth);
-        std::memcpy(&c, p + 2, kWidth);
-        hits = reinterpret_cast<Bytes>((a == 0x1b) |
-                                       ((a == '[') & (((b & 0xFC) == 0x50) | (b == 'V') |
-                                                      (c == 'y') | ((b == 'c') & (c == 'h')))) |
-                                       ((a == ':') & (b == ':') & ((c == 'g') | (c == 'e'))) |
-                                       ((a == '#') & (b == '#') & (c == '[')) |
-                                       ((a == '_') & (b == 's') & (c == 't')));
-    };
-    auto first_hit = [](const Bytes& hits) -> std::ptrdiff_t {  // -1 when none
-        std::uint64_t words[kWidth / 8];
-        std::memcpy(words, &hits, kWidth);
-        for (std::size_t i = 0; i < kWidth / 8; ++i) {  // hit bytes are 0xFF, others 0
-            if (words[i] == 0) continue;
-            int bit = std::endian::native == std::endian::little ? std::countr_zero(words[i])
-                                                                 : std::countl_zero(words[i]);
-            return static_cast<std::ptrdiff_t>(8 * i) + bit / 8;
-        }
-        return -1;
-    };
-    while (end - at >= 2 * kWidth + 2) {
-        Bytes low, high;
-        hits_at(at, low);
-        hits_at(at + kWidth, high);
-        Bytes either = low | high;
-        std::uint64_t words[kWidth / 8];
-        std::memcpy(words, &either, kWidth);
-        if ((words[0] | words[1] | words[2] | words[3]) == 0) {  // most steps
-            at += 2 * kWidth;
-            continue;
-        }
-        std::ptrdiff_t hit = first_hit(low);
-        return hit >= 0 ? at + hit : at + kWidth + first_hit(high);
-    }
-#endif
-    for (; at < end; ++at) {
-        if (interest_at(at, end)) return at;
-    }
-    return end;
+const char* find_log_interest_portable(const char* begin, const char* end, std::size_t& newlines) {
+    const char* hit = find_interest_portable(begin, end);
+    newlines += io::count_newlines(begin, hit);
+    return hit;
 }
 
-const char* find_log_interest(const char* begin, const char* end) {
+const char* find_log_interest(const char* begin, const char* end, std::size_t& newlines) {
 #ifdef PTUNE_INTEREST_AVX2
     static const bool avx2 = __builtin_cpu_supports("avx2");
-    if (avx2) return find_log_interest_avx2(begin, end);
+    if (avx2) return find_log_interest_avx2(begin, end, newlines);
 #endif
-    return find_log_interest_portable(begin, end);
+    return find_log_interest_portable(begin, end, newlines);
 }
 
 std::string_view strip_actions_timestamp(std::string_view line) {

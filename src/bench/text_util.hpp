@@ -26,12 +26,13 @@ std::string clip_for_message(std::string_view text, std::size_t limit);
 /// `::group::`, `::endgroup::`, `##[` and the `_start=` of legacy device-log timing lines. The
 /// test, loose for `[` (fewer operations; a rare extra line costs less): ESC; `[` followed by
 /// one of `PQRSV`, by `ch`, or by any byte and `y`; `::g`, `::e`; `##[`; `_st` (bytes at or past
-/// `end` read as 0). An io::LineReader::InterestFinder: lines without a hit are skipped unread.
-/// AVX2 where the CPU has it.
-const char* find_log_interest(const char* begin, const char* end);
+/// `end` read as 0). Adds to `newlines` the newlines before the byte returned. An
+/// io::LineReader::InterestFinder: lines without a hit are skipped unread. AVX2 where the CPU
+/// has it.
+const char* find_log_interest(const char* begin, const char* end, std::size_t& newlines);
 
 /// find_log_interest() without AVX2, whatever the CPU (for tests on machines that have it).
-const char* find_log_interest_portable(const char* begin, const char* end);
+const char* find_log_interest_portable(const char* begin, const char* end, std::size_t& newlines);
 
 /// The line without a leading GitHub Actions timestamp (`2026-08-21T21:43:07.1234567Z `).
 std::string_view strip_actions_timestamp(std::string_view line);

@@ -264,11 +264,11 @@ bool LineReader::next(std::string_view& line) {
 bool LineReader::next_interesting(std::string_view& line, InterestFinder finder) {
     if (in_ == nullptr) {
         std::string_view rest = text_.substr(std::min(begin_, text_.size()));
-        const char* hit = finder(rest.data(), rest.data() + rest.size());
+        // The newlines before the hit are those before its line: none lies in between.
+        const char* hit = finder(rest.data(), rest.data() + rest.size(), line_number_);
         auto skip = static_cast<std::size_t>(hit - rest.data());
         std::size_t line_start = rest.substr(0, skip).rfind('\n');
         line_start = line_start == std::string_view::npos ? 0 : line_start + 1;
-        line_number_ += count_newlines(rest.data(), rest.data() + line_start);
         consumed_ = begin_ += line_start;
         return next_with_interest_at(line, skip < rest.size() ? skip - line_start : 0);
     }
@@ -283,7 +283,7 @@ bool LineReader::next_interesting(std::string_view& line, InterestFinder finder)
             complete_end_ = static_cast<std::size_t>(static_cast<const char*>(last) + 1 - data);
         }
         const char* complete_end = data + complete_end_;
-        const char* hit = finder(data + begin_, complete_end);
+        const char* hit = finder(data + begin_, complete_end, line_number_);
         const char* line_start = complete_end;
         if (hit != complete_end) {
             const void* before = hit > data + begin_
@@ -292,7 +292,6 @@ bool LineReader::next_interesting(std::string_view& line, InterestFinder finder)
                                      : nullptr;
             line_start = before == nullptr ? data + begin_ : static_cast<const char*>(before) + 1;
         }
-        line_number_ += count_newlines(data + begin_, line_start);
         auto start = static_cast<std::size_t>(line_start - data);
         consumed_ += start - begin_;
         begin_ = start;

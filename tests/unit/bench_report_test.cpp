@@ -339,21 +339,26 @@ TEST_CASE("bench report: the log prefilter finds every tag at every position", "
             text.resize(at);
             text += tag;
             text += filler + filler + filler;
-            const char* found = find_log_interest(text.data(), text.data() + text.size());
+            std::size_t newlines = 0;
+            const char* found = find_log_interest(text.data(), text.data() + text.size(), newlines);
             INFO("tag " << tag << " at " << at);
             CHECK(found == text.data() + at);
         }
     }
     std::string dull;
     for (int i = 0; i < 20; ++i) dull += filler;
-    CHECK(find_log_interest(dull.data(), dull.data() + dull.size()) == dull.data() + dull.size());
+    std::size_t newlines = 0;
+    CHECK(find_log_interest(dull.data(), dull.data() + dull.size(), newlines) ==
+          dull.data() + dull.size());
     dull += '\x1b';
-    CHECK(find_log_interest(dull.data(), dull.data() + dull.size()) ==
+    CHECK(find_log_interest(dull.data(), dull.data() + dull.size(), newlines) ==
           dull.data() + dull.size() - 1);
 }
 
-TEST_CASE("bench report: the log prefilter agrees with its byte-wise test on random text",
-          "[bench][report]") {
+TEST_CASE(
+    "bench report: the log prefilter agrees with its byte-wise test on random text, and "
+    "counts the newlines it skips",
+    "[bench][report]") {
     // The documented test, one position at a time (bytes past the end read as 0).
     auto hit_at = [](const std::string& text, std::size_t at) {
         auto byte = [&](std::size_t i) -> unsigned char {
@@ -380,9 +385,12 @@ TEST_CASE("bench report: the log prefilter agrees with its byte-wise test on ran
     };
     for (int round = 0; round < 3000; ++round) {
         std::string text(next() % 300, 'x');
-        // Mostly filler, so that hits are rare enough to be found deep in the text.
-        for (char& ch : text)
-            if (next() % 8 == 0) ch = alphabet[next() % alphabet.size()];
+        // Mostly filler, so that hits are rare enough to be found deep in the text, and lines.
+        for (char& ch : text) {
+            const std::uint64_t pick = next() % 16;
+            if (pick < 2) ch = alphabet[next() % alphabet.size()];
+            if (pick == 2) ch = '\n';
+        }
         const std::size_t begin = text.empty() ? 0 : next() % (text.size() + 1);
         std::size_t expected = text.size();
         for (std::size_t at = begin; at < text.size(); ++at) {
@@ -393,10 +401,15 @@ TEST_CASE("bench report: the log prefilter agrees with its byte-wise test on ran
         }
         INFO("round " << round << " size " << text.size() << " from " << begin);
         const char* first = text.data();
-        CHECK(find_log_interest(first + begin, first + text.size()) - first ==
-              static_cast<std::ptrdiff_t>(expected));
-        CHECK(find_log_interest_portable(first + begin, first + text.size()) - first ==
-              static_cast<std::ptrdiff_t>(expected));
+        // The newlines before the hit are added to what the caller counted so far (7).
+        const auto newlines_before =
+            static_cast<std::size_t>(7 + std::count(first + begin, first + expected, '\n'));
+        for (auto finder : {find_log_interest, find_log_interest_portable}) {
+            std::size_t newlines = 7;
+            CHECK(finder(first + begin, first + text.size(), newlines) - first ==
+                  static_cast<std::ptrdiff_t>(expected));
+            CHECK(newlines == newlines_before);
+        }
     }
 }
 

@@ -229,8 +229,10 @@ TEST_CASE("LineReader handles lines spanning its internal chunks", "[io]") {
 }
 
 namespace {
-const char* find_bang(const char* begin, const char* end) {
-    return std::find(begin, end, '!');
+const char* find_bang(const char* begin, const char* end, std::size_t& newlines) {
+    const char* hit = std::find(begin, end, '!');
+    newlines += static_cast<std::size_t>(std::count(begin, hit, '\n'));
+    return hit;
 }
 }  // namespace
 
@@ -371,10 +373,12 @@ TEST_CASE("LineReader reading ahead on a second thread hands out the same lines"
         text += i % 11 == 0 ? "\r\n" : "\n";
     }
     text += "unterminated [RUN] end";
-    auto interest = [](const char* begin, const char* end) -> const char* {
+    auto interest = [](const char* begin, const char* end, std::size_t& newlines) -> const char* {
         std::string_view rest(begin, static_cast<std::size_t>(end - begin));
         auto at = rest.find("[RUN]");
-        return at == std::string_view::npos ? end : begin + at;
+        const char* hit = at == std::string_view::npos ? end : begin + at;
+        newlines += static_cast<std::size_t>(std::count(begin, hit, '\n'));
+        return hit;
     };
     for (bool interesting : {false, true}) {
         for (std::size_t limit : {std::size_t{64} << 20, std::size_t{1} << 20}) {

@@ -83,9 +83,12 @@ class LineReader {
     /// Fetches the next line; the view stays valid until the next call. False at the end.
     bool next(std::string_view& line);
 
-    /// Finds the first byte of interest in [begin, end), or returns `end`. It may report bytes
-    /// that turn out to be uninteresting, never miss one.
-    using InterestFinder = const char* (*)(const char* begin, const char* end);
+    /// Finds the first byte of interest in [begin, end), or returns `end`, and adds to
+    /// `newlines` the newlines before what it returns (the lines it skipped: one pass over the
+    /// bytes, not a second one to count them). It may report bytes that turn out to be
+    /// uninteresting, never miss one.
+    using InterestFinder = const char* (*)(const char* begin, const char* end,
+                                           std::size_t& newlines);
     /// Like next(), but skips whole lines in which `finder` reports nothing, without handing
     /// them out one by one: for logs where few lines matter. line_number() and bytes_read()
     /// still count the skipped lines.
