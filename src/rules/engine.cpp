@@ -9,6 +9,8 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "ptune/core/stats.hpp"
+
 namespace ptune::rules {
 
 namespace detail {
@@ -146,6 +148,13 @@ Status compile_rule(Rule& rule, const std::string& source) {
     return ok_status();
 }
 
+// A `.Nf` spec (N one digit), the form messages use: its precision, else -1.
+int fixed_precision(std::string_view spec) {
+    return spec.size() == 3 && spec[0] == '.' && spec[1] >= '0' && spec[1] <= '9' && spec[2] == 'f'
+               ? spec[1] - '0'
+               : -1;
+}
+
 std::string format_number(double value, std::string_view spec) {
     // `{ratio:.1%}`: a 0..1 ratio printed as a percentage (`77.7%`), as in Python; the one way
     // ratios appear in text.
@@ -154,6 +163,10 @@ std::string format_number(double value, std::string_view spec) {
         if (fixed.empty()) fixed = ".0";
         return format_number(value * 100.0, fixed + "f") + "%";
     }
+    // `.Nf` is printf's `%.Nf` (the exact binary value, ties to even), as fmt prints it too,
+    // without a format string made and parsed for each of a sweep's thousands of findings.
+    if (const int precision = fixed_precision(spec); precision >= 0 && std::isfinite(value))
+        return stats::format_fixed(value, precision);
     if (!spec.empty()) {
         try {
             return fmt::format(fmt::runtime(fmt::format("{{:{}}}", spec)), value);
@@ -216,39 +229,39 @@ const Rule* Catalogue::find(std::string_view id) const {
 }
 
 std::string render_message(const Rule& rule, const Subject& subject) {
-    const std::string& pattern = rule.message.empty() ? rule.title : rule.message;
+    const std::string_view pattern = rule.message.empty() ? rule.title : rule.message;
     std::string out;
-    for (std::size_t i = 0; i < pattern.size(); ++i) {
-        if (pattern[i] != '{') {
-            out += pattern[i];
-            continue;
-        }
-        std::size_t close = pattern.find('}', i);
-        if (close == std::string::npos) {
-            out += pattern.substr(i);
+    out.reserve(pattern.size() + 32);
+    for (std::size_t i = 0; i < pattern.size();) {
+        const std::size_t open = std::min(pattern.find('{', i), pattern.size());
+        out.append(pattern.substr(i, open - i));  // the text up to the next field, at once
+        if (open == pattern.size()) break;
+        std::size_t close = pattern.find('}', open);
+        if (close == std::string_view::npos) {
+            out.append(pattern.substr(open));
             break;
         }
-        std::string field = pattern.substr(i + 1, close - i - 1);
-        std::string spec;
+        std::string_view field = pattern.substr(open + 1, close - open - 1);
+        std::string_view spec;
         if (auto colon = field.find(':');
-            colon != std::string::npos && field.rfind("label:", 0) != 0) {
+            colon != std::string_view::npos && !field.starts_with("label:")) {
             spec = field.substr(colon + 1);
             field = field.substr(0, colon);
         }
         if (field == "subject") {
             out += subject.key.name;
-        } else if (field.rfind("label:", 0) == 0) {
+        } else if (field.starts_with("label:")) {
             auto it = subject.labels.find(field.substr(6));
             out += it == subject.labels.end() ? "?" : it->second;
         } else if (!field.empty() && field[0] == '$') {
-            auto it = rule.params.find(field.substr(1));
+            auto it = rule.params.find(std::string(field.substr(1)));
             out += it == rule.params.end() ? "?" : format_number(it->second, spec);
         } else if (auto value = subject.metric(field)) {
             out += format_number(*value, spec);
         } else {
             out += "?";
         }
-        i = close;
+        i = close + 1;
     }
     return out;
 }

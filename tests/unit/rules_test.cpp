@@ -1,5 +1,9 @@
 #include <catch2/catch.hpp>
 
+#include <cmath>
+
+#include <fmt/format.h>
+
 #include "ptune/render/report.hpp"
 #include "ptune/rules/engine.hpp"
 #include "ptune/rules/subject_rules.hpp"
@@ -171,6 +175,31 @@ TEST_CASE("catalogue merges overrides and evaluates per subject", "[rules]") {
         catalogue.merge_json(R"({"rules":[{"id":"mem.over-limit","enabled":false}]})", "user.json")
             .ok());
     CHECK(evaluate(catalogue, store).empty());
+}
+
+TEST_CASE("messages print their fields as fmt would, ties and signs included", "[rules]") {
+    // `.Nf` takes a fast path; every number must come out as fmt's `{:.Nf}` (printf's exact
+    // rounding, ties to even), percentages as `{:.Nf}%` of the value times 100.
+    Catalogue catalogue = catalogue_from(R"({"rules":[
+      {"id":"x.any","severity":"info","subject":"case","condition":"x == x",
+       "message":"{subject}: {x:.1f} {x:.3f} {x:.0f} {r:.1%} {x:.2e} {x} {label:kind} {nope} {$p:.2f} {open"
+       ,"params":{"p":2.345}}]})");
+    const Rule& rule = *catalogue.find("x.any");
+    for (double x : {0.05, 0.25, 2.5, 3.5, 1234.45, -0.0, -0.04, 0.125, 1e17, 123456789.125, 7.0,
+                     -2.675, 1.0 / 3.0, 999.95, 0.0005}) {
+        Subject subject;
+        subject.key = {"case", "c"};
+        subject.metrics["x"] = x;
+        subject.metrics["r"] = x / 7;
+        subject.labels["kind"] = "decode";
+        const std::string whole = x == std::floor(x) && std::fabs(x) < 1e15
+                                      ? fmt::format("{}", static_cast<long long>(x))
+                                      : fmt::format("{:.4g}", x);
+        INFO("x = " << x);
+        CHECK(render_message(rule, subject) ==
+              fmt::format("c: {:.1f} {:.3f} {:.0f} {:.1f}% {:.2e} {} decode ? 2.35 {{open", x, x, x,
+                          x / 7 * 100.0, x, whole));
+    }
 }
 
 TEST_CASE("bad rules files are rejected with the file named", "[rules]") {
