@@ -2,6 +2,8 @@
 
 #include "ptune/bench/model.hpp"
 
+#include <charconv>
+
 #include <fmt/format.h>
 
 #include <utility>
@@ -27,7 +29,16 @@ const char* to_string(Origin origin) {
 }
 
 std::string to_string(const SourceRef& source) {
-    return source.line > 0 ? fmt::format("{}:{}", source.file, source.line) : source.file;
+    if (source.line == 0) return source.file;
+    // `file:line`, made once per case of a sweep: no format string to parse.
+    char digits[24];
+    const char* end = std::to_chars(digits, digits + sizeof digits, source.line).ptr;
+    std::string text;
+    text.reserve(source.file.size() + 1 + static_cast<std::size_t>(end - digits));
+    text += source.file;
+    text += ':';
+    text.append(digits, static_cast<std::size_t>(end - digits));
+    return text;
 }
 
 const char* to_string(FactSource source) {
