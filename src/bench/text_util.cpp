@@ -71,6 +71,8 @@ const char* find_interest_portable(const char* begin, const char* end) {
     // (0x50..0x53 = b & 0xFC).
     constexpr std::ptrdiff_t kWidth = 32;
     using Bytes = unsigned char __attribute__((vector_size(kWidth)));
+    // Out-parameter, not a return value: returning a 32-byte vector without AVX changes the ABI
+    // (GCC's -Wpsabi).
     auto hits_at = [](const char* p, Bytes& hits) {
         Bytes a, b, c;
         std::memcpy(&a, p, kWidth);
