@@ -557,10 +557,41 @@ std::vector<std::string> format_run_lines(const BenchBlock& block, bool include_
 // build GCC refuses an anonymous-namespace type inside it (-Wsubobject-linkage).
 namespace case_rules_detail {
 
+/// Every metric publish_case() can set on a case: the one list of their names, which the
+/// case-rule screen also reads to tell which rules can differ from case to case.
+enum CaseMetric : std::size_t {
+    kUnavailable,
+    kFallbackFlattened,
+    kEffectiveMean,
+    kEffectiveMin,
+    kEffectiveMedian,
+    kEffectiveMax,
+    kRounds,
+    kMeanOverMedian,
+    kDeclaredRounds,
+    kRoundsShortfall,
+    kRanks,
+    kRankImbalance,
+    kCaseMetricCount
+};
+constexpr std::array<std::string_view, kCaseMetricCount> kCaseMetricNames = {
+    "bench.unavailable",
+    "bench.fallback_flattened",
+    "bench.effective_us.mean",
+    "bench.effective_us.min",
+    "bench.effective_us.median",
+    "bench.effective_us.max",
+    "bench.rounds",
+    "bench.mean_over_median",
+    "bench.declared_rounds",
+    "bench.rounds_shortfall",
+    "bench.ranks",
+    "bench.rank_imbalance"};
+
 /// With `slots` (the reused subject's), publish_case() finds the metric nodes the subject
-/// holds, in the order it sets them: each is looked up by name once per sweep, not per case.
+/// holds: each is looked up by name once per sweep, not per case.
 struct MetricSlots {
-    static constexpr std::size_t kCount = 12;
+    static constexpr std::size_t kCount = kCaseMetricCount;
     std::array<std::map<std::string, double, std::less<>>::iterator, kCount> node{};
     std::array<bool, kCount> held{};
 };
@@ -569,7 +600,7 @@ struct MetricSlots {
 
 namespace {
 
-using case_rules_detail::MetricSlots;
+using namespace case_rules_detail;  // MetricSlots and the case metrics
 
 /// A reused subject's name and location: those of the case `name` at `file`:`line`.
 void name_case(std::string_view name, const std::string& file, std::size_t line,
@@ -590,12 +621,10 @@ void publish_case(std::string_view name, const std::string& file, std::size_t li
                   const CaseMetrics& block, rules::Subject& subject, bool reused,
                   MetricSlots* slots = nullptr, bool named = true) {
     auto& metrics = subject.metrics;
-    std::size_t slot = 0;  // the metric's place in the fixed order of the calls below
-    // (a metric added past kCount is looked up by name: correct, only slower)
     if (slots != nullptr && !reused) slots = nullptr;
-    const auto set = [&](std::string_view name, double value) {
-        const std::size_t k = slot++;
-        if (slots != nullptr && k < MetricSlots::kCount && slots->held[k]) {
+    const auto set = [&](CaseMetric k, double value) {
+        const std::string_view name = kCaseMetricNames[k];
+        if (slots != nullptr && slots->held[k]) {
             slots->node[k]->second = value;
             return;
         }
@@ -604,21 +633,20 @@ void publish_case(std::string_view name, const std::string& file, std::size_t li
             it->second = value;
         else
             it = metrics.emplace(std::string(name), value).first;
-        if (slots != nullptr && k < MetricSlots::kCount) {
+        if (slots != nullptr) {
             slots->node[k] = it;
             slots->held[k] = true;
         }
     };
-    const auto set_if = [&](std::string_view name, bool present, double value) {
+    const auto set_if = [&](CaseMetric k, bool present, double value) {
         if (present) {
-            set(name, value);
+            set(k, value);
             return;
         }
-        const std::size_t k = slot++;
-        if (slots != nullptr && k < MetricSlots::kCount) {  // every change went through `slots`
+        if (slots != nullptr) {  // every change went through `slots`
             if (slots->held[k]) metrics.erase(slots->node[k]);
             slots->held[k] = false;
-        } else if (auto it = metrics.find(name); reused && it != metrics.end()) {
+        } else if (auto it = metrics.find(kCaseMetricNames[k]); reused && it != metrics.end()) {
             metrics.erase(it);
         }
     };
@@ -627,27 +655,25 @@ void publish_case(std::string_view name, const std::string& file, std::size_t li
     } else {
         subject.locations.push_back({file, line, 0});
     }
-    set("bench.unavailable", block.effective_us ? 0.0 : 1.0);
+    set(kUnavailable, block.effective_us ? 0.0 : 1.0);
     const bool fallback = block.fallback_flattened;
-    set("bench.fallback_flattened", fallback ? 1.0 : 0.0);
+    set(kFallbackFlattened, fallback ? 1.0 : 0.0);
     const Summary* s = block.effective_us ? &*block.effective_us : nullptr;
     const bool full = s != nullptr && !s->mean_only;
     const bool declared = full && block.declared_rounds && !fallback;
-    set_if("bench.effective_us.mean", s != nullptr, s ? s->mean : 0.0);
-    set_if("bench.effective_us.min", full, full ? s->min : 0.0);
-    set_if("bench.effective_us.median", full, full ? s->median : 0.0);
-    set_if("bench.effective_us.max", full, full ? s->max : 0.0);
-    set_if("bench.rounds", full, full ? static_cast<double>(s->rounds) : 0.0);
-    set_if("bench.mean_over_median", full && s->median > 0.0,
+    set_if(kEffectiveMean, s != nullptr, s ? s->mean : 0.0);
+    set_if(kEffectiveMin, full, full ? s->min : 0.0);
+    set_if(kEffectiveMedian, full, full ? s->median : 0.0);
+    set_if(kEffectiveMax, full, full ? s->max : 0.0);
+    set_if(kRounds, full, full ? static_cast<double>(s->rounds) : 0.0);
+    set_if(kMeanOverMedian, full && s->median > 0.0,
            full && s->median > 0.0 ? s->mean / s->median : 0.0);
-    set_if("bench.declared_rounds", declared,
-           declared ? static_cast<double>(*block.declared_rounds) : 0.0);
-    set_if("bench.rounds_shortfall", declared,
+    set_if(kDeclaredRounds, declared, declared ? static_cast<double>(*block.declared_rounds) : 0.0);
+    set_if(kRoundsShortfall, declared,
            declared ? static_cast<double>(*block.declared_rounds) - static_cast<double>(s->rounds)
                     : 0.0);
-    set_if("bench.ranks", block.ranks > 0, static_cast<double>(block.ranks));
-    set_if("bench.rank_imbalance", block.rank_imbalance.has_value(),
-           block.rank_imbalance.value_or(0.0));
+    set_if(kRanks, block.ranks > 0, static_cast<double>(block.ranks));
+    set_if(kRankImbalance, block.rank_imbalance.has_value(), block.rank_imbalance.value_or(0.0));
 }
 
 }  // namespace
@@ -674,14 +700,28 @@ void publish_metrics(const std::vector<BenchCase>& cases, rules::MetricStore& st
 
 namespace {
 
-/// Whether any of `case_rules` holds for the case whose metrics `subject` holds.
-bool any_case_rule_holds(const rules::SubjectRules& case_rules, const rules::Subject& subject) {
-    return std::any_of(
-        case_rules.rules().begin(), case_rules.rules().end(), [&](const rules::Rule* rule) {
-            auto verdict =
-                rules::evaluate_expression(*rule->compiled_condition, subject, rule->params);
-            return verdict && *verdict != 0;
+/// Whether `rule`'s condition holds for `subject`.
+bool holds(const rules::Rule& rule, const rules::Subject& subject) {
+    auto verdict = rules::evaluate_expression(*rule.compiled_condition, subject, rule.params);
+    return verdict && *verdict != 0;
+}
+
+/// The rules of `case_rules` that may hold for one case and not for another: those that read a
+/// metric publish_case() sets. A condition reading none (a `gate.*` rule in bench-summary) has
+/// the same verdict for every case, that of a subject without metrics: kept when it holds
+/// (then for every case), left out when it does not.
+std::vector<const rules::Rule*> rules_to_screen(const rules::SubjectRules& case_rules) {
+    std::vector<const rules::Rule*> screened;
+    const rules::Subject bare;
+    for (const rules::Rule* rule : case_rules.rules()) {
+        const std::vector<std::string> read = rules::expression_metrics(*rule->compiled_condition);
+        const bool per_case = std::any_of(read.begin(), read.end(), [](const std::string& name) {
+            return std::find(kCaseMetricNames.begin(), kCaseMetricNames.end(), name) !=
+                   kCaseMetricNames.end();
         });
+        if (per_case || holds(*rule, bare)) screened.push_back(rule);
+    }
+    return screened;
 }
 
 /// summary_findings() of the cases `each(visit)` hands to `visit(name, file, line, metrics)`.
@@ -699,8 +739,10 @@ std::vector<rules::Finding> case_findings(const ForEach& each, const rules::Cata
 
 struct CaseRuleScreen::State {
     State(const rules::Catalogue& catalogue, std::string_view area)
-        : case_rules(catalogue, "case", {std::string(area)}) {}
+        : case_rules(catalogue, "case", {std::string(area)}),
+          screened(rules_to_screen(case_rules)) {}
     rules::SubjectRules case_rules;
+    std::vector<const rules::Rule*> screened;  ///< rules_to_screen(case_rules)
     rules::Subject subject;
     MetricSlots slots;
 };
@@ -712,11 +754,13 @@ CaseRuleScreen::~CaseRuleScreen() = default;
 bool CaseRuleScreen::screen(std::string_view name, const std::string& file, std::size_t line,
                             const CaseMetrics& metrics, std::vector<rules::Finding>& findings) {
     State& state = *state_;
-    if (state.case_rules.rules().empty()) return false;
+    if (state.screened.empty()) return false;
     publish_case(name, file, line, metrics, state.subject, true, &state.slots, false);
     // Conditions read metrics (and labels), never the name or the location: those are set only
     // for the few cases a rule holds for (not copied for each of 100,000 cases).
-    if (!any_case_rule_holds(state.case_rules, state.subject)) return false;
+    if (std::none_of(state.screened.begin(), state.screened.end(),
+                     [&](const rules::Rule* rule) { return holds(*rule, state.subject); }))
+        return false;
     name_case(name, file, line, state.subject);
     state.case_rules.evaluate(state.subject, findings);
     return true;

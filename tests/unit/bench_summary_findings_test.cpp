@@ -232,6 +232,47 @@ TEST_CASE("SummaryBuilder gives the report of load_run, summary_findings and bui
     CHECK_THROWS_AS(screened.finish(*catalogue, store, "gate."), std::logic_error);
 }
 
+TEST_CASE("the screened builder keeps a case rule that reads no case metric and holds for all",
+          "[bench]") {
+    // The screen evaluates per case only the rules that read a metric a case publishes; one
+    // reading none has the same verdict for every case: asked once, kept when it holds.
+    const std::string path = std::string(PTUNE_TEST_DATA) + "/bench/summary_builder_cases.log";
+    auto catalogue = rules::Catalogue::builtin();
+    REQUIRE(catalogue.ok());
+    const char* const extra = R"json({"rules":[
+      {"id":"bench.test-every-case","severity":"info","subject":"case",
+       "condition":"!has(gate.regressed)","message":"{subject} has no gate verdict"},
+      {"id":"bench.test-no-case","severity":"info","subject":"case",
+       "condition":"gate.regressed == 1","message":"{subject} regressed"}]})json";
+    REQUIRE(catalogue->merge_json(extra, "test.json").ok());
+    rules::MetricStore store;
+    Diagnostics diagnostics;
+    auto cases = load_run({path}, {}, diagnostics);
+    REQUIRE(cases.ok());
+    const auto held = summary_findings(*cases, *catalogue, store, kRuleArea);
+    SummaryBuilder screened;
+    screened.screen_with(*catalogue, kRuleArea);
+    REQUIRE(for_each_bench_case({path}, {}, diagnostics, [&](BenchCase&& bench_case) {
+                screened.add(std::move(bench_case));
+            }).ok());
+    const render::Report report = screened.finish(*catalogue, store, kRuleArea);
+    auto count = [](const std::vector<rules::Finding>& findings, std::string_view rule) {
+        return std::count_if(findings.begin(), findings.end(),
+                             [&](const rules::Finding& f) { return f.rule == rule; });
+    };
+    const auto with_block = std::count_if(
+        cases->begin(), cases->end(), [](const BenchCase& c) { return c.ci_block() != nullptr; });
+    CHECK(with_block > 1);
+    CHECK(count(held, "bench.test-every-case") == with_block);
+    CHECK(count(report.findings, "bench.test-every-case") == with_block);
+    CHECK(count(report.findings, "bench.test-no-case") == 0);
+    REQUIRE(report.findings.size() == held.size());
+    for (std::size_t f = 0; f < held.size(); ++f) {
+        CHECK(report.findings[f].rule == held[f].rule);
+        CHECK(report.findings[f].message == held[f].message);
+    }
+}
+
 TEST_CASE("SummaryBuilder renames a name repeated far apart, and only repeated names", "[bench]") {
     // 5,000 distinct names (the table of names seen grows several times), then the first again.
     auto catalogue = rules::Catalogue::builtin();
