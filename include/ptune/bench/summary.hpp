@@ -2,7 +2,8 @@
 /// @file summary.hpp
 /// Turning bench cases into output: the JSON view of `ptune bench-summary --format json` (and
 /// reading it back), the upstream `[RUN]` report lines (`--format run`) and the metrics the
-/// rules engine reads (`bench.*`).
+/// rules engine reads (`bench.*`). One stage a source file: case_json_write.cpp,
+/// case_json_read.cpp, run_lines.cpp and summary.cpp (metrics, the case-rule screen, findings).
 
 #include <optional>
 #include <string>
