@@ -21,6 +21,7 @@
 
 #include "../../src/swimlane/trace/background_buf.hpp"
 #include "../../src/swimlane/trace/trace_args.hpp"
+#include "../../src/swimlane/trace/trace_model.hpp"
 #include "ptune/core/io.hpp"
 #include "ptune/swimlane/reader.hpp"
 #include "ptune/swimlane/summary.hpp"
@@ -419,6 +420,82 @@ TEST_CASE("gzip output inflates to the JSON output", "[swimlane][trace]") {
     inflated.resize(z.total_out);
     inflateEnd(&z);
     CHECK(inflated == plain);
+}
+
+namespace {
+/// A stream buffer that takes `room` bytes and fails every write after them.
+class FullDisk : public std::streambuf {
+  public:
+    explicit FullDisk(std::size_t room) : room_(room) {}
+    std::size_t taken = 0;
+
+  protected:
+    std::streamsize xsputn(const char*, std::streamsize n) override {
+        auto size = static_cast<std::size_t>(n);
+        if (taken + size > room_) return 0;
+        taken += size;
+        return n;
+    }
+    int_type overflow(int_type ch) override {
+        if (taken == room_) return traits_type::eof();
+        ++taken;
+        return traits_type::not_eof(ch);
+    }
+
+  private:
+    std::size_t room_;
+};
+}  // namespace
+
+TEST_CASE("JSON events rendered on two threads in batches equal one thread's output",
+          "[swimlane][trace]") {
+    // Batches are merged in turn, rendered by whichever thread claimed them and written in
+    // claim order: any batch size, including batches that cut through events at one instant,
+    // gives the one-thread text byte for byte, the comma rules included.
+    Composed composed;
+    TraceSource source = composed.source();
+    for (FlowMode mode : {FlowMode::Instance, FlowMode::Block}) {
+        auto model = detail::build_trace_model({&source, 1}, TimeAlign::Start, mode);
+        REQUIRE(model.ok());
+        std::ostringstream one;
+        detail::write_json(*model, one, false);
+        const std::string expected = one.str();
+        const std::size_t events =
+            model->slices.size() + model->counters.size() + 2 * model->flows.size();
+        REQUIRE(events > 100);
+        for (std::size_t batch : {std::size_t{1}, std::size_t{2}, std::size_t{7}, std::size_t{64},
+                                  events - 1, events}) {
+            for (bool parallel : {true, false}) {
+                std::ostringstream out;
+                detail::write_json(*model, out, parallel, batch);
+                INFO("batch " << batch << (parallel ? ", two threads" : ", one thread"));
+                CHECK(out.str() == expected);
+            }
+        }
+    }
+}
+
+TEST_CASE("a failed write stops both rendering threads and fails the trace", "[swimlane][trace]") {
+    Composed composed;
+    TraceSource source = composed.source();
+    auto model = detail::build_trace_model({&source, 1}, TimeAlign::Start);
+    REQUIRE(model.ok());
+    std::ostringstream whole;
+    detail::write_json(*model, whole, false);
+    for (std::size_t room :
+         {std::size_t{0}, std::size_t{100}, whole.str().size() / 2, whole.str().size() - 1}) {
+        FullDisk disk(room);
+        std::ostream out(&disk);
+        detail::write_json(*model, out, true, 16);  // (a hang here is the failure)
+        INFO("room " << room);
+        CHECK_FALSE(out.good());
+        CHECK(disk.taken <= room);
+    }
+    // Through write_trace: an error, not a partial success.
+    FullDisk disk(1000);
+    std::ostream out(&disk);
+    TraceCounts counts;
+    CHECK_FALSE(write_trace({&source, 1}, {}, out, counts).ok());
 }
 
 namespace {
@@ -897,6 +974,33 @@ TEST_CASE("trace args: values and their types for each kind of slice", "[swimlan
           "shared_at_start (aic,aiv,mix)=depths:0,0,0 shared_at_end (aic,aiv,mix)=depths:0,0,0");
 }
 
+namespace {
+/// Writes `text` into `buffer` in pieces of up to `longest` bytes, alternately in place
+/// (space/submit, as the Sink does) and as a stream; after each in-place piece the buffer must
+/// have `room` bytes free.
+void write_in_pieces(io::BlockBuf& buffer, const std::string& text, std::size_t longest,
+                     std::size_t room = 0) {
+    std::ostream out(&buffer);
+    std::size_t written = 0;
+    bool in_place = false;
+    while (written < text.size()) {
+        std::size_t piece =
+            std::min<std::size_t>(text.size() - written, 1 + (written * 31) % longest);
+        if (in_place) {
+            auto space = buffer.space();
+            piece = std::min(piece, space.size());
+            std::memcpy(space.data(), text.data() + written, piece);
+            buffer.submit(piece);
+            REQUIRE(buffer.space().size() >= room);
+        } else {
+            out.write(text.data() + written, static_cast<std::streamsize>(piece));
+        }
+        written += piece;
+        in_place = !in_place;
+    }
+}
+}  // namespace
+
 TEST_CASE(
     "the background writer writes every byte in order, however many blocks are left at the end",
     "[swimlane][trace]") {
@@ -912,27 +1016,31 @@ TEST_CASE(
         std::ostringstream sink;
         {
             detail::BackgroundBuf buffer(sink);
-            std::ostream out(&buffer);
-            std::size_t written = 0;
-            bool in_place = false;  // alternately written in place (space/submit) and as a stream
-            while (written < size) {
-                std::size_t piece =
-                    std::min<std::size_t>(size - written, 1 + (written * 31) % 70001);
-                if (in_place) {
-                    auto room = buffer.space();
-                    piece = std::min(piece, room.size());
-                    std::memcpy(room.data(), expected.data() + written, piece);
-                    buffer.submit(piece);
-                } else {
-                    out.write(expected.data() + written, static_cast<std::streamsize>(piece));
-                }
-                written += piece;
-                in_place = !in_place;
-            }
+            write_in_pieces(buffer, expected, 70001);
             REQUIRE(buffer.finish());
         }
         INFO("size " << size);
         CHECK(sink.str() == expected);
+    }
+}
+
+TEST_CASE("GrowingBuf keeps every byte as it grows, and starts over after clear()",
+          "[swimlane][trace]") {
+    // A piece of the JSON trace is rendered into it in place (space/submit, as the Sink does)
+    // and by stream writes; it grows from a small first block many times over.
+    for (std::size_t first : {std::size_t{1}, std::size_t{5000}}) {
+        detail::GrowingBuf buffer(first);
+        for (std::size_t round = 0; round < 2; ++round) {
+            const std::size_t size = 300000 + round * 1000;
+            std::string expected(size, '\0');
+            for (std::size_t i = 0; i < size; ++i)
+                expected[i] = static_cast<char>('a' + (i * 7 + i / 13 + round) % 26);
+            write_in_pieces(buffer, expected, 9001, 4096);  // (the Sink's writes need room)
+            INFO("first block " << first << ", round " << round);
+            CHECK(buffer.written() == expected);
+            buffer.clear();
+            CHECK(buffer.written().empty());
+        }
     }
 }
 

@@ -1,11 +1,15 @@
 #pragma once
-// Writing on a second thread: rendering a trace overlaps the write system calls.
+// The block buffers the trace writers render into: BackgroundBuf writes on a second thread, so
+// rendering overlaps the write system calls; GrowingBuf holds a piece in memory until its turn.
 
 #include <array>
 #include <condition_variable>
+#include <cstring>
 #include <deque>
+#include <memory>
 #include <mutex>
 #include <ostream>
+#include <string_view>
 #include <thread>
 #include <vector>
 
@@ -16,7 +20,8 @@ namespace ptune::swimlane::detail {
 /// A streambuf that hands what is written to it, in 128 KiB blocks, to a second thread writing it
 /// to another stream: rendering overlaps the write system calls. A few blocks are in flight at
 /// most, so memory stays bounded however fast rendering is. (A .json.gz trace renders straight into
-/// the blocks of io::ParallelGzipBuf instead, whose workers already overlap the rendering.)
+/// the blocks of io::ParallelGzipBuf instead, whose workers already overlap the rendering, and a
+/// JSON trace is rendered on two threads into GrowingBufs, each writing its pieces in turn.)
 /// 128 KiB blocks (they were 1 MiB, then 256 KiB): 3.5 MB less peak memory, and the ~800 writes
 /// of a 100 MB trace still cost nothing measurable. The writer is woken once two blocks are full,
 /// not for every block: a wake-up is a futex call and a context switch on each side, and one per
@@ -105,6 +110,42 @@ class BackgroundBuf : public io::BlockBuf {
     std::condition_variable block_filled_, block_freed_;
     bool closing_ = false;
     std::thread thread_;
+};
+
+/// One block that grows (doubling) when less than kMinRoom is left, so a fresh put area always
+/// has room for the Sink's small writes (json_sink.hpp): a piece of a trace rendered
+/// in memory until its turn to be written (trace_json.cpp); clear() reuses the block.
+class GrowingBuf : public io::BlockBuf {
+  public:
+    explicit GrowingBuf(std::size_t first_size = 256u << 10) : first_size_(first_size) { grow(0); }
+    /// What was written since clear().
+    std::string_view written() const {
+        return {data_.get(), static_cast<std::size_t>(pptr() - data_.get())};
+    }
+    void clear() { setp(data_.get(), data_.get() + size_); }
+
+  protected:
+    void next_block() override {
+        if (epptr() - pptr() < kMinRoom) grow(static_cast<std::size_t>(pptr() - data_.get()));
+    }
+
+  private:
+    static constexpr std::ptrdiff_t kMinRoom = 4096;
+
+    void grow(std::size_t used) {
+        std::size_t size = std::max(first_size_, 2 * size_);
+        while (size - used < static_cast<std::size_t>(kMinRoom)) size *= 2;
+        auto bigger = std::make_unique_for_overwrite<char[]>(size);
+        if (used) std::memcpy(bigger.get(), data_.get(), used);
+        data_ = std::move(bigger);
+        size_ = size;
+        setp(data_.get(), data_.get() + size_);
+        pbump(static_cast<int>(used));
+    }
+
+    std::size_t first_size_;
+    std::unique_ptr<char[]> data_;
+    std::size_t size_ = 0;
 };
 
 }  // namespace ptune::swimlane::detail

@@ -243,6 +243,13 @@ class Sink {
         len_ = 0;
     }
 
+    /// Starts on the BlockBuf's put area again, after its owner reset it (what was rendered
+    /// before is flushed and taken).
+    void reopen() {
+        len_ = 0;
+        take_space();
+    }
+
   private:
     static constexpr std::size_t kOwnSize = 256u << 10;
     void room(std::size_t n) {

@@ -45,10 +45,11 @@ Status write_trace(std::span<const TraceSource> sources, const TraceOptions& opt
         detail::build_trace_model(sources, options.align, options.flows, options.multi_rank);
     if (!model) return model.error();
     if (options.overhead) detail::add_overhead_counters(*model);
-    auto json = [&](std::ostream& staged) { detail::write_json(*model, staged); };
     switch (options.format) {
         case TraceFormat::Json:
-            render_in_background(out, json);
+            // Two threads render the events and make the write system calls in turn
+            // (trace_json.cpp), so no BackgroundBuf.
+            detail::write_json(*model, out, true);
             break;
         case TraceFormat::JsonGzip: {
             // Rendered straight into the gzip writer's blocks, which its workers compress on
@@ -57,7 +58,7 @@ Status write_trace(std::span<const TraceSource> sources, const TraceOptions& opt
             // to a run that compression already keeps both cores busy for.
             io::ParallelGzipBuf buf(out);
             std::ostream gz(&buf);
-            json(gz);
+            detail::write_json(*model, gz, false);
             if (!buf.finish())
                 return Error{"gzip compression failed", "", 0, ExitCode::InternalError};
             break;

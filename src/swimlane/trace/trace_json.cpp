@@ -2,13 +2,178 @@
 // flow end sorted by (ts, kind, longer first); times printed exactly from integer ns; one event
 // per line, streamed through a buffer; provenance in "otherData".
 
+#include <condition_variable>
+#include <exception>
+#include <mutex>
+#include <thread>
+
+#include "background_buf.hpp"
 #include "json_sink.hpp"
 
 namespace ptune::swimlane::detail::json_out {
 
+// (No anonymous namespace: JsonWriter's lambdas capture these types, which GCC flags with
+// -Wsubobject-linkage where the unity build includes this file.)
+
+/// The streams EventMerge merges: slices, counters, then flow starts and flow ends, kFlowParts
+/// streams each (consecutive ranges of flow ids).
+constexpr int kFlowParts = 4;
+constexpr int kStreams = 2 + 2 * kFlowParts;
+constexpr bool is_start_stream(int stream) {
+    return stream >= 2 && stream < 2 + kFlowParts;
+}
+
+/// One event of the output: its stream and its index in the model's slices, counters or flows.
+struct EventRef {
+    std::uint32_t index;
+    std::uint8_t stream;
+};
+
+/// Every slice, counter and flow end in (ts, kind, longer first, creation order), a batch at a
+/// time: the streams sorted on their own (slices by (ts, -dur), the others by ts) and merged,
+/// since the kinds never interleave at one instant. A tie between flow streams goes to the lower
+/// stream, so to the lower flow id. A sort's scratch is 8 bytes an item: the slices' own (the
+/// largest stream, sorted first and freed), then one for the others, sized by the largest of
+/// them, so the peak (all the orders, 4 bytes an item, and a scratch) holds a quarter of one kind
+/// of flow ends rather than half (the RSS peak of the run).
+class EventMerge {
+  public:
+    explicit EventMerge(const TraceModel& model) : m_(model) {
+        const auto& slices = m_.slices;
+        order_[0] = identity(slices.size());
+        stable_order(
+            order_[0], [&](std::uint32_t i) { return time_key(slices[i].ts); },
+            longer_first(slices));
+        std::vector<std::uint64_t> items;  // the other sorts' scratch, made once for them
+        std::size_t largest = m_.counters.size();
+        for (int stream = 2; stream < kStreams; ++stream)
+            largest = std::max<std::size_t>(largest, part(stream).second - part(stream).first);
+        items.reserve(largest);
+        order_[1] = identity(m_.counters.size());
+        stable_order(
+            order_[1], [&](std::uint32_t i) { return time_key(m_.counters[i].ts); }, KeepTies{},
+            &items);
+        for (int stream = 2; stream < kStreams; ++stream) {
+            auto [begin, end] = part(stream);
+            order_[stream].resize(end - begin);
+            for (std::uint32_t i = begin; i < end; ++i) order_[stream][i - begin] = i;
+            // A flow's time is an offset into its slice, so the key reads the slice too: the
+            // keys are read in flow order (stable_order of the identity), and the slice of the
+            // flow kAhead on is fetched meanwhile, since slices are not in flow order and a
+            // large trace's are far beyond the cache.
+            const bool start = is_start_stream(stream);
+            auto flow_key = [&](std::uint32_t i) {
+                constexpr std::uint32_t kAhead = 16;
+                if (i + kAhead < m_.flows.size())
+                    __builtin_prefetch(&m_.slices[m_.flows[i + kAhead].slice(start)]);
+                return time_key(m_.flow_ts(i, start));
+            };
+            stable_order(order_[stream], flow_key, KeepTies{}, &items);
+        }
+        std::vector<std::uint64_t>().swap(items);  // (`items = {}` would keep its memory)
+        for (int stream = 0; stream < kStreams; ++stream) {
+            size_ += order_[stream].size();
+            advance(stream);
+        }
+        starts_ = earliest(2);
+        ends_ = earliest(2 + kFlowParts);
+    }
+
+    /// Events in all.
+    std::size_t size() const { return size_; }
+
+    /// The next `limit` events (fewer at the end) into `batch`; false when none are left.
+    bool next(std::vector<EventRef>& batch, std::size_t limit) {
+        batch.clear();
+        while (batch.size() < limit) {
+            int next = 0;  // (streams in order, so a tie goes to the lower one)
+            for (int stream : {1, starts_, ends_})
+                if (head_[stream] < head_[next]) next = stream;
+            if (head_[next] == kDone) break;
+            batch.push_back({order_[next][at_[next]++], static_cast<std::uint8_t>(next)});
+            advance(next);
+            if (next >= 2) {
+                if (is_start_stream(next))
+                    starts_ = earliest(2);
+                else
+                    ends_ = earliest(2 + kFlowParts);
+            }
+        }
+        return !batch.empty();
+    }
+
+  private:
+    static constexpr std::int64_t kDone = std::numeric_limits<std::int64_t>::max();
+
+    /// The flow ids [begin, end) of a flow stream.
+    std::pair<std::uint32_t, std::uint32_t> part(int stream) const {
+        const std::size_t p = static_cast<std::size_t>((stream - 2) % kFlowParts);
+        const std::size_t flows = m_.flows.size();
+        return {static_cast<std::uint32_t>(flows * p / kFlowParts),
+                static_cast<std::uint32_t>(flows * (p + 1) / kFlowParts)};
+    }
+
+    std::int64_t ts_of(int stream, std::uint32_t i) const {
+        switch (stream) {
+            case 0:
+                return m_.slices[i].ts;
+            case 1:
+                return m_.counters[i].ts;
+            default:
+                return m_.flow_ts(i, is_start_stream(stream));
+        }
+    }
+
+    /// Each stream's head time is cached, so merging reads one record per event; the record
+    /// kAhead events on is fetched early, and half-way there a flow's slice (time order is not
+    /// memory order).
+    void advance(int stream) {
+        const auto& order = order_[stream];
+        const std::size_t at = at_[stream];
+        head_[stream] = at < order.size() ? ts_of(stream, order[at]) : kDone;
+        constexpr std::size_t kAhead = 16;
+        if (at + kAhead < order.size()) {
+            std::uint32_t i = order[at + kAhead];
+            __builtin_prefetch(stream == 0   ? static_cast<const void*>(&m_.slices[i])
+                               : stream == 1 ? static_cast<const void*>(&m_.counters[i])
+                                             : static_cast<const void*>(&m_.flows[i]));
+        }
+        if (stream >= 2 && at + kAhead / 2 < order.size())
+            __builtin_prefetch(
+                &m_.slices[m_.flows[order[at + kAhead / 2]].slice(is_start_stream(stream))]);
+    }
+
+    /// The earliest of the flow start (or end) streams, the lowest on ties; kept between events
+    /// and found again only in the group an event came from, so each event compares three heads
+    /// and at most four more, not all ten.
+    int earliest(int first) const {
+        int best = first;
+        for (int stream = first + 1; stream < first + kFlowParts; ++stream)
+            if (head_[stream] < head_[best]) best = stream;
+        return best;
+    }
+
+    const TraceModel& m_;
+    std::vector<std::uint32_t> order_[kStreams];
+    std::size_t at_[kStreams] = {};
+    std::int64_t head_[kStreams] = {};
+    std::size_t size_ = 0;
+    int starts_ = 2, ends_ = 2 + kFlowParts;
+};
+
+/// The order in which rendered batches are written: batch `written` is next; `stop` after a
+/// failed write or an exception.
+struct BatchTurns {
+    std::mutex mutex;
+    std::condition_variable turn_changed;
+    std::size_t claimed = 0, written = 0;
+    bool stop = false;
+};
+
 class JsonWriter {
   public:
-    JsonWriter(const TraceModel& model, std::ostream& out) : m_(model), out_(out) {
+    JsonWriter(const TraceModel& model, std::ostream& out)
+        : m_(model), out_stream_(out), out_(out) {
         // `,"pid":P,"tid":T` of every track, rendered once: every event names its track.
         track_keys_.reserve(m_.tracks.size());
         for (const Track& t : m_.tracks)
@@ -16,7 +181,9 @@ class JsonWriter {
                                   ",\"tid\":" + std::to_string(t.tid));
     }
 
-    void write() {
+    /// The whole trace; `parallel`: the events rendered on two threads, `batch` at a time (see
+    /// events()).
+    void write(bool parallel, std::size_t batch) {
         out_.lit("{\"traceEvents\":[\n");
         for (const Process& p : m_.processes) {
             begin_event();
@@ -49,7 +216,7 @@ class JsonWriter {
                 out_.lit("}}");
             }
         }
-        events();
+        events(parallel, batch);
         out_.lit("\n],\n\"otherData\":");
         out_.text(provenance().dump());
         // Upstream's top-level "metadata" of a host-orchestration trace (§5.7), for tools that
@@ -69,132 +236,110 @@ class JsonWriter {
     }
 
   private:
-    /// The sort key of a flow's start or end time. A flow's time is an offset into its slice, so
-    /// the key reads the slice too: the keys are read in flow order (stable_order of the
-    /// identity), and the slice of the flow kAhead on is fetched meanwhile, since slices are
-    /// not in flow order and a large trace's are far beyond the cache.
-    auto flow_key(bool start) const {
-        return [this, start](std::uint32_t i) {
-            constexpr std::uint32_t kAhead = 16;
-            if (i + kAhead < m_.flows.size())
-                __builtin_prefetch(&m_.slices[m_.flows[i + kAhead].slice(start)]);
-            return time_key(m_.flow_ts(i, start));
+    /// Every event after the metadata, a batch at a time (EventMerge). In parallel, two
+    /// threads render batches into memory (each its own JsonWriter over a GrowingBuf) and write
+    /// each to the stream when its turn comes, the write system calls too: rendering a
+    /// 100 MB trace is most of a run, and the second core would otherwise only write.
+    void events(bool parallel, std::size_t batch_size) {
+        EventMerge merge(m_);
+        std::vector<EventRef> batch;
+        batch.reserve(batch_size);
+        if (!parallel || merge.size() <= batch_size) {
+            while (merge.next(batch, batch_size)) render_batch(batch);
+            return;
+        }
+        out_.flush();  // the metadata before the events
+        BatchTurns turns;
+        const bool nothing_before = first_;
+        auto work = [&](GrowingBuf& rendered) {
+            std::ostream stream(&rendered);
+            JsonWriter writer(m_, stream);
+            std::vector<EventRef> events;
+            events.reserve(batch_size);
+            for (;;) {
+                std::size_t number = 0;
+                {
+                    std::lock_guard lock(turns.mutex);
+                    if (turns.stop || !merge.next(events, batch_size)) return;
+                    number = turns.claimed++;
+                }
+                writer.first_ = number == 0 && nothing_before;
+                writer.render_batch(events);
+                writer.out_.flush();
+                std::unique_lock lock(turns.mutex);
+                turns.turn_changed.wait(lock,
+                                        [&] { return turns.written == number || turns.stop; });
+                if (turns.stop) return;
+                lock.unlock();
+                std::string_view bytes = rendered.written();
+                out_stream_.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+                const bool written = out_stream_.good();
+                rendered.clear();
+                writer.out_.reopen();
+                lock.lock();
+                ++turns.written;
+                if (!written) turns.stop = true;
+                lock.unlock();
+                turns.turn_changed.notify_all();
+            }
         };
+        auto stop_all = [&] {
+            {
+                std::lock_guard lock(turns.mutex);
+                turns.stop = true;
+            }
+            turns.turn_changed.notify_all();
+        };
+        std::exception_ptr helper_failed;
+        GrowingBuf main_range, helper_range;
+        std::thread helper([&] {
+            try {
+                work(helper_range);
+            } catch (...) {
+                helper_failed = std::current_exception();
+                stop_all();
+            }
+        });
+        try {
+            work(main_range);
+        } catch (...) {
+            stop_all();
+            helper.join();
+            throw;
+        }
+        helper.join();
+        if (helper_failed) std::rethrow_exception(helper_failed);
+        first_ = false;
     }
 
-    /// Every slice, counter and flow end in (ts, kind, longer first, creation order): the
-    /// streams sorted on their own (slices by (ts, -dur), the others by ts) and merged, since
-    /// the kinds never interleave at one instant. Flow starts and ends are kFlowParts streams
-    /// each, consecutive ranges of flow ids (a tie goes to the lower stream, so to the lower
-    /// flow id). A sort's scratch is 8 bytes an item: the slices' own (the largest stream,
-    /// sorted first and freed), then one for the others, sized by the largest of them, so the
-    /// peak (all the orders, 4 bytes an item, and a scratch) holds a quarter of one kind of
-    /// flow ends rather than half (the RSS peak of the run).
-    void events() {
-        const auto& slices = m_.slices;
-        const auto& counters = m_.counters;
-        const auto& flows = m_.flows;
-        constexpr int kFlowParts = 4;
-        constexpr int kStreams = 2 + 2 * kFlowParts;  // slices, counters, starts, ends
-        auto is_start = [](int kind) { return kind < 2 + kFlowParts; };
-        // The flow ids [begin, end) of a flow stream.
-        auto part = [&](int kind) {
-            const std::size_t p = static_cast<std::size_t>((kind - 2) % kFlowParts);
-            return std::pair(static_cast<std::uint32_t>(flows.size() * p / kFlowParts),
-                             static_cast<std::uint32_t>(flows.size() * (p + 1) / kFlowParts));
-        };
-        std::vector<std::uint32_t> order[kStreams];
-        order[0] = identity(slices.size());
-        stable_order(
-            order[0], [&](std::uint32_t i) { return time_key(slices[i].ts); },
-            longer_first(slices));
-        std::vector<std::uint64_t> items;  // the other sorts' scratch, made once for them
-        std::size_t largest = counters.size();
-        for (int kind = 2; kind < kStreams; ++kind)
-            largest = std::max<std::size_t>(largest, part(kind).second - part(kind).first);
-        items.reserve(largest);
-        order[1] = identity(counters.size());
-        stable_order(
-            order[1], [&](std::uint32_t i) { return time_key(counters[i].ts); }, KeepTies{},
-            &items);
-        for (int kind = 2; kind < kStreams; ++kind) {
-            auto [begin, end] = part(kind);
-            order[kind].resize(end - begin);
-            for (std::uint32_t i = begin; i < end; ++i) order[kind][i - begin] = i;
-            stable_order(order[kind], flow_key(is_start(kind)), KeepTies{}, &items);
-        }
-        std::vector<std::uint64_t>().swap(items);  // (`items = {}` would keep its memory)
-        auto ts_of = [&](int kind, std::uint32_t i) {
-            switch (kind) {
-                case 0:
-                    return slices[i].ts;
-                case 1:
-                    return counters[i].ts;
-                default:
-                    return m_.flow_ts(i, is_start(kind));
-            }
-        };
-        // Each stream's head time is cached, so the merge reads one record per event.
-        std::size_t at[kStreams] = {};
-        std::int64_t head[kStreams];
-        constexpr std::int64_t kDone = std::numeric_limits<std::int64_t>::max();
-        // Time order is not memory order: a large trace would wait for memory at nearly every
-        // event. So each stream fetches its record kAhead events early and, half-way there,
-        // what the record points at (a flow's slice, a slice's task row and label).
-        constexpr std::size_t kAhead = 16;
-        auto prefetch = [&](int kind) {
-            if (std::size_t far = at[kind] + kAhead; far < order[kind].size()) {
-                std::uint32_t i = order[kind][far];
-                __builtin_prefetch(kind == 0   ? static_cast<const void*>(&slices[i])
-                                   : kind == 1 ? static_cast<const void*>(&counters[i])
-                                               : static_cast<const void*>(&flows[i]));
-            }
-            if (std::size_t near = at[kind] + kAhead / 2; near < order[kind].size()) {
-                std::uint32_t i = order[kind][near];
-                if (kind >= 2) {
-                    __builtin_prefetch(&slices[flows[i].slice(is_start(kind))]);
-                } else if (kind == 0 && (slices[i].kind == SliceKind::WorkerTask ||
-                                         slices[i].kind == SliceKind::SchedTask)) {
-                    const Slice& s = slices[i];
-                    __builtin_prefetch(&m_.sources[s.source].capture->tasks[s.ref]);
-                    __builtin_prefetch(m_.extras[s.source].labels[s.ref].data());
-                }
-            }
-        };
-        auto advance = [&](int kind) {
-            head[kind] = at[kind] < order[kind].size() ? ts_of(kind, order[kind][at[kind]]) : kDone;
-            prefetch(kind);
-        };
-        for (int kind = 0; kind < kStreams; ++kind) advance(kind);
-        // The earliest of the flow start (or end) streams, the lowest on ties; kept between
-        // events and found again only in the group an event came from, so each event compares
-        // four heads and at most four more, not all ten.
-        auto earliest = [&](int first) {
-            int best = first;
-            for (int kind = first + 1; kind < first + kFlowParts; ++kind)
-                if (head[kind] < head[best]) best = kind;
-            return best;
-        };
-        int starts = earliest(2), ends = earliest(2 + kFlowParts);
-        for (;;) {
-            int next = 0;  // (kinds in order, so a tie goes to the lower one)
-            for (int kind : {1, starts, ends})
-                if (head[kind] < head[next]) next = kind;
-            if (head[next] == kDone) break;
-            std::uint32_t index = order[next][at[next]++];
-            advance(next);
+    /// One batch of events, each record and what it points at fetched a few events early
+    /// (time order is not memory order: a large trace would wait for memory at every event).
+    void render_batch(std::span<const EventRef> batch) {
+        constexpr std::size_t kAhead = 8;
+        for (std::size_t j = 0; j < batch.size(); ++j) {
+            if (j + kAhead < batch.size()) prefetch_target(batch[j + kAhead]);
+            const EventRef event = batch[j];
             begin_event();
-            if (next == 0) {
-                slice(slices[index]);
-            } else if (next == 1) {
-                counter(counters[index]);
-            } else {
-                const bool start = is_start(next);
-                flow(index, start);
-                if (start)
-                    starts = earliest(2);
-                else
-                    ends = earliest(2 + kFlowParts);
+            if (event.stream == 0)
+                slice(m_.slices[event.index]);
+            else if (event.stream == 1)
+                counter(m_.counters[event.index]);
+            else
+                flow(event.index, is_start_stream(event.stream));
+        }
+    }
+
+    /// What rendering `event` reads beside its record: a flow's slice, a task slice's row and
+    /// label.
+    void prefetch_target(EventRef event) const {
+        if (event.stream >= 2) {
+            __builtin_prefetch(
+                &m_.slices[m_.flows[event.index].slice(is_start_stream(event.stream))]);
+        } else if (event.stream == 0) {
+            const Slice& s = m_.slices[event.index];
+            if (s.kind == SliceKind::WorkerTask || s.kind == SliceKind::SchedTask) {
+                __builtin_prefetch(&m_.sources[s.source].capture->tasks[s.ref]);
+                __builtin_prefetch(m_.extras[s.source].labels[s.ref].data());
             }
         }
     }
@@ -497,6 +642,7 @@ class JsonWriter {
     }
 
     const TraceModel& m_;
+    std::ostream& out_stream_;  // what out_ writes to
     Sink out_;
     std::vector<std::string> track_keys_;
     std::string scratch_;
@@ -507,8 +653,9 @@ class JsonWriter {
 
 namespace ptune::swimlane::detail {
 
-void write_json(const TraceModel& model, std::ostream& out) {
-    json_out::JsonWriter(model, out).write();
+void write_json(const TraceModel& model, std::ostream& out, bool parallel,
+                std::size_t batch_events) {
+    json_out::JsonWriter(model, out).write(parallel, std::max<std::size_t>(batch_events, 1));
 }
 
 }  // namespace ptune::swimlane::detail

@@ -335,8 +335,14 @@ Result<TraceModel> build_trace_model(std::span<const TraceSource> sources, TimeA
                                      FlowMode flows = FlowMode::Instance,
                                      const MultiRankLayout* multi_rank = nullptr);
 
-/// The renderers.
-void write_json(const TraceModel& model, std::ostream& out);
+/// JSON events rendered as one piece: ~1,000 events are ~150 KB of JSON.
+inline constexpr std::size_t kJsonBatchEvents = 1024;
+
+/// The renderers. `parallel`: the JSON events rendered on two threads, `batch_events` at a time,
+/// each piece written to `out` in turn (for a plain stream; a BlockBuf that compresses is
+/// rendered into in place, on one thread).
+void write_json(const TraceModel& model, std::ostream& out, bool parallel,
+                std::size_t batch_events = kJsonBatchEvents);
 void write_proto(const TraceModel& model, std::ostream& out);
 
 }  // namespace ptune::swimlane::detail
