@@ -7,6 +7,7 @@
 
 #include <cmath>
 #include <cstring>
+#include <limits>
 #include <map>
 #include <optional>
 #include <set>
@@ -447,31 +448,66 @@ class FullDisk : public std::streambuf {
 };
 }  // namespace
 
-TEST_CASE("JSON events rendered on two threads in batches equal one thread's output",
+TEST_CASE("JSON events sorted and rendered on two threads equal one thread's output",
           "[swimlane][trace]") {
-    // Batches are merged in turn, rendered by whichever thread claimed them and written in
-    // claim order: any batch size, including batches that cut through events at one instant,
-    // gives the one-thread text byte for byte, the comma rules included.
+    // The streams are sorted by whichever thread is free; batches are merged in turn, rendered
+    // by whichever thread claimed them and written in claim order: any batch size, including
+    // batches that cut through events at one instant, gives the one-thread text byte for byte,
+    // the comma rules included.
     Composed composed;
     TraceSource source = composed.source();
+    constexpr std::size_t kNever = std::numeric_limits<std::size_t>::max();
     for (FlowMode mode : {FlowMode::Instance, FlowMode::Block}) {
         auto model = detail::build_trace_model({&source, 1}, TimeAlign::Start, mode);
         REQUIRE(model.ok());
         std::ostringstream one;
-        detail::write_json(*model, one, false);
+        detail::write_json(*model, one, {.two_threads = false, .parallel_sort_events = kNever});
         const std::string expected = one.str();
         const std::size_t events =
             model->slices.size() + model->counters.size() + 2 * model->flows.size();
         REQUIRE(events > 100);
         for (std::size_t batch : {std::size_t{1}, std::size_t{2}, std::size_t{7}, std::size_t{64},
                                   events - 1, events}) {
-            for (bool parallel : {true, false}) {
+            for (bool two_threads : {true, false}) {
                 std::ostringstream out;
-                detail::write_json(*model, out, parallel, batch);
-                INFO("batch " << batch << (parallel ? ", two threads" : ", one thread"));
+                detail::write_json(*model, out,
+                                   {.two_threads = two_threads,
+                                    .batch_events = batch,
+                                    .parallel_sort_events = batch % 2 ? 0 : kNever});
+                INFO("batch " << batch << (two_threads ? ", two threads" : ", one thread"));
                 CHECK(out.str() == expected);
             }
         }
+    }
+}
+
+TEST_CASE("slices at one instant: the longest first, from whichever stream holds it",
+          "[swimlane][trace]") {
+    // The slices are sorted in several streams (ranges of slice indices): with every slice at one
+    // instant and durations growing with the index, each next slice is the last one of the
+    // stream that holds the longest left, never the lower stream's head.
+    Composed composed;
+    TraceSource source = composed.source();
+    auto model = detail::build_trace_model({&source, 1}, TimeAlign::Start);
+    REQUIRE(model.ok());
+    REQUIRE(model->slices.size() > 8);
+    for (std::size_t i = 0; i < model->slices.size(); ++i) {
+        model->slices[i].ts = 0;
+        model->slices[i].dur = static_cast<std::int64_t>(1000 * (i + 1));
+    }
+    for (std::size_t sort_from : {std::size_t{0}, std::numeric_limits<std::size_t>::max()}) {
+        std::ostringstream out;
+        detail::write_json(*model, out, {.parallel_sort_events = sort_from});
+        double last = std::numeric_limits<double>::infinity();
+        std::size_t slices = 0;
+        const json trace = json::parse(out.str());
+        for (const auto& e : trace["traceEvents"]) {
+            if (e["ph"] != "X") continue;
+            CHECK(e["dur"].get<double>() < last);
+            last = e["dur"].get<double>();
+            ++slices;
+        }
+        CHECK(slices == model->slices.size());
     }
 }
 
@@ -481,12 +517,12 @@ TEST_CASE("a failed write stops both rendering threads and fails the trace", "[s
     auto model = detail::build_trace_model({&source, 1}, TimeAlign::Start);
     REQUIRE(model.ok());
     std::ostringstream whole;
-    detail::write_json(*model, whole, false);
+    detail::write_json(*model, whole, {.two_threads = false});
     for (std::size_t room :
          {std::size_t{0}, std::size_t{100}, whole.str().size() / 2, whole.str().size() - 1}) {
         FullDisk disk(room);
         std::ostream out(&disk);
-        detail::write_json(*model, out, true, 16);  // (a hang here is the failure)
+        detail::write_json(*model, out, {.batch_events = 16});  // (a hang here is the failure)
         INFO("room " << room);
         CHECK_FALSE(out.good());
         CHECK(disk.taken <= room);

@@ -49,7 +49,7 @@ Status write_trace(std::span<const TraceSource> sources, const TraceOptions& opt
         case TraceFormat::Json:
             // Two threads render the events and make the write system calls in turn
             // (trace_json.cpp), so no BackgroundBuf.
-            detail::write_json(*model, out, true);
+            detail::write_json(*model, out);
             break;
         case TraceFormat::JsonGzip: {
             // Rendered straight into the gzip writer's blocks, which its workers compress on
@@ -58,7 +58,7 @@ Status write_trace(std::span<const TraceSource> sources, const TraceOptions& opt
             // to a run that compression already keeps both cores busy for.
             io::ParallelGzipBuf buf(out);
             std::ostream gz(&buf);
-            detail::write_json(*model, gz, false);
+            detail::write_json(*model, gz, {.two_threads = false});
             if (!buf.finish())
                 return Error{"gzip compression failed", "", 0, ExitCode::InternalError};
             break;

@@ -2,6 +2,7 @@
 // flow end sorted by (ts, kind, longer first); times printed exactly from integer ns; one event
 // per line, streamed through a buffer; provenance in "otherData".
 
+#include <atomic>
 #include <condition_variable>
 #include <exception>
 #include <mutex>
@@ -15,68 +16,66 @@ namespace ptune::swimlane::detail::json_out {
 // (No anonymous namespace: JsonWriter's lambdas capture these types, which GCC flags with
 // -Wsubobject-linkage where the unity build includes this file.)
 
-/// The streams EventMerge merges: slices, counters, then flow starts and flow ends, kFlowParts
-/// streams each (consecutive ranges of flow ids).
-constexpr int kFlowParts = 4;
-constexpr int kStreams = 2 + 2 * kFlowParts;
-constexpr bool is_start_stream(int stream) {
-    return stream >= 2 && stream < 2 + kFlowParts;
-}
+/// What an event is: EventMerge's groups of streams, in the order events at one instant come.
+enum EventKind : std::uint8_t { kSliceEvent, kCounterEvent, kFlowStart, kFlowEnd, kKinds };
 
-/// One event of the output: its stream and its index in the model's slices, counters or flows.
+/// One event of the output: its kind and its index in the model's slices, counters or flows.
 struct EventRef {
     std::uint32_t index;
-    std::uint8_t stream;
+    EventKind kind;
 };
 
 /// Every slice, counter and flow end in (ts, kind, longer first, creation order), a batch at a
-/// time: the streams sorted on their own (slices by (ts, -dur), the others by ts) and merged,
-/// since the kinds never interleave at one instant. A tie between flow streams goes to the lower
-/// stream, so to the lower flow id. A sort's scratch is 8 bytes an item: the slices' own (the
-/// largest stream, sorted first and freed), then one for the others, sized by the largest of
-/// them, so the peak (all the orders, 4 bytes an item, and a scratch) holds a quarter of one kind
-/// of flow ends rather than half (the RSS peak of the run).
+/// time. Each kind is cut into streams, consecutive ranges of its indices, sorted on their own
+/// (slices by (ts, -dur), the others by ts) and merged: the kinds never interleave at one
+/// instant, and within a kind a tie goes to the longer slice, then to the lower stream (the
+/// lower index). From `parallel_from` events on, the streams are sorted on two threads. A
+/// sort's scratch is 8 bytes an item, and the streams are small (an eighth of one kind of flow
+/// ends, a quarter of the slices) so that the two threads' scratches together are what one
+/// thread's was with larger streams: the peak of the run is here (all the orders, 4 bytes an
+/// item, and the scratches).
 class EventMerge {
   public:
-    explicit EventMerge(const TraceModel& model) : m_(model) {
-        const auto& slices = m_.slices;
-        order_[0] = identity(slices.size());
-        stable_order(
-            order_[0], [&](std::uint32_t i) { return time_key(slices[i].ts); },
-            longer_first(slices));
-        std::vector<std::uint64_t> items;  // the other sorts' scratch, made once for them
-        std::size_t largest = m_.counters.size();
-        for (int stream = 2; stream < kStreams; ++stream)
-            largest = std::max<std::size_t>(largest, part(stream).second - part(stream).first);
-        items.reserve(largest);
-        order_[1] = identity(m_.counters.size());
-        stable_order(
-            order_[1], [&](std::uint32_t i) { return time_key(m_.counters[i].ts); }, KeepTies{},
-            &items);
-        for (int stream = 2; stream < kStreams; ++stream) {
-            auto [begin, end] = part(stream);
-            order_[stream].resize(end - begin);
-            for (std::uint32_t i = begin; i < end; ++i) order_[stream][i - begin] = i;
-            // A flow's time is an offset into its slice, so the key reads the slice too: the
-            // keys are read in flow order (stable_order of the identity), and the slice of the
-            // flow kAhead on is fetched meanwhile, since slices are not in flow order and a
-            // large trace's are far beyond the cache.
-            const bool start = is_start_stream(stream);
-            auto flow_key = [&](std::uint32_t i) {
-                constexpr std::uint32_t kAhead = 16;
-                if (i + kAhead < m_.flows.size())
-                    __builtin_prefetch(&m_.slices[m_.flows[i + kAhead].slice(start)]);
-                return time_key(m_.flow_ts(i, start));
-            };
-            stable_order(order_[stream], flow_key, KeepTies{}, &items);
-        }
-        std::vector<std::uint64_t>().swap(items);  // (`items = {}` would keep its memory)
+    EventMerge(const TraceModel& model, std::size_t parallel_from) : m_(model) {
+        std::size_t largest = 0;
         for (int stream = 0; stream < kStreams; ++stream) {
-            size_ += order_[stream].size();
-            advance(stream);
+            auto [begin, end] = part(stream);
+            largest = std::max<std::size_t>(largest, end - begin);
+            size_ += end - begin;
         }
-        starts_ = earliest(2);
-        ends_ = earliest(2 + kFlowParts);
+        // Streams go to whichever thread is free, largest first; each thread's scratch is made
+        // here, so that its memory comes from this thread's heap, whose holes it can reuse (a
+        // second thread allocates from a heap of its own).
+        std::atomic<int> queued = 0;
+        auto sort_queued = [&](std::vector<std::uint64_t>& items) {
+            for (int stream; (stream = queued++) < kStreams;) sort_stream(stream, items);
+        };
+        std::vector<std::uint64_t> items, helper_items;
+        items.reserve(largest);
+        if (size_ < parallel_from) {
+            sort_queued(items);
+        } else {
+            helper_items.reserve(largest);
+            std::exception_ptr helper_failed;
+            std::thread helper([&] {
+                try {
+                    sort_queued(helper_items);
+                } catch (...) {
+                    helper_failed = std::current_exception();
+                }
+            });
+            try {
+                sort_queued(items);
+            } catch (...) {
+                queued = kStreams;
+                helper.join();
+                throw;
+            }
+            helper.join();
+            if (helper_failed) std::rethrow_exception(helper_failed);
+        }
+        for (int stream = 0; stream < kStreams; ++stream) advance(stream);
+        for (int kind = 0; kind < kKinds; ++kind) best_[kind] = earliest(kind);
     }
 
     /// Events in all.
@@ -86,41 +85,85 @@ class EventMerge {
     bool next(std::vector<EventRef>& batch, std::size_t limit) {
         batch.clear();
         while (batch.size() < limit) {
-            int next = 0;  // (streams in order, so a tie goes to the lower one)
-            for (int stream : {1, starts_, ends_})
-                if (head_[stream] < head_[next]) next = stream;
-            if (head_[next] == kDone) break;
-            batch.push_back({order_[next][at_[next]++], static_cast<std::uint8_t>(next)});
-            advance(next);
-            if (next >= 2) {
-                if (is_start_stream(next))
-                    starts_ = earliest(2);
-                else
-                    ends_ = earliest(2 + kFlowParts);
-            }
+            int kind = kSliceEvent;  // (kinds in order, so a tie goes to the lower one)
+            for (int other = kCounterEvent; other < kKinds; ++other)
+                if (head_[best_[other]] < head_[best_[kind]]) kind = other;
+            const int stream = best_[kind];
+            if (head_[stream] == kDone) break;
+            batch.push_back({order_[stream][at_[stream]++], static_cast<EventKind>(kind)});
+            advance(stream);
+            best_[kind] = earliest(kind);
         }
         return !batch.empty();
     }
 
   private:
     static constexpr std::int64_t kDone = std::numeric_limits<std::int64_t>::max();
+    /// Streams of each kind, and where each kind's streams begin.
+    static constexpr int kParts[kKinds] = {4, 2, 8, 8};
+    static constexpr int kFirst[kKinds + 1] = {0, 4, 6, 14, 22};
+    static constexpr int kStreams = kFirst[kKinds];
 
-    /// The flow ids [begin, end) of a flow stream.
-    std::pair<std::uint32_t, std::uint32_t> part(int stream) const {
-        const std::size_t p = static_cast<std::size_t>((stream - 2) % kFlowParts);
-        const std::size_t flows = m_.flows.size();
-        return {static_cast<std::uint32_t>(flows * p / kFlowParts),
-                static_cast<std::uint32_t>(flows * (p + 1) / kFlowParts)};
+    static constexpr EventKind kind_of(int stream) {
+        return stream < kFirst[1]   ? kSliceEvent
+               : stream < kFirst[2] ? kCounterEvent
+               : stream < kFirst[3] ? kFlowStart
+                                    : kFlowEnd;
     }
 
-    std::int64_t ts_of(int stream, std::uint32_t i) const {
-        switch (stream) {
-            case 0:
+    /// The indices [begin, end) of a stream's slices, counters or flows.
+    std::pair<std::uint32_t, std::uint32_t> part(int stream) const {
+        const EventKind kind = kind_of(stream);
+        const std::size_t count = kind == kSliceEvent     ? m_.slices.size()
+                                  : kind == kCounterEvent ? m_.counters.size()
+                                                          : m_.flows.size();
+        const auto p = static_cast<std::size_t>(stream - kFirst[kind]);
+        const auto parts = static_cast<std::size_t>(kParts[kind]);
+        return {static_cast<std::uint32_t>(count * p / parts),
+                static_cast<std::uint32_t>(count * (p + 1) / parts)};
+    }
+
+    void sort_stream(int stream, std::vector<std::uint64_t>& items) {
+        auto [begin, end] = part(stream);
+        auto& order = order_[stream];
+        order.resize(end - begin);
+        for (std::uint32_t i = begin; i < end; ++i) order[i - begin] = i;
+        switch (const EventKind kind = kind_of(stream)) {
+            case kSliceEvent:
+                stable_order(
+                    order, [&](std::uint32_t i) { return time_key(m_.slices[i].ts); },
+                    longer_first(m_.slices), &items);
+                break;
+            case kCounterEvent:
+                stable_order(
+                    order, [&](std::uint32_t i) { return time_key(m_.counters[i].ts); }, KeepTies{},
+                    &items);
+                break;
+            default: {
+                // A flow's time is an offset into its slice, so the key reads the slice too:
+                // the keys are read in flow order, and the slice of the flow kAhead on is
+                // fetched meanwhile, since slices are not in flow order and a large trace's are
+                // far beyond the cache.
+                const bool start = kind == kFlowStart;
+                auto flow_key = [&](std::uint32_t i) {
+                    constexpr std::uint32_t kAhead = 16;
+                    if (i + kAhead < m_.flows.size())
+                        __builtin_prefetch(&m_.slices[m_.flows[i + kAhead].slice(start)]);
+                    return time_key(m_.flow_ts(i, start));
+                };
+                stable_order(order, flow_key, KeepTies{}, &items);
+            }
+        }
+    }
+
+    std::int64_t ts_of(EventKind kind, std::uint32_t i) const {
+        switch (kind) {
+            case kSliceEvent:
                 return m_.slices[i].ts;
-            case 1:
+            case kCounterEvent:
                 return m_.counters[i].ts;
             default:
-                return m_.flow_ts(i, is_start_stream(stream));
+                return m_.flow_ts(i, kind == kFlowStart);
         }
     }
 
@@ -128,28 +171,34 @@ class EventMerge {
     /// kAhead events on is fetched early, and half-way there a flow's slice (time order is not
     /// memory order).
     void advance(int stream) {
+        const EventKind kind = kind_of(stream);
         const auto& order = order_[stream];
         const std::size_t at = at_[stream];
-        head_[stream] = at < order.size() ? ts_of(stream, order[at]) : kDone;
+        head_[stream] = at < order.size() ? ts_of(kind, order[at]) : kDone;
         constexpr std::size_t kAhead = 16;
         if (at + kAhead < order.size()) {
             std::uint32_t i = order[at + kAhead];
-            __builtin_prefetch(stream == 0   ? static_cast<const void*>(&m_.slices[i])
-                               : stream == 1 ? static_cast<const void*>(&m_.counters[i])
-                                             : static_cast<const void*>(&m_.flows[i]));
+            __builtin_prefetch(kind == kSliceEvent     ? static_cast<const void*>(&m_.slices[i])
+                               : kind == kCounterEvent ? static_cast<const void*>(&m_.counters[i])
+                                                       : static_cast<const void*>(&m_.flows[i]));
         }
-        if (stream >= 2 && at + kAhead / 2 < order.size())
+        if (kind >= kFlowStart && at + kAhead / 2 < order.size())
             __builtin_prefetch(
-                &m_.slices[m_.flows[order[at + kAhead / 2]].slice(is_start_stream(stream))]);
+                &m_.slices[m_.flows[order[at + kAhead / 2]].slice(kind == kFlowStart)]);
     }
 
-    /// The earliest of the flow start (or end) streams, the lowest on ties; kept between events
-    /// and found again only in the group an event came from, so each event compares three heads
-    /// and at most four more, not all ten.
-    int earliest(int first) const {
-        int best = first;
-        for (int stream = first + 1; stream < first + kFlowParts; ++stream)
-            if (head_[stream] < head_[best]) best = stream;
+    /// The stream of `kind` whose head comes first: the earliest, at one time the longer slice,
+    /// then the lower stream. Kept between events and found again only for the kind an event
+    /// came from.
+    int earliest(int kind) const {
+        int best = kFirst[kind];
+        for (int stream = best + 1; stream < kFirst[kind + 1]; ++stream) {
+            if (head_[stream] > head_[best]) continue;
+            if (head_[stream] < head_[best] || (kind == kSliceEvent && head_[stream] != kDone &&
+                                                m_.slices[order_[stream][at_[stream]]].dur >
+                                                    m_.slices[order_[best][at_[best]]].dur))
+                best = stream;
+        }
         return best;
     }
 
@@ -157,8 +206,8 @@ class EventMerge {
     std::vector<std::uint32_t> order_[kStreams];
     std::size_t at_[kStreams] = {};
     std::int64_t head_[kStreams] = {};
+    int best_[kKinds] = {};
     std::size_t size_ = 0;
-    int starts_ = 2, ends_ = 2 + kFlowParts;
 };
 
 /// The order in which rendered batches are written: batch `written` is next; `stop` after a
@@ -181,9 +230,8 @@ class JsonWriter {
                                   ",\"tid\":" + std::to_string(t.tid));
     }
 
-    /// The whole trace; `parallel`: the events rendered on two threads, `batch` at a time (see
-    /// events()).
-    void write(bool parallel, std::size_t batch) {
+    /// The whole trace.
+    void write(const JsonRender& how) {
         out_.lit("{\"traceEvents\":[\n");
         for (const Process& p : m_.processes) {
             begin_event();
@@ -216,7 +264,7 @@ class JsonWriter {
                 out_.lit("}}");
             }
         }
-        events(parallel, batch);
+        events(how);
         out_.lit("\n],\n\"otherData\":");
         out_.text(provenance().dump());
         // Upstream's top-level "metadata" of a host-orchestration trace (§5.7), for tools that
@@ -236,15 +284,16 @@ class JsonWriter {
     }
 
   private:
-    /// Every event after the metadata, a batch at a time (EventMerge). In parallel, two
+    /// Every event after the metadata, a batch at a time (EventMerge). With `two_threads`, two
     /// threads render batches into memory (each its own JsonWriter over a GrowingBuf) and write
     /// each to the stream when its turn comes, the write system calls too: rendering a
     /// 100 MB trace is most of a run, and the second core would otherwise only write.
-    void events(bool parallel, std::size_t batch_size) {
-        EventMerge merge(m_);
+    void events(const JsonRender& how) {
+        EventMerge merge(m_, how.parallel_sort_events);
+        const std::size_t batch_size = std::max<std::size_t>(how.batch_events, 1);
         std::vector<EventRef> batch;
         batch.reserve(batch_size);
-        if (!parallel || merge.size() <= batch_size) {
+        if (!how.two_threads || merge.size() <= batch_size) {
             while (merge.next(batch, batch_size)) render_batch(batch);
             return;
         }
@@ -320,22 +369,25 @@ class JsonWriter {
             if (j + kAhead < batch.size()) prefetch_target(batch[j + kAhead]);
             const EventRef event = batch[j];
             begin_event();
-            if (event.stream == 0)
-                slice(m_.slices[event.index]);
-            else if (event.stream == 1)
-                counter(m_.counters[event.index]);
-            else
-                flow(event.index, is_start_stream(event.stream));
+            switch (event.kind) {
+                case kSliceEvent:
+                    slice(m_.slices[event.index]);
+                    break;
+                case kCounterEvent:
+                    counter(m_.counters[event.index]);
+                    break;
+                default:
+                    flow(event.index, event.kind == kFlowStart);
+            }
         }
     }
 
     /// What rendering `event` reads beside its record: a flow's slice, a task slice's row and
     /// label.
     void prefetch_target(EventRef event) const {
-        if (event.stream >= 2) {
-            __builtin_prefetch(
-                &m_.slices[m_.flows[event.index].slice(is_start_stream(event.stream))]);
-        } else if (event.stream == 0) {
+        if (event.kind >= kFlowStart) {
+            __builtin_prefetch(&m_.slices[m_.flows[event.index].slice(event.kind == kFlowStart)]);
+        } else if (event.kind == kSliceEvent) {
             const Slice& s = m_.slices[event.index];
             if (s.kind == SliceKind::WorkerTask || s.kind == SliceKind::SchedTask) {
                 __builtin_prefetch(&m_.sources[s.source].capture->tasks[s.ref]);
@@ -653,9 +705,8 @@ class JsonWriter {
 
 namespace ptune::swimlane::detail {
 
-void write_json(const TraceModel& model, std::ostream& out, bool parallel,
-                std::size_t batch_events) {
-    json_out::JsonWriter(model, out).write(parallel, std::max<std::size_t>(batch_events, 1));
+void write_json(const TraceModel& model, std::ostream& out, const JsonRender& how) {
+    json_out::JsonWriter(model, out).write(how);
 }
 
 }  // namespace ptune::swimlane::detail

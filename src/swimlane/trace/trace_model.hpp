@@ -335,14 +335,20 @@ Result<TraceModel> build_trace_model(std::span<const TraceSource> sources, TimeA
                                      FlowMode flows = FlowMode::Instance,
                                      const MultiRankLayout* multi_rank = nullptr);
 
-/// JSON events rendered as one piece: ~1,000 events are ~150 KB of JSON.
-inline constexpr std::size_t kJsonBatchEvents = 1024;
+/// How write_json uses the second core.
+struct JsonRender {
+    /// The events rendered on two threads, each piece written to the stream in turn (for a
+    /// plain stream; a BlockBuf that compresses is rendered into in place, on one thread).
+    bool two_threads = true;
+    /// Events rendered as one piece: ~1,000 events are ~150 KB of JSON.
+    std::size_t batch_events = 1024;
+    /// From this many events on, their sorts run on two threads (a thread costs more than the
+    /// sorts of fewer).
+    std::size_t parallel_sort_events = 1u << 15;
+};
 
-/// The renderers. `parallel`: the JSON events rendered on two threads, `batch_events` at a time,
-/// each piece written to `out` in turn (for a plain stream; a BlockBuf that compresses is
-/// rendered into in place, on one thread).
-void write_json(const TraceModel& model, std::ostream& out, bool parallel,
-                std::size_t batch_events = kJsonBatchEvents);
+/// The renderers.
+void write_json(const TraceModel& model, std::ostream& out, const JsonRender& how = {});
 void write_proto(const TraceModel& model, std::ostream& out);
 
 }  // namespace ptune::swimlane::detail
