@@ -231,6 +231,15 @@ class JsonScanner {
                 return fail("unexpected end of input; expected '[', '{', or a literal");
             char c = data_[pos_];
             if (c != '{' && c != '[') return scalar();
+            if (c == '{' && !walker_.levels_.empty()) {
+                if (end_ - pos_ < JsonWalker::kObjectWindow) ensure(JsonWalker::kObjectWindow);
+                if (std::size_t taken = walker_.take_object(
+                        walker_.levels_.size(), std::string_view(data_ + pos_, end_ - pos_))) {
+                    pos_ += taken;
+                    walker_.advance();
+                    return true;
+                }
+            }
             ++pos_;
             bool is_object = c == '{';
             walker_.open(is_object);

@@ -1,6 +1,7 @@
 // The streaming JSON tokenizer (ptune/core/json_walk.hpp): numbers of every length, as the
 // integer fast path (eight digits at a time) and the full parser read them.
 
+#include <algorithm>
 #include <cstdint>
 #include <sstream>
 #include <string>
@@ -153,5 +154,70 @@ TEST_CASE("json_walk stops a string at each special byte wherever it falls in a 
         std::string error;
         CHECK(strings("[\"" + written + "\"]", error) == std::vector<std::string>{"=" + read});
         CHECK(error.empty());
+    }
+}
+
+namespace {
+
+/// Takes every object whose text starts with `{"take"`, noting what it was offered; the rest
+/// (and every scalar with its array index) go through the callbacks.
+struct Taker : JsonWalker {
+    std::vector<std::string> seen;
+    std::vector<std::size_t> offered;  ///< the length of text offered at each object
+    std::size_t take_object(std::size_t level, std::string_view text) override {
+        offered.push_back(text.size());
+        if (!text.starts_with("{\"take\"")) return 0;
+        const std::size_t length = text.find('}') + 1;
+        seen.push_back(fmt::format("took {} at {}", text.substr(0, length), level));
+        return length;
+    }
+    void on_scalar(const Scalar& value) override {
+        seen.push_back(fmt::format("{}[{}]={}", key_at(depth()), index_at(depth()),
+                                   value.is_int() ? std::to_string(value.integer) : "?"));
+    }
+    void on_open(std::size_t level, bool is_object) override {
+        seen.push_back(fmt::format("open {}{}", level, is_object ? "{" : "["));
+    }
+    void on_close(std::size_t level, bool is_object) override {
+        seen.push_back(fmt::format("close {}{}", level, is_object ? "}" : "]"));
+    }
+};
+
+}  // namespace
+
+TEST_CASE("json_walk lets a walker take a whole object at once", "[json_walk]") {
+    // A taken object gets no callbacks, counts as one element of its array and is skipped whole;
+    // one not taken is walked as usual; the top-level value is never offered.
+    const std::string text = R"({"rows": [{"take": 1}, {"a": 2}, 3, {"take":[4]}, 5]})";
+    Taker direct;
+    REQUIRE(walk(text, direct));
+    const std::vector<std::string> expected = {
+        "open 0{",  "open 1[", R"(took {"take": 1} at 2)",  "open 2{", "a[0]=2",
+        "close 2}", "[2]=3",   R"(took {"take":[4]} at 2)", "[4]=5",   "close 1]",
+        "close 0}"};
+    CHECK(direct.seen == expected);
+    std::istringstream in(text);
+    Taker streamed;
+    REQUIRE(walk(in, streamed));
+    CHECK(streamed.seen == expected);
+}
+
+TEST_CASE("json_walk offers an object with its window even across the stream's chunks",
+          "[json_walk]") {
+    // Objects start at every offset around the 64 KiB chunk boundary: each is offered with at
+    // least kObjectWindow bytes (or all that is left), so a small object is never cut.
+    const std::string object = R"({"take": 12345})";
+    for (std::size_t pad = 65536 - 40; pad < 65536 + 8; ++pad) {
+        std::string text = "[\"" + std::string(pad, 'x') + "\"";
+        for (int k = 0; k < 3; ++k) text += "," + object;
+        text += "]";
+        std::istringstream in(text);
+        Taker streamed;
+        REQUIRE(walk(in, streamed));
+        REQUIRE(streamed.offered.size() == 3);
+        INFO("pad " << pad);
+        CHECK(streamed.offered[0] >= std::min(JsonWalker::kObjectWindow, 2 * object.size() + 3));
+        CHECK(std::count_if(streamed.seen.begin(), streamed.seen.end(),
+                            [](const std::string& s) { return s.starts_with("took"); }) == 3);
     }
 }

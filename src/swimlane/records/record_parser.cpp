@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "flat_object.hpp"
 #include "walker.hpp"
 
 namespace ptune::swimlane::records {
@@ -186,6 +187,36 @@ void RecordsWalker::phase_field(std::string_view k, const Scalar& v) {
         default:
             break;
     }
+}
+
+std::size_t RecordsWalker::take_object(std::size_t level, std::string_view text) {
+    // The objects on_open makes phase records of (the stream records of `scheduler_records`
+    // are checked key by key, with lines: they stay with the callbacks).
+    if ((section_ != Section::SchedulerPhases && section_ != Section::OrchestratorPhases &&
+         section_ != Section::HostOrchestratorPhases) ||
+        (level != 2 && level != 3))
+        return 0;
+    FlatObject object;
+    const std::size_t length = read_flat_object(text, object);
+    if (length == 0) return 0;
+    // What the callbacks do with such an object: on_open, a phase_field per scalar member, the
+    // ready-queue depths from the integer elements of the shared_at_* arrays, on_close.
+    on_open(level, true);
+    for (std::size_t m = 0; m < object.size; ++m) {
+        const FlatObject::Member& member = object.members[m];
+        if (!member.is_array) {
+            phase_field(member.key, member.value);
+            continue;
+        }
+        RawPhase::Depths* depths = member.key == "shared_at_start" ? &phase_.shared_start
+                                   : member.key == "shared_at_end" ? &phase_.shared_end
+                                                                   : nullptr;
+        if (depths)
+            for (std::size_t e = 0; e < member.elements; ++e) depths->push(member.element[e]);
+    }
+    on_close(level, true);
+    ++objects_taken;
+    return length;
 }
 
 void RecordsWalker::finish_stream() {

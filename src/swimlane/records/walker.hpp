@@ -174,6 +174,8 @@ class RecordsWalker final : public json_stream::JsonWalker {
     std::vector<RawPhase> host_orchestrator;
     std::vector<LegacyTask> legacy;
     bool saw_legacy_tasks = false;
+    /// Phase objects read at once by take_object (the rest went through the callbacks).
+    std::size_t objects_taken = 0;
 
   protected:
     void on_open(std::size_t level, bool is_object) override;
@@ -181,6 +183,10 @@ class RecordsWalker final : public json_stream::JsonWalker {
     void on_close(std::size_t level, bool is_object) override;
 
     void on_scalar(const Scalar& v) override;
+
+    /// A phase object of the phase sections read at once (flat_object.hpp), as the callbacks
+    /// would read it; anything else is left to them.
+    std::size_t take_object(std::size_t level, std::string_view text) override;
 
   private:
     /// metadata.host_capture is kept as JSON (it goes into the trace as written);
