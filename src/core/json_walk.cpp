@@ -231,9 +231,10 @@ class JsonScanner {
                 return fail("unexpected end of input; expected '[', '{', or a literal");
             char c = data_[pos_];
             if (c != '{' && c != '[') return scalar();
-            if (c == '{' && !walker_.levels_.empty()) {
-                if (end_ - pos_ < JsonWalker::kObjectWindow) ensure(JsonWalker::kObjectWindow);
-                if (std::size_t taken = walker_.take_object(
+            if (!walker_.levels_.empty()) {
+                if (end_ - pos_ < JsonWalker::kContainerWindow)
+                    ensure(JsonWalker::kContainerWindow);
+                if (std::size_t taken = walker_.take_container(
                         walker_.levels_.size(), std::string_view(data_ + pos_, end_ - pos_))) {
                     pos_ += taken;
                     walker_.advance();

@@ -159,15 +159,15 @@ TEST_CASE("json_walk stops a string at each special byte wherever it falls in a 
 
 namespace {
 
-/// Takes every object whose text starts with `{"take"`, noting what it was offered; the rest
-/// (and every scalar with its array index) go through the callbacks.
+/// Takes every container whose text starts with `{"take"` or `["take"`, noting what it was
+/// offered; the rest (and every scalar with its array index) go through the callbacks.
 struct Taker : JsonWalker {
     std::vector<std::string> seen;
-    std::vector<std::size_t> offered;  ///< the length of text offered at each object
-    std::size_t take_object(std::size_t level, std::string_view text) override {
+    std::vector<std::size_t> offered;  ///< the length of text offered at each container
+    std::size_t take_container(std::size_t level, std::string_view text) override {
         offered.push_back(text.size());
-        if (!text.starts_with("{\"take\"")) return 0;
-        const std::size_t length = text.find('}') + 1;
+        if (!text.substr(1).starts_with("\"take\"")) return 0;
+        const std::size_t length = text.find(text[0] == '{' ? '}' : ']') + 1;
         seen.push_back(fmt::format("took {} at {}", text.substr(0, length), level));
         return length;
     }
@@ -185,16 +185,28 @@ struct Taker : JsonWalker {
 
 }  // namespace
 
-TEST_CASE("json_walk lets a walker take a whole object at once", "[json_walk]") {
-    // A taken object gets no callbacks, counts as one element of its array and is skipped whole;
-    // one not taken is walked as usual; the top-level value is never offered.
-    const std::string text = R"({"rows": [{"take": 1}, {"a": 2}, 3, {"take":[4]}, 5]})";
+TEST_CASE("json_walk lets a walker take a whole container at once", "[json_walk]") {
+    // A taken container gets no callbacks, counts as one element of its array and is skipped
+    // whole; one not taken is walked as usual; the top-level value is never offered.
+    const std::string text =
+        R"({"rows": [{"take": 1}, {"a": 2}, 3, {"take":[4]}, ["take", 5], [6], 7]})";
     Taker direct;
     REQUIRE(walk(text, direct));
-    const std::vector<std::string> expected = {
-        "open 0{",  "open 1[", R"(took {"take": 1} at 2)",  "open 2{", "a[0]=2",
-        "close 2}", "[2]=3",   R"(took {"take":[4]} at 2)", "[4]=5",   "close 1]",
-        "close 0}"};
+    const std::vector<std::string> expected = {"open 0{",
+                                               "open 1[",
+                                               R"(took {"take": 1} at 2)",
+                                               "open 2{",
+                                               "a[0]=2",
+                                               "close 2}",
+                                               "[2]=3",
+                                               R"(took {"take":[4]} at 2)",
+                                               R"(took ["take", 5] at 2)",
+                                               "open 2[",
+                                               "[0]=6",
+                                               "close 2]",
+                                               "[6]=7",
+                                               "close 1]",
+                                               "close 0}"};
     CHECK(direct.seen == expected);
     std::istringstream in(text);
     Taker streamed;
@@ -202,10 +214,10 @@ TEST_CASE("json_walk lets a walker take a whole object at once", "[json_walk]") 
     CHECK(streamed.seen == expected);
 }
 
-TEST_CASE("json_walk offers an object with its window even across the stream's chunks",
+TEST_CASE("json_walk offers a container its window even across the stream's chunks",
           "[json_walk]") {
     // Objects start at every offset around the 64 KiB chunk boundary: each is offered with at
-    // least kObjectWindow bytes (or all that is left), so a small object is never cut.
+    // least kContainerWindow bytes (or all that is left), so a small object is never cut.
     const std::string object = R"({"take": 12345})";
     for (std::size_t pad = 65536 - 40; pad < 65536 + 8; ++pad) {
         std::string text = "[\"" + std::string(pad, 'x') + "\"";
@@ -216,7 +228,7 @@ TEST_CASE("json_walk offers an object with its window even across the stream's c
         REQUIRE(walk(in, streamed));
         REQUIRE(streamed.offered.size() == 3);
         INFO("pad " << pad);
-        CHECK(streamed.offered[0] >= std::min(JsonWalker::kObjectWindow, 2 * object.size() + 3));
+        CHECK(streamed.offered[0] >= std::min(JsonWalker::kContainerWindow, 2 * object.size() + 3));
         CHECK(std::count_if(streamed.seen.begin(), streamed.seen.end(),
                             [](const std::string& s) { return s.starts_with("took"); }) == 3);
     }

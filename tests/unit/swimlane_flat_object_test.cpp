@@ -1,6 +1,7 @@
-// Phase objects read at once (records/flat_object.hpp, RecordsWalker::take_object): what the
-// shortcut takes is valid JSON read exactly as the tokenizer reads it, what it refuses is left
-// to the tokenizer, and a records file reads the same with and without it.
+// Phase objects and task rows read at once (records/flat_object.hpp,
+// RecordsWalker::take_container): what the shortcut takes is valid JSON read exactly as the
+// tokenizer reads it, what it refuses is left to the tokenizer, and a records file reads the
+// same with and without it.
 
 #include <random>
 #include <string>
@@ -167,8 +168,9 @@ TEST_CASE("what read_flat_object takes, the tokenizer reads alike", "[swimlane][
 
 namespace {
 
-/// The phase records a walk of `text` collected, as text, and how many objects it took at once.
-std::pair<std::vector<std::string>, std::size_t> phases_read(const std::string& text) {
+/// The phase records and task rows a walk of `text` collected, as text, and how many
+/// containers it took at once.
+std::pair<std::vector<std::string>, std::size_t> records_read(const std::string& text) {
     RecordsWalker walker;
     json_stream::walk(text, walker);
     std::vector<std::string> out;
@@ -185,30 +187,37 @@ std::pair<std::vector<std::string>, std::size_t> phases_read(const std::string& 
     for (const RawPhase& p : walker.scheduler) add("sched", p);
     for (const RawPhase& p : walker.orchestrator) add("orch", p);
     for (const RawPhase& p : walker.host_orchestrator) add("host", p);
+    out.push_back(fmt::format("aicore {} aicpu {} columns {} widths {} {} malformed {}",
+                              fmt::join(walker.aicore, ","), fmt::join(walker.aicpu, ","),
+                              walker.aicore_columns, walker.aicore_widths, walker.aicpu_widths,
+                              walker.malformed_rows));
     out.push_back(fmt::format("arrays {} {} failed {} line {}", walker.scheduler_arrays,
                               walker.orchestrator_arrays, walker.failed(), walker.error_line()));
-    return {out, walker.objects_taken};
+    return {out, walker.containers_taken};
 }
 
-/// `text` with a newline after every '{': the same JSON, but no object is taken at once.
-std::string newline_in_every_object(const std::string& text) {
+/// `text` with a newline after every '{' and '[': the same JSON, but nothing is taken at once.
+std::string newline_in_every_container(const std::string& text) {
     std::string out;
     for (char c : text) {
         out += c;
-        if (c == '{') out += '\n';
+        if (c == '{' || c == '[') out += '\n';
     }
     return out;
 }
 
 }  // namespace
 
-TEST_CASE("records read the same with phase objects taken at once and walked member by member",
+TEST_CASE("records read the same with containers taken at once and walked token by token",
           "[swimlane][records]") {
     // Captures of every phase section, and a made-up one with what the shortcut must get right:
     // member order, unknown keys, duplicates, empty objects, arrays of any length under any
-    // key, negative values, a phase object directly in a section's array (thread 0), and
-    // objects the shortcut refuses among those it takes.
+    // key, negative values, a phase object directly in a section's array (thread 0), rows of
+    // every width, and containers the shortcut refuses among those it takes.
     std::string made_up = R"({"chip_swimlane_level": 4,
+  "aicore_tasks": [[0, 1, 2, 10, 20], [1, 2, 3, 11, 21, 5, 7], [2, 3, 4, 12], [3, 4, 5, 6, 7, 8, 9, 10, 11],
+                   [4, "5", 6, 7, 8], [5, 6, 7, 8, 9, [1]], []],
+  "aicpu_tasks": [[0, 2, 10, 21], [1, 3, 11, 22, 4]],
   "aicpu_scheduler_phases": [
     [{"kind": "dispatch", "start_cycles": 10, "end_cycles": 12, "shared_at_start": [0,1,0], "shared_at_end": [3,2,1,0]},
      {}, {"end_cycles": -5, "start_cycles": 7, "kind": "complete", "kind": "idle", "other": [1,2], "pop_hit": 4},
@@ -233,12 +242,13 @@ TEST_CASE("records read the same with phase objects taken at once and walked mem
     // A file cut inside a phase object: read up to the cut either way.
     texts.push_back(made_up.substr(0, made_up.find("\"loop_iter\"")));
     for (const std::string& text : texts) {
-        auto [taken, objects] = phases_read(text);
-        auto [walked, none] = phases_read(newline_in_every_object(text));
+        auto [taken, containers] = records_read(text);
+        auto [walked, none] = records_read(newline_in_every_container(text));
         INFO(text.substr(0, 200));
         // (The host captures write an object over several lines: nothing to take there.)
-        if (&text == &texts.front()) CHECK(objects == 7);  // (all but the 1.5 and the escape)
-        if (&text == &texts[1]) CHECK(objects > 3);
+        // (All but the nine-cell row, the string cell, the nested row, the 1.5, the escape.)
+        if (&text == &texts.front()) CHECK(containers == 13);
+        if (&text == &texts[1]) CHECK(containers > 3);
         CHECK(none == 0);
         // (An error's line differs by the added newlines.)
         if (taken.back().find("failed true") != std::string::npos) {

@@ -44,9 +44,9 @@ class JsonWalker {
     /// "parse error at line L, column C: what".
     std::string error_message() const;
 
-    /// Bytes from an object's '{' on that the scanner offers take_object when the input has
-    /// them.
-    static constexpr std::size_t kObjectWindow = 1024;
+    /// Bytes from a container's '{' or '[' on that the scanner offers take_container when the
+    /// input has them.
+    static constexpr std::size_t kContainerWindow = 1024;
 
   protected:
     /// Depth of the value being delivered / container being opened (top-level object = 0).
@@ -68,14 +68,16 @@ class JsonWalker {
     /// The container at depth `level` closed.
     virtual void on_close(std::size_t level, bool is_object) = 0;
 
-    /// A shortcut for the many small flat objects of a capture: called at the '{' of an object
-    /// opening at depth `level` (≥ 1), with `text` from the '{' on as far as it is buffered
-    /// (at least kObjectWindow bytes unless the input ends first). A walker that reads the
-    /// whole object itself, to the same effect as the callbacks it would otherwise get, returns
-    /// its length through the closing '}'; 0 (the default) has it walked as usual. An object is
-    /// taken only when it is valid JSON and holds no newline (the scanner counts lines and
-    /// reports errors).
-    virtual std::size_t take_object(std::size_t /*level*/, std::string_view /*text*/) { return 0; }
+    /// A shortcut for the many small flat containers of a capture (phase objects, task rows):
+    /// called at the '{' or '[' of a container opening at depth `level` (≥ 1), with `text` from
+    /// the bracket on as far as it is buffered (at least kContainerWindow bytes unless the input
+    /// ends first). A walker that reads the whole container itself, to the same effect as the
+    /// callbacks it would otherwise get, returns its length through the closing bracket; 0 (the
+    /// default) has it walked as usual. A container is taken only when it is valid JSON and
+    /// holds no newline (the scanner counts lines and reports errors).
+    virtual std::size_t take_container(std::size_t /*level*/, std::string_view /*text*/) {
+        return 0;
+    }
 
   private:
     friend class JsonScanner;

@@ -1,10 +1,11 @@
 #pragma once
-// A strict reader of one small flat JSON object, `{"key": value, ...}` on one line, whose values
-// are plain integers, plain strings or arrays of plain integers: the phase objects that make up
-// most of a records file, read without the general tokenizer's per-token callbacks
-// (RecordsWalker::take_object). Anything else (escapes, non-ASCII text, fractions, literals,
-// nested objects, a newline, the end of the buffer) is refused, and the tokenizer reads the
-// object as usual: so whatever is taken is valid JSON and reads as the tokenizer reads it.
+// Strict readers of the small flat JSON containers that make up most of a records file, read
+// without the general tokenizer's per-token callbacks (RecordsWalker::take_container): a phase
+// object, `{"key": value, ...}` whose values are plain integers, plain strings or arrays of
+// plain integers, and a task row, an array of plain integers; each on one line. Anything else
+// (escapes, non-ASCII text, fractions, literals, nesting, a newline, the end of the buffer) is
+// refused, and the tokenizer reads the container as usual: so whatever is taken is valid JSON
+// and reads as the tokenizer reads it.
 
 #include <array>
 #include <cstddef>
@@ -15,31 +16,35 @@
 
 namespace ptune::swimlane::records {
 
+/// A phase object as read_flat_object reads it.
 struct FlatObject {
     static constexpr std::size_t kMaxMembers = 24, kMaxElements = 8;
     struct Member {
         std::string_view key;
-        json_stream::Scalar value;  ///< an integer or a string, unless `elements` is set
+        json_stream::Scalar value;  ///< an integer or a string, unless `is_array`
         bool is_array = false;
-        std::uint8_t elements = 0;
+        std::size_t elements = 0;
         std::array<std::int64_t, kMaxElements> element{};
     };
     std::array<Member, kMaxMembers> members;
     std::size_t size = 0;
 };
 
-/// Reads the object at the start of `text` into `out`; its length through the closing '}', or 0
-/// when it is not one that FlatObject holds (see above).
-inline std::size_t read_flat_object(std::string_view text, FlatObject& out) {
-    const char* const begin = text.data();
-    const char* const end = begin + text.size();
-    const char* p = begin;
-    auto skip_space = [&] {
+namespace flat {
+
+/// The reading position in one container's text; every step is false at the end of the text or
+/// at anything the readers refuse.
+struct Cursor {
+    const char* p;
+    const char* end;
+
+    /// Past spaces, tabs and carriage returns (not newlines); false at the end of the text.
+    bool skip_space() {
         while (p < end && (*p == ' ' || *p == '\t' || *p == '\r')) ++p;
         return p < end;
-    };
-    // A string without escapes or bytes outside printable ASCII; p on its opening quote.
-    auto read_string = [&](std::string_view& value) {
+    }
+    /// A string without escapes or bytes outside printable ASCII; p on its opening quote.
+    bool string(std::string_view& value) {
         const char* first = ++p;
         for (; p < end; ++p) {
             const auto c = static_cast<unsigned char>(*p);
@@ -51,10 +56,11 @@ inline std::size_t read_flat_object(std::string_view text, FlatObject& out) {
             if (c < 0x20 || c >= 0x80 || c == '\\') return false;
         }
         return false;
-    };
-    // An integer of at most 18 digits (int64 either sign) that is not the start of a fraction
-    // or an exponent: the tokenizer's fast form.
-    auto read_integer = [&](std::int64_t& value) {
+    }
+    static bool starts_number(char c) { return c == '-' || (c >= '0' && c <= '9'); }
+    /// An integer of at most 18 digits (int64 either sign) that is not the start of a fraction
+    /// or an exponent: the tokenizer's fast form.
+    bool integer(std::int64_t& value) {
         const bool negative = *p == '-';
         if (negative) ++p;
         const char* digits = p;
@@ -70,57 +76,80 @@ inline std::size_t read_flat_object(std::string_view text, FlatObject& out) {
         value =
             negative ? -static_cast<std::int64_t>(magnitude) : static_cast<std::int64_t>(magnitude);
         return true;
-    };
-    auto is_number_start = [](char c) { return c == '-' || (c >= '0' && c <= '9'); };
+    }
+    /// `[i, j, …]` of at most `limit` integers into `out`; p on the '[', then past the ']'.
+    bool integers(std::int64_t* out, std::size_t limit, std::size_t& count) {
+        count = 0;
+        ++p;
+        if (!skip_space()) return false;
+        if (*p == ']') {
+            ++p;
+            return true;
+        }
+        for (;;) {
+            if (count == limit || !starts_number(*p) || !integer(out[count++]) || !skip_space())
+                return false;
+            if (*p == ']') {
+                ++p;
+                return true;
+            }
+            if (*p != ',') return false;
+            ++p;
+            if (!skip_space()) return false;
+        }
+    }
+};
 
+}  // namespace flat
+
+/// Reads the object at the start of `text` into `out`; its length through the closing '}', or 0
+/// when it is not one that FlatObject holds (see above).
+inline std::size_t read_flat_object(std::string_view text, FlatObject& out) {
+    flat::Cursor at{text.data(), text.data() + text.size()};
+    auto length = [&] { return static_cast<std::size_t>(at.p + 1 - text.data()); };
     out.size = 0;
-    if (p == end || *p != '{') return 0;
-    ++p;
-    if (!skip_space()) return 0;
-    if (*p == '}') return static_cast<std::size_t>(p + 1 - begin);
+    if (text.empty() || *at.p != '{') return 0;
+    ++at.p;
+    if (!at.skip_space()) return 0;
+    if (*at.p == '}') return length();
     for (;;) {
-        if (*p != '"' || out.size == FlatObject::kMaxMembers) return 0;
+        if (*at.p != '"' || out.size == FlatObject::kMaxMembers) return 0;
         FlatObject::Member& member = out.members[out.size++];
         member.is_array = false;
-        if (!read_string(member.key) || !skip_space() || *p != ':') return 0;
-        ++p;
-        if (!skip_space()) return 0;
+        if (!at.string(member.key) || !at.skip_space() || *at.p != ':') return 0;
+        ++at.p;
+        if (!at.skip_space()) return 0;
         json_stream::Scalar& value = member.value;
-        if (*p == '"') {
-            value = {};
+        value = {};
+        if (*at.p == '"') {
             value.type = json_stream::Scalar::Type::String;
-            if (!read_string(value.text)) return 0;
-        } else if (is_number_start(*p)) {
-            value = {};
+            if (!at.string(value.text)) return 0;
+        } else if (flat::Cursor::starts_number(*at.p)) {
             value.type = json_stream::Scalar::Type::Int;
-            if (!read_integer(value.integer)) return 0;
+            if (!at.integer(value.integer)) return 0;
             value.number = static_cast<double>(value.integer);
-        } else if (*p == '[') {
+        } else if (*at.p == '[') {
             member.is_array = true;
-            member.elements = 0;
-            ++p;
-            if (!skip_space()) return 0;
-            if (*p != ']') {
-                for (;;) {
-                    if (member.elements == FlatObject::kMaxElements || !is_number_start(*p) ||
-                        !read_integer(member.element[member.elements++]) || !skip_space())
-                        return 0;
-                    if (*p == ']') break;
-                    if (*p != ',') return 0;
-                    ++p;
-                    if (!skip_space()) return 0;
-                }
-            }
-            ++p;
+            if (!at.integers(member.element.data(), FlatObject::kMaxElements, member.elements))
+                return 0;
         } else {
             return 0;
         }
-        if (!skip_space()) return 0;
-        if (*p == '}') return static_cast<std::size_t>(p + 1 - begin);
-        if (*p != ',') return 0;
-        ++p;
-        if (!skip_space()) return 0;
+        if (!at.skip_space()) return 0;
+        if (*at.p == '}') return length();
+        if (*at.p != ',') return 0;
+        ++at.p;
+        if (!at.skip_space()) return 0;
     }
+}
+
+/// Reads the array of at most `limit` integers at the start of `text` into `out` (`count` of
+/// them); its length through the closing ']', or 0 when it is not such an array.
+inline std::size_t read_flat_integers(std::string_view text, std::int64_t* out, std::size_t limit,
+                                      std::size_t& count) {
+    flat::Cursor at{text.data(), text.data() + text.size()};
+    if (text.empty() || *at.p != '[' || !at.integers(out, limit, count)) return 0;
+    return static_cast<std::size_t>(at.p - text.data());
 }
 
 }  // namespace ptune::swimlane::records

@@ -189,7 +189,21 @@ void RecordsWalker::phase_field(std::string_view k, const Scalar& v) {
     }
 }
 
-std::size_t RecordsWalker::take_object(std::size_t level, std::string_view text) {
+std::size_t RecordsWalker::take_container(std::size_t level, std::string_view text) {
+    if (text.front() == '[') {
+        // A row of aicore_tasks / aicpu_tasks: on_open, push_cell per integer, on_close.
+        if ((section_ != Section::AicoreTasks && section_ != Section::AicpuTasks) || level != 2)
+            return 0;
+        std::array<std::int64_t, 8> cells;
+        std::size_t count = 0;
+        const std::size_t length = read_flat_integers(text, cells.data(), cells.size(), count);
+        if (length == 0) return 0;
+        on_open(level, false);
+        row_.insert(row_.end(), cells.begin(), cells.begin() + static_cast<std::ptrdiff_t>(count));
+        on_close(level, false);
+        ++containers_taken;
+        return length;
+    }
     // The objects on_open makes phase records of (the stream records of `scheduler_records`
     // are checked key by key, with lines: they stay with the callbacks).
     if ((section_ != Section::SchedulerPhases && section_ != Section::OrchestratorPhases &&
@@ -215,7 +229,7 @@ std::size_t RecordsWalker::take_object(std::size_t level, std::string_view text)
             for (std::size_t e = 0; e < member.elements; ++e) depths->push(member.element[e]);
     }
     on_close(level, true);
-    ++objects_taken;
+    ++containers_taken;
     return length;
 }
 

@@ -174,8 +174,9 @@ class RecordsWalker final : public json_stream::JsonWalker {
     std::vector<RawPhase> host_orchestrator;
     std::vector<LegacyTask> legacy;
     bool saw_legacy_tasks = false;
-    /// Phase objects read at once by take_object (the rest went through the callbacks).
-    std::size_t objects_taken = 0;
+    /// Phase objects and task rows read at once by take_container (the rest went through the
+    /// callbacks).
+    std::size_t containers_taken = 0;
 
   protected:
     void on_open(std::size_t level, bool is_object) override;
@@ -184,9 +185,9 @@ class RecordsWalker final : public json_stream::JsonWalker {
 
     void on_scalar(const Scalar& v) override;
 
-    /// A phase object of the phase sections read at once (flat_object.hpp), as the callbacks
-    /// would read it; anything else is left to them.
-    std::size_t take_object(std::size_t level, std::string_view text) override;
+    /// A phase object of the phase sections or a row of the task tables read at once
+    /// (flat_object.hpp), as the callbacks would read it; anything else is left to them.
+    std::size_t take_container(std::size_t level, std::string_view text) override;
 
   private:
     /// metadata.host_capture is kept as JSON (it goes into the trace as written);
