@@ -43,33 +43,6 @@ bool is_digit(char c) {
 bool is_number_char(char c) {
     return is_digit(c) || c == '-' || c == '+' || c == '.' || c == 'e' || c == 'E';
 }
-/// The value of the eight ASCII digits at `p`; false (out untouched) when one is not a digit.
-/// SWAR: the digits are checked and combined pairwise inside one 64-bit word.
-bool eight_digits(const char* p, std::uint64_t& out) {
-    if constexpr (std::endian::native != std::endian::little) return false;
-    std::uint64_t word;
-    std::memcpy(&word, p, 8);  // the first digit in the lowest byte
-    // Every byte 0x30..0x39: high nibble 3, and adding 6 keeps it 3.
-    if (((word & 0xF0F0F0F0F0F0F0F0u) |
-         (((word + 0x0606060606060606u) & 0xF0F0F0F0F0F0F0F0u) >> 4)) != 0x3333333333333333u)
-        return false;
-    word = (word & 0x0F0F0F0F0F0F0F0Fu) * 2561 >> 8;      // pairs of digits
-    word = (word & 0x00FF00FF00FF00FFu) * 6553601 >> 16;  // groups of four
-    out = static_cast<std::uint32_t>((word & 0x0000FFFF0000FFFFu) * 42949672960001u >> 32);
-    return true;
-}
-
-/// Bit 7 of each byte of `word` that a string scan must look at (a control byte, `"`, `\` or
-/// a byte of a multi-byte character), possibly also of bytes after the first such byte: only the
-/// lowest flagged byte is exact (a borrow runs upwards only), and it is the only one read.
-std::uint64_t string_stops(std::uint64_t word) {
-    constexpr std::uint64_t kOnes = 0x0101010101010101u, kHigh = 0x8080808080808080u;
-    const auto zero_byte = [](std::uint64_t w) { return (w - kOnes) & ~w & kHigh; };
-    const std::uint64_t control = (word - kOnes * 0x20) & ~word & kHigh;
-    return control | zero_byte(word ^ (kOnes * '"')) | zero_byte(word ^ (kOnes * '\\')) |
-           (word & kHigh);
-}
-
 /// Bytes a string scan passes over without a second look: printable ASCII but `"` and `\`.
 constexpr std::array<bool, 256> kPlainStringByte = [] {
     std::array<bool, 256> plain{};
@@ -294,7 +267,7 @@ class JsonScanner {
         // Eight digits at a time while they last (timestamps have 13–20), then one at a time.
         for (std::uint64_t eight;
              end - p >= 8 && p - digits <= static_cast<std::ptrdiff_t>(kFastDigits - 8) &&
-             eight_digits(p, eight);
+             text::eight_digits(p, eight);
              p += 8)
             magnitude = magnitude * 100000000 + eight;
         while (p < end && is_digit(*p) && p - digits < static_cast<std::ptrdiff_t>(kFastDigits))
@@ -377,7 +350,7 @@ class JsonScanner {
                 if (std::endian::native == std::endian::little && end_ - (pos_ + i) >= 8) {
                     std::uint64_t word;
                     std::memcpy(&word, data_ + pos_ + i, 8);
-                    const std::uint64_t stops = string_stops(word);
+                    const std::uint64_t stops = text::json_string_stops(word);
                     if (stops == 0) {
                         i += 8;
                         continue;

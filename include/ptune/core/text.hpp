@@ -2,6 +2,7 @@
 /// @file text.hpp
 /// Small, allocation-free text helpers shared by the parsers.
 
+#include <bit>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -37,6 +38,33 @@ template <std::size_t N>
     constexpr std::uint64_t kOnes = 0x0101010101010101ULL, kHigh = 0x8080808080808080ULL;
     const std::uint64_t esc = word ^ (kOnes * 0x1b);
     return (word & kHigh) | ((esc - kOnes) & ~esc & kHigh);
+}
+
+/// The value of the eight ASCII digits at `p`; false (out untouched) when one is not a digit.
+/// SWAR: the digits are checked and combined pairwise inside one 64-bit word (little-endian
+/// only; elsewhere always false, and callers read digit by digit).
+[[gnu::always_inline]] inline bool eight_digits(const char* p, std::uint64_t& out) {
+    if constexpr (std::endian::native != std::endian::little) return false;
+    std::uint64_t word = load_word(p);  // the first digit in the lowest byte
+    // Every byte 0x30..0x39: high nibble 3, and adding 6 keeps it 3.
+    if (((word & 0xF0F0F0F0F0F0F0F0u) |
+         (((word + 0x0606060606060606u) & 0xF0F0F0F0F0F0F0F0u) >> 4)) != 0x3333333333333333u)
+        return false;
+    word = (word & 0x0F0F0F0F0F0F0F0Fu) * 2561 >> 8;      // pairs of digits
+    word = (word & 0x00FF00FF00FF00FFu) * 6553601 >> 16;  // groups of four
+    out = static_cast<std::uint32_t>((word & 0x0000FFFF0000FFFFu) * 42949672960001u >> 32);
+    return true;
+}
+
+/// Bit 7 of each byte of `word` that a JSON string scan must look at (a control byte, `"`, `\`
+/// or a byte of a multi-byte character), possibly also of bytes after the first such byte: only
+/// the lowest flagged byte is exact (a borrow runs upwards only), and it is the only one read.
+[[gnu::always_inline]] inline std::uint64_t json_string_stops(std::uint64_t word) {
+    constexpr std::uint64_t kOnes = 0x0101010101010101u, kHigh = 0x8080808080808080u;
+    const auto zero_byte = [](std::uint64_t w) { return (w - kOnes) & ~w & kHigh; };
+    const std::uint64_t control = (word - kOnes * 0x20) & ~word & kHigh;
+    return control | zero_byte(word ^ (kOnes * '"')) | zero_byte(word ^ (kOnes * '\\')) |
+           (word & kHigh);
 }
 
 std::string_view trim(std::string_view s);

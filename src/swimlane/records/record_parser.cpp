@@ -7,7 +7,6 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
-#include "flat_object.hpp"
 #include "walker.hpp"
 
 namespace ptune::swimlane::records {
@@ -210,8 +209,8 @@ std::size_t RecordsWalker::take_container(std::size_t level, std::string_view te
          section_ != Section::HostOrchestratorPhases) ||
         (level != 2 && level != 3))
         return 0;
-    FlatObject object;
-    const std::size_t length = read_flat_object(text, object);
+    const FlatObject& object = flat_;
+    const std::size_t length = read_flat_object(text, flat_);
     if (length == 0) return 0;
     // What the callbacks do with such an object: on_open, a phase_field per scalar member, the
     // ready-queue depths from the integer elements of the shared_at_* arrays, on_close.

@@ -12,6 +12,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "flat_object.hpp"
 #include "host_clock.hpp"
 #include "ptune/core/chunked_vector.hpp"
 #include "ptune/core/json_walk.hpp"
@@ -290,6 +291,7 @@ class RecordsWalker final : public json_stream::JsonWalker {
     std::uint32_t stream_thread_ = 0;
     SchedulerStream stream_;
     LegacyTask legacy_;
+    FlatObject flat_;  ///< take_container's object (~3 KB: made once, not per object)
     static constexpr std::size_t kMaxCaptureDepth = 8;
     /// Open containers inside host_capture; nullptr for one nested too deep to keep.
     std::vector<nlohmann::json*> capture_stack_;
