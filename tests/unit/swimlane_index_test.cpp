@@ -13,6 +13,7 @@
 #include <catch2/catch.hpp>
 
 #include "../../src/swimlane/records/stages.hpp"
+#include "../../src/swimlane/trace/builder.hpp"
 #include "../../src/swimlane/trace/trace_model.hpp"
 #include "ptune/core/chunked_vector.hpp"
 #include "ptune/swimlane/id_index.hpp"
@@ -412,5 +413,36 @@ TEST_CASE("sort_distinct sorts bucket sizes between the single-digit and the wid
         std::sort(expected.begin(), expected.end());
         sort_distinct(a.data(), n, 64, spare.data());
         CHECK(a == expected);
+    }
+}
+
+TEST_CASE("PhasesByStart::starting_by answers as a binary search from any last answer",
+          "[swimlane][trace]") {
+    // The search gallops from its last answer: in time order, backwards and at random, over
+    // runs of equal starts, before the first and after the last, it counts the starts <= x.
+    std::mt19937 random(11);
+    for (std::size_t n : {0, 1, 2, 3, 17, 1000}) {
+        ptune::swimlane::detail::build::PhasesByStart sorted;
+        std::int64_t t = 0;
+        for (std::size_t k = 0; k < n; ++k) {
+            t += static_cast<std::int64_t>(random() % 4);  // (ties: a step of 0)
+            ptune::swimlane::SchedulerPhase p;
+            p.start_ns = t;
+            p.end_ns = t + 1;
+            sorted.add(p, static_cast<std::uint32_t>(k));
+        }
+        std::vector<std::int64_t> queries;
+        for (std::int64_t x = -2; x <= t + 2; ++x) queries.push_back(x);
+        for (std::int64_t x = t + 2; x >= -2; --x) queries.push_back(x);
+        for (int k = 0; k < 2000; ++k)
+            queries.push_back(static_cast<std::int64_t>(random() % static_cast<unsigned>(t + 5)) -
+                              2);
+        for (std::int64_t x : queries) {
+            const auto expected = static_cast<std::size_t>(
+                std::upper_bound(sorted.starts.begin(), sorted.starts.end(), x) -
+                sorted.starts.begin());
+            INFO("n " << n << ", x " << x);
+            REQUIRE(sorted.starting_by(x) == expected);
+        }
     }
 }

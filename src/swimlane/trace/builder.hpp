@@ -157,11 +157,38 @@ struct PhasesByStart {
             std::tie(starts[k], phases[k], ends[k]) = entries[k];
     }
     PhaseSpan at(std::size_t k) const { return {phases[k], starts[k], ends[k]}; }
-    /// How many entries start at or before x.
+    /// How many entries start at or before x. The rows ask in nearly time order, so the search
+    /// starts where the last one ended and widens (galloping): a few reads near the last answer
+    /// rather than a binary search's cache misses over the whole array for every row.
     std::size_t starting_by(std::int64_t x) const {
-        return static_cast<std::size_t>(std::upper_bound(starts.begin(), starts.end(), x) -
-                                        starts.begin());
+        const std::size_t n = starts.size();
+        const std::size_t h = std::min(hint_, n);
+        std::size_t lo = h, hi = h;  // the answer is in [lo, hi]
+        if (h < n && starts[h] <= x) {
+            lo = h + 1;
+            std::size_t i = lo;
+            for (std::size_t step = 1; i < n && starts[i] <= x; step *= 2) {
+                lo = i + 1;
+                i += step;
+            }
+            hi = std::min(i, n);
+        } else {
+            std::size_t i = h;
+            for (std::size_t step = 1; i > 0 && starts[i - 1] > x; step *= 2) {
+                hi = i - 1;
+                i = i > step ? i - step : 0;
+            }
+            lo = i;
+        }
+        hint_ = static_cast<std::size_t>(
+            std::upper_bound(starts.begin() + static_cast<std::ptrdiff_t>(lo),
+                             starts.begin() + static_cast<std::ptrdiff_t>(hi), x) -
+            starts.begin());
+        return hint_;
     }
+
+  private:
+    mutable std::size_t hint_ = 0;  ///< the last answer
 };
 
 struct TaskInfo {
