@@ -16,6 +16,30 @@ namespace ptune::swimlane::detail::json_out {
 // (No anonymous namespace: JsonWriter's lambdas capture these types, which GCC flags with
 // -Wsubobject-linkage where the unity build includes this file.)
 
+/// Runs `helper` on a second thread while this one runs `main`. When either throws, `stop` tells
+/// the other to finish early, and the exception is rethrown here once both are done.
+template <class Helper, class Main, class Stop>
+void on_two_threads(Helper&& helper, Main&& main, Stop&& stop) {
+    std::exception_ptr helper_failed;
+    std::thread thread([&] {
+        try {
+            helper();
+        } catch (...) {
+            helper_failed = std::current_exception();
+            stop();
+        }
+    });
+    try {
+        main();
+    } catch (...) {
+        stop();
+        thread.join();
+        throw;
+    }
+    thread.join();
+    if (helper_failed) std::rethrow_exception(helper_failed);
+}
+
 /// What an event is: EventMerge's groups of streams, in the order events at one instant come.
 enum EventKind : std::uint8_t { kSliceEvent, kCounterEvent, kFlowStart, kFlowEnd, kKinds };
 
@@ -56,23 +80,8 @@ class EventMerge {
             sort_queued(items);
         } else {
             helper_items.reserve(largest);
-            std::exception_ptr helper_failed;
-            std::thread helper([&] {
-                try {
-                    sort_queued(helper_items);
-                } catch (...) {
-                    helper_failed = std::current_exception();
-                }
-            });
-            try {
-                sort_queued(items);
-            } catch (...) {
-                queued = kStreams;
-                helper.join();
-                throw;
-            }
-            helper.join();
-            if (helper_failed) std::rethrow_exception(helper_failed);
+            on_two_threads([&] { sort_queued(helper_items); }, [&] { sort_queued(items); },
+                           [&] { queued = kStreams; });
         }
         for (int stream = 0; stream < kStreams; ++stream) advance(stream);
         for (int kind = 0; kind < kKinds; ++kind) best_[kind] = earliest(kind);
@@ -339,25 +348,8 @@ class JsonWriter {
             }
             turns.turn_changed.notify_all();
         };
-        std::exception_ptr helper_failed;
         GrowingBuf main_range, helper_range;
-        std::thread helper([&] {
-            try {
-                work(helper_range);
-            } catch (...) {
-                helper_failed = std::current_exception();
-                stop_all();
-            }
-        });
-        try {
-            work(main_range);
-        } catch (...) {
-            stop_all();
-            helper.join();
-            throw;
-        }
-        helper.join();
-        if (helper_failed) std::rethrow_exception(helper_failed);
+        on_two_threads([&] { work(helper_range); }, [&] { work(main_range); }, stop_all);
         first_ = false;
     }
 
