@@ -58,6 +58,36 @@ constexpr std::array<std::string_view, kCaseMetricCount> kCaseMetricNames = {
     "bench.ranks",
     "bench.rank_imbalance"};
 
+/// A case's metrics by CaseMetric (nullopt: the case has none of it).
+using CaseMetricValues = std::array<std::optional<double>, kCaseMetricCount>;
+
+/// The metrics publish_case() sets for a case.
+CaseMetricValues case_metric_values(const CaseMetrics& block) {
+    CaseMetricValues values;
+    values[kUnavailable] = block.effective_us ? 0.0 : 1.0;
+    const bool fallback = block.fallback_flattened;
+    values[kFallbackFlattened] = fallback ? 1.0 : 0.0;
+    const Summary* s = block.effective_us ? &*block.effective_us : nullptr;
+    const bool full = s != nullptr && !s->mean_only;
+    const bool declared = full && block.declared_rounds && !fallback;
+    if (s != nullptr) values[kEffectiveMean] = s->mean;
+    if (full) {
+        values[kEffectiveMin] = s->min;
+        values[kEffectiveMedian] = s->median;
+        values[kEffectiveMax] = s->max;
+        values[kRounds] = static_cast<double>(s->rounds);
+        if (s->median > 0.0) values[kMeanOverMedian] = s->mean / s->median;
+    }
+    if (declared) {
+        values[kDeclaredRounds] = static_cast<double>(*block.declared_rounds);
+        values[kRoundsShortfall] =
+            static_cast<double>(*block.declared_rounds) - static_cast<double>(s->rounds);
+    }
+    if (block.ranks > 0) values[kRanks] = static_cast<double>(block.ranks);
+    values[kRankImbalance] = block.rank_imbalance;
+    return values;
+}
+
 /// With `slots` (the reused subject's), publish_case() finds the metric nodes the subject
 /// holds: each is looked up by name once per sweep, not per case.
 struct MetricSlots {
@@ -92,7 +122,7 @@ void publish_case(std::string_view name, const std::string& file, std::size_t li
                   MetricSlots* slots = nullptr, bool named = true) {
     auto& metrics = subject.metrics;
     if (slots != nullptr && !reused) slots = nullptr;
-    const auto set = [&](CaseMetric k, double value) {
+    const auto set = [&](std::size_t k, double value) {
         const std::string_view name = kCaseMetricNames[k];
         if (slots != nullptr && slots->held[k]) {
             slots->node[k]->second = value;
@@ -108,11 +138,7 @@ void publish_case(std::string_view name, const std::string& file, std::size_t li
             slots->held[k] = true;
         }
     };
-    const auto set_if = [&](CaseMetric k, bool present, double value) {
-        if (present) {
-            set(k, value);
-            return;
-        }
+    const auto erase = [&](std::size_t k) {
         if (slots != nullptr) {  // every change went through `slots`
             if (slots->held[k]) metrics.erase(slots->node[k]);
             slots->held[k] = false;
@@ -125,25 +151,13 @@ void publish_case(std::string_view name, const std::string& file, std::size_t li
     } else {
         subject.locations.push_back({file, line, 0});
     }
-    set(kUnavailable, block.effective_us ? 0.0 : 1.0);
-    const bool fallback = block.fallback_flattened;
-    set(kFallbackFlattened, fallback ? 1.0 : 0.0);
-    const Summary* s = block.effective_us ? &*block.effective_us : nullptr;
-    const bool full = s != nullptr && !s->mean_only;
-    const bool declared = full && block.declared_rounds && !fallback;
-    set_if(kEffectiveMean, s != nullptr, s ? s->mean : 0.0);
-    set_if(kEffectiveMin, full, full ? s->min : 0.0);
-    set_if(kEffectiveMedian, full, full ? s->median : 0.0);
-    set_if(kEffectiveMax, full, full ? s->max : 0.0);
-    set_if(kRounds, full, full ? static_cast<double>(s->rounds) : 0.0);
-    set_if(kMeanOverMedian, full && s->median > 0.0,
-           full && s->median > 0.0 ? s->mean / s->median : 0.0);
-    set_if(kDeclaredRounds, declared, declared ? static_cast<double>(*block.declared_rounds) : 0.0);
-    set_if(kRoundsShortfall, declared,
-           declared ? static_cast<double>(*block.declared_rounds) - static_cast<double>(s->rounds)
-                    : 0.0);
-    set_if(kRanks, block.ranks > 0, static_cast<double>(block.ranks));
-    set_if(kRankImbalance, block.rank_imbalance.has_value(), block.rank_imbalance.value_or(0.0));
+    const CaseMetricValues values = case_metric_values(block);
+    for (std::size_t k = 0; k < kCaseMetricCount; ++k) {
+        if (values[k])
+            set(k, *values[k]);
+        else
+            erase(k);
+    }
 }
 
 }  // namespace
@@ -210,9 +224,13 @@ std::vector<rules::Finding> case_findings(const ForEach& each, const rules::Cata
 struct CaseRuleScreen::State {
     State(const rules::Catalogue& catalogue, std::string_view area)
         : case_rules(catalogue, "case", {std::string(area)}),
-          screened(rules_to_screen(case_rules)) {}
+          screened(rules_to_screen(case_rules)) {
+        for (const rules::Rule* rule : screened)
+            slotted.emplace_back(rule->compiled_condition, kCaseMetricNames);
+    }
     rules::SubjectRules case_rules;
-    std::vector<const rules::Rule*> screened;  ///< rules_to_screen(case_rules)
+    std::vector<const rules::Rule*> screened;       ///< rules_to_screen(case_rules)
+    std::vector<rules::SlottedExpression> slotted;  ///< their conditions on case_metric_values
     rules::Subject subject;
     MetricSlots slots;
 };
@@ -224,14 +242,18 @@ CaseRuleScreen::~CaseRuleScreen() = default;
 bool CaseRuleScreen::screen(std::string_view name, const std::string& file, std::size_t line,
                             const CaseMetrics& metrics, std::vector<rules::Finding>& findings) {
     State& state = *state_;
-    if (state.screened.empty()) return false;
-    publish_case(name, file, line, metrics, state.subject, true, &state.slots, false);
-    // Conditions read metrics (and labels), never the name or the location: those are set only
-    // for the few cases a rule holds for (not copied for each of 100,000 cases).
-    if (std::none_of(state.screened.begin(), state.screened.end(),
-                     [&](const rules::Rule* rule) { return holds(*rule, state.subject); }))
-        return false;
-    name_case(name, file, line, state.subject);
+    // The screened conditions read the case's metric values by position: no subject is filled
+    // and no metric looked up by name for the ~all cases no rule holds for. A case subject has
+    // only these metrics and no labels, so the verdicts are the subject's.
+    const CaseMetricValues values = case_metric_values(metrics);
+    bool any = false;
+    for (std::size_t r = 0; r < state.screened.size() && !any; ++r) {
+        const auto verdict = state.slotted[r].evaluate(values, state.screened[r]->params);
+        any = verdict && *verdict != 0;
+    }
+    if (!any) return false;
+    // Only now the subject, named and located for the findings.
+    publish_case(name, file, line, metrics, state.subject, true, &state.slots);
     state.case_rules.evaluate(state.subject, findings);
     return true;
 }

@@ -300,27 +300,40 @@ bool text_valued(const Expression& e) {
     return e.kind == Expression::Kind::String || e.kind == Expression::Kind::Label;
 }
 
-std::optional<double> eval_number(const Expression& e, const Subject& subject,
+/// Where an evaluation reads metrics and labels: a Subject's, by name.
+struct SubjectLookup {
+    const Subject& subject;
+    std::optional<double> metric(const Expression& node) const { return subject.metric(node.name); }
+    const std::string* label(const std::string& name) const {
+        auto it = subject.labels.find(name);
+        return it == subject.labels.end() ? nullptr : &it->second;
+    }
+};
+
+template <class Lookup>
+std::optional<double> eval_number(const Expression& e, const Lookup& lookup,
                                   const std::map<std::string, double>& params);
 
 /// An operand of `==` or `!=` beside a text: a text (a string literal, a label's value) or a
 /// number; nullopt when missing.
-std::optional<Value> operand_value(const Expression& e, const Subject& subject,
+template <class Lookup>
+std::optional<Value> operand_value(const Expression& e, const Lookup& lookup,
                                    const std::map<std::string, double>& params) {
     if (e.kind == Expression::Kind::String) return Value{e.name};
     if (e.kind == Expression::Kind::Label) {
-        auto it = subject.labels.find(e.name);
-        if (it == subject.labels.end()) return std::nullopt;
-        return Value{it->second};
+        const std::string* label = lookup.label(e.name);
+        if (label == nullptr) return std::nullopt;
+        return Value{*label};
     }
-    auto number = eval_number(e, subject, params);
+    auto number = eval_number(e, lookup, params);
     if (!number) return std::nullopt;
     return Value{*number};
 }
 
 /// A node's value, which is a number: a text value, like a missing one, is nullopt. Runs once
 /// per rule and subject (every case of a sweep), so without a variant or an operator's name.
-std::optional<double> eval_number(const Expression& e, const Subject& subject,
+template <class Lookup>
+std::optional<double> eval_number(const Expression& e, const Lookup& lookup,
                                   const std::map<std::string, double>& params) {
     using K = Expression::Kind;
     using O = Expression::Op;
@@ -331,23 +344,23 @@ std::optional<double> eval_number(const Expression& e, const Subject& subject,
         case K::Label:
             return std::nullopt;
         case K::Metric:
-            return subject.metric(e.name);
+            return lookup.metric(e);
         case K::Param: {
             auto it = params.find(e.name);
             if (it == params.end()) return std::nullopt;
             return it->second;
         }
         case K::Unary: {
-            auto value = eval_number(*e.children[0], subject, params);
+            auto value = eval_number(*e.children[0], lookup, params);
             if (!value) return std::nullopt;
             return e.op == O::Not ? (*value == 0 ? 1.0 : 0.0) : -*value;
         }
         case K::Call: {
-            if (e.op == O::Has) return subject.metric(e.children[0]->name) ? 1.0 : 0.0;
-            auto a = eval_number(*e.children[0], subject, params);
+            if (e.op == O::Has) return lookup.metric(*e.children[0]) ? 1.0 : 0.0;
+            auto a = eval_number(*e.children[0], lookup, params);
             if (!a) return std::nullopt;
             if (e.op == O::Abs) return std::fabs(*a);
-            auto b = eval_number(*e.children[1], subject, params);
+            auto b = eval_number(*e.children[1], lookup, params);
             if (!b) return std::nullopt;
             return e.op == O::Min ? std::min(*a, *b) : std::max(*a, *b);
         }
@@ -357,9 +370,9 @@ std::optional<double> eval_number(const Expression& e, const Subject& subject,
     if (e.op == O::And || e.op == O::Or) {
         const bool is_and = e.op == O::And;
         // Kleene logic: a decided operand wins over an unknown one.
-        auto a = eval_number(*e.children[0], subject, params);
+        auto a = eval_number(*e.children[0], lookup, params);
         if (a && ((*a != 0) != is_and)) return is_and ? 0.0 : 1.0;
-        auto b = eval_number(*e.children[1], subject, params);
+        auto b = eval_number(*e.children[1], lookup, params);
         if (b && ((*b != 0) != is_and)) return is_and ? 0.0 : 1.0;
         if (!a || !b) return std::nullopt;
         return is_and ? 1.0 : 0.0;
@@ -368,14 +381,14 @@ std::optional<double> eval_number(const Expression& e, const Subject& subject,
         // Text compares only by == and != (a text never equals a number); any other
         // operator is unknown.
         if (e.op != O::Equal && e.op != O::NotEqual) return std::nullopt;
-        auto left = operand_value(*e.children[0], subject, params);
-        auto right = operand_value(*e.children[1], subject, params);
+        auto left = operand_value(*e.children[0], lookup, params);
+        auto right = operand_value(*e.children[1], lookup, params);
         if (!left || !right) return std::nullopt;
         return (*left == *right) == (e.op == O::Equal) ? 1.0 : 0.0;
     }
-    auto left = eval_number(*e.children[0], subject, params);
+    auto left = eval_number(*e.children[0], lookup, params);
     if (!left) return std::nullopt;
-    auto right = eval_number(*e.children[1], subject, params);
+    auto right = eval_number(*e.children[1], lookup, params);
     if (!right) return std::nullopt;
     const double a = *left, b = *right;
     switch (e.op) {
@@ -419,7 +432,38 @@ Result<std::shared_ptr<const Expression>> compile_expression(std::string_view te
 
 std::optional<double> evaluate_expression(const Expression& expression, const Subject& subject,
                                           const std::map<std::string, double>& params) {
-    return eval_number(expression, subject, params);
+    return eval_number(expression, SubjectLookup{subject}, params);
+}
+
+SlottedExpression::SlottedExpression(std::shared_ptr<const Expression> expression,
+                                     std::span<const std::string_view> names)
+    : expression_(std::move(expression)) {
+    auto bind = [&](const auto& self, const Expression& e) -> void {
+        if (e.kind == Expression::Kind::Metric) {
+            auto at = std::find(names.begin(), names.end(), e.name);
+            slots_.push_back(
+                {&e, at == names.end() ? kMissing : static_cast<std::size_t>(at - names.begin())});
+        }
+        for (const auto& child : e.children) self(self, *child);
+    };
+    bind(bind, *expression_);
+}
+
+std::optional<double> SlottedExpression::evaluate(
+    std::span<const std::optional<double>> values,
+    const std::map<std::string, double>& params) const {
+    // A metric node's position is found among the expression's few metric nodes by address.
+    struct SlotLookup {
+        const SlottedExpression& slotted;
+        std::span<const std::optional<double>> values;
+        std::optional<double> metric(const Expression& node) const {
+            for (const auto& [bound, slot] : slotted.slots_)
+                if (bound == &node) return slot < values.size() ? values[slot] : std::nullopt;
+            return std::nullopt;
+        }
+        const std::string* label(const std::string&) const { return nullptr; }
+    };
+    return eval_number(*expression_, SlotLookup{*this, values}, params);
 }
 
 std::vector<std::string> expression_metrics(const Expression& expression) {

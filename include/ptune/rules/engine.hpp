@@ -13,6 +13,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -111,5 +112,23 @@ std::optional<double> evaluate_expression(const Expression& expression, const Su
                                           const std::map<std::string, double>& params);
 /// Metric names an expression reads.
 std::vector<std::string> expression_metrics(const Expression& expression);
+
+/// An expression whose metrics are values by position in a fixed list of names, bound once:
+/// for one condition over many subjects that carry the same few metrics and no labels (a
+/// sweep's cases), without a Subject and a lookup by name for each.
+class SlottedExpression {
+  public:
+    SlottedExpression(std::shared_ptr<const Expression> expression,
+                      std::span<const std::string_view> names);
+    /// What evaluate_expression gives for a subject without labels whose metrics are the
+    /// present `values` (by position in the names); a metric not among the names is missing.
+    std::optional<double> evaluate(std::span<const std::optional<double>> values,
+                                   const std::map<std::string, double>& params) const;
+
+  private:
+    static constexpr std::size_t kMissing = static_cast<std::size_t>(-1);
+    std::shared_ptr<const Expression> expression_;
+    std::vector<std::pair<const Expression*, std::size_t>> slots_;  ///< metric node → position
+};
 
 }  // namespace ptune::rules
