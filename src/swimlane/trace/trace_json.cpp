@@ -300,9 +300,9 @@ class JsonWriter {
     void events(const JsonRender& how) {
         EventMerge merge(m_, how.parallel_sort_events);
         const std::size_t batch_size = std::max<std::size_t>(how.batch_events, 1);
-        std::vector<EventRef> batch;
-        batch.reserve(batch_size);
         if (!how.two_threads || merge.size() <= batch_size) {
+            std::vector<EventRef> batch;
+            batch.reserve(batch_size);
             while (merge.next(batch, batch_size)) render_batch(batch);
             return;
         }
@@ -350,7 +350,6 @@ class JsonWriter {
         };
         GrowingBuf main_range, helper_range;
         on_two_threads([&] { work(helper_range); }, [&] { work(main_range); }, stop_all);
-        first_ = false;
     }
 
     /// One batch of events, each record and what it points at fetched a few events early
