@@ -7,7 +7,7 @@
 # Each INPUT (a records file, a capture directory or an L3 tree) is converted by both binaries,
 # each in its own scratch directory under the same output name, to a JSON trace, a .json.gz
 # trace, a protobuf trace and a JSON trace with --overhead. For every run the output file (the
-# .json.gz also inflated), stdout, stderr and the exit code must be the same (`cmp`). Prints one
+# .json.gz inflated), stdout, stderr and the exit code must be the same (`cmp`). Prints one
 # line per input and variant; exit 1 on any difference.
 set -uo pipefail
 old=${1:?usage: swimlane_identity.sh OLD_PTUNE NEW_PTUNE INPUT...}
@@ -43,12 +43,18 @@ for input in "$@"; do
         for f in rc.txt stdout.txt stderr.txt; do
             cmp -s "$work/old/$f" "$work/new/$f" || { same=0; echo "  $f differs"; }
         done
-        if [ -e "$work/old/$out" ] || [ -e "$work/new/$out" ]; then
-            cmp -s "$work/old/$out" "$work/new/$out" || { same=0; echo "  $out differs"; }
-            if [ $variant = gz ] && [ -e "$work/old/$out" ]; then
-                cmp -s <(gzip -dc "$work/old/$out") <(gzip -dc "$work/new/$out") ||
-                    { same=0; echo "  $out inflates differently"; }
+        if [ $variant = gz ] && [ -e "$work/old/$out" ] && [ -e "$work/new/$out" ]; then
+            # The trace is what must not change; where the renderer cuts the compressor's
+            # blocks may (a change of buffering moves a cut by a few bytes), so a different
+            # .json.gz that inflates alike is only noted.
+            if ! cmp -s <(gzip -dc "$work/old/$out") <(gzip -dc "$work/new/$out"); then
+                same=0
+                echo "  $out inflates differently"
+            elif ! cmp -s "$work/old/$out" "$work/new/$out"; then
+                echo "  note: $out inflates alike, its blocks are cut elsewhere"
             fi
+        elif [ -e "$work/old/$out" ] || [ -e "$work/new/$out" ]; then
+            cmp -s "$work/old/$out" "$work/new/$out" || { same=0; echo "  $out differs"; }
         fi
         if [ $same = 1 ]; then
             echo "same: $variant exit $(cat "$work/old/rc.txt") $input"

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <limits>
@@ -185,6 +186,40 @@ TEST_CASE("text::starts_with compares the whole literal and nothing past the tex
     std::string_view cut = std::string_view("effective_us ").substr(0, 12);  // no NUL behind it
     CHECK_FALSE(text::starts_with(cut, "effective_us "));
     CHECK(text::starts_with(cut, "effective_us"));
+}
+
+TEST_CASE("write_decimal writes what std::to_chars writes, at every width", "[text]") {
+    auto check = [](std::uint64_t value) {
+        char expected[24], written[24];
+        const char* expected_end = std::to_chars(expected, expected + 24, value).ptr;
+        const auto width = static_cast<unsigned>(expected_end - expected);
+        INFO(value);
+        REQUIRE(text::decimal_width(value) == width);
+        std::memset(written, 'x', sizeof written);
+        char* end = text::write_decimal(written, value, width);
+        CHECK(std::string_view(written, static_cast<std::size_t>(end - written)) ==
+              std::string_view(expected, width));
+        CHECK(*end == 'x');  // nothing past the digits
+    };
+    // Both sides of every power of ten and of every power of two: where widths change.
+    for (std::uint64_t power = 1;; power *= 10) {
+        check(power - 1);
+        check(power);
+        check(power + 1);
+        if (power > std::numeric_limits<std::uint64_t>::max() / 10) break;
+    }
+    for (unsigned bit = 0; bit < 64; ++bit) {
+        const std::uint64_t power = std::uint64_t{1} << bit;
+        check(power - 1);
+        check(power);
+        check(power + 1);
+    }
+    check(std::numeric_limits<std::uint64_t>::max());
+    std::uint64_t state = 0x9E3779B97F4A7C15u;
+    for (int k = 0; k < 100000; ++k) {
+        state ^= state << 13, state ^= state >> 7, state ^= state << 17;
+        check(state >> (state % 64));  // every magnitude
+    }
 }
 
 TEST_CASE("LineReader streams lines, strips CR and cuts over-long lines", "[io]") {

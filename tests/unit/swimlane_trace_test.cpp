@@ -21,6 +21,7 @@
 #include <nlohmann/json.hpp>
 
 #include "../../src/swimlane/trace/background_buf.hpp"
+#include "../../src/swimlane/trace/json_sink.hpp"
 #include "../../src/swimlane/trace/trace_args.hpp"
 #include "../../src/swimlane/trace/trace_model.hpp"
 #include "ptune/core/io.hpp"
@@ -1078,6 +1079,62 @@ TEST_CASE("GrowingBuf keeps every byte as it grows, and starts over after clear(
             CHECK(buffer.written().empty());
         }
     }
+}
+
+TEST_CASE("the JSON sink writes integers and exact microseconds as fmt would",
+          "[swimlane][trace]") {
+    std::ostringstream out;
+    std::string expected;
+    {
+        detail::json_out::Sink sink(out);
+        for (std::int64_t v :
+             {std::int64_t{0}, std::int64_t{7}, std::int64_t{-7}, std::int64_t{10},
+              std::int64_t{-99}, std::int64_t{100}, std::int64_t{4294967296},
+              std::numeric_limits<std::int64_t>::min(), std::numeric_limits<std::int64_t>::max()}) {
+            sink.integer(v);
+            sink.ch(' ');
+            expected += fmt::format("{} ", v);
+        }
+        for (std::int32_t v : {std::numeric_limits<std::int32_t>::min(), -1, 0, 65535}) {
+            sink.integer(v);
+            sink.ch(' ');
+            expected += fmt::format("{} ", v);
+        }
+        sink.integer(std::numeric_limits<std::uint64_t>::max());
+        sink.integer(std::uint32_t{4000000000u});
+        expected += fmt::format("{}{}", std::numeric_limits<std::uint64_t>::max(), 4000000000u);
+        // Every fraction and sign, whole parts of every width: exact, never through a double.
+        auto exact_us = [](std::int64_t ns) {
+            std::uint64_t magnitude =
+                ns < 0 ? 0 - static_cast<std::uint64_t>(ns) : static_cast<std::uint64_t>(ns);
+            return fmt::format("{}{}.{:03}", ns < 0 ? "-" : "", magnitude / 1000, magnitude % 1000);
+        };
+        std::vector<std::int64_t> times = {0,
+                                           1,
+                                           9,
+                                           10,
+                                           999,
+                                           1000,
+                                           1001,
+                                           9999,
+                                           10000,
+                                           -1,
+                                           -999,
+                                           -1000,
+                                           -1001,
+                                           123456789012,
+                                           std::numeric_limits<std::int64_t>::min(),
+                                           std::numeric_limits<std::int64_t>::max()};
+        for (std::int64_t ns = -2500; ns <= 2500; ns += 7) times.push_back(ns);
+        for (std::int64_t ns = 1; ns < std::int64_t{1} << 62; ns = ns * 3 + 1) times.push_back(ns);
+        for (std::int64_t ns : times) {
+            sink.ch(' ');
+            sink.us(ns);
+            expected += ' ' + exact_us(ns);
+        }
+        sink.flush();
+    }
+    CHECK(out.str() == expected);
 }
 
 TEST_CASE("the trace reserves an alloc bar only for a submitted task deps.json lacks",

@@ -183,7 +183,16 @@ class Sink {
     template <class Int>
     void integer(Int value) {
         room(24);
-        len_ = static_cast<std::size_t>(std::to_chars(buf_ + len_, buf_ + size_, value).ptr - buf_);
+        char* p = buf_ + len_;
+        std::uint64_t magnitude = static_cast<std::uint64_t>(value);
+        if constexpr (std::is_signed_v<Int>) {
+            if (value < 0) {
+                *p++ = '-';
+                magnitude = 0 - magnitude;
+            }
+        }
+        p = text::write_decimal(p, magnitude, text::decimal_width(magnitude));
+        len_ = static_cast<std::size_t>(p - buf_);
     }
     /// Microseconds with exactly three decimals from integer ns (`-12.345`).
     void us(std::int64_t ns) {
@@ -194,12 +203,13 @@ class Sink {
             *p++ = '-';
             magnitude = 0 - magnitude;
         }
-        p = std::to_chars(p, buf_ + size_, magnitude / 1000).ptr;
-        auto fraction = static_cast<unsigned>(magnitude % 1000);
-        p[0] = '.';
-        p[1] = static_cast<char>('0' + fraction / 100);
-        p[2] = static_cast<char>('0' + fraction / 10 % 10);
-        p[3] = static_cast<char>('0' + fraction % 10);
+        const std::uint64_t whole = magnitude / 1000;
+        p = text::write_decimal(p, whole, text::decimal_width(whole));
+        // The three decimals as the last three of a four-digit number (1000 + fraction).
+        char decimals[4];
+        text::write_decimal(decimals, 1000 + (magnitude - whole * 1000), 4);
+        decimals[0] = '.';
+        std::memcpy(p, decimals, 4);
         len_ = static_cast<std::size_t>(p + 4 - buf_);
     }
     /// The converter's short task label: `t<local>` on ring 0, else `r<ring>t<local>`.

@@ -235,8 +235,14 @@ class JsonWriter {
         // `,"pid":P,"tid":T` of every track, rendered once: every event names its track.
         track_keys_.reserve(m_.tracks.size());
         for (const Track& t : m_.tracks)
-            track_keys_.push_back(",\"pid\":" + std::to_string(t.pid) +
-                                  ",\"tid\":" + std::to_string(t.tid));
+            track_keys_.push_back(
+                Block(",\"pid\":" + std::to_string(t.pid) + ",\"tid\":" + std::to_string(t.tid)));
+        for (std::size_t name = 0; name < kFlowNames; ++name)
+            for (bool start : {false, true})
+                flow_heads_[name * 2 + start] =
+                    Block("{\"name\":\"" + std::string(flow_name(static_cast<FlowName>(name))) +
+                          (start ? R"(","cat":"flow","ph":"s","id":)"
+                                 : R"(","cat":"flow","ph":"f","id":)"));
     }
 
     /// The whole trace.
@@ -400,7 +406,9 @@ class JsonWriter {
         out_.integer(t.tid);
     }
     /// `,"pid":P,"tid":T` of a track.
-    void track_key(std::uint32_t track) { out_.text(track_keys_[track]); }
+    void track_key(std::uint32_t track) {
+        out_.prefix(track_keys_[track].text, track_keys_[track].size);
+    }
 
     template <std::size_t N>
     void key_us(const char (&key)[N], std::int64_t ns) {
@@ -522,9 +530,8 @@ class JsonWriter {
     void flow(std::uint32_t index, bool start) {
         const Flow& f = m_.flows[index];
         const Slice& s = m_.slices[f.slice(start)];
-        out_.lit("{\"name\":\"");
-        out_.text(flow_name(f.name()));
-        out_.text(start ? R"(","cat":"flow","ph":"s","id":)" : R"(","cat":"flow","ph":"f","id":)");
+        const Block& head = flow_heads_[static_cast<std::size_t>(f.name()) * 2 + start];
+        out_.prefix(head.text, head.size);
         id(s, index);
         track_key(s.track);
         key_us(",\"ts\":", m_.flow_ts(index, start));
@@ -687,7 +694,22 @@ class JsonWriter {
     const TraceModel& m_;
     std::ostream& out_stream_;  // what out_ writes to
     Sink out_;
-    std::vector<std::string> track_keys_;
+    /// Text of at most 64 bytes, copied whole (Sink::prefix: a constant-size copy, inlined)
+    /// and cut to its size: the parts of every event that are the same for many.
+    struct Block {
+        Block() = default;
+        explicit Block(std::string_view from) : size(from.size()) {
+            if (size > text.size()) throw std::logic_error("trace JSON block longer than 64 bytes");
+            std::copy(from.begin(), from.end(), text.begin());
+        }
+        std::array<char, 64> text{};
+        std::size_t size = 0;
+    };
+    static constexpr std::size_t kFlowNames =
+        static_cast<std::size_t>(FlowName::SubmitDispatch) + 1;
+    std::vector<Block> track_keys_;
+    /// `{"name":"<flow name>","cat":"flow","ph":"s|f","id":` by (name, start).
+    std::array<Block, kFlowNames * 2> flow_heads_{};
     std::string scratch_;
     bool first_ = true;
 };
