@@ -61,15 +61,18 @@ struct EventRef {
 class EventMerge {
   public:
     EventMerge(const TraceModel& model, std::size_t parallel_from) : m_(model) {
+        // The orders and each thread's scratch are made here, before the sorts, so that their
+        // memory comes from this thread's heap, whose holes it can reuse: a second thread
+        // allocates from a heap of its own (the orders the helper made there raised the run's
+        // peak by 1.1 MB at 20K tasks).
         std::size_t largest = 0;
         for (int stream = 0; stream < kStreams; ++stream) {
             auto [begin, end] = part(stream);
+            order_[stream].resize(end - begin);
             largest = std::max<std::size_t>(largest, end - begin);
             size_ += end - begin;
         }
-        // Streams go to whichever thread is free, largest first; each thread's scratch is made
-        // here, so that its memory comes from this thread's heap, whose holes it can reuse (a
-        // second thread allocates from a heap of its own).
+        // Streams go to whichever thread is free.
         std::atomic<int> queued = 0;
         auto sort_queued = [&](std::vector<std::uint64_t>& items) {
             for (int stream; (stream = queued++) < kStreams;) sort_stream(stream, items);
@@ -133,10 +136,9 @@ class EventMerge {
     }
 
     void sort_stream(int stream, std::vector<std::uint64_t>& items) {
-        auto [begin, end] = part(stream);
-        auto& order = order_[stream];
-        order.resize(end - begin);
-        for (std::uint32_t i = begin; i < end; ++i) order[i - begin] = i;
+        const std::uint32_t begin = part(stream).first;
+        auto& order = order_[stream];  // (sized by the constructor)
+        for (std::uint32_t i = 0; i < order.size(); ++i) order[i] = begin + i;
         switch (const EventKind kind = kind_of(stream)) {
             case kSliceEvent:
                 stable_order(
