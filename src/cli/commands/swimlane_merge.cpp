@@ -4,7 +4,9 @@
 
 #include <unistd.h>
 
+#include <future>
 #include <iostream>
+#include <sstream>
 
 #include "cli/commands/commands.hpp"
 #include "cli/commands/l3_tree.hpp"
@@ -91,19 +93,32 @@ class SwimlaneMergeCommand : public Command {
         auto inputs = l3::load_merge_inputs(request, context.diagnostics);
         if (!inputs) return context.fail(inputs.error());
         context.add_inputs(inputs->input_files());
+        const bool verbose = context.options.verbose > 0;
+        // The summary reads only the loaded captures: it is made on a second thread while the
+        // trace is built on this one, which leaves that core idle until the trace's sorts.
+        std::future<std::string> summary;
+        if (wants_trace && output != "-")
+            summary = std::async(std::launch::async, [&] {
+                std::ostringstream text;
+                l3::write_merge_summary(text, *inputs, format == "json", input_, output,
+                                        verbose && !inputs->merged, STDOUT_FILENO);
+                return std::move(text).str();
+            });
         if (Flow flow = wants_trace ? write(*inputs, context) : Flow::next(); flow.stopped())
             return flow.exit_code();
         context.flush_diagnostics();
-        bool verbose = context.options.verbose > 0;
         if (wants_trace && output == "-") {
             std::cerr << l3::merge_console(*inputs, input_, "<stdout>", verbose, STDERR_FILENO);
             return 0;
         }
         auto out = context.open_output("-");
         if (!out) return context.fail(out.error());
-        l3::write_merge_summary((*out)->stream(), *inputs, format == "json", input_,
-                                wants_trace ? output : std::string(), verbose && !inputs->merged,
-                                STDOUT_FILENO);
+        if (summary.valid())
+            (*out)->stream() << summary.get();
+        else
+            l3::write_merge_summary((*out)->stream(), *inputs, format == "json", input_,
+                                    wants_trace ? output : std::string(),
+                                    verbose && !inputs->merged, STDOUT_FILENO);
         if (auto status = (*out)->commit(); !status) return context.fail(status.error());
         return 0;
     }
