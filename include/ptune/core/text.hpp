@@ -2,6 +2,7 @@
 /// @file text.hpp
 /// Small, allocation-free text helpers shared by the parsers.
 
+#include <array>
 #include <bit>
 #include <cstddef>
 #include <cstdint>
@@ -70,26 +71,11 @@ template <std::size_t N>
 /// The number of decimal digits of `value` (1 for 0), without a loop: the bit width gives the
 /// digit count to within one, a table of powers of ten settles it.
 [[gnu::always_inline]] inline unsigned decimal_width(std::uint64_t value) {
-    static constexpr std::uint64_t kPowers[20] = {1u,
-                                                  10u,
-                                                  100u,
-                                                  1000u,
-                                                  10000u,
-                                                  100000u,
-                                                  1000000u,
-                                                  10000000u,
-                                                  100000000u,
-                                                  1000000000u,
-                                                  10000000000u,
-                                                  100000000000u,
-                                                  1000000000000u,
-                                                  10000000000000u,
-                                                  100000000000000u,
-                                                  1000000000000000u,
-                                                  10000000000000000u,
-                                                  100000000000000000u,
-                                                  1000000000000000000u,
-                                                  10000000000000000000u};
+    static constexpr auto kPowers = [] {
+        std::array<std::uint64_t, 20> powers{1};
+        for (std::size_t i = 1; i < powers.size(); ++i) powers[i] = powers[i - 1] * 10;
+        return powers;
+    }();
     // bit_width · log10(2) rounded down: 1233 / 4096 ≈ 0.30103.
     // (`value | 1`: 0 has one digit; no other value changes its count by it.)
     const unsigned guess = (static_cast<unsigned>(std::bit_width(value | 1)) * 1233) >> 12;

@@ -96,7 +96,7 @@ class SwimlaneMergeCommand : public Command {
         const bool verbose = context.options.verbose > 0;
         // The summary reads only the loaded captures: it is made on a second thread while the
         // trace is built on this one, which leaves that core idle until the trace's sorts.
-        std::future<std::string> summary;
+        std::future<std::string> summary;  // (none without a trace file: made below)
         if (wants_trace && output != "-")
             summary = std::async(std::launch::async, [&] {
                 std::ostringstream text;
@@ -117,8 +117,7 @@ class SwimlaneMergeCommand : public Command {
             (*out)->stream() << summary.get();
         else
             l3::write_merge_summary((*out)->stream(), *inputs, format == "json", input_,
-                                    wants_trace ? output : std::string(),
-                                    verbose && !inputs->merged, STDOUT_FILENO);
+                                    std::string(), verbose && !inputs->merged, STDOUT_FILENO);
         if (auto status = (*out)->commit(); !status) return context.fail(status.error());
         return 0;
     }
