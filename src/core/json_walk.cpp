@@ -348,9 +348,8 @@ class JsonScanner {
             while (pos_ + i < end_) {
                 // Eight bytes at a time up to the next byte to look at (little-endian words).
                 if (std::endian::native == std::endian::little && end_ - (pos_ + i) >= 8) {
-                    std::uint64_t word;
-                    std::memcpy(&word, data_ + pos_ + i, 8);
-                    const std::uint64_t stops = text::json_string_stops(word);
+                    const std::uint64_t stops =
+                        text::json_string_stops(text::load_word(data_ + pos_ + i));
                     if (stops == 0) {
                         i += 8;
                         continue;

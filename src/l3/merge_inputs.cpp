@@ -109,15 +109,17 @@ render::Report merge_report(const MergeInputs& inputs, const std::string& trace_
     return report;
 }
 
-void write_merge_summary(std::ostream& out, const MergeInputs& inputs, bool json,
-                         const std::string& input, const std::string& trace_path, bool verbose,
-                         int fd) {
-    if (json) {
+std::future<std::string> merge_summary_alongside(const MergeInputs& inputs, bool json,
+                                                 std::string input, std::string trace_path,
+                                                 bool verbose, int fd) {
+    return std::async(std::launch::async, [&inputs, json, input = std::move(input),
+                                           trace_path = std::move(trace_path), verbose, fd] {
+        if (!json) return merge_console(inputs, input, trace_path, verbose, fd);
+        std::ostringstream out;
         render::write_json(render::to_json(merge_report(inputs, trace_path)), out);
         out << '\n';
-    } else {
-        out << merge_console(inputs, input, trace_path, verbose, fd);
-    }
+        return std::move(out).str();
+    });
 }
 
 }  // namespace ptune::l3

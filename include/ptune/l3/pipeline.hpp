@@ -7,6 +7,7 @@
 /// `containment_spliced_multi_rank` metadata. Without host logs the ranks are not placed and
 /// the caller merges them each on its own axis, as before.
 
+#include <future>
 #include <optional>
 #include <ostream>
 #include <string>
@@ -85,9 +86,12 @@ std::string merge_console(const MergeInputs& inputs, const std::string& input,
 /// The JSON report of swimlane-merge: build_merge_report, plus `multi_rank` when placed.
 render::Report merge_report(const MergeInputs& inputs, const std::string& trace_path);
 
-/// swimlane-merge's stdout: merge_report as JSON when `json`, else merge_console.
-void write_merge_summary(std::ostream& out, const MergeInputs& inputs, bool json,
-                         const std::string& input, const std::string& trace_path, bool verbose,
-                         int fd);
+/// swimlane-merge's stdout — merge_report as JSON when `json`, else merge_console — made on a
+/// second thread: it reads only the loaded captures, so the caller writes the trace meanwhile
+/// (whose model is built on one core, the other idle until its sorts). `inputs` must live until
+/// the text is taken.
+std::future<std::string> merge_summary_alongside(const MergeInputs& inputs, bool json,
+                                                 std::string input, std::string trace_path,
+                                                 bool verbose, int fd);
 
 }  // namespace ptune::l3

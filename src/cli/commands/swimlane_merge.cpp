@@ -1,12 +1,11 @@
 // ptune swimlane-merge RECORDS|DIR -o OUT: swimlane records + deps.json + kernel names → one
 // Perfetto trace (JSON, gzip JSON or protobuf) and the converter's console summary, all made by
-// l3/pipeline.hpp (load_merge_inputs, write_merge_trace, write_merge_summary).
+// l3/pipeline.hpp (load_merge_inputs, write_merge_trace, merge_summary_alongside).
 
 #include <unistd.h>
 
 #include <future>
 #include <iostream>
-#include <sstream>
 
 #include "cli/commands/commands.hpp"
 #include "cli/commands/l3_tree.hpp"
@@ -94,30 +93,22 @@ class SwimlaneMergeCommand : public Command {
         if (!inputs) return context.fail(inputs.error());
         context.add_inputs(inputs->input_files());
         const bool verbose = context.options.verbose > 0;
-        // The summary reads only the loaded captures: it is made on a second thread while the
-        // trace is built on this one, which leaves that core idle until the trace's sorts.
-        std::future<std::string> summary;  // (none without a trace file: made below)
-        if (wants_trace && output != "-")
-            summary = std::async(std::launch::async, [&] {
-                std::ostringstream text;
-                l3::write_merge_summary(text, *inputs, format == "json", input_, output,
-                                        verbose && !inputs->merged, STDOUT_FILENO);
-                return std::move(text).str();
-            });
+        const bool trace_on_stdout = wants_trace && output == "-";
+        std::future<std::string> summary;
+        if (!trace_on_stdout)
+            summary = l3::merge_summary_alongside(*inputs, format == "json", input_,
+                                                  wants_trace ? output : std::string(),
+                                                  verbose && !inputs->merged, STDOUT_FILENO);
         if (Flow flow = wants_trace ? write(*inputs, context) : Flow::next(); flow.stopped())
             return flow.exit_code();
         context.flush_diagnostics();
-        if (wants_trace && output == "-") {
+        if (trace_on_stdout) {
             std::cerr << l3::merge_console(*inputs, input_, "<stdout>", verbose, STDERR_FILENO);
             return 0;
         }
         auto out = context.open_output("-");
         if (!out) return context.fail(out.error());
-        if (summary.valid())
-            (*out)->stream() << summary.get();
-        else
-            l3::write_merge_summary((*out)->stream(), *inputs, format == "json", input_,
-                                    std::string(), verbose && !inputs->merged, STDOUT_FILENO);
+        (*out)->stream() << summary.get();
         if (auto status = (*out)->commit(); !status) return context.fail(status.error());
         return 0;
     }

@@ -209,9 +209,9 @@ std::size_t RecordsWalker::take_container(std::size_t level, std::string_view te
          section_ != Section::HostOrchestratorPhases) ||
         (level != 2 && level != 3))
         return 0;
-    const FlatObject& object = flat_;
     const std::size_t length = read_flat_object(text, flat_);
     if (length == 0) return 0;
+    const FlatObject& object = flat_;
     // What the callbacks do with such an object: on_open, a phase_field per scalar member, the
     // ready-queue depths from the integer elements of the shared_at_* arrays, on_close.
     on_open(level, true);
