@@ -353,6 +353,28 @@ class LineBuffer {
     void fill(std::size_t blanks) {
         if (blanks > 0) std::memset(grow(blanks), ' ', blanks);
     }
+    /// Room for `n` more bytes and kSlack beyond them, written through the pointer returned and
+    /// then kept by commit(): a row is laid out with plain stores, not a call per cell.
+    static constexpr std::size_t kSlack = 32;
+    char* reserve(std::size_t n) {
+        const std::size_t need = size_ + n + kSlack;
+        if (need > data_.size())
+            data_.resize(std::max({std::size_t{1024}, 2 * data_.size(), need}));
+        return data_.data() + size_;
+    }
+    void commit(const char* end) {
+        size_ = static_cast<std::size_t>(end - data_.data());
+        if (size_ >= kFlush) flush();
+    }
+    /// Writes `n` blanks at `at` (room reserved) and returns the end: up to kSlack in one store.
+    static char* blanks(char* at, std::size_t n) {
+        static constexpr char kBlanks[kSlack + 1] = "                                ";
+        if (n <= kSlack)
+            std::memcpy(at, kBlanks, kSlack);
+        else
+            std::memset(at, ' ', n);
+        return at + n;
+    }
     // Ends the line begun at `start`: its trailing blanks (as text::trim_right) dropped.
     void end_line(std::size_t start) {
         while (size_ > start && is_blank(data_[size_ - 1])) --size_;
@@ -360,11 +382,13 @@ class LineBuffer {
         if (size_ >= kFlush) flush();
     }
 
-  private:
-    static constexpr std::size_t kFlush = 64 * 1024;
+    /// What end_line() trims from a line's end (as text::trim_right).
     static bool is_blank(char c) {
         return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\v' || c == '\f';
     }
+
+  private:
+    static constexpr std::size_t kFlush = 64 * 1024;
     char* grow(std::size_t n) {
         if (size_ + n > data_.size())  // grows to a little above kFlush for a long table
             data_.resize(std::max({std::size_t{1024}, 2 * data_.size(), size_ + n}));
@@ -388,6 +412,16 @@ void write_rows(const Table& table, const std::vector<std::string_view>& header,
     LineBuffer text(out);
     std::vector<std::vector<std::string>> cell_lines(columns.size());
     std::vector<std::size_t> cell_widths(columns.size());
+    // Per column of the group: its alignment and the width it is padded to (the last column,
+    // left-aligned, is not padded: no trailing blanks).
+    std::vector<Align> aligns(columns.size());
+    std::vector<std::size_t> pads(columns.size());
+    std::size_t padded = kGap * columns.size();  // the blanks of a line at most, with the gaps
+    for (std::size_t i = 0; i < columns.size(); ++i) {
+        aligns[i] = column_align(table, columns[i]);
+        pads[i] = i + 1 == columns.size() && aligns[i] == Align::Left ? 0 : widths[columns[i]];
+        padded += pads[i];
+    }
     // Appends the i-th cell of a line, `cell_w` columns wide, padded to its column.
     auto put = [&](std::size_t i, std::string_view cell, std::size_t cell_w,
                    const std::vector<std::string>& styles) {
@@ -413,7 +447,29 @@ void write_rows(const Table& table, const std::vector<std::string_view>& header,
             cell_widths[i] = c < cells.size() ? widths_of_cells[c] : 0;
             fits = fits && cell_widths[i] <= widths[c];
         }
-        if (fits) {  // every cell on one line as it is: no fitting, no overflow
+        if (fits && (!color || styles.empty())) {  // the common line: plain stores
+            std::size_t bytes = padded + 1;
+            for (std::size_t i = 0; i < columns.size(); ++i)
+                if (columns[i] < cells.size()) bytes += cells[columns[i]].size();
+            char* const start = text.reserve(bytes);
+            char* at = start;
+            for (std::size_t i = 0; i < columns.size(); ++i) {
+                const std::size_t c = columns[i];
+                const std::size_t fill = pads[i] - std::min(pads[i], cell_widths[i]);
+                if (i) at = LineBuffer::blanks(at, kGap);
+                if (aligns[i] == Align::Right) at = LineBuffer::blanks(at, fill);
+                if (c < cells.size() && !cells[c].empty()) {
+                    std::memcpy(at, cells[c].data(), cells[c].size());
+                    at += cells[c].size();
+                }
+                if (aligns[i] == Align::Left) at = LineBuffer::blanks(at, fill);
+            }
+            while (at > start && LineBuffer::is_blank(at[-1])) --at;
+            *at++ = '\n';
+            text.commit(at);
+            return;
+        }
+        if (fits) {  // coloured cells on one line as they are: no fitting, no overflow
             const std::size_t start = text.size();
             for (std::size_t i = 0; i < columns.size(); ++i) {
                 std::size_t c = columns[i];
