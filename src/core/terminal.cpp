@@ -105,6 +105,11 @@ std::size_t display_width(std::string_view text) {
             i += 8;
             continue;
         }
+        if (text.size() - i < 8) {  // the last bytes, padded with NUL (plain) to a word
+            std::uint64_t last = 0;
+            std::memcpy(&last, text.data() + i, text.size() - i);
+            if (text::non_plain_bytes(last) == 0) return width + (text.size() - i);
+        }
         if (std::size_t skip = escape_length(text, i); skip > 0) {
             i += skip;
             continue;
@@ -126,6 +131,47 @@ std::string elide_left(std::string_view text, std::size_t width) {
     return std::string(kEllipsis) + std::string(tail);
 }
 
+namespace {
+
+// True when `paragraph` is plain ASCII (a column a byte, no colour code) whose words are
+// separated by single blanks, with none at either end: its wrapped lines are then pieces of it
+// (nearly every message and advice a report prints).
+bool plain_single_spaced(std::string_view paragraph) {
+    if (paragraph.empty() || paragraph.front() == ' ' || paragraph.back() == ' ') return false;
+    if (display_width(paragraph) != paragraph.size()) return false;
+    return paragraph.find("  ") == std::string_view::npos;
+}
+
+// Where the first line of a plain_single_spaced() paragraph ends: at the last blank within
+// `width` columns (a blank at `width` ends a full line), or, when its first word is wider, at
+// the end of that word; its end when it fits.
+std::size_t plain_line_end(std::string_view paragraph, std::size_t width) {
+    if (paragraph.size() <= width) return paragraph.size();
+    std::size_t cut = paragraph.rfind(' ', width);
+    if (cut == std::string_view::npos) cut = paragraph.find(' ');
+    return cut == std::string_view::npos ? paragraph.size() : cut;
+}
+
+// wrap() of a plain_single_spaced() paragraph.
+void wrap_plain(std::string_view paragraph, std::size_t width, std::vector<std::string>& lines) {
+    for (;;) {
+        const std::size_t end = plain_line_end(paragraph, width);
+        lines.emplace_back(paragraph.substr(0, end));
+        if (end == paragraph.size()) return;
+        paragraph.remove_prefix(end + 1);
+    }
+}
+
+// wrap(text, width).front(), without laying out the lines after it when it can.
+std::string first_wrapped_line(std::string_view text, std::size_t width) {
+    const std::string_view paragraph = text.substr(0, text.find('\n'));
+    if (width != 0 && plain_single_spaced(paragraph))
+        return std::string(paragraph.substr(0, plain_line_end(paragraph, width)));
+    return wrap(text, width).front();
+}
+
+}  // namespace
+
 std::vector<std::string> wrap(std::string_view text, std::size_t width) {
     std::vector<std::string> lines;
     if (width == 0) width = std::string_view::npos;
@@ -134,6 +180,12 @@ std::vector<std::string> wrap(std::string_view text, std::size_t width) {
         std::size_t newline = text.find('\n', start);
         std::string_view paragraph =
             text.substr(start, newline == std::string_view::npos ? newline : newline - start);
+        if (plain_single_spaced(paragraph)) {
+            wrap_plain(paragraph, width, lines);
+            if (newline == std::string_view::npos) break;
+            start = newline + 1;
+            continue;
+        }
         std::string line;
         std::size_t line_width = 0;
         std::size_t i = 0;
@@ -170,14 +222,16 @@ std::string hang(std::string_view first, std::string_view text, std::size_t widt
     std::string out(first);
     std::size_t used = display_width(first);
     if (width == 0 ||
-        (used + display_width(text) <= width && text.find('\n') == std::string_view::npos))
-        return out + std::string(text);
+        (used + display_width(text) <= width && text.find('\n') == std::string_view::npos)) {
+        out += text;
+        return out;
+    }
     // The first line has `width - used` columns (none when `first` fills it), the others
     // `width - indent`.
     std::size_t first_room = width > used ? width - used : 0;
     std::size_t room = width > indent + 10 ? width - indent : 10;
     std::string_view rest = text;
-    std::string head = first_room > 0 ? wrap(text, first_room).front() : std::string();
+    std::string head = first_room > 0 ? first_wrapped_line(text, first_room) : std::string();
     // A first word too long for the first line starts on the next one, alone there.
     if (!head.empty() && rest.substr(0, head.size()) == head && display_width(head) <= first_room) {
         out += head;

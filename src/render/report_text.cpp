@@ -598,12 +598,23 @@ void write_text_findings(std::span<const rules::Finding> findings, std::ostream&
     const std::string indent(kIndent, ' ');
     std::pair<std::string, std::string> advice, guide;  // (text, laid out) of the last finding
     for (const auto& finding : findings) {
-        std::string subject = subject_text(finding.subject);
-        std::string severity = fmt::format("[{}]", rules::to_string(finding.severity));
-        std::string head =
-            fmt::format("{} {}{}{}: ", severity, finding.rule,
-                        finding.catalogue.empty() ? "" : " (" + finding.catalogue + ")",
-                        subject.empty() ? "" : " " + valid_utf8(subject));
+        // Appended piece by piece: thousands of findings, no format string parsed for each.
+        std::string severity = "[";
+        severity += rules::to_string(finding.severity);
+        severity += ']';
+        std::string head = severity;
+        head += ' ';
+        head += finding.rule;
+        if (!finding.catalogue.empty()) {
+            head += " (";
+            head += finding.catalogue;
+            head += ')';
+        }
+        if (std::string subject = subject_text(finding.subject); !subject.empty()) {
+            head += ' ';
+            head += valid_utf8(subject);
+        }
+        head += ": ";
         // Long messages wrap under their finding; colour goes on after the layout.
         std::string block = term::hang(head, valid_utf8(finding.message), width, kIndent);
         out << term::paint(severity, severity_color(finding.severity), color)
@@ -612,8 +623,8 @@ void write_text_findings(std::span<const rules::Finding> findings, std::ostream&
         at += "at ";
         for (const auto& location : finding.locations) {
             std::string where = location.file;
-            if (location.line) where += fmt::format(":{}", location.line);
-            if (location.column) where += fmt::format(":{}", location.column);
+            if (location.line) (where += ':') += std::to_string(location.line);
+            if (location.column) (where += ':') += std::to_string(location.column);
             std::size_t room = width > at.size() ? width - at.size() : 0;
             out << at << (width ? term::elide_left(where, room) : where) << '\n';
         }

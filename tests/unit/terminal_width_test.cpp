@@ -89,6 +89,86 @@ TEST_CASE("wrap keeps words whole", "[terminal]") {
           std::vector<std::string>{"cross.mte2-bound-with-ph001", "P2"});
 }
 
+namespace {
+
+std::vector<std::string> words_of(std::string_view text) {
+    std::vector<std::string> words;
+    for (auto word : ptune::text::split(text, ' '))
+        if (!word.empty()) words.emplace_back(word);
+    return words;
+}
+
+// `lines` are a greedy layout of `words`, the first line in `first_room` columns and the others
+// in `room`: each line is its words joined by single blanks, fits its room unless it is one word
+// wider, and could not have taken the next line's first word.
+void check_greedy(const std::vector<std::string>& lines, const std::vector<std::string>& words,
+                  std::size_t first_room, std::size_t room) {
+    std::vector<std::string> laid_out;
+    for (std::size_t l = 0; l < lines.size(); ++l) {
+        INFO("line " << l << " '" << lines[l] << "'");
+        const std::vector<std::string> line_words = words_of(lines[l]);
+        std::string joined;
+        for (const auto& word : line_words) joined += (joined.empty() ? "" : " ") + word;
+        CHECK(lines[l] == joined);
+        const std::size_t fits = l == 0 ? first_room : room;
+        CHECK((lines[l].size() <= fits || line_words.size() == 1));
+        if (l + 1 < lines.size() && !lines[l].empty())
+            CHECK(lines[l].size() + 1 + words_of(lines[l + 1]).front().size() > fits);
+        laid_out.insert(laid_out.end(), line_words.begin(), line_words.end());
+    }
+    CHECK(laid_out == words);
+}
+
+}  // namespace
+
+TEST_CASE("wrap and hang lay out plain single-spaced text greedily", "[terminal]") {
+    // Words of every length about the widths (one wider than any line): the texts whose lines
+    // are pieces of them, laid out without a word-by-word pass.
+    const std::vector<std::string> vocabulary = {"a",
+                                                 "to",
+                                                 "the",
+                                                 "mean",
+                                                 "1.05",
+                                                 "median",
+                                                 "effective_us",
+                                                 "interference,",
+                                                 "abcdefghijklmnopqrstuvwxyz0123"};
+    std::srand(7);
+    for (int round = 0; round < 5000; ++round) {
+        std::string text;
+        const int count = 1 + std::rand() % 30;
+        for (int w = 0; w < count; ++w)
+            text += (w ? " " : "") + vocabulary[std::rand() % vocabulary.size()];
+        const std::vector<std::string> words = words_of(text);
+        const std::size_t width = 1 + static_cast<std::size_t>(std::rand() % 45);
+        INFO("text '" << text << "', width " << width);
+        check_greedy(ptune::term::wrap(text, width), words, width, width);
+
+        // A finding's head, then continuation lines under `indent` blanks (at least 10 columns).
+        const std::string first(static_cast<std::size_t>(std::rand() % 20), 'h');
+        const std::size_t indent = static_cast<std::size_t>(std::rand() % 12);
+        std::vector<std::string> lines =
+            lines_of(ptune::term::hang(first + ": ", text, width, indent));
+        REQUIRE(lines.front().starts_with(first + ":"));
+        lines.front().erase(0, std::min(lines.front().size(), first.size() + 2));
+        for (std::size_t l = 1; l < lines.size(); ++l) {
+            REQUIRE(lines[l].starts_with(std::string(indent, ' ')));
+            lines[l].erase(0, indent);
+        }
+        // The first word starts on the next line when it does not fit after the head.
+        const bool moved = lines.front().empty();
+        CHECK(moved == (first.size() + 2 + words.front().size() > width));
+        if (moved) lines.erase(lines.begin());
+        const std::size_t room = width > indent + 10 ? width - indent : 10;
+        check_greedy(lines, words, moved ? room : width - first.size() - 2, room);
+    }
+    CHECK(ptune::term::wrap("", 10) == std::vector<std::string>{""});
+    CHECK(ptune::term::wrap("abc def", 7) == std::vector<std::string>{"abc def"});
+    CHECK(ptune::term::wrap("abc def", 6) == std::vector<std::string>{"abc", "def"});
+    CHECK(ptune::term::wrap("abcdefgh ij", 3) == std::vector<std::string>{"abcdefgh", "ij"});
+    CHECK(ptune::term::wrap("a  b\n c", 10) == std::vector<std::string>{"a b", "c"});
+}
+
 TEST_CASE("hang wraps under its first line", "[terminal]") {
     std::string text = ptune::term::hang(
         "    advice: ", "one two three four five six seven eight nine ten eleven", 30, 12);
