@@ -143,6 +143,7 @@ TEST_CASE("wrap and hang lay out plain single-spaced text greedily", "[terminal]
         const std::size_t width = 1 + static_cast<std::size_t>(std::rand() % 45);
         INFO("text '" << text << "', width " << width);
         check_greedy(ptune::term::wrap(text, width), words, width, width);
+        CHECK(ptune::term::wrap(text, 0) == std::vector<std::string>{text});  // 0: no limit
 
         // A finding's head, then continuation lines under `indent` blanks (at least 10 columns).
         const std::string first(static_cast<std::size_t>(std::rand() % 20), 'h');
