@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <sstream>
+#include <system_error>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -112,14 +113,21 @@ render::Report merge_report(const MergeInputs& inputs, const std::string& trace_
 std::future<std::string> merge_summary_alongside(const MergeInputs& inputs, bool json,
                                                  std::string input, std::string trace_path,
                                                  bool verbose, int fd) {
-    return std::async(std::launch::async, [&inputs, json, input = std::move(input),
-                                           trace_path = std::move(trace_path), verbose, fd] {
+    auto make = [&inputs, json, input = std::move(input), trace_path = std::move(trace_path),
+                 verbose, fd] {
         if (!json) return merge_console(inputs, input, trace_path, verbose, fd);
         std::ostringstream out;
         render::write_json(render::to_json(merge_report(inputs, trace_path)), out);
         out << '\n';
         return std::move(out).str();
-    });
+    };
+    try {
+        return std::async(std::launch::async, make);  // a copy: `make` stays whole if it throws
+    } catch (const std::system_error&) {              // no second thread: made now
+        std::promise<std::string> made;
+        made.set_value(make());
+        return made.get_future();
+    }
 }
 
 }  // namespace ptune::l3

@@ -427,16 +427,13 @@ void write_rows(const Table& table, const std::vector<std::string_view>& header,
                    const std::vector<std::string>& styles) {
         std::size_t c = columns[i];
         if (i) text.fill(kGap);
-        Align align = column_align(table, c);
-        // The last column is not padded when left-aligned: no trailing blanks.
-        std::size_t width = i + 1 == columns.size() && align == Align::Left ? 0 : widths[c];
-        std::size_t fill = width - std::min(width, cell_w);
-        if (align == Align::Right) text.fill(fill);
+        std::size_t fill = pads[i] - std::min(pads[i], cell_w);
+        if (aligns[i] == Align::Right) text.fill(fill);
         if (color && c < styles.size() && !styles[c].empty() && !cell.empty())
             text.append(term::paint(cell, styles[c], true));
         else
             text.append(cell);
-        if (align == Align::Left) text.fill(fill);
+        if (aligns[i] == Align::Left) text.fill(fill);
     };
     auto write_row = [&](const std::vector<std::string_view>& cells,
                          const std::vector<std::size_t>& widths_of_cells,
@@ -447,7 +444,9 @@ void write_rows(const Table& table, const std::vector<std::string_view>& header,
             cell_widths[i] = c < cells.size() ? widths_of_cells[c] : 0;
             fits = fits && cell_widths[i] <= widths[c];
         }
-        if (fits && (!color || styles.empty())) {  // the common line: plain stores
+        // The common line, every cell as it is and none coloured: plain stores. The others
+        // (coloured, or cells to fit) are laid out line by line below.
+        if (fits && (!color || styles.empty())) {
             std::size_t bytes = padded + 1;
             for (std::size_t i = 0; i < columns.size(); ++i)
                 if (columns[i] < cells.size()) bytes += cells[columns[i]].size();
@@ -467,15 +466,6 @@ void write_rows(const Table& table, const std::vector<std::string_view>& header,
             while (at > start && LineBuffer::is_blank(at[-1])) --at;
             *at++ = '\n';
             text.commit(at);
-            return;
-        }
-        if (fits) {  // coloured cells on one line as they are: no fitting, no overflow
-            const std::size_t start = text.size();
-            for (std::size_t i = 0; i < columns.size(); ++i) {
-                std::size_t c = columns[i];
-                put(i, c < cells.size() ? cells[c] : std::string_view(), cell_widths[i], styles);
-            }
-            text.end_line(start);
             return;
         }
         for (std::size_t i = 0; i < columns.size(); ++i) {
