@@ -207,6 +207,7 @@ class JsonScanner {
             if (!walker_.levels_.empty()) {
                 if (end_ - pos_ < JsonWalker::kContainerWindow)
                     ensure(JsonWalker::kContainerWindow);
+                walker_.container_offset_ = base_ + pos_;
                 if (std::size_t taken = walker_.take_container(
                         walker_.levels_.size(), std::string_view(data_ + pos_, end_ - pos_))) {
                     pos_ += taken;

@@ -4,8 +4,11 @@
 #include "ptune/swimlane/pipeline.hpp"
 
 #include <algorithm>
+#include <fstream>
 #include <future>
 #include <limits>
+#include <memory>
+#include <system_error>
 
 #include <fmt/format.h>
 
@@ -111,6 +114,36 @@ Result<HostAlignmentInput> load_host_alignment(const std::filesystem::path& reco
     return input;
 }
 
+/// Records files from this size on have their phase objects read ahead (RecordsReadAhead): a
+/// smaller one is read before a second thread would help.
+constexpr std::uintmax_t kReadAheadFrom = 1u << 20;
+
+/// The read-ahead of a records file that is a regular file large enough, reading it through a
+/// stream of its own; else null.
+std::unique_ptr<RecordsReadAhead> make_read_ahead(const std::string& path) {
+    std::error_code ec;
+    const std::uintmax_t size = std::filesystem::file_size(path, ec);
+    if (ec || size < kReadAheadFrom) return nullptr;
+    auto file = std::make_shared<std::ifstream>(path, std::ios::binary);
+    if (!*file) return nullptr;
+    return std::make_unique<RecordsReadAhead>(
+        [file](std::uint64_t offset, char* into, std::size_t n) -> std::size_t {
+            file->clear();
+            if (!file->seekg(static_cast<std::streamoff>(offset))) return 0;
+            file->read(into, static_cast<std::streamsize>(n));
+            return static_cast<std::size_t>(file->gcount());
+        },
+        size);
+}
+
+/// Stops a read-ahead when it goes out of scope (before the futures that run it are waited for).
+struct ReadAheadStop {
+    RecordsReadAhead* read_ahead;
+    ~ReadAheadStop() {
+        if (read_ahead) read_ahead->finish();
+    }
+};
+
 double rule_param(const rules::Catalogue& catalogue, std::string_view rule,
                   const std::string& param, double fallback) {
     const rules::Rule* found = catalogue.find(rule);
@@ -160,16 +193,31 @@ Result<LoadedCapture> load_capture(const CaptureFiles& files, const LoadRequest&
     bool deps_named = !request.deps.empty();
     loaded.files.deps = deps_named ? request.deps : files.deps;
     Diagnostics deps_diagnostics;
-    std::future<Result<std::optional<Deps>>> deps_read;
     // (Both on stdin cannot be read at once: then one after the other, as before.)
     const bool stdin_involved = records_path == "-" || loaded.files.deps == "-";
+    // The second thread, once deps.json is read, reads the records' phase objects ahead.
+    std::unique_ptr<RecordsReadAhead> read_ahead =
+        stdin_involved ? nullptr : make_read_ahead(records_path);
+    read_options.read_ahead = read_ahead.get();
+    std::future<Result<std::optional<Deps>>> deps_read;
+    std::future<void> reading_ahead;
     if (!loaded.files.deps.empty())
         deps_read = std::async(stdin_involved ? std::launch::deferred : std::launch::async, [&] {
-            return load_deps(
+            auto deps = load_deps(
                 loaded.files.deps,
                 deps_named && (request.named_files_required || io::is_special(loaded.files.deps)),
                 deps_diagnostics);
+            if (read_ahead) read_ahead->run();
+            return deps;
         });
+    else if (read_ahead)
+        try {
+            reading_ahead = std::async(std::launch::async, [&] { read_ahead->run(); });
+        } catch (const std::system_error&) {
+            read_options.read_ahead = nullptr;
+        }
+    // Whatever ends this function stops the read-ahead first, so that the futures' waits end.
+    const ReadAheadStop stop_reading_ahead{read_ahead.get()};
     auto capture = read_capture(records->stream(), read_options, diagnostics);
     if (!capture) return capture.error();  // (the future's destructor waits for deps.json)
     loaded.capture = std::move(*capture);

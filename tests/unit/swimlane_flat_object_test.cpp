@@ -3,14 +3,18 @@
 // tokenizer reads it, what it refuses is left to the tokenizer, and a records file reads the
 // same with and without it.
 
+#include <algorithm>
 #include <random>
+#include <sstream>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include <fmt/format.h>
 #include <catch2/catch.hpp>
 
 #include "../../src/swimlane/records/flat_object.hpp"
+#include "../../src/swimlane/records/phase_read_ahead.hpp"
 #include "../../src/swimlane/records/walker.hpp"
 #include "ptune/core/io.hpp"
 
@@ -169,10 +173,18 @@ TEST_CASE("what read_flat_object takes, the tokenizer reads alike", "[swimlane][
 namespace {
 
 /// The phase records and task rows a walk of `text` collected, as text, and how many
-/// containers it took at once.
-std::pair<std::vector<std::string>, std::size_t> records_read(const std::string& text) {
+/// containers it took at once (with `read_ahead`: how many it took from it; the text streamed).
+std::pair<std::vector<std::string>, std::size_t> records_read(
+    const std::string& text, PhaseReadAhead* read_ahead = nullptr) {
     RecordsWalker walker;
-    json_stream::walk(text, walker);
+    walker.read_ahead = read_ahead;
+    if (read_ahead) {
+        std::istringstream stream(text);
+        json_stream::walk(stream, walker);
+        read_ahead->finish();
+    } else {
+        json_stream::walk(text, walker);
+    }
     std::vector<std::string> out;
     auto add = [&](const char* section, const RawPhase& p) {
         out.push_back(fmt::format(
@@ -193,7 +205,26 @@ std::pair<std::vector<std::string>, std::size_t> records_read(const std::string&
                               walker.malformed_rows));
     out.push_back(fmt::format("arrays {} {} failed {} line {}", walker.scheduler_arrays,
                               walker.orchestrator_arrays, walker.failed(), walker.error_line()));
-    return {out, walker.containers_taken};
+    return {out, read_ahead ? walker.containers_read_ahead : walker.containers_taken};
+}
+
+/// A walk of `text` with its phase objects read ahead in blocks of `block` bytes from `source`
+/// (the same text unless a test changes it) on a second thread.
+std::pair<std::vector<std::string>, std::size_t> read_ahead_of(const std::string& text,
+                                                               const std::string& source,
+                                                               std::size_t block, bool walk_waits) {
+    PhaseReadAhead read_ahead(
+        [&](std::uint64_t offset, char* into, std::size_t n) {
+            if (offset >= source.size()) return std::size_t{0};
+            n = std::min<std::size_t>(n, source.size() - offset);
+            std::copy_n(source.data() + offset, n, into);
+            return n;
+        },
+        source.size(), block, walk_waits);
+    std::thread reader([&] { read_ahead.run(); });
+    auto read = records_read(text, &read_ahead);
+    reader.join();
+    return read;
 }
 
 /// `text` with a newline after every '{' and '[': the same JSON, but nothing is taken at once.
@@ -258,4 +289,82 @@ TEST_CASE("records read the same with containers taken at once and walked token 
         }
         CHECK(taken == walked);
     }
+}
+
+TEST_CASE("records read the same with phase objects read ahead on a second thread",
+          "[swimlane][records]") {
+    // The second thread finds the objects that start lines and reads them as the walk would;
+    // the walk takes one only where its own bytes are the same. Blocks of every size cut objects
+    // and lines anywhere, the walk's stream window (64 KiB) cuts them elsewhere: a large capture
+    // of one object a line, with what the record must carry over (the kind names in the order
+    // the walk meets them, a thread named by the object or by its array, several objects on a
+    // line, two kind names in one object, objects the reader refuses) reads the same.
+    std::string text = R"({"chip_swimlane_level": 4,
+  "aicore_tasks": [
+    [0, 1, 2, 10, 20],
+    [1, 2, 3, 11, 21]
+  ],
+  "aicpu_scheduler_phases": [
+    [
+)";
+    std::mt19937 random(7);
+    const char* kinds[] = {"dispatch", "complete", "idle", "fanin", "k\\u0069nd", "resolve"};
+    std::size_t plain = 0;  // objects the second thread reads (one kind name, no escape, no 1.5)
+    std::size_t plain_in_first_half = 0;
+    const std::size_t half = 200000;  // (of the ~420 KB)
+    for (int line = 0; line < 2500; ++line) {
+        if (line == 1200) text += "    ],\n    [\n";  // the next scheduler thread
+        const int shape = static_cast<int>(random() % 40);
+        const std::size_t kind = random() % 6;
+        const bool read = kind != 4 && shape != 1 && shape != 2 && shape != 4;
+        plain += read;
+        plain += shape == 3 && kind != 4;  // (after a refused one the line is left)
+        if (text.size() < half) plain_in_first_half = plain;
+        std::string object = fmt::format(
+            R"({{"kind": "{}", "start_cycles": {}, "end_cycles": {}, "loop_iter": {}, "tasks_processed": 1, "shared_at_start": [0,{},0], "shared_at_end": [1,0,{}]}})",
+            kinds[kind], 1000 + line * 10, 1005 + line * 10, line, line % 3, line % 5);
+        if (shape == 0) object.insert(1, R"("thread_idx": 7, )");
+        if (shape == 1) object.insert(1, R"("kind": "early", )");  // two kind names
+        if (shape == 2) object.insert(1, R"("phase": "x", "start_time_us": 1.5, )");
+        if (shape == 3) object += R"(, {"kind": "second", "start_cycles": 3, "end_cycles": 4})";
+        if (shape == 4) object.insert(1, R"("\n": 1, )");  // refused (an escape)
+        text += (line % 7 == 0 ? "\t" : "      ") + object +
+                (line == 1199 || line == 2499 ? "\n" : ",\r\n");
+    }
+    text += R"(    ]
+  ],
+  "aicpu_orchestrator_phases": [[
+      {"submit_idx": 0, "task_id": 4294967296, "start_cycles": 1, "end_cycles": 2},
+      {"submit_idx": 1, "task_id": 4294967297, "start_cycles": 2, "end_cycles": 3}
+  ]]
+})";
+    plain += 2;  // the orchestrator's
+    REQUIRE(text.size() > 3 * (1u << 16));
+    const auto walked = records_read(text).first;
+    REQUIRE(walked.size() > 2500);
+    for (std::size_t block :
+         {std::size_t{97}, std::size_t{4096}, std::size_t{65536}, text.size()}) {
+        INFO("blocks of " << block);
+        auto [read, ahead] = read_ahead_of(text, text, block, true);
+        CHECK(read == walked);
+        // Every plain object, but those whose line starts in one block and '{' (or a second
+        // object) is in the next: a few at each block boundary.
+        CHECK(ahead <= plain);
+        CHECK(ahead >= plain - (block < 4096 ? plain / 5 : text.size() / block * 2 + 2));
+        CHECK(read_ahead_of(text, text, block, false).first == walked);
+    }
+    // A file that changed under the second thread (every digit of its second half): only the
+    // objects of the first half are taken.
+    std::string changed = text;
+    for (std::size_t at = half; at < changed.size(); ++at)
+        if (changed[at] >= '0' && changed[at] <= '8') ++changed[at];
+    auto [read, ahead] = read_ahead_of(text, changed, 4096, true);
+    CHECK(read == walked);
+    CHECK(ahead <= plain_in_first_half + 1);
+    CHECK(ahead + 2 * half / 4096 + 2 >= plain_in_first_half);
+    // A file cut short for the second thread: the rest is the walk's.
+    auto [cut, cut_ahead] = read_ahead_of(text, text.substr(0, text.size() / 3), 4096, true);
+    CHECK(cut == walked);
+    CHECK(cut_ahead > plain / 4);
+    CHECK(cut_ahead < plain / 2);
 }

@@ -60,6 +60,9 @@ class JsonWalker {
     std::size_t index_at(std::size_t level) const { return levels_[level - 1].index; }
     /// 1-based line the scanner is on (the line of the token being delivered), 0 outside a walk.
     std::size_t current_line() const { return line_ ? *line_ : 0; }
+    /// Byte offset in the input (from its first byte) of the container take_container is
+    /// offered.
+    std::size_t container_offset() const { return container_offset_; }
 
     /// A scalar at depth() (inside the container at that level).
     virtual void on_scalar(const Scalar& value) = 0;
@@ -109,6 +112,7 @@ class JsonWalker {
 
     std::vector<Level> levels_;
     const std::size_t* line_ = nullptr;  ///< the scanner's line counter during a walk
+    std::size_t container_offset_ = 0;
     bool failed_ = false;
     std::size_t error_line_ = 0, error_column_ = 0;
     std::string error_what_;

@@ -6,7 +6,9 @@
 /// Diagnostics with file and line, and keep what parsed before any damage.
 
 #include <cstdint>
+#include <functional>
 #include <istream>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -18,6 +20,43 @@
 #include "ptune/swimlane/model.hpp"
 
 namespace ptune::swimlane {
+
+namespace records {
+class PhaseReadAhead;
+}
+
+/// The phase objects of a records file read ahead on a second thread while read_capture streams
+/// the same file, which then takes a record read ahead wherever its bytes are the ones it reads
+/// (the record is the same) and reads the rest itself. `run()` on the second thread; read_capture
+/// calls `finish()` when its walk ends. For a file that stays put: a file that changes meanwhile
+/// is only read more slowly.
+class RecordsReadAhead {
+  public:
+    /// Reads up to `n` bytes at `offset` of the records file into `into`; how many it read.
+    using ReadAt = std::function<std::size_t(std::uint64_t offset, char* into, std::size_t n)>;
+    /// `size`: the file's. Blocks of `block_bytes` are read ahead; with `walk_waits` (tests)
+    /// the walk waits for every block to be read ahead instead of reading on.
+    RecordsReadAhead(ReadAt read_at, std::uint64_t size, std::size_t block_bytes = 1u << 16,
+                     bool walk_waits = false);
+    ~RecordsReadAhead();
+    RecordsReadAhead(const RecordsReadAhead&) = delete;
+    RecordsReadAhead& operator=(const RecordsReadAhead&) = delete;
+
+    /// Reads ahead of the walk until finish() or the end of the file (the second thread).
+    void run();
+    /// Stops run() (waiting for it to return) and frees its memory; idempotent.
+    void finish();
+    /// Phase objects the last read_capture took from the read-ahead.
+    std::size_t taken() const { return taken_; }
+
+    /// (read_capture) The walk's side, and how many objects it took.
+    records::PhaseReadAhead& walk_side() { return *impl_; }
+    void set_taken(std::size_t taken) { taken_ = taken; }
+
+  private:
+    std::unique_ptr<records::PhaseReadAhead> impl_;
+    std::size_t taken_ = 0;
+};
 
 /// How to read a records file.
 struct ReadOptions {
@@ -31,6 +70,8 @@ struct ReadOptions {
     /// When set, receives the capture's extent and whether it is a host_build_graph host
     /// capture (multi-rank pairing, upstream-2026-09.md §1.14).
     CaptureAlignmentFacts* alignment_facts = nullptr;
+    /// Phase objects read ahead on a second thread (streamed reads only); finished by the read.
+    RecordsReadAhead* read_ahead = nullptr;
 };
 
 /// Reads a records file of any generation (swimlane.md §2, §2.8, §2.9), recognised by shape:

@@ -4,6 +4,7 @@
 // task id), in the stages of records/stages.hpp.
 
 #include "ptune/swimlane/reader.hpp"
+#include "phase_read_ahead.hpp"
 #include "runs.hpp"
 #include "stages.hpp"
 
@@ -84,8 +85,30 @@ Result<Capture> read_capture(std::string_view records_json, const ReadOptions& o
 Result<Capture> read_capture(std::istream& records_json, const ReadOptions& options,
                              Diagnostics& diagnostics) {
     records::RecordsWalker w;
+    if (options.read_ahead) w.read_ahead = &options.read_ahead->walk_side();
     bool complete = json_stream::walk(records_json, w);
+    if (options.read_ahead) {
+        options.read_ahead->finish();  // (its memory before the capture's)
+        options.read_ahead->set_taken(w.containers_read_ahead);
+    }
     return records::build_capture(w, complete, options, diagnostics);
+}
+
+RecordsReadAhead::RecordsReadAhead(ReadAt read_at, std::uint64_t size, std::size_t block_bytes,
+                                   bool walk_waits)
+    : impl_(std::make_unique<records::PhaseReadAhead>(std::move(read_at), size, block_bytes,
+                                                      walk_waits)) {}
+
+RecordsReadAhead::~RecordsReadAhead() {
+    finish();
+}
+
+void RecordsReadAhead::run() {
+    impl_->run();
+}
+
+void RecordsReadAhead::finish() {
+    impl_->finish();
 }
 
 }  // namespace ptune::swimlane

@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "phase_read_ahead.hpp"
 #include "walker.hpp"
 
 namespace ptune::swimlane::records {
@@ -135,57 +136,7 @@ void RecordsWalker::check_record() {
 void RecordsWalker::phase_field(std::string_view k, const Scalar& v) {
     PhaseKey key = phase_key(k);
     if (section_ == Section::SchedulerRecords) note_key(key, k);
-    if (key == PhaseKey::Kind) {
-        if (v.type == Scalar::Type::String) phase_.kind = intern_kind(v.text);
-        return;
-    }
-    if (key == PhaseKey::StartUs && v.is_number()) {
-        phase_.start_us = v.number, phase_.has_start = true, phase_.legacy_us = true;
-        return;
-    }
-    if (key == PhaseKey::EndUs && v.is_number()) {
-        phase_.end_us = v.number, phase_.has_end = true, phase_.legacy_us = true;
-        return;
-    }
-    if (!v.is_int()) return;
-    switch (key) {
-        case PhaseKey::Start:
-            phase_.start = v.integer, phase_.has_start = true;
-            break;
-        case PhaseKey::End:
-            phase_.end = v.integer, phase_.has_end = true;
-            break;
-        case PhaseKey::LoopIter:
-            phase_.loop_iter = v.integer;
-            break;
-        case PhaseKey::TasksProcessed:
-            phase_.tasks_processed = v.integer;
-            break;
-        case PhaseKey::PopHit:
-            phase_.pop_hit = v.integer;
-            break;
-        case PhaseKey::PopMiss:
-            phase_.pop_miss = v.integer;
-            break;
-        case PhaseKey::TaskId:
-            phase_.task_id = v.integer;
-            break;
-        case PhaseKey::SubmitIdx:
-            phase_.submit_idx = v.integer;
-            break;
-        case PhaseKey::RecordIndex:
-            phase_.record_index = v.integer;
-            phase_.has_record_index = true;
-            break;
-        case PhaseKey::RunEpoch:
-            phase_.run_epoch = v.integer;
-            break;
-        case PhaseKey::Thread:
-            phase_.thread = static_cast<std::uint32_t>(std::max<std::int64_t>(0, v.integer));
-            break;
-        default:
-            break;
-    }
+    set_phase_field(phase_, key, v, [this](std::string_view name) { return intern_kind(name); });
 }
 
 std::size_t RecordsWalker::take_container(std::size_t level, std::string_view text) {
@@ -193,6 +144,7 @@ std::size_t RecordsWalker::take_container(std::size_t level, std::string_view te
         // A row of aicore_tasks / aicpu_tasks: on_open, push_cell per integer, on_close.
         if ((section_ != Section::AicoreTasks && section_ != Section::AicpuTasks) || level != 2)
             return 0;
+        if (read_ahead) read_ahead->at(container_offset());  // (it reads on from there)
         std::array<std::int64_t, 8> cells;
         std::size_t count = 0;
         const std::size_t length = read_flat_integers(text, cells.data(), cells.size(), count);
@@ -209,24 +161,26 @@ std::size_t RecordsWalker::take_container(std::size_t level, std::string_view te
          section_ != Section::HostOrchestratorPhases) ||
         (level != 2 && level != 3))
         return 0;
+    auto intern = [this](std::string_view name) { return intern_kind(name); };
+    // Read ahead on another thread: the same bytes give the same record.
+    if (read_ahead)
+        if (const PrefetchedPhase* ready = read_ahead->find(container_offset(), text)) {
+            on_open(level, true);
+            const std::uint32_t thread = phase_.thread;
+            phase_ = ready->phase;
+            phase_.kind = read_ahead->kind(ready->phase.kind, intern);
+            if (!ready->names_thread) phase_.thread = thread;
+            on_close(level, true);
+            ++containers_taken;
+            ++containers_read_ahead;
+            return ready->length;
+        }
     const std::size_t length = read_flat_object(text, flat_);
     if (length == 0) return 0;
-    const FlatObject& object = flat_;
     // What the callbacks do with such an object: on_open, a phase_field per scalar member, the
     // ready-queue depths from the integer elements of the shared_at_* arrays, on_close.
     on_open(level, true);
-    for (std::size_t m = 0; m < object.size; ++m) {
-        const FlatObject::Member& member = object.members[m];
-        if (!member.is_array) {
-            phase_field(member.key, member.value);
-            continue;
-        }
-        RawPhase::Depths* depths = member.key == "shared_at_start" ? &phase_.shared_start
-                                   : member.key == "shared_at_end" ? &phase_.shared_end
-                                                                   : nullptr;
-        if (depths)
-            for (std::size_t e = 0; e < member.elements; ++e) depths->push(member.element[e]);
-    }
+    read_flat_phase(flat_, phase_, intern);
     on_close(level, true);
     ++containers_taken;
     return length;

@@ -22,6 +22,8 @@ namespace ptune::swimlane::records {
 
 using json_stream::Scalar;
 
+class PhaseReadAhead;
+
 enum class Section {
     Ignored,
     Level,
@@ -176,8 +178,10 @@ class RecordsWalker final : public json_stream::JsonWalker {
     std::vector<LegacyTask> legacy;
     bool saw_legacy_tasks = false;
     /// Phase objects and task rows read at once by take_container (the rest went through the
-    /// callbacks).
-    std::size_t containers_taken = 0;
+    /// callbacks), and how many of them were read ahead.
+    std::size_t containers_taken = 0, containers_read_ahead = 0;
+    /// Phase objects read ahead on another thread, when set.
+    PhaseReadAhead* read_ahead = nullptr;
 
   protected:
     void on_open(std::size_t level, bool is_object) override;
@@ -242,6 +246,95 @@ class RecordsWalker final : public json_stream::JsonWalker {
     /// The member a phase key names; dispatched on the length first, since every phase object
     /// repeats the same ~10 keys and a chain of string compares per key dominated reading.
     static PhaseKey phase_key(std::string_view k);
+
+  public:
+    /// What read_flat_phase saw besides the fields: how many kind names (strings) the object
+    /// gave, and whether it named its thread.
+    struct FlatPhaseFacts {
+        unsigned kinds = 0;
+        bool names_thread = false;
+    };
+    /// Reads a phase object read at once (flat_object.hpp) into `phase` as the callbacks would
+    /// (phase_field per scalar member, the ready-queue depths from the integer elements of the
+    /// shared_at_* arrays), kind names interned by `intern(name)`.
+    template <class Intern>
+    static FlatPhaseFacts read_flat_phase(const FlatObject& object, RawPhase& phase,
+                                          Intern&& intern) {
+        FlatPhaseFacts facts;
+        for (std::size_t m = 0; m < object.size; ++m) {
+            const FlatObject::Member& member = object.members[m];
+            if (!member.is_array) {
+                const PhaseKey key = phase_key(member.key);
+                facts.kinds += key == PhaseKey::Kind && member.value.type == Scalar::Type::String;
+                facts.names_thread |= key == PhaseKey::Thread && member.value.is_int();
+                set_phase_field(phase, key, member.value, intern);
+                continue;
+            }
+            RawPhase::Depths* depths = member.key == "shared_at_start" ? &phase.shared_start
+                                       : member.key == "shared_at_end" ? &phase.shared_end
+                                                                       : nullptr;
+            if (depths)
+                for (std::size_t e = 0; e < member.elements; ++e) depths->push(member.element[e]);
+        }
+        return facts;
+    }
+
+  private:
+    /// Sets the field `key` names from `v` (a kind name interned by `intern(name)`).
+    template <class Intern>
+    static void set_phase_field(RawPhase& phase, PhaseKey key, const Scalar& v, Intern&& intern) {
+        if (key == PhaseKey::Kind) {
+            if (v.type == Scalar::Type::String) phase.kind = intern(v.text);
+            return;
+        }
+        if (key == PhaseKey::StartUs && v.is_number()) {
+            phase.start_us = v.number, phase.has_start = true, phase.legacy_us = true;
+            return;
+        }
+        if (key == PhaseKey::EndUs && v.is_number()) {
+            phase.end_us = v.number, phase.has_end = true, phase.legacy_us = true;
+            return;
+        }
+        if (!v.is_int()) return;
+        switch (key) {
+            case PhaseKey::Start:
+                phase.start = v.integer, phase.has_start = true;
+                break;
+            case PhaseKey::End:
+                phase.end = v.integer, phase.has_end = true;
+                break;
+            case PhaseKey::LoopIter:
+                phase.loop_iter = v.integer;
+                break;
+            case PhaseKey::TasksProcessed:
+                phase.tasks_processed = v.integer;
+                break;
+            case PhaseKey::PopHit:
+                phase.pop_hit = v.integer;
+                break;
+            case PhaseKey::PopMiss:
+                phase.pop_miss = v.integer;
+                break;
+            case PhaseKey::TaskId:
+                phase.task_id = v.integer;
+                break;
+            case PhaseKey::SubmitIdx:
+                phase.submit_idx = v.integer;
+                break;
+            case PhaseKey::RecordIndex:
+                phase.record_index = v.integer;
+                phase.has_record_index = true;
+                break;
+            case PhaseKey::RunEpoch:
+                phase.run_epoch = v.integer;
+                break;
+            case PhaseKey::Thread:
+                phase.thread = static_cast<std::uint32_t>(std::max<std::int64_t>(0, v.integer));
+                break;
+            default:
+                break;
+        }
+    }
 
     /// The RecordKey bit of a key, by its exact spelling in `scheduler_records`.
     static std::uint8_t record_key(PhaseKey key, std::string_view k);
