@@ -34,10 +34,8 @@ class RecordsReadAhead {
   public:
     /// Reads up to `n` bytes at `offset` of the records file into `into`; how many it read.
     using ReadAt = std::function<std::size_t(std::uint64_t offset, char* into, std::size_t n)>;
-    /// `size`: the file's. Blocks of `block_bytes` are read ahead; with `walk_waits` (tests)
-    /// the walk waits for every block to be read ahead instead of reading on.
-    RecordsReadAhead(ReadAt read_at, std::uint64_t size, std::size_t block_bytes = 1u << 16,
-                     bool walk_waits = false);
+    /// `size`: the file's.
+    RecordsReadAhead(ReadAt read_at, std::uint64_t size);
     ~RecordsReadAhead();
     RecordsReadAhead(const RecordsReadAhead&) = delete;
     RecordsReadAhead& operator=(const RecordsReadAhead&) = delete;
@@ -46,16 +44,11 @@ class RecordsReadAhead {
     void run();
     /// Stops run() (waiting for it to return) and frees its memory; idempotent.
     void finish();
-    /// Phase objects the last read_capture took from the read-ahead.
-    std::size_t taken() const { return taken_; }
-
-    /// (read_capture) The walk's side, and how many objects it took.
+    /// (read_capture) The walk's side.
     records::PhaseReadAhead& walk_side() { return *impl_; }
-    void set_taken(std::size_t taken) { taken_ = taken; }
 
   private:
     std::unique_ptr<records::PhaseReadAhead> impl_;
-    std::size_t taken_ = 0;
 };
 
 /// How to read a records file.

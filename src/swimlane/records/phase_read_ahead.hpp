@@ -32,6 +32,11 @@ struct PrefetchedPhase {
 
 class PhaseReadAhead {
   public:
+    /// The blocks a records file is read ahead in.
+    static constexpr std::size_t kBlockBytes = 1u << 16;
+
+    /// `size`: the file's. With `walk_waits` (tests), the walk waits for every block to be read
+    /// ahead instead of reading on.
     PhaseReadAhead(RecordsReadAhead::ReadAt read_at, std::uint64_t size, std::size_t block_bytes,
                    bool walk_waits);
 

@@ -87,17 +87,13 @@ Result<Capture> read_capture(std::istream& records_json, const ReadOptions& opti
     records::RecordsWalker w;
     if (options.read_ahead) w.read_ahead = &options.read_ahead->walk_side();
     bool complete = json_stream::walk(records_json, w);
-    if (options.read_ahead) {
-        options.read_ahead->finish();  // (its memory before the capture's)
-        options.read_ahead->set_taken(w.containers_read_ahead);
-    }
+    if (options.read_ahead) options.read_ahead->finish();  // (its memory before the capture's)
     return records::build_capture(w, complete, options, diagnostics);
 }
 
-RecordsReadAhead::RecordsReadAhead(ReadAt read_at, std::uint64_t size, std::size_t block_bytes,
-                                   bool walk_waits)
-    : impl_(std::make_unique<records::PhaseReadAhead>(std::move(read_at), size, block_bytes,
-                                                      walk_waits)) {}
+RecordsReadAhead::RecordsReadAhead(ReadAt read_at, std::uint64_t size)
+    : impl_(std::make_unique<records::PhaseReadAhead>(
+          std::move(read_at), size, records::PhaseReadAhead::kBlockBytes, false)) {}
 
 RecordsReadAhead::~RecordsReadAhead() {
     finish();
