@@ -86,6 +86,20 @@ TEST_CASE("task labels follow the runtime", "[swimlane][upstream]") {
     // Older files keep the older rule.
     CHECK(task_display(5) == "t5");
     CHECK(task_display((std::uint64_t{1} << 32) | 3) == "r1t3");
+    // The longest labels fit the room writers give them (kMaxTaskLabel).
+    const std::uint64_t widest_sub =
+        (std::uint64_t{1} << 62) | (std::uint64_t{0xFFFFF} << 32) | 0xFFFFFFFFu;
+    CHECK(task_display(widest_sub, TaskLabels::HostBuildGraph) == "g1048575t4294967295");
+    CHECK(task_display((std::uint64_t{0xFF} << 32) | 0xFFFFFFFFu) == "r255t4294967295");
+    for (std::uint64_t id :
+         {widest_sub, (std::uint64_t{0xFF} << 32) | 0xFFFFFFFFu, ~std::uint64_t{0}})
+        for (TaskLabels labels :
+             {TaskLabels::Legacy, TaskLabels::Ring, TaskLabels::HostBuildGraph}) {
+            char room[kMaxTaskLabel];
+            const std::string label(room, write_task_label(room, id, labels));
+            CHECK(label == task_display(id, labels));
+            CHECK(label.size() <= kMaxTaskLabel);
+        }
 }
 
 TEST_CASE("span containment: the worked example of §1.12.3", "[swimlane][upstream][containment]") {

@@ -72,6 +72,10 @@ constexpr std::uint32_t hbg_parent(std::uint64_t task_id) {
 std::string task_display(std::uint64_t task_id, TaskLabels labels = TaskLabels::Legacy);
 /// Appends the same label to `out` (no temporary string: labels are made per row).
 void append_task_label(std::string& out, std::uint64_t task_id, TaskLabels labels);
+/// The most bytes a task label takes (`g<parent>p<local>`, `r<ring>t<local>`).
+inline constexpr std::size_t kMaxTaskLabel = 24;
+/// Writes the same label at `out` (room for kMaxTaskLabel bytes) and returns its end.
+char* write_task_label(char* out, std::uint64_t task_id, TaskLabels labels);
 
 /// A row or record without `run_epoch` (5/6-column rows, 4-column scheduler rows): the epoch is
 /// absent, never 0 (0 is a legal epoch, upstream-2026-09.md §1.4).

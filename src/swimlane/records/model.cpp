@@ -24,28 +24,32 @@ std::string_view to_string(Runtime runtime) {
     return runtime == Runtime::HostBuildGraph ? "host_build_graph" : "tensormap_and_ringbuffer";
 }
 
-void append_task_label(std::string& out, std::uint64_t task_id, TaskLabels labels) {
-    char digits[24];
-    auto number = [&](std::uint64_t v) {
-        out.append(digits, std::to_chars(digits, digits + sizeof digits, v).ptr);
-    };
+char* write_task_label(char* out, std::uint64_t task_id, TaskLabels labels) {
+    // (Each part is a letter and a 32-bit number: at most 11 bytes, two of them 22.)
+    auto number = [&](std::uint32_t v) { out = std::to_chars(out, out + 10, v).ptr; };
     if (labels == TaskLabels::HostBuildGraph) {
         std::uint32_t space = hbg_space(task_id);
         if (space == 1) {
-            out += 'g';
+            *out++ = 'g';
             number(hbg_parent(task_id));
         }
-        out += space == 2 ? 'p' : 't';
+        *out++ = space == 2 ? 'p' : 't';
         number(task_local(task_id));
-        return;
+        return out;
     }
     std::uint32_t ring = task_ring(task_id);
     if (ring != 0 || labels == TaskLabels::Ring) {
-        out += 'r';
+        *out++ = 'r';
         number(ring);
     }
-    out += 't';
+    *out++ = 't';
     number(task_local(task_id));
+    return out;
+}
+
+void append_task_label(std::string& out, std::uint64_t task_id, TaskLabels labels) {
+    char label[kMaxTaskLabel];
+    out.append(label, write_task_label(label, task_id, labels));
 }
 
 std::string task_display(std::uint64_t task_id, TaskLabels labels) {

@@ -1,6 +1,8 @@
 // Builder steps for tasks (builder.hpp): the task index, labels, graph executions, processes and
 // the worker and scheduler views.
 
+#include <charconv>
+
 #include "builder.hpp"
 
 namespace ptune::swimlane::detail::build {
@@ -134,12 +136,15 @@ const DepsTask* Builder::deps_task(std::uint64_t id) const {
 }
 
 void Builder::add_hint(StringTable& table, std::span<const std::uint64_t> ids, TaskLabels labels) {
+    // Each id's ", " and label written into a buffer, appended once (a hint per task and view).
+    char buffer[kMaxTaskLabel + 2];
     std::string& out = table.text();
-    out += std::to_string(ids.size());
+    out.append(buffer, std::to_chars(buffer, buffer + sizeof buffer, ids.size()).ptr);
     out += ": [";
     for (std::size_t i = 0; i < ids.size(); ++i) {
-        if (i) out += ", ";
-        append_task_label(out, ids[i], labels);
+        char* at = buffer;
+        if (i) *at++ = ',', *at++ = ' ';
+        out.append(buffer, write_task_label(at, ids[i], labels));
     }
     out += ']';
     table.close();
@@ -147,19 +152,33 @@ void Builder::add_hint(StringTable& table, std::span<const std::uint64_t> ids, T
 
 void Builder::make_labels() {
     SourceExtras& extras = model_.extras[k_];
-    std::unordered_map<std::int32_t, std::string> base_cache;
+    // Per kernel: its name, and the name an SPMD task's rows get (`_spmd` added unless the name
+    // says so already); rows come in runs of one kernel, so the last one is tried first.
+    struct Names {
+        std::string plain, spmd;
+    };
+    std::unordered_map<std::int32_t, Names> names_of;
+    const Names* names = nullptr;
+    std::int32_t names_func = 0;
     for (std::uint32_t r = 0; r < cap_.tasks.size(); ++r) {
         const TaskRow& row = cap_.tasks[r];
-        auto [it, inserted] = base_cache.try_emplace(row.func_id);
-        if (inserted) it->second = kernel_base_name(row.func_id, src_.names);
-        const std::string& base = it->second;
-        bool spmd = tasks_[row_task_[r]].spmd && !contains_spmd(base);
+        if (!names || names_func != row.func_id) {
+            auto [it, inserted] = names_of.try_emplace(row.func_id);
+            if (inserted) {
+                it->second.plain = kernel_base_name(row.func_id, src_.names);
+                it->second.spmd = it->second.plain;
+                if (!contains_spmd(it->second.plain)) it->second.spmd += "_spmd";
+            }
+            names = &it->second;
+            names_func = row.func_id;
+        }
         std::string& label = extras.labels.text();
-        label += base;
-        if (spmd) label += "_spmd";
-        label += '(';
-        append_task_label(label, row.task_id, cap_.labels);
-        label += ')';
+        label += tasks_[row_task_[r]].spmd ? names->spmd : names->plain;
+        char task[kMaxTaskLabel + 2];
+        task[0] = '(';
+        char* end = write_task_label(task + 1, row.task_id, cap_.labels);
+        *end++ = ')';
+        label.append(task, end);
         extras.labels.close();
     }
     extras.row_task = row_task_;
