@@ -338,9 +338,14 @@ TEST_CASE("records read the same with phase objects read ahead on a second threa
   "aicpu_orchestrator_phases": [[
       {"submit_idx": 0, "task_id": 4294967296, "start_cycles": 1, "end_cycles": 2},
       {"submit_idx": 1, "task_id": 4294967297, "start_cycles": 2, "end_cycles": 3}
-  ]]
+  ]],
+  "host_orchestrator_phases": [
+      {"phase": "orch_submit", "start_host_ns": 5, "extra":
+      {"phase": "inner", "start_host_ns": 6, "end_host_ns": 7}, "end_host_ns": 9},
+      {"phase": "orch_submit", "start_host_ns": 10, "end_host_ns": 11}
+  ]
 })";
-    plain += 2;  // the orchestrator's
+    plain += 4;  // the orchestrator's, the host's, and an object inside a host record
     REQUIRE(text.size() > 3 * (1u << 16));
     const auto walked = records_read(text).first;
     REQUIRE(walked.size() > 2500);
