@@ -9,16 +9,6 @@
 
 namespace ptune::swimlane::records {
 
-namespace {
-
-/// Past blanks other than the newline.
-std::size_t skip_blanks(const char* text, std::size_t at, std::size_t end) {
-    while (at < end && (text[at] == ' ' || text[at] == '\t' || text[at] == '\r')) ++at;
-    return at;
-}
-
-}  // namespace
-
 PhaseReadAhead::PhaseReadAhead(RecordsReadAhead::ReadAt read_at, std::uint64_t size,
                                std::size_t block_bytes, bool walk_waits)
     : read_at_(std::move(read_at)),
@@ -112,10 +102,16 @@ void PhaseReadAhead::read_block(Block& block, std::uint64_t index) {
         block.kinds.emplace_back(name);
         return static_cast<std::uint16_t>(block.kinds.size());
     };
+    // Past blanks other than the newline (as the flat reader skips them).
+    auto skip_blanks = [&](std::size_t from) {
+        flat::Cursor cursor{text + from, text + length};
+        cursor.skip_space();
+        return static_cast<std::size_t>(cursor.p - text);
+    };
     FlatObject object;
     // The objects that start the lines beginning in the block, and those after them on a line.
     while (at < stop) {
-        std::size_t p = skip_blanks(text, at, length);
+        std::size_t p = skip_blanks(at);
         while (p < stop && text[p] == '{') {
             const std::size_t taken =
                 read_flat_object(std::string_view(text + p, length - p), object);
@@ -129,8 +125,8 @@ void PhaseReadAhead::read_block(Block& block, std::uint64_t index) {
             // Two kind names: the walk interns both, which a record cannot say; it reads it.
             if (facts.kinds <= 1 && !too_many_kinds) block.phases.push_back(read);
             too_many_kinds = false;
-            p = skip_blanks(text, p + taken, length);
-            if (p < length && text[p] == ',') p = skip_blanks(text, p + 1, length);
+            p = skip_blanks(p + taken);
+            if (p < length && text[p] == ',') p = skip_blanks(p + 1);
         }
         const void* newline = p < length ? std::memchr(text + p, '\n', length - p) : nullptr;
         if (!newline) break;

@@ -181,9 +181,6 @@ class EventMerge {
         }
     }
 
-    /// Each stream's head time is cached, so merging reads one record per event; the record
-    /// kAhead events on is fetched early, and half-way there a flow's slice (time order is not
-    /// memory order).
     /// Calls `f` with `kind` as a compile-time constant (std::integral_constant): the loop over
     /// events then has a branch less for each choice a kind makes (the merge ~12 % faster).
     template <class F>
