@@ -20,7 +20,12 @@ namespace ptune::swimlane::detail {
 /// array's size is needed;
 /// buckets of at most 4096 values (in the cache by then): least-significant-digit passes
 /// through `spare`, skipping the digits they all share; a few values: insertion.
-inline void sort_distinct(std::uint64_t* a, std::size_t n, unsigned bits, std::uint64_t* spare) {
+/// `tie_bits` low bits of each value rarely decide its place (stable_order's positions, which
+/// only break ties of the key above them): the passes of a bucket skip them, and each run of
+/// values equal above them is put in order by insertion afterwards, where the key width left
+/// allows it (a flow's stream: 3 passes a bucket instead of 6).
+inline void sort_distinct(std::uint64_t* a, std::size_t n, unsigned bits, std::uint64_t* spare,
+                          unsigned tie_bits = 0) {
     if (n <= 48) {
         for (std::size_t k = 1; k < n; ++k) {
             std::uint64_t item = a[k];
@@ -31,21 +36,41 @@ inline void sort_distinct(std::uint64_t* a, std::size_t n, unsigned bits, std::u
         return;
     }
     if (n <= 4096) {
-        unsigned passes = (bits + 7) / 8;
+        // Only when the bits above the ties tell most values apart: else the runs to put in
+        // order by insertion would be long.
+        const unsigned low = bits >= tie_bits + 16 ? tie_bits : 0;
+        const unsigned passes = (bits - low + 7) / 8;
         std::size_t counts[8][257];  // (only the passes made are cleared: called per bucket)
         for (unsigned p = 0; p < passes; ++p) std::fill(counts[p], counts[p] + 257, 0);
         for (std::size_t k = 0; k < n; ++k)
-            for (unsigned p = 0; p < passes; ++p) ++counts[p][((a[k] >> (8 * p)) & 0xFF) + 1];
+            for (unsigned p = 0; p < passes; ++p) ++counts[p][((a[k] >> (low + 8 * p)) & 0xFF) + 1];
         std::uint64_t *from = a, *to = spare;
         for (unsigned p = 0; p < passes; ++p) {
             std::size_t* offsets = counts[p];
             if (std::find(offsets, offsets + 257, n) != offsets + 257) continue;
             for (std::size_t d = 1; d < 257; ++d) offsets[d] += offsets[d - 1];
-            for (std::size_t k = 0; k < n; ++k)
-                to[offsets[(from[k] >> (8 * p)) & 0xFF]++] = from[k];
+            const unsigned shift = low + 8 * p;
+            for (std::size_t k = 0; k < n; ++k) to[offsets[(from[k] >> shift) & 0xFF]++] = from[k];
             std::swap(from, to);
         }
         if (from != a) std::copy(from, from + n, a);
+        if (low == 0) return;
+        // The passes kept the order the values came in among equal bits above `low`, which the
+        // in-place pass before did not keep: each such run sorted by insertion, or the bucket
+        // by std::sort once the runs prove long (one key shared by most of a bucket).
+        std::size_t moves = 0;
+        for (std::size_t k = 1; k < n; ++k) {
+            if (a[k] > a[k - 1]) continue;
+            std::uint64_t item = a[k];
+            std::size_t j = k;
+            for (; j > 0 && item < a[j - 1]; --j) a[j] = a[j - 1];
+            a[j] = item;
+            moves += k - j;
+            if (moves > 8 * n) {
+                std::sort(a, a + n);
+                return;
+            }
+        }
         return;
     }
     // A digit wide enough for buckets of about 2048 values (up to 12 bits; fewer for fewer
@@ -76,7 +101,8 @@ inline void sort_distinct(std::uint64_t* a, std::size_t n, unsigned bits, std::u
     // The buckets: the bits below (values of one bucket agree on every bit from `shift` up).
     std::size_t begin = 0;
     for (std::size_t d = 0; d < digits; ++d) {
-        if (end[d] - begin > 1) sort_distinct(a + begin, end[d] - begin, shift, spare);
+        if (end[d] - begin > 1)
+            sort_distinct(a + begin, end[d] - begin, shift, spare, std::min(tie_bits, shift));
         begin = end[d];
     }
 }
@@ -152,7 +178,7 @@ void stable_order(std::vector<std::uint32_t>& order, KeyOf key_of, TieLess tie_l
         // at the writers' peak instead of 16), then each position is replaced by its index.
         for (std::size_t j = 0; j < n; ++j) items[j] = ((items[j] - low) << index_bits) | j;
         std::vector<std::uint64_t> spare(std::min<std::size_t>(n, 4096));
-        sort_distinct(items.data(), n, key_bits + index_bits, spare.data());
+        sort_distinct(items.data(), n, key_bits + index_bits, spare.data(), index_bits);
         std::uint64_t mask = (std::uint64_t{1} << index_bits) - 1;
         bool identity = true;  // (the writers' case: then positions are the indices)
         for (std::size_t j = 0; j < n && identity; ++j) identity = order[j] == j;

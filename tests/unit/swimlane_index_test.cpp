@@ -416,6 +416,34 @@ TEST_CASE("sort_distinct sorts bucket sizes between the single-digit and the wid
     }
 }
 
+TEST_CASE("sort_distinct with tie bits sorts as without them", "[swimlane]") {
+    // Values as stable_order makes them, (key << tie_bits) | position, shuffled: the passes of
+    // a bucket skip the position bits and put each run of equal keys in order afterwards; keys
+    // narrow (no skipping), wide with runs of ties, and one key most of a bucket shares (the
+    // runs too long for insertion).
+    std::mt19937_64 random(5);
+    const unsigned tie_bits = 17;
+    for (std::size_t n : {40u, 3000u, 4096u, 70000u}) {
+        for (std::uint64_t key_range : {std::uint64_t{200}, std::uint64_t{1} << 30}) {
+            for (bool one_key_mostly : {false, true}) {
+                std::vector<std::uint64_t> a(n);
+                for (std::size_t k = 0; k < n; ++k) {
+                    std::uint64_t key = random() % (k % 3 == 0 ? 8 : key_range);
+                    if (one_key_mostly && k % 8 != 0) key = key_range / 2;
+                    a[k] = (key << tie_bits) | k;
+                }
+                std::shuffle(a.begin(), a.end(), random);
+                std::vector<std::uint64_t> expected = a, spare(4096);
+                std::sort(expected.begin(), expected.end());
+                unsigned bits = 64;
+                while (bits > 1 && (expected.back() >> (bits - 1)) == 0) --bits;
+                sort_distinct(a.data(), n, bits, spare.data(), tie_bits);
+                CHECK(a == expected);
+            }
+        }
+    }
+}
+
 TEST_CASE("PhasesByStart::starting_by answers as a binary search from any last answer",
           "[swimlane][trace]") {
     // The search gallops from its last answer: in time order, backwards and at random, over

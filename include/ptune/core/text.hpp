@@ -84,11 +84,14 @@ template <std::size_t N>
 
 /// Writes `value` in decimal into the `width` (decimal_width(value)) bytes at `out` and returns
 /// their end: what std::to_chars writes, inline, for writers whose every event holds numbers.
+/// "00" to "99", two bytes each: the digits of write_decimal and write_three_digits.
+inline constexpr char kDigitPairs[] =
+    "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+    "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+    "8081828384858687888990919293949596979899";
+
 [[gnu::always_inline]] inline char* write_decimal(char* out, std::uint64_t value, unsigned width) {
-    static constexpr char kPairs[] =
-        "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
-        "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
-        "8081828384858687888990919293949596979899";
+    constexpr const char* kPairs = kDigitPairs;
     char* const end = out + width;
     char* at = end;
     while (value >= 100) {
@@ -103,6 +106,13 @@ template <std::size_t N>
         at[-1] = static_cast<char>('0' + value);
     }
     return end;
+}
+
+/// Writes `value` (below 1000) as exactly three digits, zeros first, and returns their end.
+[[gnu::always_inline]] inline char* write_three_digits(char* out, unsigned value) {
+    out[0] = static_cast<char>('0' + value / 100);
+    std::memcpy(out + 1, kDigitPairs + 2 * (value % 100), 2);
+    return out + 3;
 }
 
 std::string_view trim(std::string_view s);

@@ -205,12 +205,9 @@ class Sink {
         }
         const std::uint64_t whole = magnitude / 1000;
         p = text::write_decimal(p, whole, text::decimal_width(whole));
-        // The three decimals as the last three of a four-digit number (1000 + fraction).
-        char decimals[4];
-        text::write_decimal(decimals, 1000 + (magnitude - whole * 1000), 4);
-        decimals[0] = '.';
-        std::memcpy(p, decimals, 4);
-        len_ = static_cast<std::size_t>(p + 4 - buf_);
+        *p++ = '.';
+        p = text::write_three_digits(p, static_cast<unsigned>(magnitude - whole * 1000));
+        len_ = static_cast<std::size_t>(p - buf_);
     }
     /// The converter's short task label: `t<local>` on ring 0, else `r<ring>t<local>`.
     void task(std::uint64_t task_id, TaskLabels labels) {
