@@ -5,11 +5,13 @@
 
 #include <zlib.h>
 
+#include <charconv>
 #include <cmath>
 #include <cstring>
 #include <limits>
 #include <map>
 #include <optional>
+#include <random>
 #include <set>
 #include <sstream>
 #include <string>
@@ -1078,6 +1080,34 @@ TEST_CASE("GrowingBuf keeps every byte as it grows, and starts over after clear(
             buffer.clear();
             CHECK(buffer.written().empty());
         }
+    }
+}
+
+TEST_CASE("the put writers write every width of number as to_chars does", "[swimlane][trace]") {
+    // below_1e8 makes eight digits at once and shifts the leading zeros out: every value below
+    // 200,000, both sides of every power of ten (its last step, 10^8, to write_decimal) and
+    // random ones of each width, unsigned and negative.
+    std::vector<std::uint64_t> values;
+    for (std::uint64_t v = 0; v < 200000; ++v) values.push_back(v);
+    for (std::uint64_t power = 10; power <= 10000000000000000000u; power *= 10) {
+        for (std::uint64_t v : {power - 1, power, power + 1, 2 * power - 1}) values.push_back(v);
+        if (power > std::numeric_limits<std::uint64_t>::max() / 10) break;
+    }
+    values.push_back(std::numeric_limits<std::uint64_t>::max());
+    std::mt19937_64 random(3);
+    for (int k = 0; k < 20000; ++k) values.push_back(random() >> (random() % 64));
+    char buffer[32];
+    auto to_chars = [&](auto v) {
+        char expected[32];
+        return std::string(expected, std::to_chars(expected, expected + 32, v).ptr);
+    };
+    for (std::uint64_t v : values) {
+        std::memset(buffer, 'x', sizeof buffer);
+        char* end = detail::json_out::put::unsigned_integer(buffer, v);
+        REQUIRE(std::string(buffer, end) == to_chars(v));
+        auto negative = -static_cast<std::int64_t>(v >> 1);
+        end = detail::json_out::put::integer(buffer, negative);
+        REQUIRE(std::string(buffer, end) == to_chars(negative));
     }
 }
 

@@ -396,9 +396,9 @@ class JsonWriter {
         for (std::size_t j = 0; j < batch.size(); ++j) {
             if (j + kAhead < batch.size()) prefetch_target(batch[j + kAhead]);
             const EventRef event = batch[j];
-            begin_event();
             switch (event.kind) {
                 case kSliceEvent:
+                    begin_event();
                     slice(m_.slices[event.index]);
                     break;
                 case kCounterEvent:
@@ -424,11 +424,14 @@ class JsonWriter {
         }
     }
 
-    void begin_event() {
-        if (first_)
+    void begin_event() { out_.commit(begin_event(out_.reserve(2))); }
+    /// The separator before an event (none before the first) at `at`; returns its end.
+    char* begin_event(char* at) {
+        if (first_) {
             first_ = false;
-        else
-            out_.lit(",\n");
+            return at;
+        }
+        return put::lit(at, ",\n");
     }
 
     void pid_tid(const Track& t) {
@@ -463,15 +466,18 @@ class JsonWriter {
     /// An event id: the number, or in a multi-rank trace the string `"r<rank>:<id>"` of the
     /// rank the slice belongs to, so that ids of different ranks never collide (§1.14).
     void id(const Slice& s, std::uint32_t value) {
-        if (!m_.multi_rank) {
-            out_.integer(value);
-            return;
-        }
-        out_.lit("\"r");
-        out_.integer(m_.multi_rank->ranks.at(s.source));
-        out_.ch(':');
-        out_.integer(value);
-        out_.ch('"');
+        out_.commit(id(out_.reserve(kMaxId), s, value));
+    }
+    static constexpr std::size_t kMaxId = 2 + 20 + 1 + 20 + 1;
+    /// id() at `at`, at most kMaxId bytes; returns its end.
+    char* id(char* at, const Slice& s, std::uint32_t value) const {
+        if (!m_.multi_rank) return put::unsigned_integer(at, value);
+        at = put::lit(at, "\"r");
+        at = put::integer(at, m_.multi_rank->ranks.at(s.source));
+        *at++ = ':';
+        at = put::unsigned_integer(at, value);
+        *at++ = '"';
+        return at;
     }
     /// `{"name":"…"` (escaped).
     void name(std::string_view text) {
@@ -531,6 +537,7 @@ class JsonWriter {
 
     void counter(const Counter& c) {
         if (const Track& t = m_.tracks[c.track]; t.is_overhead) {
+            begin_event();
             // {"name":"oh_aic_idle","cat":"overhead","ph":"C",…,"args":{"oh_aic_idle":2}}
             out_.lit("{\"name\":\"");
             out_.text(t.name);
@@ -546,40 +553,36 @@ class JsonWriter {
         }
         const SchedulerPhase& p =
             m_.sources[m_.tracks[c.track].source].capture->scheduler_phases[c.ref];
-        out_.lit(R"({"name":"shared_ready_queue","cat":"queue","ph":"C")");
-        track_key(c.track);
-        key_us(",\"ts\":", c.ts);
-        out_.lit(R"(,"args":{"AIC":)");
-        out_.integer(p.shared_at_end[0]);
-        out_.lit(",\"AIV\":");
-        out_.integer(p.shared_at_end[1]);
-        out_.lit(",\"MIX\":");
-        out_.integer(p.shared_at_end[2]);
-        out_.lit("}}");
+        // Written through one reservation (put::): the whole sample is bounded.
+        char* at = begin_event(out_.reserve(512));
+        at = put::lit(at, R"({"name":"shared_ready_queue","cat":"queue","ph":"C")");
+        at = put::prefix(at, track_keys_[c.track].text, track_keys_[c.track].size);
+        at = put::us(put::lit(at, ",\"ts\":"), c.ts);
+        at = put::integer(put::lit(at, R"(,"args":{"AIC":)"), p.shared_at_end[0]);
+        at = put::integer(put::lit(at, ",\"AIV\":"), p.shared_at_end[1]);
+        at = put::integer(put::lit(at, ",\"MIX\":"), p.shared_at_end[2]);
+        out_.commit(put::lit(at, "}}"));
     }
 
+    /// One arrow end, through one reservation (put::): every part of it is bounded.
     void flow(std::uint32_t index, bool start) {
         const Flow& f = m_.flows[index];
         const Slice& s = m_.slices[f.slice(start)];
         const Block& head = flow_heads_[static_cast<std::size_t>(f.name()) * 2 + start];
-        out_.prefix(head.text, head.size);
-        id(s, index);
-        track_key(s.track);
-        key_us(",\"ts\":", m_.flow_ts(index, start));
-        if (!start) out_.lit(",\"bp\":\"e\"");
-        if (s.id != kNone) {
-            out_.lit(",\"bind_id\":");
-            id(s, s.id);
-        }
+        char* at = begin_event(out_.reserve(512));
+        at = id(put::prefix(at, head.text, head.size), s, index);
+        at = put::prefix(at, track_keys_[s.track].text, track_keys_[s.track].size);
+        at = put::us(put::lit(at, ",\"ts\":"), m_.flow_ts(index, start));
+        if (!start) at = put::lit(at, ",\"bp\":\"e\"");
+        if (s.id != kNone) at = id(put::lit(at, ",\"bind_id\":"), s, s.id);
         // Only dependency arrows can have fan counts: the others skip the lookup.
         if (f.name() == FlowName::Dependency || f.name() == FlowName::HbViolation)
             if (const FanCounts::Counts* counts = m_.fan_counts.find(index)) {
-                out_.lit(",\"input_task_count\":");
-                out_.integer(counts->input);
-                out_.lit(",\"output_task_count\":");
-                out_.integer(counts->output);
+                at = put::integer(put::lit(at, ",\"input_task_count\":"), counts->input);
+                at = put::integer(put::lit(at, ",\"output_task_count\":"), counts->output);
             }
-        out_.ch('}');
+        *at++ = '}';
+        out_.commit(at);
     }
 
     nlohmann::json provenance() const {
