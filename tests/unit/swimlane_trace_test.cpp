@@ -1083,6 +1083,38 @@ TEST_CASE("GrowingBuf keeps every byte as it grows, and starts over after clear(
     }
 }
 
+TEST_CASE("the JSON sink quotes strings as append_json_string does", "[swimlane][trace]") {
+    // Plain strings are checked 8 bytes at a time: a byte to escape (or non-ASCII text) at every
+    // position of every length around the word size, plain strings of each length, and one
+    // longer than a reservation.
+    std::vector<std::string> strings;
+    for (std::size_t length = 0; length <= 40; ++length) {
+        strings.emplace_back(length, 'a');
+        for (std::size_t at = 0; at < length; ++at)
+            for (std::string_view special :
+                 {"\"", "\\", "\n", "\x01", "\x1f", "\x7f", "\xc3\xa9", "\xff"}) {
+                std::string text(length, 'b');
+                text.replace(at, 1, special);
+                strings.push_back(text);
+            }
+    }
+    strings.emplace_back(10000, 'c');
+    strings.push_back(std::string(5000, 'd') + '"');
+    std::ostringstream out;
+    std::string expected;
+    {
+        detail::json_out::Sink sink(out);
+        for (const std::string& text : strings) {
+            sink.string(text);
+            sink.ch('\n');
+            detail::json_out::append_json_string(expected, text);
+            expected += '\n';
+        }
+        sink.flush();
+    }
+    CHECK(out.str() == expected);
+}
+
 TEST_CASE("the put writers write every width of number as to_chars does", "[swimlane][trace]") {
     // below_1e8 makes eight digits at once and shifts the leading zeros out: every value below
     // 200,000, both sides of every power of ten (its last step, 10^8, to write_decimal) and

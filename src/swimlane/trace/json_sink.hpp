@@ -261,8 +261,10 @@ class Sink {
         room(24);
         len_ = static_cast<std::size_t>(put::us(buf_ + len_, ns) - buf_);
     }
+    /// The most reserve() holds.
+    static constexpr std::size_t kMaxReserve = 4096;
     /// `n` bytes of room at the end of what was written, to be written with the `put` writers
-    /// and ended by commit(the end written); `n` at most 4096.
+    /// and ended by commit(the end written); `n` at most kMaxReserve.
     char* reserve(std::size_t n) {
         room(n);
         if (size_ - len_ < n) throw std::logic_error("trace JSON writer: a reservation too large");
@@ -286,19 +288,40 @@ class Sink {
     }
     /// A JSON string literal: quotes, escapes, invalid UTF-8 replaced.
     void string(std::string_view s) {
-        bool plain = std::all_of(s.begin(), s.end(), [](char c) {
-            auto u = static_cast<unsigned char>(c);
-            return u >= 0x20 && u < 0x80 && c != '"' && c != '\\';
-        });
-        if (plain) {
+        if (!plain_ascii(s)) {
+            scratch_.clear();
+            append_json_string(scratch_, s);
+            text(scratch_);
+            return;
+        }
+        quoted(s);
+    }
+    /// `"s"`, as it is (no escapes needed).
+    void quoted(std::string_view s) {
+        if (s.size() > kMaxReserve - 2) {
             ch('"');
             text(s);
             ch('"');
             return;
         }
-        scratch_.clear();
-        append_json_string(scratch_, s);
-        text(scratch_);
+        char* at = reserve(s.size() + 2);
+        *at++ = '"';
+        std::memcpy(at, s.data(), s.size());
+        at += s.size();
+        *at++ = '"';
+        commit(at);
+    }
+    /// Whether `s` needs no escapes: printable ASCII without `"` or `\`; 8 bytes at a time.
+    static bool plain_ascii(std::string_view s) {
+        const char* p = s.data();
+        std::size_t n = s.size();
+        for (; n >= 8; p += 8, n -= 8)
+            if (text::json_string_stops(text::load_word(p)) != 0) return false;
+        for (; n > 0; ++p, --n) {
+            const auto u = static_cast<unsigned char>(*p);
+            if (u < 0x20 || u >= 0x80 || u == '"' || u == '\\') return false;
+        }
+        return true;
     }
     void flush() {
         if (blocks_) {
@@ -377,9 +400,7 @@ class JsonArgs {
     }
     [[gnu::always_inline]] void operator()(ArgKey k, arg::PlainText v) {
         key(k);
-        out_.ch('"');
-        out_.text(v.value);
-        out_.ch('"');
+        out_.quoted(v.value);
     }
     void operator()(ArgKey k, arg::Bool v) {
         key(k);

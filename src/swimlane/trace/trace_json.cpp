@@ -452,16 +452,25 @@ class JsonWriter {
 
     /// `,"cat":…,"ph":"X","pid":…,"tid":…,"ts":…,"dur":…[,"id":…]` after the slice's name.
     void head(std::string_view cat, const Slice& s) {
-        out_.lit(",\"cat\":\"");
-        out_.text(cat);
-        out_.lit("\",\"ph\":\"X\"");
-        track_key(s.track);
-        key_us(",\"ts\":", s.ts);
-        key_us(",\"dur\":", s.dur);
-        if (s.id != kNone) {
-            out_.lit(",\"id\":");
-            id(s, s.id);
+        const bool long_cat = cat.size() > Sink::kMaxReserve - 256;  // (never: a few words)
+        if (long_cat) {
+            out_.lit(",\"cat\":\"");
+            out_.text(cat);
+            out_.ch('"');
         }
+        // Through one reservation (put::), as a flow.
+        char* at = out_.reserve(256 + (long_cat ? 0 : cat.size()));
+        if (!long_cat) {
+            at = put::lit(at, ",\"cat\":\"");
+            std::memcpy(at, cat.data(), cat.size());
+            at = put::lit(at + cat.size(), "\"");
+        }
+        at = put::lit(at, ",\"ph\":\"X\"");
+        at = put::prefix(at, track_keys_[s.track].text, track_keys_[s.track].size);
+        at = put::us(put::lit(at, ",\"ts\":"), s.ts);
+        at = put::us(put::lit(at, ",\"dur\":"), s.dur);
+        if (s.id != kNone) at = id(put::lit(at, ",\"id\":"), s, s.id);
+        out_.commit(at);
     }
     /// An event id: the number, or in a multi-rank trace the string `"r<rank>:<id>"` of the
     /// rank the slice belongs to, so that ids of different ranks never collide (§1.14).
