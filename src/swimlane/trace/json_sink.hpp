@@ -271,21 +271,6 @@ class Sink {
         return buf_ + len_;
     }
     void commit(char* end) { len_ = static_cast<std::size_t>(end - buf_); }
-    /// The converter's short task label: `t<local>` on ring 0, else `r<ring>t<local>`.
-    void task(std::uint64_t task_id, TaskLabels labels) {
-        if (labels != TaskLabels::Legacy) {
-            scratch_.clear();
-            append_task_label(scratch_, task_id, labels);
-            text(scratch_);
-            return;
-        }
-        if (std::uint32_t ring = task_ring(task_id)) {
-            ch('r');
-            integer(ring);
-        }
-        ch('t');
-        integer(task_local(task_id));
-    }
     /// A JSON string literal: quotes, escapes, invalid UTF-8 replaced.
     void string(std::string_view s) {
         if (!plain_ascii(s)) {
@@ -410,23 +395,22 @@ class JsonArgs {
             out_.lit("false");
     }
     void operator()(ArgKey k, arg::Depths v) {
-        key(k);
-        out_.ch('[');
+        char* at = key(out_.reserve(kMaxKey + 2 + v.values.size() * 21), k);
+        *at++ = '[';
         for (std::size_t i = 0; i < v.values.size(); ++i) {
-            if (i) out_.ch(',');
-            out_.integer(v.values[i]);
+            if (i) *at++ = ',';
+            at = put::integer(at, v.values[i]);
         }
-        out_.ch(']');
+        *at++ = ']';
+        out_.commit(at);
     }
     void operator()(ArgKey k, arg::TaskHint v) {
-        key(k);
-        out_.lit("\"Task:");
-        out_.task(v.row.task_id, v.labels);
-        out_.lit(", FuncId:");
-        out_.integer(v.row.func_id);
-        out_.lit(", CoreId:");
-        out_.integer(v.row.core_id);
-        out_.ch('"');
+        char* at = key(out_.reserve(kMaxKey + 64 + kMaxTaskLabel), k);
+        at = write_task_label(put::lit(at, "\"Task:"), v.row.task_id, v.labels);
+        at = put::integer(put::lit(at, ", FuncId:"), v.row.func_id);
+        at = put::integer(put::lit(at, ", CoreId:"), v.row.core_id);
+        *at++ = '"';
+        out_.commit(at);
     }
 
   private:
