@@ -82,26 +82,25 @@ template <std::size_t N>
     return guess + ((value | 1) >= kPowers[guess] ? 1 : 0);
 }
 
-/// Writes `value` in decimal into the `width` (decimal_width(value)) bytes at `out` and returns
-/// their end: what std::to_chars writes, inline, for writers whose every event holds numbers.
 /// "00" to "99", two bytes each: the digits of write_decimal and write_three_digits.
 inline constexpr char kDigitPairs[] =
     "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
     "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
     "8081828384858687888990919293949596979899";
 
+/// Writes `value` in decimal into the `width` (decimal_width(value)) bytes at `out` and returns
+/// their end: what std::to_chars writes, inline, for writers whose every event holds numbers.
 [[gnu::always_inline]] inline char* write_decimal(char* out, std::uint64_t value, unsigned width) {
-    constexpr const char* kPairs = kDigitPairs;
     char* const end = out + width;
     char* at = end;
     while (value >= 100) {
         const auto pair = static_cast<unsigned>(value % 100);
         value /= 100;
         at -= 2;
-        std::memcpy(at, kPairs + 2 * pair, 2);
+        std::memcpy(at, kDigitPairs + 2 * pair, 2);
     }
     if (value >= 10) {
-        std::memcpy(at - 2, kPairs + 2 * value, 2);
+        std::memcpy(at - 2, kDigitPairs + 2 * value, 2);
     } else {
         at[-1] = static_cast<char>('0' + value);
     }
