@@ -236,16 +236,14 @@ class Sink {
     template <std::size_t N>
     void lit(const char (&s)[N]) {
         room(N - 1);
-        std::memcpy(buf_ + len_, s, N - 1);
-        len_ += N - 1;
+        commit(put::lit(buf_ + len_, s));
     }
     /// The first `size` bytes of `block`: all N are copied (a constant size, so the copy is
     /// inlined as for `lit`) and the rest is written over next.
     template <std::size_t N>
     void prefix(const std::array<char, N>& block, std::size_t size) {
         room(N);
-        std::memcpy(buf_ + len_, block.data(), N);
-        len_ += size;
+        commit(put::prefix(buf_ + len_, block, size));
     }
     void ch(char c) {
         if (len_ == size_) flush();

@@ -440,8 +440,10 @@ class JsonWriter {
         out_.integer(t.tid);
     }
     /// `,"pid":P,"tid":T` of a track.
-    void track_key(std::uint32_t track) {
-        out_.prefix(track_keys_[track].text, track_keys_[track].size);
+    void track_key(std::uint32_t track) { out_.commit(track_key(out_.reserve(64), track)); }
+    /// The same at `at` (64 bytes of room); returns its end.
+    char* track_key(char* at, std::uint32_t track) const {
+        return put::prefix(at, track_keys_[track].text, track_keys_[track].size);
     }
 
     template <std::size_t N>
@@ -466,7 +468,7 @@ class JsonWriter {
             at = put::lit(at + cat.size(), "\"");
         }
         at = put::lit(at, ",\"ph\":\"X\"");
-        at = put::prefix(at, track_keys_[s.track].text, track_keys_[s.track].size);
+        at = track_key(at, s.track);
         at = put::us(put::lit(at, ",\"ts\":"), s.ts);
         at = put::us(put::lit(at, ",\"dur\":"), s.dur);
         if (s.id != kNone) at = id(put::lit(at, ",\"id\":"), s, s.id);
@@ -561,7 +563,7 @@ class JsonWriter {
         // Written through one reservation (put::): the whole sample is bounded.
         char* at = begin_event(out_.reserve(kMaxBoundedEvent));
         at = put::lit(at, R"({"name":"shared_ready_queue","cat":"queue","ph":"C")");
-        at = put::prefix(at, track_keys_[c.track].text, track_keys_[c.track].size);
+        at = track_key(at, c.track);
         at = put::us(put::lit(at, ",\"ts\":"), c.ts);
         at = put::integer(put::lit(at, R"(,"args":{"AIC":)"), p.shared_at_end[0]);
         at = put::integer(put::lit(at, ",\"AIV\":"), p.shared_at_end[1]);
@@ -580,7 +582,7 @@ class JsonWriter {
         const Block& head = flow_heads_[static_cast<std::size_t>(f.name()) * 2 + start];
         char* at = begin_event(out_.reserve(kMaxBoundedEvent));
         at = id(put::prefix(at, head.text, head.size), s, index);
-        at = put::prefix(at, track_keys_[s.track].text, track_keys_[s.track].size);
+        at = track_key(at, s.track);
         at = put::us(put::lit(at, ",\"ts\":"), m_.flow_ts(index, start));
         if (!start) at = put::lit(at, ",\"bp\":\"e\"");
         if (s.id != kNone) at = id(put::lit(at, ",\"bind_id\":"), s, s.id);
