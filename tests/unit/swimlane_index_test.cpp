@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <limits>
 #include <map>
 #include <random>
 #include <string>
@@ -471,6 +472,54 @@ TEST_CASE("PhasesByStart::starting_by answers as a binary search from any last a
                 sorted.starts.begin());
             INFO("n " << n << ", x " << x);
             REQUIRE(sorted.starting_by(x) == expected);
+        }
+    }
+}
+
+TEST_CASE("PhaseKinds names a capture's kinds as a parse of every record would", "[swimlane]") {
+    records::RecordsWalker w;
+    // Interned in another order than the records use them: unknown kinds are named in the
+    // order of their first record, not of their interning.
+    w.kinds = {"", "mystery_b", "complete", "mystery_a", "dispatch"};
+    const std::vector<std::uint16_t> record_kinds = {3, 2, 1, 3, 0, 4, 1, 0, 2, 3};
+    ptune::swimlane::Capture capture;
+    capture.other_phase_names = {"named_before"};
+    records::PhaseKinds kinds(w, capture);
+    // The reference: every record's name parsed and looked up on its own.
+    std::vector<std::string> expected_names = {"named_before"};
+    for (std::uint16_t kind : record_kinds) {
+        ptune::swimlane::SchedulerPhase phase;
+        kinds.set(phase, kind);
+        const std::string name = kind == 0 ? "unknown" : w.kinds[kind];
+        const ptune::swimlane::PhaseKind expected = ptune::swimlane::parse_phase_kind(name);
+        CHECK(phase.kind == expected);
+        if (expected != ptune::swimlane::PhaseKind::Other) continue;
+        auto known = std::find(expected_names.begin(), expected_names.end(), name);
+        if (known == expected_names.end()) known = expected_names.insert(known, name);
+        CHECK(phase.other_name == known - expected_names.begin());
+    }
+    CHECK(capture.other_phase_names == expected_names);
+    CHECK(capture.other_phase_names ==
+          std::vector<std::string>{"named_before", "mystery_a", "mystery_b", "unknown"});
+}
+
+TEST_CASE("DeviceTimeMap converts ticks as Clock::ticks_to_ns does, wrapping alike", "[swimlane]") {
+    const std::int64_t kMax = std::numeric_limits<std::int64_t>::max();
+    const std::vector<std::int64_t> ticks = {
+        1, 2, 999, 1'000'000, kMax / 1000, kMax / 20, kMax / 20 + 1, kMax / 3, kMax - 1, kMax};
+    // 50 MHz (20 ns a tick), 1 GHz, 1 MHz, no clock (ticks are ns) and 24 MHz (not whole ns).
+    for (std::uint64_t freq :
+         {50'000'000ull, 1'000'000'000ull, 1'000'000ull, 0ull, 24'000'000ull}) {
+        for (std::int64_t base : {std::int64_t{0}, std::int64_t{1}, std::int64_t{123'456'789}}) {
+            ptune::swimlane::Capture capture;
+            capture.clock.freq_hz = freq;
+            capture.clock.origin_ticks = base;
+            const ptune::swimlane::detail::AnchorFit fit;
+            const records::DeviceTimeMap to_ns(capture, fit);
+            for (std::int64_t c : ticks) {
+                INFO("freq " << freq << " base " << base << " ticks " << c);
+                CHECK(to_ns(c) == capture.clock.ticks_to_ns(c - base));
+            }
         }
     }
 }

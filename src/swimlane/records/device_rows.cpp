@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "ptune/swimlane/id_index.hpp"
 #include "stages.hpp"
 
 namespace ptune::swimlane::records {
@@ -63,20 +64,25 @@ void join_aicpu_to_aicore(const RecordsWalker& w, Capture& capture, const Device
     struct Cursor {
         std::uint32_t next, last;
     };
-    std::unordered_map<std::uint64_t, Cursor> lookup;
-    lookup.reserve(aicore_rows * 2);
+    IdIndex cursor_of;  // key → index into cursors
+    std::vector<Cursor> cursors;
+    cursors.reserve(aicore_rows);
     constexpr std::uint32_t kEnd = std::numeric_limits<std::uint32_t>::max();
     std::vector<std::uint32_t> next_same(aicore_rows, kEnd);
     std::size_t repeated = 0;
     for (std::size_t i = 0; i < aicore_rows; ++i) {
         const std::int64_t* r = &w.aicore[i * 7];
         auto index = static_cast<std::uint32_t>(i);
-        auto [it, fresh] = lookup.try_emplace(join_key(r[6], r[0], r[2]), Cursor{index, index});
-        if (!fresh) {
-            next_same[it->second.last] = index;
-            it->second.last = index;
-            ++repeated;
+        auto [k, fresh] = cursor_of.try_emplace(join_key(r[6], r[0], r[2]),
+                                                static_cast<std::uint32_t>(cursors.size()));
+        if (fresh) {
+            cursors.push_back({index, index});
+            continue;
         }
+        Cursor& cursor = cursors[*k];
+        next_same[cursor.last] = index;
+        cursor.last = index;
+        ++repeated;
     }
     if (repeated)
         diagnostics.warn(capture.source, 0,
@@ -88,14 +94,15 @@ void join_aicpu_to_aicore(const RecordsWalker& w, Capture& capture, const Device
     std::vector<bool> joined(aicore_rows, false);
     for (std::size_t i = 0; i < aicpu_rows; ++i) {
         const std::int64_t* a = &w.aicpu[i * 5];
-        auto it = lookup.find(join_key(a[4], a[0], a[1]));
-        if (it == lookup.end()) {
+        const std::uint32_t* k = cursor_of.find(join_key(a[4], a[0], a[1]));
+        if (!k) {
             ++capture.dropped.aicpu_without_aicore;
             unmatched_cores.push_back(a[0]);
             continue;
         }
-        std::uint32_t partner = it->second.next;
-        if (next_same[partner] != kEnd) it->second.next = next_same[partner];
+        Cursor& cursor = cursors[*k];
+        std::uint32_t partner = cursor.next;
+        if (next_same[partner] != kEnd) cursor.next = next_same[partner];
         joined[partner] = true;
         auto row = aicore_row(&w.aicore[std::size_t{partner} * 7], capture, to_ns);
         if (!row) continue;
@@ -119,12 +126,13 @@ constexpr std::uint32_t kNoName = 0xFFFFFFFFu;
 void take_device_phases(RecordsWalker& w, Capture& capture, const DeviceTimeMap& to_ns) {
     auto phase_ns = [&](const RawPhase& r, bool start) { return to_ns(start ? r.start : r.end); };
     capture.scheduler_phases.reserve(w.scheduler.size());
+    PhaseKinds kinds(w, capture);
     for (const auto& p : w.scheduler) {
         if (!p.has_start || !p.has_end || p.start <= 0 || p.end < p.start) {
             ++capture.dropped.malformed_phases;
             continue;
         }
-        capture.scheduler_phases.push_back(make_scheduler_phase(p, w, capture, phase_ns));
+        capture.scheduler_phases.push_back(make_scheduler_phase(p, kinds, phase_ns));
     }
     w.scheduler.release();
     capture.scheduler_arrays = w.scheduler_arrays;

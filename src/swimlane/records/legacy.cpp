@@ -60,13 +60,14 @@ Result<Capture> build_legacy(RecordsWalker& w, Capture capture, Diagnostics& dia
         for (auto succ : t.fanout) capture.embedded_edges.emplace_back(t.task_id, succ);
         capture.tasks.push_back(row);
     }
+    PhaseKinds kinds(w, capture);
     for (const auto& p : w.scheduler) {
         if (!p.has_start || !p.has_end) {
             ++capture.dropped.malformed_phases;
             continue;
         }
         capture.scheduler_phases.push_back(make_scheduler_phase(
-            p, w, capture,
+            p, kinds,
             [&](const RawPhase& r, bool start) { return rel(start ? r.start_us : r.end_us); }));
     }
     capture.scheduler_arrays = w.scheduler_arrays;

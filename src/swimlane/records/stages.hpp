@@ -52,23 +52,54 @@ inline std::int32_t epoch_of(std::int64_t raw) {
     return raw < 0 ? kNoEpoch : static_cast<std::int32_t>(std::min<std::int64_t>(raw, INT32_MAX));
 }
 
-/// Phase object → model record, given a raw-timestamp converter; kinds outside the vocabulary
-/// are named in `capture.other_phase_names`.
+/// The model kind of each interned kind name (RecordsWalker::kinds), parsed once per name rather
+/// than once per record; a name outside the vocabulary is added to `capture.other_phase_names`
+/// when a record first uses it, as a per-record parse would.
+class PhaseKinds {
+  public:
+    PhaseKinds(const RecordsWalker& w, Capture& capture)
+        : w_(w), capture_(capture), known_(w.kinds.size()) {}
+
+    /// Sets `phase.kind` (and `phase.other_name`) for interned kind `kind`.
+    void set(SchedulerPhase& phase, std::uint16_t kind) {
+        Known& known = known_[kind];
+        if (!known.parsed) known = parse(kind);
+        phase.kind = known.kind;
+        phase.other_name = known.other_name;
+    }
+
+  private:
+    struct Known {
+        bool parsed = false;
+        PhaseKind kind = PhaseKind::Other;
+        std::uint16_t other_name = 0;
+    };
+    Known parse(std::uint16_t kind) {
+        Known known;
+        known.parsed = true;
+        std::string_view name = kind == 0 ? "unknown" : std::string_view(w_.kinds[kind]);
+        known.kind = parse_phase_kind(name);
+        if (known.kind == PhaseKind::Other) {
+            auto& names = capture_.other_phase_names;
+            auto found = std::find(names.begin(), names.end(), name);
+            if (found == names.end() && names.size() <= 0xFFFF)
+                found = names.emplace(names.end(), name);
+            known.other_name =
+                found == names.end() ? 0 : static_cast<std::uint16_t>(found - names.begin());
+        }
+        return known;
+    }
+    const RecordsWalker& w_;
+    Capture& capture_;
+    std::vector<Known> known_;  ///< by interned kind
+};
+
+/// Phase object → model record, given a raw-timestamp converter.
 template <class ToNs>
-SchedulerPhase make_scheduler_phase(const RawPhase& raw, const RecordsWalker& w, Capture& capture,
-                                    ToNs&& to_ns) {
+SchedulerPhase make_scheduler_phase(const RawPhase& raw, PhaseKinds& kinds, ToNs&& to_ns) {
     SchedulerPhase phase;
     phase.thread = raw.thread;
-    std::string_view name = raw.kind == 0 ? "unknown" : std::string_view(w.kinds[raw.kind]);
-    phase.kind = parse_phase_kind(name);
-    if (phase.kind == PhaseKind::Other) {
-        auto& names = capture.other_phase_names;
-        auto known = std::find(names.begin(), names.end(), name);
-        if (known == names.end() && names.size() <= 0xFFFF)
-            known = names.emplace(names.end(), name);
-        phase.other_name =
-            known == names.end() ? 0 : static_cast<std::uint16_t>(known - names.begin());
-    }
+    kinds.set(phase, raw.kind);
     phase.start_ns = to_ns(raw, true);
     phase.end_ns = to_ns(raw, false);
     phase.loop_iter = static_cast<std::uint32_t>(std::max<std::int64_t>(0, raw.loop_iter));
@@ -189,7 +220,10 @@ class DeviceTimeMap {
           composite_(capture.clock.axis == Clock::Axis::HostComposite),
           placed_(capture.clock.axis == Clock::Axis::HostPlaced),
           anchor_cycles_(capture.clock_alignment.device_anchor_cycles),
-          anchor_ns_(capture.clock_alignment.host_anchor_ns) {}
+          anchor_ns_(capture.clock_alignment.host_anchor_ns),
+          ns_per_tick_(clock_.freq_hz == 0                   ? 1
+                       : 1'000'000'000 % clock_.freq_hz == 0 ? 1'000'000'000 / clock_.freq_hz
+                                                             : 0) {}
 
     std::int64_t operator()(std::int64_t c) const {
         if (c <= 0) return kNoTime;
@@ -198,21 +232,29 @@ class DeviceTimeMap {
         if (placed_) {
             // §1.12.2: host = host_anchor_ns + (c − device_anchor_cycles)·1e9/f.
             std::int64_t delta =
-                std::clamp(clock_.ticks_to_ns(c - anchor_cycles_), -kMaxHostSpanNs, kMaxHostSpanNs);
+                std::clamp(ticks_to_ns(c - anchor_cycles_), -kMaxHostSpanNs, kMaxHostSpanNs);
             return std::clamp(anchor_ns_ - host_origin_ + delta, -kMaxHostSpanNs, kMaxHostSpanNs);
         }
-        std::int64_t ns = clock_.ticks_to_ns(c - base_);
+        std::int64_t ns = ticks_to_ns(c - base_);
         if (!composite_) return ns;
         // Behind the host timeline (offset ≤ 2^62): a damaged file's huge time saturates.
         return std::min(ns, kMaxHostSpanNs) + clock_.host_offset_ns;
     }
 
   private:
+    /// Clock::ticks_to_ns, without its division per call where a tick is a whole number of ns
+    /// (the wrapping product is the 128-bit one's low half, as Clock returns it).
+    std::int64_t ticks_to_ns(std::int64_t ticks) const {
+        if (ns_per_tick_ == 0) return clock_.ticks_to_ns(ticks);
+        return static_cast<std::int64_t>(static_cast<std::uint64_t>(ticks) * ns_per_tick_);
+    }
+
     const Clock& clock_;
     const detail::AnchorFit& fit_;
     std::int64_t base_, host_origin_;
     bool calibrated_, composite_, placed_;
     std::int64_t anchor_cycles_, anchor_ns_;
+    std::uint64_t ns_per_tick_;  ///< 1e9 / freq_hz when whole (1 without a clock), else 0
 };
 
 // device_rows.cpp
