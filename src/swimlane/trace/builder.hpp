@@ -210,7 +210,11 @@ class Builder {
           pid_base_(model.pid_base[source_index]),
           offset_(model.offsets_ns[source_index]) {}
 
-    void build();
+    /// The steps in three parts: every slice, then the dependency arrows, then the other arrows.
+    /// No slice is added after the first part, so lanes can be assigned meanwhile.
+    void build_slices();
+    void build_dependency_flows();
+    void build_other_flows();
 
   private:
     std::string process_label(std::string_view view) const;

@@ -7,7 +7,7 @@
 
 namespace ptune::swimlane::detail::build {
 
-void Builder::build() {
+void Builder::build_slices() {
     index_tasks();
     make_labels();
     make_graph_execution();
@@ -17,9 +17,15 @@ void Builder::build() {
     make_scheduler_phases();
     make_lifecycle();
     make_orchestrator();
+}
+
+void Builder::build_dependency_flows() {
     attribute_finishes();
     dependency_flows(kWorkerPid);
     dependency_flows(kSchedViewPid);
+}
+
+void Builder::build_other_flows() {
     complete_flows();
     release_task_scratch();
     dispatch_flows();

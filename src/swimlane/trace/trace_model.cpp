@@ -4,10 +4,12 @@
 #include <algorithm>
 #include <cctype>
 #include <charconv>
+#include <future>
 #include <map>
 #include <optional>
 #include <queue>
 #include <span>
+#include <system_error>
 #include <tuple>
 #include <unordered_map>
 #include <utility>
@@ -25,30 +27,48 @@ namespace {
 
 /// First-fit lanes per group (lowest free lane, like the converter's Scheduler View), so no two
 /// slices overlap on one track; lane 0 keeps the upstream tid, overflow lanes get `base·100 + j`
-/// (outside every upstream tid range) and the name "<lane>#j".
-void assign_lanes(TraceModel& model) {
-    constexpr std::uint32_t kReadAhead = 16;  // slices
-    // Each group's slices in creation order, all groups in one array (counted, then placed).
-    std::vector<std::uint32_t> first(model.groups.size() + 1, 0), members(model.slices.size());
-    for (const Slice& s : model.slices) ++first[s.track + 1];
-    for (std::size_t g = 1; g < first.size(); ++g) first[g] += first[g - 1];
-    {
-        std::vector<std::uint32_t> fill(first.begin(), first.end() - 1);
+/// (outside every upstream tid range) and the name "<lane>#j". In two steps: the constructor
+/// makes the lists, the bulk of the memory, so that they come from the heap of the thread that
+/// builds the model even when run() is on another (whose own heap would only grow by them).
+class LaneAssignment {
+  public:
+    /// Each group's slices in creation order, all groups in one array (counted, then placed).
+    explicit LaneAssignment(TraceModel& model)
+        : model_(model), first_(model.groups.size() + 1, 0), members_(model.slices.size()) {
+        for (const Slice& s : model.slices) ++first_[s.track + 1];
+        std::size_t largest = 0;
+        for (std::size_t g = 1; g < first_.size(); ++g) {
+            largest = std::max<std::size_t>(largest, first_[g]);
+            first_[g] += first_[g - 1];
+        }
+        std::vector<std::uint32_t> fill(first_.begin(), first_.end() - 1);
         for (std::uint32_t i = 0; i < model.slices.size(); ++i)
-            members[fill[model.slices[i].track]++] = i;
+            members_[fill[model.slices[i].track]++] = i;
+        order_.reserve(largest);
     }
-    std::vector<std::tuple<std::int64_t, std::int64_t, std::uint32_t>> order;
-    for (std::uint32_t g = 0; g < model.groups.size(); ++g) {
-        LaneGroup& group = model.groups[g];
+
+    /// Sets every slice's track (and makes the tracks).
+    void run();
+
+  private:
+    TraceModel& model_;
+    std::vector<std::uint32_t> first_, members_;
+    std::vector<std::tuple<std::int64_t, std::int64_t, std::uint32_t>> order_;
+};
+
+void LaneAssignment::run() {
+    constexpr std::uint32_t kReadAhead = 16;  // slices
+    for (std::uint32_t g = 0; g < model_.groups.size(); ++g) {
+        LaneGroup& group = model_.groups[g];
         auto make_track = [&](std::size_t lane) {
             Track track;
             track.pid = group.pid;
             track.tid =
                 lane == 0 ? group.base_tid : group.base_tid * 100 + static_cast<std::int64_t>(lane);
             track.name = lane == 0 ? group.name : fmt::format("{}#{}", group.name, lane);
-            model.tracks.push_back(std::move(track));
-            if (lane > 0) ++model.counts.overflow_lanes;
-            return static_cast<std::uint32_t>(model.tracks.size() - 1);
+            model_.tracks.push_back(std::move(track));
+            if (lane > 0) ++model_.counts.overflow_lanes;
+            return static_cast<std::uint32_t>(model_.tracks.size() - 1);
         };
         group.lane_tracks.push_back(make_track(0));  // upstream names every lane, used or not
         // By (start, longer first, creation): the keys are copied out in creation order, a
@@ -58,28 +78,28 @@ void assign_lanes(TraceModel& model) {
         // most 3 places; std::sort took 15 ms, the insertion 1.5 ms).
         // The slices a group holds are scattered over the whole array (46 MB at 200K tasks):
         // read ahead, so that the misses overlap (the gather 16 → 9 ms at 200K).
-        order.clear();
-        for (std::uint32_t m = first[g]; m < first[g + 1]; ++m) {
-            if (m + kReadAhead < first[g + 1])
-                __builtin_prefetch(&model.slices[members[m + kReadAhead]]);
-            const std::uint32_t i = members[m];
-            order.push_back({model.slices[i].ts, -model.slices[i].dur, i});
+        order_.clear();
+        for (std::uint32_t m = first_[g]; m < first_[g + 1]; ++m) {
+            if (m + kReadAhead < first_[g + 1])
+                __builtin_prefetch(&model_.slices[members_[m + kReadAhead]]);
+            const std::uint32_t i = members_[m];
+            order_.push_back({model_.slices[i].ts, -model_.slices[i].dur, i});
         }
-        sort_nearly_sorted(order.begin(), order.end());
+        sort_nearly_sorted(order_.begin(), order_.end());
         using Busy = std::pair<std::int64_t, std::size_t>;  // (end, lane)
         std::priority_queue<Busy, std::vector<Busy>, std::greater<>> busy;
         // The free lanes, lowest on top (first fit).
         std::priority_queue<std::size_t, std::vector<std::size_t>, std::greater<>> free_lanes;
         std::size_t lanes = group.nests ? 1 : 0;  // a nesting group keeps lane 0 to itself
         std::vector<std::int64_t> open;           // ends of the nested slices open on lane 0
-        for (std::size_t k = 0; k < order.size(); ++k) {
-            if (k + kReadAhead < order.size())
-                __builtin_prefetch(&model.slices[std::get<2>(order[k + kReadAhead])], 1);
-            const auto& [ts, negative_dur, i] = order[k];
+        for (std::size_t k = 0; k < order_.size(); ++k) {
+            if (k + kReadAhead < order_.size())
+                __builtin_prefetch(&model_.slices[std::get<2>(order_[k + kReadAhead])], 1);
+            const auto& [ts, negative_dur, i] = order_[k];
             if (group.nests) {
                 while (!open.empty() && open.back() <= ts) open.pop_back();
                 if (open.empty() || ts - negative_dur <= open.back()) {
-                    model.slices[i].track = group.lane_tracks[0];
+                    model_.slices[i].track = group.lane_tracks[0];
                     open.push_back(ts - negative_dur);
                     continue;
                 }
@@ -97,7 +117,7 @@ void assign_lanes(TraceModel& model) {
             }
             while (group.lane_tracks.size() <= lane)
                 group.lane_tracks.push_back(make_track(group.lane_tracks.size()));
-            model.slices[i].track = group.lane_tracks[lane];
+            model_.slices[i].track = group.lane_tracks[lane];
             busy.emplace(ts - negative_dur, lane);
         }
     }
@@ -215,15 +235,36 @@ Result<TraceModel> build_trace_model(std::span<const TraceSource> sources, TimeA
     if (multi_rank) slices += multi_rank->slices.size();
     model.slices.reserve(slices);
     if (multi_rank) add_layout(model, *multi_rank);
+    // Lanes read the slices' times and set their tracks, which no arrow reads: once the last
+    // source's slices are made, they are assigned on a second thread while its dependency arrows
+    // are built, and done before its other arrows, which then reuse the memory the lanes' lists
+    // held (the run's peak is in the complete arrows).
+    std::optional<LaneAssignment> lane_assignment;
+    std::future<void> lanes;  // (after lane_assignment: destroyed first, it waits for the thread)
+    auto start_lanes = [&]() -> std::future<void> {
+        LaneAssignment& assignment = lane_assignment.emplace(model);
+        try {
+            return std::async(std::launch::async, [&assignment] { assignment.run(); });
+        } catch (const std::system_error&) {  // no second thread: here and now
+            assignment.run();
+            return {};
+        }
+    };
     for (std::uint32_t k = 0; k < sources.size(); ++k) {
         if (sources.size() > 1 && !multi_rank)
             model.pid_base[k] = 100 * static_cast<std::int64_t>(k + 1);
-        build::Builder(model, k).build();
+        build::Builder builder(model, k);
+        builder.build_slices();
+        if (k + 1 == sources.size()) lanes = start_lanes();
+        builder.build_dependency_flows();
+        if (lanes.valid()) lanes.get();
+        lane_assignment.reset();
+        builder.build_other_flows();
     }
+    if (sources.empty()) LaneAssignment(model).run();
     // §1.14: Perfetto orders processes by sort index; the ranks' blocks in pid order.
     if (multi_rank)
         for (Process& p : model.processes) p.sort_index = static_cast<int>(p.pid);
-    assign_lanes(model);
     model.counts.slices = model.slices.size();
     model.counts.counters = model.counters.size();
     model.counts.flows = model.flows.size();
