@@ -1228,3 +1228,34 @@ TEST_CASE("the trace reserves an alloc bar only for a submitted task deps.json l
     CHECK(allocs(*with_alloc) == 2);
     CHECK(with_alloc->slices.capacity() == model->slices.capacity() + 1);
 }
+
+TEST_CASE("arrows from a core's scheduler thread are the same for any core id",
+          "[swimlane][trace]") {
+    // Cores found through a table when their ids are small, through a map when one is not.
+    Composed composed(true);
+    TraceCounts counts;
+    TraceSource source = composed.source();
+    const json reference = json::parse(render({&source, 1}, {}, &counts));
+    REQUIRE(counts.flows > 0);
+    auto complete_arrows = [](const json& trace) {
+        std::size_t n = 0;
+        for (const json& e : trace["traceEvents"]) n += e.value("name", "") == "complete";
+        return n;
+    };
+    REQUIRE(complete_arrows(reference) > 0);
+    for (std::uint32_t shift : {100u, 70'000u}) {
+        INFO("core ids + " << shift);
+        Composed shifted(true);
+        for (TaskRow& row : shifted.capture.tasks) row.core_id += shift;
+        std::vector<int> to_thread(shifted.capture.core_to_thread.size() + shift, -1);
+        for (std::size_t core = 0; core < shifted.capture.core_to_thread.size(); ++core)
+            to_thread[core + shift] = shifted.capture.core_to_thread[core];
+        shifted.capture.core_to_thread = to_thread;
+        TraceCounts shifted_counts;
+        TraceSource shifted_source = shifted.source();
+        const json trace = json::parse(render({&shifted_source, 1}, {}, &shifted_counts));
+        CHECK(shifted_counts.flows == counts.flows);
+        CHECK(shifted_counts.flows_unbound == counts.flows_unbound);
+        CHECK(complete_arrows(trace) == complete_arrows(reference));
+    }
+}

@@ -356,6 +356,9 @@ class Builder {
     /// record contains each row's dispatch time (binary search per thread, not a full scan).
     void resolve_core_threads();
 
+    /// thread_by_core_ from core_thread_.
+    void index_core_threads();
+
     /// The phase (index) among `sorted` whose [start, end] contains x, else kNone.
     std::uint32_t containing(const PhasesByStart& sorted, std::int64_t x) const;
 
@@ -415,7 +418,8 @@ class Builder {
     std::vector<IdIndex> aicpu_anchor_, dummy_records_, skip_records_, first_submit_;
     std::vector<PhasesByStart> thread_completes_, thread_dispatches_;
     std::unordered_map<std::uint32_t, int> core_thread_;  ///< cores with rows only
-    std::vector<std::uint8_t> resolution_threads_;        ///< per thread: writes resolve_standalone
+    std::vector<int> thread_by_core_;  ///< core_thread_ by core id (-1: no rows), when small
+    std::vector<std::uint8_t> resolution_threads_;  ///< per thread: writes resolve_standalone
 };
 
 }  // namespace ptune::swimlane::detail::build

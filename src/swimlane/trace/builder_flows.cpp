@@ -12,8 +12,20 @@ bool Builder::is_alloc(std::uint32_t run, std::uint64_t id) const {
 }
 
 int Builder::thread_of_core(std::uint32_t core) const {
+    if (core < thread_by_core_.size()) return thread_by_core_[core];
     auto it = core_thread_.find(core);
     return it == core_thread_.end() ? -1 : it->second;
+}
+
+void Builder::index_core_threads() {
+    // Asked per row: a table when the core ids are small, as in every capture (a5: 108 cores).
+    constexpr std::uint32_t kTableCores = 1u << 16;
+    std::uint32_t largest = 0;
+    for (const auto& [core, thread] : core_thread_) largest = std::max(largest, core);
+    thread_by_core_.clear();
+    if (largest >= kTableCores) return;
+    thread_by_core_.assign(std::size_t{largest} + 1, -1);
+    for (const auto& [core, thread] : core_thread_) thread_by_core_[core] = thread;
 }
 
 void Builder::resolve_core_threads() {
@@ -66,6 +78,7 @@ std::uint32_t Builder::dispatch_phase_slice(const TaskRow& row) const {
 
 void Builder::attribute_finishes() {
     resolve_core_threads();
+    index_core_threads();
     model_.extras[k_].finish_rows.assign(cap_.scheduler_phases.size(), 0);
     for (const auto& row : cap_.tasks) {
         if (!row.has_aicpu()) continue;
