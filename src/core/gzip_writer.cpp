@@ -2,6 +2,7 @@
 // for why one member and how).
 
 #include "ptune/core/gzip_writer.hpp"
+#include "ptune/core/threads.hpp"
 
 #include <libdeflate.h>
 #include <zlib.h>
@@ -279,7 +280,8 @@ ParallelGzipBuf::ParallelGzipBuf(std::ostream& sink, int level, unsigned threads
     sink_.write(kHeader.data(), kHeader.size());
     current_ = std::make_unique_for_overwrite<char[]>(kBlockSize);
     setp(current_.get(), current_.get() + kBlockSize);
-    for (unsigned i = 0; i < threads; ++i) workers_.emplace_back([this] { work(); });
+    for (unsigned i = 0; i < threads; ++i)
+        workers_.push_back(threads::thread_beside([this] { work(); }));
 }
 
 ParallelGzipBuf::~ParallelGzipBuf() {

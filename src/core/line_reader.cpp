@@ -9,6 +9,7 @@
 #include <thread>
 
 #include "ptune/core/io.hpp"
+#include "ptune/core/threads.hpp"
 
 namespace ptune::io {
 
@@ -34,7 +35,7 @@ struct LineReader::ReadAhead {
     explicit ReadAhead(std::istream& in) : in(in) {
         for (std::size_t i = 0; i < kBuffers; ++i)
             free.push_back(std::make_unique_for_overwrite<char[]>(kReserve + kChunk));
-        thread = std::thread([this] { run(); });  // may throw: read_ahead() falls back
+        thread = threads::thread_beside([this] { run(); });  // may throw: read_ahead() falls back
     }
     ~ReadAhead() {
         {

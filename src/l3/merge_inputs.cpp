@@ -110,9 +110,9 @@ render::Report merge_report(const MergeInputs& inputs, const std::string& trace_
     return report;
 }
 
-std::future<std::string> merge_summary_alongside(const MergeInputs& inputs, bool json,
-                                                 std::string input, std::string trace_path,
-                                                 bool verbose, int fd) {
+threads::Beside<std::string> merge_summary_alongside(const MergeInputs& inputs, bool json,
+                                                     std::string input, std::string trace_path,
+                                                     bool verbose, int fd) {
     auto make = [&inputs, json, input = std::move(input), trace_path = std::move(trace_path),
                  verbose, fd] {
         if (!json) return merge_console(inputs, input, trace_path, verbose, fd);
@@ -122,11 +122,10 @@ std::future<std::string> merge_summary_alongside(const MergeInputs& inputs, bool
         return std::move(out).str();
     };
     try {
-        return std::async(std::launch::async, make);  // a copy: `make` stays whole if it throws
-    } catch (const std::system_error&) {              // no second thread: made now
-        std::promise<std::string> made;
-        made.set_value(make());
-        return made.get_future();
+        return threads::Beside<std::string>(make,
+                                            false);  // a copy: `make` stays whole if it throws
+    } catch (const std::system_error&) {             // no second thread: made when asked
+        return threads::Beside<std::string>(make, true);
     }
 }
 

@@ -2,6 +2,7 @@
 // straggler, spread and difference of each dispatch, published for the L3.* rules.
 
 #include "ptune/l3/ranks.hpp"
+#include "ptune/core/threads.hpp"
 
 #include <algorithm>
 #include <atomic>
@@ -48,7 +49,7 @@ void parallel_for(std::size_t n, unsigned threads, const std::function<void(std:
     };
     std::size_t helpers = std::min<std::size_t>(threads, n);
     std::vector<std::thread> pool;
-    for (std::size_t t = 1; t < helpers; ++t) pool.emplace_back(work);
+    for (std::size_t t = 1; t < helpers; ++t) pool.push_back(threads::thread_beside(work));
     work();
     for (auto& thread : pool) thread.join();
     progress.finish();

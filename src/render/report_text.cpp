@@ -3,7 +3,6 @@
 #include <atomic>
 #include <cstdint>
 #include <cstring>
-#include <future>
 #include <span>
 #include <sstream>
 #include <system_error>
@@ -12,6 +11,7 @@
 
 #include "ptune/core/terminal.hpp"
 #include "ptune/core/text.hpp"
+#include "ptune/core/threads.hpp"
 #include "ptune/render/report.hpp"
 #include "report_internal.hpp"
 
@@ -79,9 +79,9 @@ class TextRenderer : public Renderer {
                 for (std::size_t i; (i = next.fetch_add(1)) < pieces.size();)
                     texts[i] = render_piece(report, pieces[i], options);
             };
-            std::future<void> helper;
+            threads::Beside<void> helper;
             try {
-                helper = std::async(std::launch::async, render_pieces);
+                helper = threads::Beside<void>(render_pieces, false);
             } catch (const std::system_error&) {  // no second thread: one after the other
                 write_sections(report, out, options);
                 return;

@@ -5,7 +5,6 @@
 
 #include <algorithm>
 #include <fstream>
-#include <future>
 #include <limits>
 #include <memory>
 #include <system_error>
@@ -14,6 +13,7 @@
 
 #include "ptune/core/found_files.hpp"
 #include "ptune/core/io.hpp"
+#include "ptune/core/threads.hpp"
 #include "ptune/swimlane/reader.hpp"
 
 namespace ptune::swimlane {
@@ -199,20 +199,22 @@ Result<LoadedCapture> load_capture(const CaptureFiles& files, const LoadRequest&
     std::unique_ptr<RecordsReadAhead> read_ahead =
         stdin_involved ? nullptr : make_read_ahead(records_path);
     read_options.read_ahead = read_ahead.get();
-    std::future<Result<std::optional<Deps>>> deps_read;
-    std::future<void> reading_ahead;
+    threads::Beside<Result<std::optional<Deps>>> deps_read;
+    threads::Beside<void> reading_ahead;
     if (!loaded.files.deps.empty())
-        deps_read = std::async(stdin_involved ? std::launch::deferred : std::launch::async, [&] {
-            auto deps = load_deps(
-                loaded.files.deps,
-                deps_named && (request.named_files_required || io::is_special(loaded.files.deps)),
-                deps_diagnostics);
-            if (read_ahead) read_ahead->run();
-            return deps;
-        });
+        deps_read = threads::Beside<Result<std::optional<Deps>>>(
+            [&] {
+                auto deps = load_deps(loaded.files.deps,
+                                      deps_named && (request.named_files_required ||
+                                                     io::is_special(loaded.files.deps)),
+                                      deps_diagnostics);
+                if (read_ahead) read_ahead->run();
+                return deps;
+            },
+            stdin_involved);
     else if (read_ahead)
         try {
-            reading_ahead = std::async(std::launch::async, [&] { read_ahead->run(); });
+            reading_ahead = threads::Beside<void>([&] { read_ahead->run(); }, false);
         } catch (const std::system_error&) {
             read_options.read_ahead = nullptr;
         }

@@ -19,6 +19,8 @@
 #include <utility>
 #include <vector>
 
+#include "ptune/core/threads.hpp"
+
 namespace ptune {
 
 /// How much a producer may run ahead of its consumer.
@@ -124,7 +126,7 @@ auto produce_alongside(Produce&& produce, Consume&& consume, HandoffLimits limit
 
     std::thread producer;
     try {
-        producer = std::thread(run_producer);
+        producer = threads::thread_beside(run_producer);
     } catch (const std::system_error&) {
         // No second thread: the plain loop.
         if constexpr (std::is_void_v<Result>) {

@@ -7,7 +7,6 @@
 /// `containment_spliced_multi_rank` metadata. Without host logs the ranks are not placed and
 /// the caller merges them each on its own axis, as before.
 
-#include <future>
 #include <optional>
 #include <ostream>
 #include <string>
@@ -15,6 +14,7 @@
 
 #include "ptune/core/diagnostics.hpp"
 #include "ptune/core/error.hpp"
+#include "ptune/core/threads.hpp"
 #include "ptune/l3/placement.hpp"
 #include "ptune/l3/tree.hpp"
 #include "ptune/render/report.hpp"
@@ -90,8 +90,8 @@ render::Report merge_report(const MergeInputs& inputs, const std::string& trace_
 /// second thread: it reads only the loaded captures, so the caller writes the trace meanwhile
 /// (whose model is built on one core, the other idle until its sorts). `inputs` must live until
 /// the text is taken.
-std::future<std::string> merge_summary_alongside(const MergeInputs& inputs, bool json,
-                                                 std::string input, std::string trace_path,
-                                                 bool verbose, int fd);
+threads::Beside<std::string> merge_summary_alongside(const MergeInputs& inputs, bool json,
+                                                     std::string input, std::string trace_path,
+                                                     bool verbose, int fd);
 
 }  // namespace ptune::l3

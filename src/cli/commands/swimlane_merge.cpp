@@ -4,7 +4,6 @@
 
 #include <unistd.h>
 
-#include <future>
 #include <iostream>
 
 #include "cli/commands/commands.hpp"
@@ -94,7 +93,7 @@ class SwimlaneMergeCommand : public Command {
         context.add_inputs(inputs->input_files());
         const bool verbose = context.options.verbose > 0;
         const bool trace_on_stdout = wants_trace && output == "-";
-        std::future<std::string> summary;
+        threads::Beside<std::string> summary;
         if (!trace_on_stdout)
             summary = l3::merge_summary_alongside(*inputs, format == "json", input_,
                                                   wants_trace ? output : std::string(),

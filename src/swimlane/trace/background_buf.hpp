@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "ptune/core/block_buf.hpp"
+#include "ptune/core/threads.hpp"
 
 namespace ptune::swimlane::detail {
 
@@ -32,7 +33,7 @@ class BackgroundBuf : public io::BlockBuf {
     explicit BackgroundBuf(std::ostream& sink) : sink_(sink) {
         for (auto& block : blocks_) block.resize(kBlockSize);
         for (std::size_t i = 0; i < kBlocks; ++i) free_.push_back(i);
-        thread_ = std::thread([this] { drain(); });
+        thread_ = threads::thread_beside([this] { drain(); });
         take_block();
     }
     ~BackgroundBuf() override { finish(); }

@@ -12,6 +12,7 @@
 
 #include "background_buf.hpp"
 #include "json_sink.hpp"
+#include "ptune/core/threads.hpp"
 
 namespace ptune::swimlane::detail::json_out {
 
@@ -23,7 +24,7 @@ namespace ptune::swimlane::detail::json_out {
 template <class Helper, class Main, class Stop>
 void on_two_threads(Helper&& helper, Main&& main, Stop&& stop) {
     std::exception_ptr helper_failed;
-    std::thread thread([&] {
+    std::thread thread = threads::thread_beside([&] {
         try {
             helper();
         } catch (...) {

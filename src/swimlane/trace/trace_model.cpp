@@ -4,7 +4,6 @@
 #include <algorithm>
 #include <cctype>
 #include <charconv>
-#include <future>
 #include <map>
 #include <optional>
 #include <queue>
@@ -17,6 +16,7 @@
 #include <fmt/format.h>
 
 #include "builder.hpp"
+#include "ptune/core/threads.hpp"
 #include "ptune/swimlane/host_phase_lanes.hpp"
 #include "ptune/swimlane/reader.hpp"
 #include "trace_model.hpp"
@@ -240,11 +240,11 @@ Result<TraceModel> build_trace_model(std::span<const TraceSource> sources, TimeA
     // are built, and done before its other arrows, which then reuse the memory the lanes' lists
     // held (the run's peak is in the complete arrows).
     std::optional<LaneAssignment> lane_assignment;
-    std::future<void> lanes;  // (after lane_assignment: destroyed first, it waits for the thread)
-    auto start_lanes = [&]() -> std::future<void> {
+    threads::Beside<void> lanes;  // (after lane_assignment: destroyed first, it waits)
+    auto start_lanes = [&]() -> threads::Beside<void> {
         LaneAssignment& assignment = lane_assignment.emplace(model);
         try {
-            return std::async(std::launch::async, [&assignment] { assignment.run(); });
+            return threads::Beside<void>([&assignment] { assignment.run(); }, false);
         } catch (const std::system_error&) {  // no second thread: here and now
             assignment.run();
             return {};

@@ -1,0 +1,56 @@
+// Helper threads that start at once (threads.hpp).
+
+#include "ptune/core/threads.hpp"
+
+#if defined(__linux__)
+#include <pthread.h>
+#include <sched.h>
+#endif
+
+namespace ptune::threads::detail {
+
+#if defined(__linux__)
+
+struct Placement::Sets {
+    cpu_set_t whole;   ///< the caller's CPU set
+    cpu_set_t others;  ///< it without the CPU the caller runs on
+};
+
+Placement::Placement() : sets_(std::make_unique<Sets>()) {
+    CPU_ZERO(&sets_->whole);
+    if (sched_getaffinity(0, sizeof sets_->whole, &sets_->whole) != 0) return;
+    const int cpu = sched_getcpu();
+    if (cpu < 0 || cpu >= CPU_SETSIZE) return;
+    sets_->others = sets_->whole;
+    CPU_CLR(cpu, &sets_->others);
+    narrowed_ = CPU_COUNT(&sets_->others) > 0;
+}
+
+Placement::~Placement() = default;
+
+void Placement::place(std::thread& thread) {
+    if (narrowed_)
+        narrowed_ = pthread_setaffinity_np(thread.native_handle(), sizeof sets_->others,
+                                           &sets_->others) == 0;
+    placing_.unlock();
+}
+
+void Placement::settle() {
+    // The caller places it right after the thread exists: rarely a wait, and a short one.
+    std::lock_guard placed(mutex_);
+    if (narrowed_) pthread_setaffinity_np(pthread_self(), sizeof sets_->whole, &sets_->whole);
+}
+
+#else
+
+struct Placement::Sets {};
+Placement::Placement() = default;
+Placement::~Placement() = default;
+void Placement::place(std::thread&) {
+    placed_.store(true, std::memory_order_release);
+}
+void Placement::settle() {}
+
+#endif
+
+}  // namespace ptune::threads::detail
