@@ -121,10 +121,10 @@ threads::Beside<std::string> merge_summary_alongside(const MergeInputs& inputs, 
         out << '\n';
         return std::move(out).str();
     };
+    // `make` is copied, so it stays whole when no thread can be started: then made when asked.
     try {
-        return threads::Beside<std::string>(make,
-                                            false);  // a copy: `make` stays whole if it throws
-    } catch (const std::system_error&) {             // no second thread: made when asked
+        return threads::Beside<std::string>(make, false);
+    } catch (const std::system_error&) {
         return threads::Beside<std::string>(make, true);
     }
 }
