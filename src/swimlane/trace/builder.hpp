@@ -371,13 +371,19 @@ class Builder {
 
     // ---- arrows ----------------------------------------------------------------------------
 
-    /// Anchor slices of a task in a view (rows, or its AICPU marker / alloc bar in Worker View).
+    /// Task `id` of run `run_`, null when it has no rows.
+    const TaskInfo* task_in_run(std::uint64_t id) const;
+
+    /// Anchor slices of task `id` (`task`: task_in_run(id)) in a view (rows, or its AICPU marker
+    /// / alloc bar in Worker View).
     std::pair<const std::uint32_t*, const std::uint32_t*> anchors(std::uint64_t id,
+                                                                  const TaskInfo* task,
                                                                   std::int64_t view,
                                                                   std::uint32_t& single) const;
 
-    /// SPMD fan count of a task on an arrow (deps block_num or its row count), else 1.
-    std::int32_t fan_count(std::uint64_t id) const;
+    /// SPMD fan count of task `id` (`task`: task_in_run(id)) on an arrow (deps block_num or its
+    /// row count), else 1.
+    std::int32_t fan_count(std::uint64_t id, const TaskInfo* task) const;
 
     /// Dependency arrows, once per run and never across runs (deps.json is run-independent).
     void dependency_flows(std::int64_t view);
@@ -404,7 +410,7 @@ class Builder {
     std::unordered_map<std::uint64_t, std::uint32_t> group_index_;
     std::vector<TaskInfo> tasks_;
     std::vector<IdIndex> task_of_id_;  ///< per run: task id → task
-    std::size_t run_ = 0;              ///< the run anchors() and fan_count() look tasks up in
+    std::size_t run_ = 0;              ///< the run task_in_run() looks tasks up in
     std::vector<std::uint32_t> row_task_;
     IdLists succ_, pred_;  ///< successors per pred (first-seen order), predecessors per succ
     bool has_aicpu_ = false;

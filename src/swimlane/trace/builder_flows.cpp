@@ -89,13 +89,17 @@ void Builder::attribute_finishes() {
     }
 }
 
+const TaskInfo* Builder::task_in_run(std::uint64_t id) const {
+    const std::uint32_t* t = task_of_id_[run_].find(id);
+    return t ? &tasks_[*t] : nullptr;
+}
+
 std::pair<const std::uint32_t*, const std::uint32_t*> Builder::anchors(
-    std::uint64_t id, std::int64_t view, std::uint32_t& single) const {
-    if (const std::uint32_t* t = task_of_id_[run_].find(id)) {
-        const TaskInfo& info = tasks_[*t];
+    std::uint64_t id, const TaskInfo* task, std::int64_t view, std::uint32_t& single) const {
+    if (task) {
         const auto& list = view == kWorkerPid ? worker_anchors_ : sched_anchors_;
-        std::uint32_t b = view == kWorkerPid ? info.worker_anchor_begin : info.sched_anchor_begin;
-        std::uint32_t e = view == kWorkerPid ? info.worker_anchor_end : info.sched_anchor_end;
+        std::uint32_t b = view == kWorkerPid ? task->worker_anchor_begin : task->sched_anchor_begin;
+        std::uint32_t e = view == kWorkerPid ? task->worker_anchor_end : task->sched_anchor_end;
         if (b != e) return {list.data() + b, list.data() + e};
     }
     if (view == kWorkerPid) {
@@ -107,11 +111,10 @@ std::pair<const std::uint32_t*, const std::uint32_t*> Builder::anchors(
     return {nullptr, nullptr};
 }
 
-std::int32_t Builder::fan_count(std::uint64_t id) const {
-    const std::uint32_t* t = task_of_id_[run_].find(id);
-    if (!t || !tasks_[*t].spmd) return 1;
+std::int32_t Builder::fan_count(std::uint64_t id, const TaskInfo* task) const {
+    if (!task || !task->spmd) return 1;
     if (const DepsTask* dt = deps_task(id)) return static_cast<std::int32_t>(dt->block_num);
-    return static_cast<std::int32_t>(tasks_[*t].row_count);
+    return static_cast<std::int32_t>(task->row_count);
 }
 
 void Builder::dependency_flows(std::int64_t view) {
@@ -125,15 +128,18 @@ void Builder::run_dependency_flows(std::int64_t view) {
     for (std::size_t p = 0; p < succ_.owner.size(); ++p) {
         std::uint64_t pred = succ_.owner[p];
         std::uint32_t pred_single = kNone;
-        auto [pb, pe] = anchors(pred, view, pred_single);
+        const TaskInfo* pred_task = task_in_run(pred);
+        auto [pb, pe] = anchors(pred, pred_task, view, pred_single);
+        const std::int32_t out_count = fan_count(pred, pred_task);
         for (std::uint64_t succ : succ_.at(p)) {
             std::uint32_t succ_single = kNone;
-            auto [sb, se] = anchors(succ, view, succ_single);
+            const TaskInfo* succ_task = task_in_run(succ);
+            auto [sb, se] = anchors(succ, succ_task, view, succ_single);
             if (pb == pe || sb == se) {
                 if (view == kWorkerPid) ++model_.counts.dependency_edges_missing;
                 continue;
             }
-            std::int32_t out_count = fan_count(pred), in_count = fan_count(succ);
+            const std::int32_t in_count = fan_count(succ, succ_task);
             if (model_.flow_mode == FlowMode::Block) {
                 // One arrow per edge: from the block that ends last (the one the successor
                 // waited for) to the block that starts first.
