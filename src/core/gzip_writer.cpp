@@ -2,7 +2,6 @@
 // for why one member and how).
 
 #include "ptune/core/gzip_writer.hpp"
-#include "ptune/core/threads.hpp"
 
 #include <libdeflate.h>
 #include <zlib.h>
@@ -11,6 +10,8 @@
 #include <array>
 #include <bit>
 #include <cstring>
+
+#include "ptune/core/threads.hpp"
 
 namespace ptune::io {
 

@@ -47,9 +47,11 @@ struct Placement::Sets {};
 Placement::Placement() = default;
 Placement::~Placement() = default;
 void Placement::place(std::thread&) {
-    placed_.store(true, std::memory_order_release);
+    placing_.unlock();
 }
-void Placement::settle() {}
+void Placement::settle() {
+    std::lock_guard placed(mutex_);
+}
 
 #endif
 
