@@ -6,14 +6,12 @@
 /// long as its busy parent ran (docs/PERFORMANCE.md, "Helper threads that start at once"); so
 /// placed, 0.08 ms.
 
-#include <exception>
 #include <functional>
 #include <future>
 #include <memory>
 #include <mutex>
 #include <optional>
 #include <thread>
-#include <type_traits>
 #include <utility>
 
 namespace ptune::threads {
@@ -71,20 +69,9 @@ class Beside {
             deferred_ = std::forward<F>(f);
             return;
         }
-        std::promise<R> promise;
-        result_ = promise.get_future();
-        thread_ = thread_beside([promise = std::move(promise), f = std::forward<F>(f)]() mutable {
-            try {
-                if constexpr (std::is_void_v<R>) {
-                    f();
-                    promise.set_value();
-                } else {
-                    promise.set_value(f());
-                }
-            } catch (...) {
-                promise.set_exception(std::current_exception());
-            }
-        });
+        std::packaged_task<R()> task(std::forward<F>(f));
+        result_ = task.get_future();
+        thread_ = thread_beside(std::move(task));
     }
     Beside(Beside&&) = default;
     Beside& operator=(Beside&& other) {
