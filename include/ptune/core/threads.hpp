@@ -6,6 +6,10 @@
 /// long as its busy parent ran (docs/PERFORMANCE.md, "Helper threads that start at once"); so
 /// placed, 0.08 ms.
 
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <cstdint>
 #include <functional>
 #include <future>
 #include <memory>
@@ -105,5 +109,72 @@ class Beside {
     std::future<R> result_;
     std::optional<std::function<R()>> deferred_;
 };
+
+/// Spinning before sleeping, where it helps. On the 2-vCPU reference machine a sleeping thread
+/// took tens of µs to wake, its waker's system call included (docs/PERFORMANCE.md, "Turns
+/// without sleeping"): more than the waits between threads working beside each other usually
+/// last. A waiter on a single CPU never spins: it would only keep the thread it waits for from
+/// running.
+class Spinner {
+  public:
+    /// Spins when the calling thread may run on more than one CPU.
+    Spinner();
+    /// Whether until() spins.
+    bool spins() const { return spins_; }
+    /// Calls `done()` until it returns true or a short while (kSpin) has passed; its last answer.
+    template <class Done>
+    bool until(Done&& done) const {
+        if (!spins_) return done();
+        const auto give_up = std::chrono::steady_clock::now() + kSpin;
+        for (;;) {
+            for (int i = 0; i < 64; ++i) {
+                if (done()) return true;
+                relax();
+            }
+            if (std::chrono::steady_clock::now() >= give_up) return done();
+        }
+    }
+
+  private:
+    /// Longer than a turn between two threads usually lasts (a batch's write, tens of µs), short
+    /// against a sleeping thread's whole wait.
+    static constexpr std::chrono::microseconds kSpin{200};
+    static void relax() {
+#if defined(__x86_64__) || defined(__i386__)
+        __builtin_ia32_pause();
+#elif defined(__aarch64__)
+        asm volatile("yield");
+#endif
+    }
+    bool spins_;
+};
+
+/// Turns taken in order by threads working beside each other: turn n starts once turn n - 1 has
+/// ended. A waiter spins (Spinner) before it sleeps.
+class Turns {
+  public:
+    explicit Turns(const Spinner& spinner = Spinner()) : spinner_(spinner) {}
+    /// Waits until turn `n` is the current one; false once stopped.
+    bool wait_for(std::uint64_t n);
+    /// Ends turn `n` (the current one): turn n + 1 may start.
+    void end(std::uint64_t n);
+    /// Stops: every wait, now or later, returns false.
+    void stop();
+    bool stopped() const { return current_.load() == kStopped; }
+
+  private:
+    static constexpr std::uint64_t kStopped = ~std::uint64_t{0};
+    void wake();
+
+    const Spinner spinner_;
+    std::atomic<std::uint64_t> current_{0};
+    std::atomic<int> sleepers_{0};
+    std::mutex mutex_;
+    std::condition_variable changed_;
+};
+
+/// Locks `mutex`, spinning (`spinner`) first while it is held: for a lock held a few µs at a
+/// time by a thread on the other core.
+void lock_spinning(std::mutex& mutex, const Spinner& spinner);
 
 }  // namespace ptune::threads

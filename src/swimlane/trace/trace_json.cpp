@@ -3,7 +3,6 @@
 // per line, streamed through a buffer; provenance in "otherData".
 
 #include <atomic>
-#include <condition_variable>
 #include <exception>
 #include <mutex>
 #include <stdexcept>
@@ -251,15 +250,6 @@ class EventMerge {
     std::size_t size_ = 0;
 };
 
-/// The order in which rendered batches are written: batch `written` is next; `stop` after a
-/// failed write or an exception.
-struct BatchTurns {
-    std::mutex mutex;
-    std::condition_variable turn_changed;
-    std::size_t claimed = 0, written = 0;
-    bool stop = false;
-};
-
 class JsonWriter {
   public:
     JsonWriter(const TraceModel& model, std::ostream& out)
@@ -345,7 +335,12 @@ class JsonWriter {
             return;
         }
         out_.flush();  // the metadata before the events
-        BatchTurns turns;
+        // Batches are taken from the merge in turn (`merging`) and written in the order taken:
+        // batch n is written in turn n, stopped after a failed write or an exception.
+        const threads::Spinner spinner;
+        std::mutex merging;
+        std::uint64_t taken = 0;  // (under `merging`)
+        threads::Turns turns(spinner);
         const bool nothing_before = first_;
         auto work = [&](GrowingBuf& rendered) {
             std::ostream stream(&rendered);
@@ -353,39 +348,26 @@ class JsonWriter {
             std::vector<EventRef> events;
             events.reserve(batch_size);
             for (;;) {
-                std::size_t number = 0;
+                std::uint64_t number = 0;
                 {
-                    std::lock_guard lock(turns.mutex);
-                    if (turns.stop || !merge.next(events, batch_size)) return;
-                    number = turns.claimed++;
+                    threads::lock_spinning(merging, spinner);
+                    std::lock_guard lock(merging, std::adopt_lock);
+                    if (turns.stopped() || !merge.next(events, batch_size)) return;
+                    number = taken++;
                 }
                 writer.first_ = number == 0 && nothing_before;
                 writer.render_batch(events);
                 writer.out_.flush();
-                std::unique_lock lock(turns.mutex);
-                turns.turn_changed.wait(lock,
-                                        [&] { return turns.written == number || turns.stop; });
-                if (turns.stop) return;
-                lock.unlock();
+                if (!turns.wait_for(number)) return;
                 std::string_view bytes = rendered.written();
                 out_stream_.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-                const bool written = out_stream_.good();
+                if (!out_stream_.good()) return turns.stop();
                 rendered.clear();
                 writer.out_.reopen();
-                lock.lock();
-                ++turns.written;
-                if (!written) turns.stop = true;
-                lock.unlock();
-                turns.turn_changed.notify_all();
+                turns.end(number);
             }
         };
-        auto stop_all = [&] {
-            {
-                std::lock_guard lock(turns.mutex);
-                turns.stop = true;
-            }
-            turns.turn_changed.notify_all();
-        };
+        auto stop_all = [&] { turns.stop(); };
         GrowingBuf main_range, helper_range;
         on_two_threads([&] { work(helper_range); }, [&] { work(main_range); }, stop_all);
     }
