@@ -3,6 +3,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <condition_variable>
 #include <future>
 #include <memory>
 #include <mutex>
@@ -211,4 +212,28 @@ TEST_CASE("lock_spinning locks a free mutex, and one another thread holds once i
     mutex.unlock();
     other.join();
     CHECK(locked);
+}
+
+TEST_CASE("wait_spinning returns once the condition holds, sooner or later than the spin",
+          "[core]") {
+    const Spinner spinner;
+    for (const auto delay : {std::chrono::microseconds(0), std::chrono::microseconds(30000)}) {
+        std::mutex mutex;
+        std::condition_variable changed;
+        bool ready = false;
+        std::thread setter([&] {
+            std::this_thread::sleep_for(delay);
+            {
+                std::lock_guard lock(mutex);
+                ready = true;
+            }
+            changed.notify_all();
+        });
+        std::unique_lock lock(mutex);
+        ptune::threads::wait_spinning(lock, changed, spinner, [&] { return ready; });
+        CHECK(ready);
+        CHECK(lock.owns_lock());
+        lock.unlock();
+        setter.join();
+    }
 }

@@ -173,6 +173,21 @@ class Turns {
     std::condition_variable changed_;
 };
 
+/// condition.wait(lock, ready), spinning (`spinner`) before it sleeps: for a condition another
+/// core's thread usually makes true within µs. `ready` is read under the lock.
+template <class Ready>
+void wait_spinning(std::unique_lock<std::mutex>& lock, std::condition_variable& condition,
+                   const Spinner& spinner, Ready ready) {
+    if (ready()) return;
+    lock.unlock();
+    spinner.until([&] {
+        std::lock_guard again(*lock.mutex());
+        return ready();
+    });
+    lock.lock();
+    condition.wait(lock, ready);
+}
+
 /// Locks `mutex`, spinning (`spinner`) first while it is held: for a lock held a few µs at a
 /// time by a thread on the other core.
 void lock_spinning(std::mutex& mutex, const Spinner& spinner);

@@ -45,7 +45,10 @@ void PhaseReadAhead::run() {
                             block = &slot;
                             break;
                         }
-                        changed_.wait(lock);
+                        const std::uint64_t walk_was = walk_block_;
+                        threads::wait_spinning(lock, changed_, spinner_, [&] {
+                            return finished_ || walk_block_ != walk_was;
+                        });
                         continue;
                     }
                 }
@@ -155,7 +158,9 @@ void PhaseReadAhead::enter(std::uint64_t index) {
     if (walk_waits_)
         changed_.wait(lock, [&] { return ready() || read_all_ || finished_; });
     else
-        changed_.wait(lock, [&] { return block.index != index || block.state != State::Reading; });
+        threads::wait_spinning(lock, changed_, spinner_, [&] {
+            return block.index != index || block.state != State::Reading;
+        });
     if (ready()) {
         current_ = &block;
         next_ = 0;

@@ -15,6 +15,7 @@
 #include <string_view>
 #include <vector>
 
+#include "ptune/core/threads.hpp"
 #include "ptune/swimlane/reader.hpp"
 #include "walker.hpp"
 
@@ -86,6 +87,7 @@ class PhaseReadAhead {
     const std::size_t block_bytes_;
     const bool walk_waits_;  ///< tests: the walk waits for every block to be read ahead
 
+    const threads::Spinner spinner_;  ///< the two threads spin before they sleep
     std::mutex mutex_;
     std::condition_variable changed_;
     // Under mutex_:
