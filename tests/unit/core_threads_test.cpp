@@ -3,7 +3,6 @@
 
 #include <atomic>
 #include <chrono>
-#include <condition_variable>
 #include <future>
 #include <memory>
 #include <mutex>
@@ -214,12 +213,13 @@ TEST_CASE("lock_spinning locks a free mutex, and one another thread holds once i
     CHECK(locked);
 }
 
-TEST_CASE("wait_spinning returns once the condition holds, sooner or later than the spin",
-          "[core]") {
-    const Spinner spinner;
+TEST_CASE(
+    "a SpinningCondition's waiter returns once the condition holds, sooner or later than "
+    "its spin",
+    "[core]") {
     for (const auto delay : {std::chrono::microseconds(0), std::chrono::microseconds(30000)}) {
         std::mutex mutex;
-        std::condition_variable changed;
+        ptune::threads::SpinningCondition changed;
         bool ready = false;
         std::thread setter([&] {
             std::this_thread::sleep_for(delay);
@@ -230,7 +230,7 @@ TEST_CASE("wait_spinning returns once the condition holds, sooner or later than 
             changed.notify_all();
         });
         std::unique_lock lock(mutex);
-        ptune::threads::wait_spinning(lock, changed, spinner, [&] { return ready; });
+        changed.wait(lock, [&] { return ready; });
         CHECK(ready);
         CHECK(lock.owns_lock());
         lock.unlock();

@@ -173,20 +173,35 @@ class Turns {
     std::condition_variable changed_;
 };
 
-/// condition.wait(lock, ready), spinning (`spinner`) before it sleeps: for a condition another
-/// core's thread usually makes true within µs. `ready` is read under the lock.
-template <class Ready>
-void wait_spinning(std::unique_lock<std::mutex>& lock, std::condition_variable& condition,
-                   const Spinner& spinner, Ready ready) {
-    if (ready()) return;
-    lock.unlock();
-    spinner.until([&] {
-        std::lock_guard again(*lock.mutex());
-        return ready();
-    });
-    lock.lock();
-    condition.wait(lock, ready);
-}
+/// A condition variable whose waiters spin (Spinner) before they sleep: for a condition another
+/// core's thread usually makes true within µs. The spin reads a count of notifications, not the
+/// waiters' shared state, so a spinning waiter leaves the mutex to the thread it waits for.
+class SpinningCondition {
+  public:
+    explicit SpinningCondition(const Spinner& spinner = Spinner()) : spinner_(spinner) {}
+
+    /// As std::condition_variable::wait(lock, ready); `ready` is read under the lock.
+    template <class Ready>
+    void wait(std::unique_lock<std::mutex>& lock, Ready ready) {
+        while (!ready()) {
+            const std::uint64_t seen = notified_.load();
+            lock.unlock();
+            const bool notified = spinner_.until([&] { return notified_.load() != seen; });
+            lock.lock();
+            if (!notified) return condition_.wait(lock, ready);
+        }
+    }
+    /// Wakes every waiter; called after the change it announces was made under the mutex.
+    void notify_all() {
+        ++notified_;
+        condition_.notify_all();
+    }
+
+  private:
+    const Spinner spinner_;
+    std::atomic<std::uint64_t> notified_{0};
+    std::condition_variable condition_;
+};
 
 /// Locks `mutex`, spinning (`spinner`) first while it is held: for a lock held a few µs at a
 /// time by a thread on the other core.

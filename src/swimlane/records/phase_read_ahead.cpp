@@ -46,9 +46,7 @@ void PhaseReadAhead::run() {
                             break;
                         }
                         const std::uint64_t walk_was = walk_block_;
-                        threads::wait_spinning(lock, changed_, spinner_, [&] {
-                            return finished_ || walk_block_ != walk_was;
-                        });
+                        changed_.wait(lock, [&] { return finished_ || walk_block_ != walk_was; });
                         continue;
                     }
                 }
@@ -158,9 +156,7 @@ void PhaseReadAhead::enter(std::uint64_t index) {
     if (walk_waits_)
         changed_.wait(lock, [&] { return ready() || read_all_ || finished_; });
     else
-        threads::wait_spinning(lock, changed_, spinner_, [&] {
-            return block.index != index || block.state != State::Reading;
-        });
+        changed_.wait(lock, [&] { return block.index != index || block.state != State::Reading; });
     if (ready()) {
         current_ = &block;
         next_ = 0;

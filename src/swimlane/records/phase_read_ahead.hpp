@@ -8,7 +8,6 @@
 // thread is reading when the walk reaches it is waited for; a block it never got to the walk reads
 // itself.
 
-#include <condition_variable>
 #include <cstdint>
 #include <mutex>
 #include <string>
@@ -87,9 +86,8 @@ class PhaseReadAhead {
     const std::size_t block_bytes_;
     const bool walk_waits_;  ///< tests: the walk waits for every block to be read ahead
 
-    const threads::Spinner spinner_;  ///< the two threads spin before they sleep
     std::mutex mutex_;
-    std::condition_variable changed_;
+    threads::SpinningCondition changed_;  ///< the two threads spin before they sleep
     // Under mutex_:
     std::vector<Block> blocks_;  ///< block b in blocks_[b % kBlocks]
     std::uint64_t walk_block_ = 0;
