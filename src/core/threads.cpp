@@ -2,6 +2,8 @@
 
 #include "ptune/core/threads.hpp"
 
+#include <cstdio>
+
 #if defined(__linux__)
 #include <pthread.h>
 #include <sched.h>
@@ -59,14 +61,31 @@ void Placement::settle() {
 
 namespace ptune::threads {
 
+namespace {
+
+/// Threads ready to run on the machine, the caller included (/proc/loadavg's fourth field,
+/// "runnable/total"); 1 when unknown.
+std::size_t runnable_threads() {
+    std::FILE* file = std::fopen("/proc/loadavg", "r");
+    if (!file) return 1;
+    unsigned long runnable = 1;
+    const int read = std::fscanf(file, "%*s %*s %*s %lu/", &runnable);
+    std::fclose(file);
+    return read == 1 && runnable > 0 ? runnable : 1;
+}
+
+}  // namespace
+
 Spinner::Spinner() {
 #if defined(__linux__)
     cpu_set_t set;
     CPU_ZERO(&set);
-    spins_ = sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) > 1;
+    const std::size_t cpus =
+        sched_getaffinity(0, sizeof set, &set) == 0 ? static_cast<std::size_t>(CPU_COUNT(&set)) : 1;
 #else
-    spins_ = std::thread::hardware_concurrency() > 1;
+    const std::size_t cpus = std::thread::hardware_concurrency();
 #endif
+    spins_ = spins_for(cpus, runnable_threads());
 }
 
 bool Turns::wait_for(std::uint64_t n) {

@@ -9,6 +9,7 @@
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
+#include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <future>
@@ -117,8 +118,17 @@ class Beside {
 /// running.
 class Spinner {
   public:
-    /// Spins when the calling thread may run on more than one CPU.
+    /// Spins when the calling thread may run on more than one CPU and the machine is not busy
+    /// (spins_for()).
     Spinner();
+    /// Whether waiters spin with `cpus` CPUs for the process and `runnable` threads ready to run
+    /// on the machine, the caller included: only when there are no more of them than CPUs, so
+    /// that the thread waited for has one of its own. On a busy machine a spinning waiter takes
+    /// the CPU another thread was ready to use (two 20K swimlane-merges at once on two vCPUs:
+    /// 4-13 % slower spinning regardless, within 2 % of never spinning with this check).
+    static bool spins_for(std::size_t cpus, std::size_t runnable) {
+        return cpus > 1 && runnable <= cpus;
+    }
     /// Whether until() spins.
     bool spins() const { return spins_; }
     /// Calls `done()` until it returns true or a short while (kSpin) has passed; its last answer.
