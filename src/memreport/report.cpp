@@ -461,9 +461,10 @@ class StreamingJson : public render::Renderer {
         const auto& functions = analysis_.report.functions;
         render::write_json_with_arrays(
             render::to_json(header),
-            {render::LazyArray{
-                 "findings", findings_.size(),
-                 [&](std::size_t i) { return render::finding_to_json(findings_[i]); }},
+            {render::LazyArray{"findings", findings_.size(), nullptr,
+                               [&](std::size_t i, std::size_t indent, std::string& text) {
+                                   render::write_finding_json(findings_[i], indent, text);
+                               }},
              render::LazyArray{"functions", functions.size(), nullptr,
                                [&](std::size_t i, std::size_t indent, std::string& text) {
                                    write_function_json(functions[i], indent, text);

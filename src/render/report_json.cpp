@@ -6,6 +6,7 @@
 
 #include "ptune/core/version.hpp"
 #include "ptune/render/json_stream.hpp"
+#include "ptune/render/pretty_json.hpp"
 #include "ptune/render/report.hpp"
 #include "report_internal.hpp"
 
@@ -51,6 +52,69 @@ nlohmann::json finding_to_json(const rules::Finding& finding) {
         {"locations", std::move(locations)},
         {"impact", finding.impact ? nlohmann::json(*finding.impact) : nlohmann::json()},
     };
+}
+
+void write_finding_json(const rules::Finding& finding, std::size_t indent, std::string& out) {
+    // finding_to_json's members in the order its object lists them (by key).
+    PrettyJson json(out, indent);
+    json.begin_object();
+    json.key("advice");
+    json.string(finding.advice);
+    json.key("catalogue");
+    if (finding.catalogue.empty())
+        json.null();
+    else
+        json.string(finding.catalogue);
+    json.key("evidence");
+    json.begin_object();
+    for (const auto& [name, value] : finding.evidence) {
+        json.key(name);
+        json.number(value);
+    }
+    json.end_object();
+    json.key("guide");
+    json.string(finding.guide);
+    json.key("impact");
+    if (finding.impact)
+        json.number(*finding.impact);
+    else
+        json.null();
+    json.key("locations");
+    json.begin_array();
+    for (const auto& location : finding.locations) {
+        json.element();
+        json.begin_object();
+        if (location.column) {
+            json.key("col");
+            json.number(static_cast<std::uint64_t>(location.column));
+        }
+        json.key("file");
+        json.string(location.file);
+        if (location.line) {
+            json.key("line");
+            json.number(static_cast<std::uint64_t>(location.line));
+        }
+        json.end_object();
+    }
+    json.end_array();
+    json.key("message");
+    json.string(finding.message);
+    json.key("rule");
+    json.string(finding.rule);
+    json.key("severity");
+    json.string(rules::to_string(finding.severity));
+    json.key("subject");
+    json.begin_object();
+    json.key("kind");
+    json.string(finding.subject.kind);
+    json.key("name");
+    json.string(finding.subject.name);
+    json.end_object();
+    json.key("tier");
+    json.string(finding.tier);
+    json.key("title");
+    json.string(finding.title);
+    json.end_object();
 }
 
 nlohmann::json to_json(const Report& report) {

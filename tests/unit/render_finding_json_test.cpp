@@ -1,0 +1,93 @@
+// write_finding_json (render/report.hpp) writes the text nlohmann's dump(2) gives for
+// finding_to_json(), at any indentation: checked on hand-made findings with every shape the
+// DOM has (no catalogue, no impact, empty and full evidence, locations with and without line and
+// column, escapes, bad UTF-8, fractions and large numbers) and on mem-report's findings of a
+// fixture report.
+
+#include <filesystem>
+#include <string>
+
+#include <catch2/catch.hpp>
+
+#include "ptune/core/io.hpp"
+#include "ptune/memreport/analyzer.hpp"
+#include "ptune/memreport/findings.hpp"
+#include "ptune/memreport/parser.hpp"
+#include "ptune/render/report.hpp"
+
+using namespace ptune;
+
+namespace {
+
+std::string expected_text(const rules::Finding& finding, std::size_t indent) {
+    std::string dumped = render::finding_to_json(finding).dump(
+        2, ' ', false, nlohmann::json::error_handler_t::replace);
+    std::string out;
+    for (char c : dumped) {
+        out += c;
+        if (c == '\n') out.append(indent, ' ');
+    }
+    return out;
+}
+
+void check_same(const rules::Finding& finding) {
+    for (std::size_t indent : {0, 4}) {
+        std::string written;
+        render::write_finding_json(finding, indent, written);
+        CHECK(written == expected_text(finding, indent));
+    }
+}
+
+}  // namespace
+
+TEST_CASE("write_finding_json equals finding_to_json's dump on every shape", "[render][json]") {
+    rules::Finding bare;
+    check_same(bare);
+
+    rules::Finding full;
+    full.rule = "mem.underfilled-mat";
+    full.catalogue = "M6";
+    full.severity = rules::RuleSeverity::Error;
+    full.title = "Mat \"underfilled\"\tby far";
+    full.message = "Mat 16.0 KB of 512.0 KB (3.1%): caf\xc3\xa9 \x01 bad \xff byte";
+    full.advice = "Grow K_STEP first\nthen N";
+    full.guide = "Part 1 item 4";
+    full.tier = "kernel";
+    full.subject = {"function", "k\\ernel_0"};
+    full.evidence = {{"mem.Mat.usage_pct", 3.125},
+                     {"mem.Mat.used_bytes", 16384.0},
+                     {"a.tiny", 1e-7},
+                     {"z.huge", 1e21},
+                     {"m.negative", -0.1}};
+    full.locations = {{"report.txt", 20, 0}, {"other.txt", 0, 0}, {"x.py", 3, 7}, {"", 0, 5}};
+    full.impact = 0.25;
+    check_same(full);
+
+    rules::Finding whole_impact = full;
+    whole_impact.impact = 2.0;
+    whole_impact.evidence.clear();
+    whole_impact.locations.clear();
+    whole_impact.severity = rules::RuleSeverity::Info;
+    check_same(whole_impact);
+}
+
+TEST_CASE("write_finding_json equals finding_to_json on the fixture reports' findings",
+          "[render][json]") {
+    auto catalogue = rules::Catalogue::builtin();
+    REQUIRE(catalogue.ok());
+    std::size_t checked = 0;
+    for (const auto& entry :
+         std::filesystem::directory_iterator(std::string(PTUNE_TEST_DATA) + "/memreport")) {
+        if (entry.path().extension() != ".txt") continue;
+        auto text = io::read_file(entry.path());
+        REQUIRE(text.ok());
+        Diagnostics diagnostics;
+        memreport::Analysis analysis;
+        analysis.report =
+            memreport::parse_report(std::string_view(*text), entry.path().string(), diagnostics);
+        analysis.choice = memreport::analyze(analysis.report, std::nullopt, diagnostics);
+        memreport::Findings findings(analysis, *catalogue);
+        for (std::size_t i = 0; i < findings.size(); ++i, ++checked) check_same(findings[i]);
+    }
+    CHECK(checked > 10);
+}
