@@ -71,16 +71,11 @@ class StreamingJsonRenderer : public render::Renderer {
     }
 
     /// Appends case `i` as an element of the "cases" array: two levels deeper than a document
-    /// of its own (JSON strings hold no raw newline, so every newline starts a line).
+    /// of its own.
     void append_case(std::size_t i, std::string& text) const {
-        const std::string element = dump(case_to_json(cases_[i]));
-        std::string_view rest(element);
         text += "    ";
-        for (std::size_t newline; (newline = rest.find('\n')) != std::string_view::npos;) {
-            text.append(rest.substr(0, newline + 1)).append("    ");
-            rest.remove_prefix(newline + 1);
-        }
-        text.append(rest).append(i + 1 < cases_.size() ? ",\n" : "\n");
+        write_case_json(cases_[i], 4, text);
+        text += i + 1 < cases_.size() ? ",\n" : "\n";
     }
 
     void render_chunk(std::size_t chunk, std::string& text) const {

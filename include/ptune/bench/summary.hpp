@@ -29,6 +29,10 @@ namespace ptune::bench {
 /// the case's), `case_notes` (the case's alone), and `blocks` (every block of the case in
 /// order, same fields). The top-level fields describe ci_block().
 nlohmann::json case_to_json(const BenchCase& bench_case);
+/// Appends case_to_json(bench_case).dump(2) to `out` without building it, every line after the
+/// first indented `indent` more spaces (its place in the document): `--format json` of a CI
+/// log of 100,000 cases, where each case's DOM and its dump were two thirds of the run.
+void write_case_json(const BenchCase& bench_case, std::size_t indent, std::string& out);
 
 /// Reads back one element of `cases` written by case_to_json(); `source` names the JSON file
 /// for messages. Fails with a message when a required field is missing or has the wrong type.
