@@ -2,6 +2,9 @@
 
 #include "ptune/render/pretty_json.hpp"
 
+#include <array>
+#include <cmath>
+
 #include <fmt/format.h>
 
 namespace ptune::render {
@@ -45,7 +48,17 @@ void PrettyJson::number(std::int64_t value) {
 }
 
 void PrettyJson::number(double value) {
-    out_ += nlohmann::json(value).dump();
+    // nlohmann's dump_float without a json value and a string per number (a fifth of
+    // bench-summary --format json): null for NaN and infinities, else its shortest round-trip
+    // digits (Grisu2, `.0` on integral values) in its 64-byte buffer.
+    if (!std::isfinite(value)) {
+        out_ += "null";
+        return;
+    }
+    std::array<char, 64> digits;
+    const char* end =
+        nlohmann::detail::to_chars(digits.data(), digits.data() + digits.size(), value);
+    out_.append(digits.data(), static_cast<std::size_t>(end - digits.data()));
 }
 
 void PrettyJson::value(const nlohmann::json& value) {
