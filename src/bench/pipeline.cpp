@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <cstring>
 #include <functional>
+#include <sstream>
 #include <stdexcept>
 #include <unordered_map>
 
@@ -18,6 +19,7 @@
 #include "ptune/core/handoff.hpp"
 #include "ptune/core/io.hpp"
 #include "ptune/core/stats.hpp"
+#include "ptune/render/json_stream.hpp"
 
 namespace ptune::bench {
 
@@ -50,7 +52,10 @@ class StreamingJsonRenderer : public render::Renderer {
 
     void render(const render::Report& report, std::ostream& out,
                 const render::RenderOptions&) const override {
-        std::string envelope = dump(render::to_json(report));  // "{\n  \"command\": ..."
+        std::ostringstream written;  // "{\n  \"command\": ...}\n"
+        render::write_report_json(report, {}, written);
+        std::string envelope = std::move(written).str();
+        envelope.pop_back();
         // "cases" sorts first among the envelope's keys.
         out << "{\n  \"cases\": ";
         if (cases_.empty()) {
@@ -65,10 +70,6 @@ class StreamingJsonRenderer : public render::Renderer {
 
   private:
     static constexpr std::size_t kChunkCases = 32;
-
-    static std::string dump(const nlohmann::json& value) {
-        return value.dump(2, ' ', false, nlohmann::json::error_handler_t::replace);
-    }
 
     /// Appends case `i` as an element of the "cases" array: two levels deeper than a document
     /// of its own.

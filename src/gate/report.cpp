@@ -12,6 +12,7 @@
 #include <fmt/format.h>
 
 #include "ptune/core/stats.hpp"
+#include "ptune/render/json_stream.hpp"
 
 namespace ptune::gate {
 
@@ -367,9 +368,10 @@ class JsonRenderer : public render::Renderer {
 
     void render(const render::Report& report, std::ostream& out,
                 const render::RenderOptions&) const override {
-        render::write_json_with_array(
-            render::to_json(report), "cases", result_.cases.size(),
-            [&](std::size_t i) { return case_json(result_.cases[i]); }, out);
+        render::write_report_json(report,
+                                  {{"cases", result_.cases.size(),
+                                    [&](std::size_t i) { return case_json(result_.cases[i]); }}},
+                                  out);
     }
 
   private:

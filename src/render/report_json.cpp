@@ -17,7 +17,7 @@ namespace {
 class JsonRenderer : public Renderer {
   public:
     void render(const Report& report, std::ostream& out, const RenderOptions&) const override {
-        write_json(to_json(report), out, true);
+        write_report_json(report, {}, out);
     }
 };
 
@@ -117,19 +117,38 @@ void write_finding_json(const rules::Finding& finding, std::size_t indent, std::
     json.end_object();
 }
 
-nlohmann::json to_json(const Report& report) {
+namespace {
+
+/// to_json() without the findings.
+nlohmann::json envelope_json(const Report& report) {
     nlohmann::json out = nlohmann::json::object();
     out["tool"] = "ptune";
     out["schema_version"] = kSchemaVersion;
     out["version"] = std::string(version());
     out["command"] = report.command;
     for (const auto& [key, value] : report.data.items()) out[key] = value;
+    return out;
+}
+
+}  // namespace
+
+nlohmann::json to_json(const Report& report) {
+    nlohmann::json out = envelope_json(report);
     if (report.include_findings_in_json) {
         nlohmann::json findings = nlohmann::json::array();
         for (const auto& finding : report.findings) findings.push_back(finding_to_json(finding));
         out["findings"] = std::move(findings);
     }
     return out;
+}
+
+void write_report_json(const Report& report, std::vector<LazyArray> arrays, std::ostream& out) {
+    if (report.include_findings_in_json)
+        arrays.push_back({"findings", report.findings.size(), nullptr,
+                          [&](std::size_t i, std::size_t indent, std::string& text) {
+                              write_finding_json(report.findings[i], indent, text);
+                          }});
+    write_json_with_arrays(envelope_json(report), arrays, out);
 }
 
 void write_json_with_array(nlohmann::json value, const std::string& key, std::size_t count,

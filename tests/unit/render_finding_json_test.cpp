@@ -5,6 +5,7 @@
 // fixture report.
 
 #include <filesystem>
+#include <sstream>
 #include <string>
 
 #include <catch2/catch.hpp>
@@ -13,6 +14,7 @@
 #include "ptune/memreport/analyzer.hpp"
 #include "ptune/memreport/findings.hpp"
 #include "ptune/memreport/parser.hpp"
+#include "ptune/render/json_stream.hpp"
 #include "ptune/render/report.hpp"
 
 using namespace ptune;
@@ -90,4 +92,39 @@ TEST_CASE("write_finding_json equals finding_to_json on the fixture reports' fin
         for (std::size_t i = 0; i < findings.size(); ++i, ++checked) check_same(findings[i]);
     }
     CHECK(checked > 10);
+}
+
+TEST_CASE("write_report_json writes what write_json of to_json writes", "[render][json]") {
+    render::Report report;
+    report.command = "bench-summary";
+    report.data = {{"zeta", {1, 2.5, "x"}}, {"alpha", {{"nested", nullptr}}}, {"findings", 7}};
+    rules::Finding finding;
+    finding.rule = "bench.noisy";
+    finding.message = "noisy \xff case";
+    finding.evidence = {{"bench.cv_pct", 12.5}};
+    finding.locations = {{"run.log", 3, 0}};
+    for (std::size_t count : {0, 1, 3}) {
+        report.findings.assign(count, finding);
+        for (bool included : {true, false}) {
+            report.include_findings_in_json = included;
+            std::ostringstream expected, written;
+            render::write_json(render::to_json(report), expected, true);
+            render::write_report_json(report, {}, written);
+            INFO(count << " findings, included " << included);
+            CHECK(written.str() == expected.str());
+
+            // With an array of its own beside the findings.
+            nlohmann::json with_cases = render::to_json(report);
+            with_cases["cases"] = {{{"case", "a"}}, {{"case", "b"}}};
+            std::ostringstream expected_cases, written_cases;
+            render::write_json(with_cases, expected_cases, true);
+            render::write_report_json(report,
+                                      {{"cases", 2,
+                                        [](std::size_t i) {
+                                            return nlohmann::json{{"case", i == 0 ? "a" : "b"}};
+                                        }}},
+                                      written_cases);
+            CHECK(written_cases.str() == expected_cases.str());
+        }
+    }
 }

@@ -14,6 +14,8 @@
 
 namespace ptune::render {
 
+struct Report;
+
 /// An array made element by element: `count` elements, `element(i)` makes the i-th.
 struct LazyArray {
     std::string
@@ -30,5 +32,10 @@ struct LazyArray {
 /// elements, made one at a time: no array exists as a DOM.
 void write_json_with_arrays(nlohmann::json value, const std::vector<LazyArray>& arrays,
                             std::ostream& out);
+
+/// Writes to_json(report) as write_json(pretty) would, with `arrays` as write_json_with_arrays
+/// does and the report's findings (when it includes them) written one at a time
+/// (write_finding_json): no DOM of its findings either.
+void write_report_json(const Report& report, std::vector<LazyArray> arrays, std::ostream& out);
 
 }  // namespace ptune::render
