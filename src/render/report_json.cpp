@@ -151,12 +151,6 @@ void write_report_json(const Report& report, std::vector<LazyArray> arrays, std:
     write_json_with_arrays(envelope_json(report), arrays, out);
 }
 
-void write_json_with_array(nlohmann::json value, const std::string& key, std::size_t count,
-                           const std::function<nlohmann::json(std::size_t)>& element,
-                           std::ostream& out) {
-    write_json_with_arrays(std::move(value), {{key, count, element}}, out);
-}
-
 void write_json_with_arrays(nlohmann::json value, const std::vector<LazyArray>& arrays,
                             std::ostream& out) {
     constexpr auto kReplace = nlohmann::json::error_handler_t::replace;

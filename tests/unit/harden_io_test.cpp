@@ -17,6 +17,7 @@
 #include "ptune/core/checked.hpp"
 #include "ptune/core/diagnostics.hpp"
 #include "ptune/core/io.hpp"
+#include "ptune/render/json_stream.hpp"
 #include "ptune/render/report.hpp"
 
 using namespace ptune;
@@ -250,7 +251,7 @@ TEST_CASE("a streamed JSON array gives the bytes of the DOM", "[render][harden]"
         for (std::size_t i = 0; i < count; ++i) whole["cases"].push_back(element(i));
         std::ostringstream expected, streamed;
         render::write_json(whole, expected);
-        render::write_json_with_array(envelope, "cases", count, element, streamed);
+        render::write_json_with_arrays(envelope, {{"cases", count, element}}, streamed);
         CHECK(streamed.str() == expected.str());
     }
 }

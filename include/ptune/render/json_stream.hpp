@@ -1,8 +1,8 @@
 #pragma once
 /// @file json_stream.hpp
-/// JSON with several large arrays written one element at a time (write_json_with_array in
-/// report.hpp does one): `mem-report --format json` streams both its findings and its
-/// functions.
+/// JSON with large arrays written one element at a time: `mem-report --format json` streams
+/// both its findings and its functions, bench-gate its cases, and every JSON report its
+/// findings (write_report_json).
 
 #include <cstddef>
 #include <functional>

@@ -99,12 +99,6 @@ void write_finding_json(const rules::Finding& finding, std::size_t indent, std::
 /// Writes JSON compactly (large outputs) or indented by 2 (the default for reports).
 void write_json(const nlohmann::json& value, std::ostream& out, bool pretty = true);
 
-/// Writes `value` as write_json(pretty) would with `value[key]` set to the array of `count`
-/// elements made by `element(i)`, one element at a time: a large array never exists as a DOM.
-void write_json_with_array(nlohmann::json value, const std::string& key, std::size_t count,
-                           const std::function<nlohmann::json(std::size_t)>& element,
-                           std::ostream& out);
-
 /// Aligned plain-text table (what the text renderer prints for each table), fitted to `width`
 /// columns (0: no limit): text (left-aligned) columns narrow, their cells wrapping under the row
 /// or, for paths, losing their beginning (`…/tail`); a table still too wide is split into column
