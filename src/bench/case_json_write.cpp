@@ -126,14 +126,31 @@ json block_to_json(const BenchBlock& block) {
     return out;
 }
 
+/// The block whose members a case's document repeats at its top: the CI block, else the last
+/// one; null when the case has none.
+const BenchBlock* top_block(const BenchCase& bench_case) {
+    const BenchBlock* ci = bench_case.ci_block();
+    if (ci == nullptr && !bench_case.blocks.empty()) ci = &bench_case.blocks.back();
+    return ci;
+}
+
+/// The top-level `notes`: the top block's, then the case's not among them (a block of notes
+/// alone, a skipped run, repeats them as case notes: listed once).
+std::vector<std::string> top_notes(const BenchBlock* top, const BenchCase& bench_case) {
+    std::vector<std::string> notes = top ? top->notes : std::vector<std::string>{};
+    for (const std::string& note : bench_case.notes) {
+        if (std::find(notes.begin(), notes.end(), note) == notes.end()) notes.push_back(note);
+    }
+    return notes;
+}
+
 }  // namespace
 
 json case_to_json(const BenchCase& bench_case) {
     json blocks = json::array();
     for (const BenchBlock& block : bench_case.blocks) blocks.push_back(block_to_json(block));
     json out = {{"case", bench_case.name}, {"status", optional_json(bench_case.status)}};
-    const BenchBlock* ci = bench_case.ci_block();
-    if (ci == nullptr && !bench_case.blocks.empty()) ci = &bench_case.blocks.back();
+    const BenchBlock* ci = top_block(bench_case);
     if (ci != nullptr) {
         // The CI block's members at the top as well: a copy of its document in `blocks`.
         json view = blocks.at(static_cast<std::size_t>(ci - bench_case.blocks.data()));
@@ -145,12 +162,7 @@ json case_to_json(const BenchCase& bench_case) {
         for (auto& [key, value] : view.items()) out[key] = std::move(value);
         out["origin"] = nullptr;
     }
-    json notes = out["notes"];
-    // A block of notes alone (a skipped run) repeats them as case notes: list them once.
-    for (const std::string& note : bench_case.notes) {
-        if (std::find(notes.begin(), notes.end(), note) == notes.end()) notes.push_back(note);
-    }
-    out["notes"] = std::move(notes);
+    out["notes"] = top_notes(ci, bench_case);
     out["case_notes"] = bench_case.notes;
     // Only when there are: the JSON of a log without them stays as it was.
     if (!bench_case.sentinels.empty()) out["sentinels"] = bench_case.sentinels;
@@ -438,17 +450,12 @@ void write_block_members(PrettyJson& json, const BenchBlock& block, const CaseMe
 }  // namespace
 
 void write_case_json(const BenchCase& bench_case, std::size_t indent, std::string& out) {
-    const BenchBlock* ci = bench_case.ci_block();
-    if (ci == nullptr && !bench_case.blocks.empty()) ci = &bench_case.blocks.back();
+    const BenchBlock* ci = top_block(bench_case);
+    const std::vector<std::string> notes = top_notes(ci, bench_case);
     BenchBlock empty;
     if (ci == nullptr) {
         empty.source = bench_case.source;
         ci = &empty;
-    }
-    // A block of notes alone (a skipped run) repeats them as case notes: listed once.
-    std::vector<std::string> notes = ci->notes;
-    for (const std::string& note : bench_case.notes) {
-        if (std::find(notes.begin(), notes.end(), note) == notes.end()) notes.push_back(note);
     }
     const CaseMembers top{bench_case, ci == &empty, notes};
     PrettyJson json(out, indent);

@@ -8,6 +8,7 @@
 
 #include <catch2/catch.hpp>
 
+#include "json_writer_check.hpp"
 #include "ptune/core/io.hpp"
 #include "ptune/memreport/analyzer.hpp"
 #include "ptune/memreport/findings.hpp"
@@ -18,24 +19,11 @@ using namespace ptune::memreport;
 
 namespace {
 
-// function_json's dump(2) with every line after the first indented by `indent` more spaces.
-std::string expected_text(const Function& function, std::size_t indent) {
-    std::string dumped =
-        function_json(function).dump(2, ' ', false, nlohmann::json::error_handler_t::replace);
-    std::string out;
-    for (char c : dumped) {
-        out += c;
-        if (c == '\n') out.append(indent, ' ');
-    }
-    return out;
-}
-
 void check_same(const Function& function) {
-    for (std::size_t indent : {0, 4}) {
-        std::string written;
-        write_function_json(function, indent, written);
-        CHECK(written == expected_text(function, indent));
-    }
+    json_writer_check::check_writes_dump(function_json(function),
+                                         [&](std::size_t indent, std::string& text) {
+                                             write_function_json(function, indent, text);
+                                         });
 }
 
 Buffer buffer(std::string name, std::uint64_t begin, std::uint64_t end, bool allocated = true) {

@@ -10,6 +10,7 @@
 
 #include <catch2/catch.hpp>
 
+#include "json_writer_check.hpp"
 #include "ptune/core/io.hpp"
 #include "ptune/memreport/analyzer.hpp"
 #include "ptune/memreport/findings.hpp"
@@ -21,23 +22,11 @@ using namespace ptune;
 
 namespace {
 
-std::string expected_text(const rules::Finding& finding, std::size_t indent) {
-    std::string dumped = render::finding_to_json(finding).dump(
-        2, ' ', false, nlohmann::json::error_handler_t::replace);
-    std::string out;
-    for (char c : dumped) {
-        out += c;
-        if (c == '\n') out.append(indent, ' ');
-    }
-    return out;
-}
-
 void check_same(const rules::Finding& finding) {
-    for (std::size_t indent : {0, 4}) {
-        std::string written;
-        render::write_finding_json(finding, indent, written);
-        CHECK(written == expected_text(finding, indent));
-    }
+    json_writer_check::check_writes_dump(render::finding_to_json(finding),
+                                         [&](std::size_t indent, std::string& text) {
+                                             render::write_finding_json(finding, indent, text);
+                                         });
 }
 
 }  // namespace
