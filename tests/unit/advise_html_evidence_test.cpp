@@ -10,6 +10,8 @@
 #include "ptune/advise/advisor.hpp"
 #include "ptune/render/svg.hpp"
 
+namespace advise_html_evidence_test {
+
 using namespace ptune;
 
 TEST_CASE("evidence metrics read as phrases", "[advise][html]") {
@@ -71,3 +73,5 @@ TEST_CASE("bar chart labels get the room they need", "[advise][html][svg]") {
     REQUIRE(std::regex_search(small, match, std::regex("<text x=\"(\\d+)\"[^>]*class=\"label\">")));
     CHECK(std::stoi(match[1].str()) == 174);
 }
+
+}  // namespace advise_html_evidence_test

@@ -13,6 +13,8 @@
 #include "ptune/advise/advisor.hpp"
 #include "ptune/advise/inventory.hpp"
 
+namespace advise_inventory_test {
+
 using namespace ptune;
 namespace fs = std::filesystem;
 
@@ -141,3 +143,5 @@ TEST_CASE("the report lists refused files and unreadable directories in text and
                                    "looked for"});
     CHECK(table->rows[2][1] == "missing");
 }
+
+}  // namespace advise_inventory_test

@@ -12,6 +12,8 @@
 #include "ptune/advise/inventory.hpp"
 #include "ptune/rules/engine.hpp"
 
+namespace advise_plan_test {
+
 using namespace ptune;
 
 namespace {
@@ -148,3 +150,5 @@ TEST_CASE("advise: a kernel's later order does not leave its plan to join anothe
     CHECK(up_m7->kernels.empty());
     CHECK(up_x1->rank < up_m7->rank);
 }
+
+}  // namespace advise_plan_test

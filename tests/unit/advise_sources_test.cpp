@@ -8,6 +8,8 @@
 
 #include "ptune/advise/source.hpp"
 
+namespace advise_sources_test {
+
 using namespace ptune::advise;
 
 TEST_CASE("source table: unique ids, every evidence kind read by a source") {
@@ -33,3 +35,5 @@ TEST_CASE("source table: unique ids, every evidence kind read by a source") {
         CHECK(helpers.count(kind) == 0);
     }
 }
+
+}  // namespace advise_sources_test

@@ -9,6 +9,8 @@
 #include "ptune/advise/inventory.hpp"
 #include "ptune/rules/engine.hpp"
 
+namespace advise_test {
+
 using namespace ptune;
 namespace fs = std::filesystem;
 
@@ -132,3 +134,5 @@ TEST_CASE("advise ranks schedule findings before pipeline ones, then by impact",
     CHECK(report.data["artifacts"]["missing"].size() >= 5);
     fs::remove_all(root);
 }
+
+}  // namespace advise_test

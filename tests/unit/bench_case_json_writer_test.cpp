@@ -13,6 +13,8 @@
 #include "ptune/bench/model.hpp"
 #include "ptune/bench/summary.hpp"
 
+namespace bench_case_json_writer_test {
+
 using namespace ptune;
 using namespace ptune::bench;
 
@@ -150,3 +152,5 @@ TEST_CASE("write_case_json equals case_to_json on every case of the bench fixtur
     }
     CHECK(checked > 40);
 }
+
+}  // namespace bench_case_json_writer_test

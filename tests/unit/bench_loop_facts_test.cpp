@@ -14,6 +14,8 @@
 #include "ptune/bench/summary.hpp"
 #include "ptune/core/stats.hpp"
 
+namespace bench_loop_facts_test {
+
 using namespace ptune;
 using namespace ptune::bench;
 
@@ -283,3 +285,5 @@ TEST_CASE("bench loop facts: JSON keeps them", "[bench][strace][loop]") {
     REQUIRE(back->blocks.at(0).loop_facts);
     CHECK(back->blocks[0].loop_facts->describe() == block.loop_facts->describe());
 }
+
+}  // namespace bench_loop_facts_test

@@ -14,6 +14,8 @@
 #include "ptune/bench/pipeline.hpp"
 #include "ptune/bench/summary.hpp"
 
+namespace bench_report_test {
+
 using namespace ptune;
 using namespace ptune::bench;
 
@@ -677,3 +679,5 @@ TEST_CASE("bench report: nothing of a case's reading carries over to the next ca
               {9, "task slot line outside a bench block; left out"},
               {10, "slot 0 line without a rank line before it, ignored"}});
 }
+
+}  // namespace bench_report_test

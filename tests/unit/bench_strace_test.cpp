@@ -12,6 +12,8 @@
 #include "ptune/bench/summary.hpp"
 #include "ptune/core/io.hpp"
 
+namespace bench_strace_test {
+
 using namespace ptune;
 using namespace ptune::bench;
 
@@ -342,3 +344,5 @@ TEST_CASE("bench strace: a reset collector reads the next capture as a new one w
         CHECK(reused.capture_notes().empty());
     }
 }
+
+}  // namespace bench_strace_test

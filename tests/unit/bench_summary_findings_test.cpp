@@ -14,6 +14,8 @@
 #include "ptune/core/handoff.hpp"
 #include "ptune/rules/engine.hpp"
 
+namespace bench_summary_findings_test {
+
 using namespace ptune;
 using namespace ptune::bench;
 
@@ -296,3 +298,5 @@ TEST_CASE("SummaryBuilder renames a name repeated far apart, and only repeated n
         CHECK(rows[count][0] == (repeat ? "models/case_00000.py #2" : "models/case_05000.py"));
     }
 }
+
+}  // namespace bench_summary_findings_test

@@ -11,6 +11,8 @@
 #include "ptune/ciresult/run_log.hpp"
 #include "ptune/core/io.hpp"
 
+namespace ciresult_daily_test {
+
 using namespace ptune;
 using namespace ptune::ciresult;
 
@@ -197,3 +199,5 @@ TEST_CASE("ciresult: run.log task slots and sentinels (§1.7)", "[ciresult]") {
     // wrong raw length (6), bad slot line (7), raw without its slot (8), ranks=2 but 1 seen (0)
     CHECK(lines == std::vector<std::size_t>{6, 7, 8, 0});
 }
+
+}  // namespace ciresult_daily_test

@@ -12,6 +12,8 @@
 #include "ptune/core/handoff.hpp"
 #include "ptune/gate/pipeline.hpp"
 
+namespace ciresult_kept_test {
+
 using namespace ptune;
 using namespace ptune::ciresult;
 
@@ -126,3 +128,5 @@ TEST_CASE("ciresult: bench-gate reads each daily-CI result once", "[ciresult][ga
                            ci_data("daily/published")},
                           {ci_data("daily/published")});
 }
+
+}  // namespace ciresult_kept_test

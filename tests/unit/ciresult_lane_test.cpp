@@ -16,6 +16,8 @@
 #include "ptune/ciresult/suite.hpp"
 #include "ptune/core/io.hpp"
 
+namespace ciresult_lane_test {
+
 using namespace ptune;
 using namespace ptune::ciresult;
 
@@ -195,3 +197,5 @@ TEST_CASE("lane: a suite-result.json is the lane's only as a JSON object with la
     CHECK_FALSE(is_lane(lane_text + " }"));                                        // trailing
     std::filesystem::remove_all(dir);
 }
+
+}  // namespace ciresult_lane_test

@@ -10,6 +10,8 @@
 #include "ptune/core/io.hpp"
 #include "ptune/core/sha256.hpp"
 
+namespace ciresult_operator_test {
+
 using namespace ptune;
 using namespace ptune::ciresult;
 using nlohmann::json;
@@ -198,3 +200,5 @@ TEST_CASE("ciresult: the operator report.md, alone and against its suite-result.
     CHECK_FALSE(parse_operator_report("Operator performance: 2026-12-04 (CI)\nno table\n",
                                       "report.md", none));
 }
+
+}  // namespace ciresult_operator_test

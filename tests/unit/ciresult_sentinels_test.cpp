@@ -14,6 +14,8 @@
 #include "ptune/ciresult/run_log.hpp"
 #include "ptune/core/io.hpp"
 
+namespace ciresult_sentinels_test {
+
 using namespace ptune;
 
 namespace {
@@ -81,3 +83,5 @@ TEST_CASE("bench: sentinels survive bench-summary JSON and make the context tabl
     REQUIRE_FALSE(same.tables.empty());
     CHECK(same.tables.back().rows == table->rows);
 }
+
+}  // namespace ciresult_sentinels_test

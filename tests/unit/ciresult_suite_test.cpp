@@ -9,6 +9,8 @@
 #include "ptune/ciresult/suite.hpp"
 #include "ptune/core/io.hpp"
 
+namespace ciresult_suite_test {
+
 using namespace ptune;
 using namespace ptune::ciresult;
 
@@ -266,3 +268,5 @@ TEST_CASE("suite: the rows' lines in one pass are line_of_string()'s", "[ciresul
     CHECK(lines[0] == 2);  // `"op-1"` after the escaped quote on line 2
     CHECK(lines[4] == 0);
 }
+
+}  // namespace ciresult_suite_test

@@ -11,6 +11,8 @@
 
 #include "ptune/core/discover.hpp"
 
+namespace core_discover_runs_test {
+
 using namespace ptune;
 namespace fs = std::filesystem;
 
@@ -73,3 +75,5 @@ TEST_CASE("three unrelated runs in one folder: one run is read, by name, not mti
     CHECK(plain->filename() == "dfx_outputs");
     fs::remove_all(dir.parent_path());
 }
+
+}  // namespace core_discover_runs_test

@@ -14,6 +14,8 @@
 
 #include "ptune/core/handoff.hpp"
 
+namespace core_handoff_test {
+
 using namespace ptune;
 
 namespace {
@@ -126,3 +128,5 @@ TEST_CASE("produce_alongside with recycle gives the producer back items the cons
     CHECK(given_back > 0);
     CHECK(all_given_back_were_consumed);
 }
+
+}  // namespace core_handoff_test

@@ -21,6 +21,8 @@
 #include "ptune/core/stats.hpp"
 #include "ptune/core/text.hpp"
 
+namespace core_test {
+
 using namespace ptune;
 namespace fs = std::filesystem;
 
@@ -450,3 +452,5 @@ TEST_CASE("LineReader reading ahead on a second thread hands out the same lines"
         CHECK(line == "first");
     }
 }
+
+}  // namespace core_test

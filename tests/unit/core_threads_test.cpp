@@ -20,6 +20,8 @@
 
 #include "ptune/core/threads.hpp"
 
+namespace core_threads_test {
+
 using ptune::threads::Beside;
 using ptune::threads::Spinner;
 using ptune::threads::thread_beside;
@@ -244,3 +246,5 @@ TEST_CASE(
         setter.join();
     }
 }
+
+}  // namespace core_threads_test

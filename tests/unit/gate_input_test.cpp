@@ -5,6 +5,8 @@
 
 #include "ptune/gate/input.hpp"
 
+namespace gate_input_test {
+
 using namespace ptune;
 using namespace ptune::bench;
 using namespace ptune::gate;
@@ -115,3 +117,5 @@ TEST_CASE("pair_cases: history per occurrence, last current wins, baseline-only 
     REQUIRE(diagnostics.items().size() == 1);
     CHECK_THAT(diagnostics.items()[0].message, Catch::Contains("appears again"));
 }
+
+}  // namespace gate_input_test

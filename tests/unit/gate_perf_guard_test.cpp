@@ -2,6 +2,8 @@
 
 #include "ptune/gate/perf_guard.hpp"
 
+namespace gate_perf_guard_test {
+
 using namespace ptune::gate::perf_guard;
 
 TEST_CASE("perf_guard baselines: recognised by shape, fields checked", "[bench-gate][perf_guard]") {
@@ -71,3 +73,5 @@ TEST_CASE("perf_guard: a makespan of 0 Âµs is incomparable and fails, never a âˆ
     good.makespans_us = {1016.0};
     CHECK_FALSE(judge(baseline, good).failed());
 }
+
+}  // namespace gate_perf_guard_test

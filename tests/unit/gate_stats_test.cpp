@@ -12,6 +12,8 @@
 
 #include "ptune/gate/stats.hpp"
 
+namespace gate_stats_test {
+
 using namespace ptune::gate;
 using Catch::Detail::Approx;
 
@@ -292,3 +294,5 @@ TEST_CASE("a sweep of 100-round summaries builds the exact U table once, not onc
     CHECK(first_p ==
           summary_u_test(RoundSummary{100, 99.0, 101.0, 104.0}, baseline, Tail::Greater)->p_value);
 }
+
+}  // namespace gate_stats_test

@@ -15,6 +15,8 @@
 #include "ptune/gate/pipeline.hpp"
 #include "ptune/rules/engine.hpp"
 
+namespace gate_stream_test {
+
 using namespace ptune;
 using namespace ptune::bench;
 using namespace ptune::gate;
@@ -346,3 +348,5 @@ TEST_CASE("a GateRun released out of order moves the cases still needed into few
     for (std::size_t i = 1; i < count; i += 2) run.release(i);
     CHECK(run.chunks_held() == 0);
 }
+
+}  // namespace gate_stream_test

@@ -15,6 +15,8 @@
 #include "ptune/gate/gate.hpp"
 #include "ptune/gate/report.hpp"
 
+namespace gate_test {
+
 using namespace ptune;
 using namespace ptune::gate;
 
@@ -437,3 +439,5 @@ TEST_CASE("a gate's case names live in its result: copies of the inputs' names, 
     CHECK(big == std::string(100000, 'y'));
     CHECK(after == "after");
 }
+
+}  // namespace gate_test

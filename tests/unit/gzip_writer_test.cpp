@@ -14,6 +14,8 @@
 
 #include "ptune/core/gzip_writer.hpp"
 
+namespace gzip_writer_test {
+
 using namespace ptune;
 
 namespace {
@@ -186,3 +188,5 @@ TEST_CASE("scan_deflate finds the final block of libdeflate and zlib streams", "
     std::vector<std::uint8_t> truncated = {0x04};
     CHECK_FALSE(io::scan_deflate(truncated));
 }
+
+}  // namespace gzip_writer_test

@@ -20,6 +20,8 @@
 #include "ptune/render/json_stream.hpp"
 #include "ptune/render/report.hpp"
 
+namespace harden_io_test {
+
 using namespace ptune;
 namespace fs = std::filesystem;
 
@@ -255,3 +257,5 @@ TEST_CASE("a streamed JSON array gives the bytes of the DOM", "[render][harden]"
         CHECK(streamed.str() == expected.str());
     }
 }
+
+}  // namespace harden_io_test

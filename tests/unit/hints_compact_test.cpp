@@ -7,6 +7,8 @@
 #include "ptune/hints/compact.hpp"
 #include "ptune/hints/parser.hpp"
 
+namespace hints_compact_test {
+
 using namespace ptune;
 using namespace ptune::hints;
 using nlohmann::json;
@@ -74,3 +76,5 @@ TEST_CASE("a text pool hands out one shared copy per value", "[hints][compact]")
     CHECK(SharedText("x").size() == 1);
     CHECK(fmt::format("[{}]", a) == "[hints.PH001]");
 }
+
+}  // namespace hints_compact_test

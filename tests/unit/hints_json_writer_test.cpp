@@ -16,6 +16,8 @@
 #include "ptune/render/pretty_json.hpp"
 #include "ptune/render/report.hpp"
 
+namespace hints_json_writer_test {
+
 using namespace ptune;
 using nlohmann::json;
 
@@ -82,3 +84,5 @@ TEST_CASE("PrettyJson lays out any value as nlohmann's dump(2)", "[hints][json]"
         CHECK(text == expected);
     }
 }
+
+}  // namespace hints_json_writer_test

@@ -13,6 +13,8 @@
 #include "ptune/hints/lint.hpp"
 #include "ptune/hints/render.hpp"
 
+namespace hints_lint_test {
+
 using namespace ptune;
 using namespace ptune::hints;
 namespace fs = std::filesystem;
@@ -310,3 +312,5 @@ TEST_CASE("output forms follow the conventions", "[hints]") {
           std::string::npos);
     CHECK(log_location["region"]["startLine"] == result.diagnostics[10].entry.log_line);
 }
+
+}  // namespace hints_lint_test

@@ -7,6 +7,8 @@
 #include "ptune/core/io.hpp"
 #include "ptune/hints/parser.hpp"
 
+namespace hints_parser_test {
+
 using namespace ptune;
 using namespace ptune::hints;
 using nlohmann::json;
@@ -195,3 +197,5 @@ TEST_CASE("dtype widths follow the compiler's names", "[hints]") {
     CHECK(is_known_code("PH-AT-011"));
     CHECK_FALSE(is_known_code("PH-AT-001"));
 }
+
+}  // namespace hints_parser_test

@@ -13,6 +13,8 @@
 #include "ptune/hints/pipeline.hpp"
 #include "ptune/rules/engine.hpp"
 
+namespace hints_pipeline_test {
+
 using namespace ptune;
 using namespace ptune::hints;
 
@@ -168,3 +170,5 @@ TEST_CASE("advise summarises the same rules at the same severities as hints-lint
     }
     CHECK(advised == command);
 }
+
+}  // namespace hints_pipeline_test

@@ -9,6 +9,8 @@
 #include "ptune/hints/lint.hpp"
 #include "ptune/hints/pipeline.hpp"
 
+namespace hints_runs_test {
+
 using namespace ptune;
 namespace fs = std::filesystem;
 
@@ -47,3 +49,5 @@ TEST_CASE("a June run folder without other markers dates its log to 0-based colu
     REQUIRE(logs.size() == 1);
     CHECK(logs[0].column_base.base == 0);
 }
+
+}  // namespace hints_runs_test

@@ -9,6 +9,8 @@
 #include "history_synth.hpp"
 #include "ptune/history/changepoint.hpp"
 
+namespace history_changepoint_test {
+
 using namespace ptune::history;
 
 namespace {
@@ -136,3 +138,5 @@ TEST_CASE("the options key names every parameter", "[history][changepoint]") {
     options.seed = 7;
     CHECK(options.key() == "ed1:a=0.05:n=199:m=5:s=7");
 }
+
+}  // namespace history_changepoint_test

@@ -4,6 +4,8 @@
 
 #include "ptune/history/chart.hpp"
 
+namespace history_chart_test {
+
 using namespace ptune::history;
 
 TEST_CASE("the sparkline spans the blocks from lowest to highest", "[history][chart]") {
@@ -34,3 +36,5 @@ TEST_CASE("the SVG chart marks each change point and escapes names", "[history][
     CHECK(page.find(svg) != std::string::npos);
     CHECK(page.find("<td>1</td>") != std::string::npos);
 }
+
+}  // namespace history_chart_test

@@ -16,6 +16,8 @@
 #include "ptune/history/pipeline.hpp"
 #include "ptune/history/store.hpp"
 
+namespace history_identity_test {
+
 using namespace ptune;
 using namespace ptune::history;
 namespace fs = std::filesystem;
@@ -287,3 +289,5 @@ TEST_CASE("identity: only lane cases track metric_us, a log beside them keeps th
     }
     CHECK(run->cases.size() == alone->cases.size() + 1);
 }
+
+}  // namespace history_identity_test

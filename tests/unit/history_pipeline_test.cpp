@@ -12,6 +12,8 @@
 #include "history_synth.hpp"
 #include "ptune/history/pipeline.hpp"
 
+namespace history_pipeline_test {
+
 using namespace ptune;
 using namespace ptune::history;
 namespace fs = std::filesystem;
@@ -165,3 +167,5 @@ TEST_CASE("60 synthetic runs: the step is described, the gate baseline is its se
     CHECK(per_case["decode_fwd"] == 60);
     CHECK(per_case["prefill_fwd"] == Approx(21).margin(1));
 }
+
+}  // namespace history_pipeline_test

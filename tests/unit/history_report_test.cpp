@@ -13,6 +13,8 @@
 #include "ptune/history/export.hpp"
 #include "ptune/history/report.hpp"
 
+namespace history_report_test {
+
 using namespace ptune;
 using namespace ptune::history;
 
@@ -149,3 +151,5 @@ TEST_CASE("history show '' is refused; csv export writes valid UTF-8 only (issue
     store->reset();
     std::filesystem::remove_all(dir);
 }
+
+}  // namespace history_report_test

@@ -16,6 +16,8 @@
 #include "ptune/history/pipeline.hpp"
 #include "ptune/history/store.hpp"
 
+namespace history_store_test {
+
 using namespace ptune;
 using namespace ptune::history;
 namespace fs = std::filesystem;
@@ -376,3 +378,5 @@ TEST_CASE("which --db values are PostgreSQL", "[history][store]") {
     CHECK_FALSE(Store::is_postgres("file:h.db?mode=ro"));
     CHECK_FALSE(Store::is_postgres(""));
 }
+
+}  // namespace history_store_test

@@ -11,6 +11,8 @@
 
 #include "ptune/host/facts.hpp"
 
+namespace host_facts_json_test {
+
 using namespace ptune;
 using namespace ptune::host;
 
@@ -138,3 +140,5 @@ TEST_CASE("host facts as JSON: every table of the text output, in ns", "[host][h
     CHECK(passes[0]["host_orch_share"].get<double>() == Approx(24200.0 / 60400.0));
     CHECK(json["phase_records"][0]["kinds"][0]["kind"] == "bind_segment");
 }
+
+}  // namespace host_facts_json_test

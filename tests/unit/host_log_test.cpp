@@ -9,6 +9,8 @@
 #include "ptune/host/facts.hpp"
 #include "ptune/host/log.hpp"
 
+namespace host_log_test {
+
 using namespace ptune;
 using namespace ptune::host;
 
@@ -260,3 +262,5 @@ TEST_CASE("legacy bind phase lines become one bind breakdown", "[host]") {
     CHECK_FALSE(is_host_log_name("host.log"));
     CHECK_FALSE(is_host_log_name("host_clock_alignment.3.log"));
 }
+
+}  // namespace host_log_test

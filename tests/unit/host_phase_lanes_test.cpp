@@ -14,6 +14,8 @@
 #include "ptune/swimlane/reader.hpp"
 #include "ptune/swimlane/trace.hpp"
 
+namespace host_phase_lanes_test {
+
 using namespace ptune;
 using namespace ptune::swimlane;
 
@@ -78,3 +80,5 @@ TEST_CASE("host phase records are not drawn for a device-orchestrated capture",
     CHECK_FALSE(load_host_phase_lanes(std::string(PTUNE_TEST_DATA) + "/swimlane/x.json", *capture,
                                       diagnostics));
 }
+
+}  // namespace host_phase_lanes_test

@@ -12,6 +12,8 @@
 
 #include "ptune/core/json_walk.hpp"
 
+namespace json_walk_test {
+
 using namespace ptune::json_stream;
 
 namespace {
@@ -233,3 +235,5 @@ TEST_CASE("json_walk offers a container its window even across the stream's chun
                             [](const std::string& s) { return s.starts_with("took"); }) == 3);
     }
 }
+
+}  // namespace json_walk_test

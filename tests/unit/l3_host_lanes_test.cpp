@@ -15,6 +15,8 @@
 #include "ptune/l3/pipeline.hpp"
 #include "ptune/swimlane/trace.hpp"
 
+namespace l3_host_lanes_test {
+
 using namespace ptune;
 using namespace ptune::l3;
 using swimlane::HostSpan;
@@ -298,3 +300,5 @@ TEST_CASE("host spans for the lanes: every kind, only the invocations asked for"
     CHECK(lanes.spans[0].int_attr("bytes") == 64);
     CHECK(lanes.spans[1].name == "node.scheduler_loop");
 }
+
+}  // namespace l3_host_lanes_test

@@ -16,6 +16,8 @@
 #include "ptune/l3/tree.hpp"
 #include "ptune/swimlane/trace.hpp"
 
+namespace l3_host_pairing_test {
+
 using namespace ptune;
 using namespace ptune::l3;
 using swimlane::CaptureExtent;
@@ -385,3 +387,5 @@ TEST_CASE("the multi-rank trace: rank pids, one host origin, every slice inside 
     CHECK(span[1].first >= 47.0);
     CHECK(span[1].second <= 129.0);
 }
+
+}  // namespace l3_host_pairing_test

@@ -18,6 +18,8 @@
 #include "ptune/swimlane/pipeline.hpp"
 #include "ptune/swimlane/trace.hpp"
 
+namespace l3_ranks_test {
+
 using namespace ptune;
 using namespace ptune::l3;
 namespace fs = std::filesystem;
@@ -283,3 +285,5 @@ TEST_CASE("ranks of different architectures are compared and said once", "[l3][r
     CHECK(c.dispatches.front().members.size() == 3);
     fs::remove_all(root);
 }
+
+}  // namespace l3_ranks_test

@@ -12,6 +12,8 @@
 #include "ptune/core/io.hpp"
 #include "ptune/l3/tree.hpp"
 
+namespace l3_tree_test {
+
 using namespace ptune;
 using namespace ptune::l3;
 namespace fs = std::filesystem;
@@ -230,3 +232,5 @@ TEST_CASE("distributed_meta.json and dispatch_program.json (upstream-2026-12.md 
     for (const char* bad : {R"({"program": ""})", R"({"program": 3})", "{}", "not json"})
         CHECK_FALSE(parse_dispatch_program(bad, "p.json").ok());
 }
+
+}  // namespace l3_tree_test

@@ -14,6 +14,8 @@
 #include "ptune/memreport/parser.hpp"
 #include "ptune/memreport/pass_dump.hpp"
 
+namespace memreport_hardening_test {
+
 using namespace ptune;
 using namespace ptune::memreport;
 
@@ -139,3 +141,5 @@ TEST_CASE("size_interval: exactly the byte counts that print the text, on a grid
     CHECK_FALSE(size_interval("1024.1 KB"));  // past 1048575 B it prints MB
     CHECK_FALSE(size_interval("0.4 KB"));
 }
+
+}  // namespace memreport_hardening_test

@@ -14,6 +14,8 @@
 #include "ptune/memreport/findings.hpp"
 #include "ptune/memreport/parser.hpp"
 
+namespace memreport_json_writer_test {
+
 using namespace ptune;
 using namespace ptune::memreport;
 
@@ -96,3 +98,5 @@ TEST_CASE("write_function_json equals function_json on every fixture report", "[
     }
     CHECK(functions > 10);
 }
+
+}  // namespace memreport_json_writer_test

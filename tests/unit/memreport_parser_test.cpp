@@ -11,6 +11,8 @@
 #include "ptune/memreport/analyzer.hpp"
 #include "ptune/memreport/parser.hpp"
 
+namespace memreport_parser_test {
+
 using namespace ptune;
 using namespace ptune::memreport;
 
@@ -324,3 +326,5 @@ TEST_CASE("a report cut at any byte parses what is left without failing", "[memr
         }
     }
 }
+
+}  // namespace memreport_parser_test

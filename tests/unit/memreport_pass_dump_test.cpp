@@ -19,6 +19,8 @@
 #include "ptune/memreport/report.hpp"
 #include "ptune/rules/engine.hpp"
 
+namespace memreport_pass_dump_test {
+
 using namespace ptune;
 using namespace ptune::memreport;
 namespace fs = std::filesystem;
@@ -412,3 +414,5 @@ TEST_CASE("newer syntax variants: user-named base, literal and dynamic offsets, 
     CHECK(acc->buffers[0].live_begin == 10);
     CHECK(acc->buffers[0].live_end == 13);  // to the return
 }
+
+}  // namespace memreport_pass_dump_test

@@ -15,6 +15,8 @@
 #include "ptune/memreport/report.hpp"
 #include "ptune/rules/engine.hpp"
 
+namespace memreport_pipeline_test {
+
 using namespace ptune;
 using namespace ptune::memreport;
 namespace fs = std::filesystem;
@@ -182,3 +184,5 @@ TEST_CASE("usage colours follow the catalogue's marginal and over-limit threshol
     CHECK(by_space["Vec"].find("\x1b[33m70.0%") != std::string::npos);  // marginal above 60 %
     CHECK(by_space["Mat"].find('\x1b') == std::string::npos);           // 70 % is fine under 85 %
 }
+
+}  // namespace memreport_pipeline_test

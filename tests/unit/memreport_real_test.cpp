@@ -13,6 +13,8 @@
 #include "ptune/memreport/pipeline.hpp"
 #include "ptune/rules/engine.hpp"
 
+namespace memreport_real_test {
+
 using namespace ptune;
 using namespace ptune::memreport;
 
@@ -163,3 +165,5 @@ TEST_CASE("real pass dump: pairs of 0-byte and 16 B Vec allocations get no stage
     }
     CHECK(fired_on(dump) == fired_on(text));
 }
+
+}  // namespace memreport_real_test

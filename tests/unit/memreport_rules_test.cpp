@@ -9,6 +9,8 @@
 #include "ptune/memreport/parser.hpp"
 #include "ptune/rules/engine.hpp"
 
+namespace memreport_rules_test {
+
 using namespace ptune;
 using namespace ptune::memreport;
 
@@ -100,3 +102,5 @@ TEST_CASE("N/A limits give no usage rules", "[memreport]") {
     CHECK_FALSE(store.subject("function", "vector_kernel").metric("mem.Vec.usage_pct"));
     CHECK(fired(store).empty());
 }
+
+}  // namespace memreport_rules_test

@@ -18,6 +18,8 @@
 #include "ptune/render/report.hpp"
 #include "ptune/rules/engine.hpp"
 
+namespace memreport_streaming_test {
+
 using namespace ptune;
 using namespace ptune::memreport;
 
@@ -150,3 +152,5 @@ TEST_CASE("streamed findings: duplicate function names, kernel rules, no report"
     none.source = {"", "/nowhere", ""};
     check_same(none, catalogue_with());
 }
+
+}  // namespace memreport_streaming_test

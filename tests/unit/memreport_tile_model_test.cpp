@@ -9,6 +9,8 @@
 #include "ptune/memreport/backend.hpp"
 #include "ptune/memreport/tile_model.hpp"
 
+namespace memreport_tile_model_test {
+
 using namespace ptune;
 using namespace ptune::memreport;
 
@@ -85,3 +87,5 @@ TEST_CASE("a report's Mat/Acc fill says whether doubling K fits", "[memreport][t
     REQUIRE(acc_bound);
     CHECK(acc_bound->acc_verdict_after_n == Verdict::Over);
 }
+
+}  // namespace memreport_tile_model_test

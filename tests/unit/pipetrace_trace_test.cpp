@@ -10,6 +10,8 @@
 #include "ptune/pipetrace/trace_events.hpp"
 #include "ptune/rules/engine.hpp"
 
+namespace pipetrace_trace_test {
+
 using namespace ptune;
 using namespace ptune::pipetrace;
 
@@ -197,3 +199,5 @@ TEST_CASE("pipe trace: pipe.* rules and the cross rule X7", "[pipetrace]") {
     REQUIRE(findings.size() == 1);
     CHECK(findings[0].rule == "cross.mte2-bound-exposed-in-trace");
 }
+
+}  // namespace pipetrace_trace_test

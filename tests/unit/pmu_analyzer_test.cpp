@@ -8,6 +8,8 @@
 #include "ptune/pmu/report.hpp"
 #include "ptune/rules/engine.hpp"
 
+namespace pmu_analyzer_test {
+
 using namespace ptune;
 using namespace ptune::pmu;
 using nlohmann::json;
@@ -273,3 +275,5 @@ TEST_CASE("the AIV half of a mixed task is judged by its AIC partner (P8, not P4
     CHECK(fired(loaded, "func_1") ==
           std::vector<std::string>{"pmu.compute-bound", "pmu.long-tail"});
 }
+
+}  // namespace pmu_analyzer_test

@@ -8,6 +8,8 @@
 #include "ptune/core/io.hpp"
 #include "ptune/core/kernel_names.hpp"
 
+namespace pmu_kernel_names_test {
+
 using namespace ptune;
 
 namespace {
@@ -172,3 +174,5 @@ TEST_CASE("one policy for names: named must be usable, found only warns", "[name
     CHECK_FALSE(none->has_value());
     fs::remove_all(root);
 }
+
+}  // namespace pmu_kernel_names_test

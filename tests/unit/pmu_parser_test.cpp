@@ -7,6 +7,8 @@
 #include "ptune/core/text.hpp"
 #include "ptune/pmu/parser.hpp"
 
+namespace pmu_parser_test {
+
 using namespace ptune;
 using namespace ptune::pmu;
 
@@ -158,3 +160,5 @@ TEST_CASE("streamed and in-memory parses agree; CRLF and rows in any order", "[p
     CHECK(streamed->rows[1].core_id == 3);
     CHECK(streamed->counters_of(1)[1] == 7);
 }
+
+}  // namespace pmu_parser_test

@@ -18,6 +18,8 @@
 #include "ptune/render/json_stream.hpp"
 #include "ptune/render/report.hpp"
 
+namespace render_finding_json_test {
+
 using namespace ptune;
 
 namespace {
@@ -117,3 +119,5 @@ TEST_CASE("write_report_json writes what write_json of to_json writes", "[render
         }
     }
 }
+
+}  // namespace render_finding_json_test

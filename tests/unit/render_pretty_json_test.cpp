@@ -13,6 +13,8 @@
 
 #include "ptune/render/pretty_json.hpp"
 
+namespace render_pretty_json_test {
+
 using ptune::render::PrettyJson;
 
 namespace {
@@ -64,3 +66,5 @@ TEST_CASE("PrettyJson writes doubles as nlohmann's dump does", "[render][json]")
         REQUIRE(written(tenth) == nlohmann::json(tenth).dump());
     }
 }
+
+}  // namespace render_pretty_json_test

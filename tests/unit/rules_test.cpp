@@ -10,6 +10,8 @@
 #include "ptune/rules/engine.hpp"
 #include "ptune/rules/subject_rules.hpp"
 
+namespace rules_test {
+
 using namespace ptune;
 using namespace ptune::rules;
 
@@ -313,3 +315,5 @@ TEST_CASE("a slotted expression evaluates as the expression on a subject of the 
     CHECK(unknown > 0);
     CHECK(unknown < checked);
 }
+
+}  // namespace rules_test

@@ -12,6 +12,8 @@
 #include "ptune/rules/engine.hpp"
 #include "ptune/scope/pipeline.hpp"
 
+namespace scope_stats_test {
+
 using namespace ptune;
 using namespace ptune::scope;
 
@@ -199,3 +201,5 @@ TEST_CASE("orch_error_code beyond int is an unknown code with every digit", "[sc
     CHECK(error->code_text == "18446744073709551616");
     CHECK(orch_error_info(error->code) == nullptr);
 }
+
+}  // namespace scope_stats_test

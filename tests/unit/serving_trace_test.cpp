@@ -8,6 +8,8 @@
 #include "ptune/rules/engine.hpp"
 #include "ptune/serving/pipeline.hpp"
 
+namespace serving_trace_test {
+
 using namespace ptune;
 using namespace ptune::serving;
 
@@ -90,3 +92,5 @@ TEST_CASE("serving trace: bad input per §5.4", "[serving]") {
     CHECK(trace->workers[0].spans.size() == 1);
     CHECK(trace->host_pid.empty());
 }
+
+}  // namespace serving_trace_test

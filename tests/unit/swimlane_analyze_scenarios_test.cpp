@@ -15,6 +15,8 @@
 #include "ptune/swimlane/analyze.hpp"
 #include "ptune/swimlane/reader.hpp"
 
+namespace swimlane_analyze_scenarios_test {
+
 using namespace ptune;
 using namespace ptune::swimlane;
 
@@ -248,3 +250,5 @@ TEST_CASE(
     CHECK(f2(cp.overhead_us) == "5.60");
     CHECK(out.fired == std::set<std::string>{"L2.kernel-too-big"});
 }
+
+}  // namespace swimlane_analyze_scenarios_test

@@ -5,6 +5,8 @@
 
 #include "ptune/swimlane/analyze.hpp"
 
+namespace swimlane_analyze_test {
+
 using namespace ptune::swimlane;
 
 namespace {
@@ -217,3 +219,5 @@ TEST_CASE("swimlane analyze: an empty capture yields no metrics and no crash",
     publish_metrics(a, in, store);
     CHECK_FALSE(store.run().metric("L2.window_us"));
 }
+
+}  // namespace swimlane_analyze_test

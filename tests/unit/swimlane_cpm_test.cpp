@@ -9,6 +9,8 @@
 
 #include "ptune/swimlane/cpm.hpp"
 
+namespace swimlane_cpm_test {
+
 using namespace ptune;
 using namespace ptune::swimlane;
 
@@ -70,3 +72,5 @@ TEST_CASE("CPM traces: bad input is an error", "[swimlane][cpm]") {
     CHECK(path->kind == "observed");
     CHECK(ids(*path) == std::vector<std::uint64_t>{7});
 }
+
+}  // namespace swimlane_cpm_test

@@ -20,6 +20,8 @@
 #include "ptune/core/io.hpp"
 #include "ptune/swimlane/reader.hpp"
 
+namespace swimlane_flat_object_test {
+
 using namespace ptune;
 using namespace ptune::swimlane::records;
 using json_stream::Scalar;
@@ -424,3 +426,5 @@ TEST_CASE("deps.json reads the same with tasks and edges taken at once and walke
         CHECK(deps_read(text.substr(0, cut)) ==
               deps_read(newline_in_every_container(text.substr(0, cut))));
 }
+
+}  // namespace swimlane_flat_object_test

@@ -15,6 +15,8 @@
 #include "ptune/swimlane/reader.hpp"
 #include "ptune/swimlane/trace.hpp"
 
+namespace swimlane_host_test {
+
 using namespace ptune;
 using namespace ptune::swimlane;
 using nlohmann::json;
@@ -355,3 +357,5 @@ TEST_CASE("absolute alignment puts host captures on the shared host clock", "[sw
     REQUIRE_FALSE(status.ok());
     CHECK(status.error().to_string().find("--align start") != std::string::npos);
 }
+
+}  // namespace swimlane_host_test

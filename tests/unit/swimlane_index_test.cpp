@@ -19,6 +19,8 @@
 #include "ptune/core/chunked_vector.hpp"
 #include "ptune/swimlane/id_index.hpp"
 
+namespace swimlane_index_test {
+
 using ptune::swimlane::IdIndex;
 using ptune::swimlane::TaskRow;
 using ptune::swimlane::detail::apply_order;
@@ -523,3 +525,5 @@ TEST_CASE("DeviceTimeMap converts ticks as Clock::ticks_to_ns does, wrapping ali
         }
     }
 }
+
+}  // namespace swimlane_index_test

@@ -15,6 +15,8 @@
 #include "ptune/swimlane/reader.hpp"
 #include "ptune/swimlane/trace.hpp"
 
+namespace swimlane_overhead_test {
+
 using namespace ptune;
 using namespace ptune::swimlane;
 using nlohmann::json;
@@ -194,3 +196,5 @@ TEST_CASE("overhead counters: one set per capture in its own process group",
     CHECK(per_pid == std::map<std::int64_t, int>{{102, 27}});
     CHECK(counts.counters == 27);
 }
+
+}  // namespace swimlane_overhead_test

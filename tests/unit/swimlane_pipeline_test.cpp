@@ -16,6 +16,8 @@
 #include "ptune/swimlane/pipeline.hpp"
 #include "ptune/swimlane/report.hpp"
 
+namespace swimlane_pipeline_test {
+
 using namespace ptune;
 using namespace ptune::swimlane;
 namespace fs = std::filesystem;
@@ -268,3 +270,5 @@ TEST_CASE("advise computes the kernels-too-small metric against the catalogue's 
     std::vector<rules::Finding> findings = advise::all_findings(advice);
     CHECK(message_of(findings) == from_analyze);
 }
+
+}  // namespace swimlane_pipeline_test

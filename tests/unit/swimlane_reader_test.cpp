@@ -15,6 +15,8 @@
 #include "ptune/swimlane/discover.hpp"
 #include "ptune/swimlane/reader.hpp"
 
+namespace swimlane_reader_test {
+
 using namespace ptune;
 using namespace ptune::swimlane;
 namespace fs = std::filesystem;
@@ -410,3 +412,5 @@ TEST_CASE("scheduler phase records keep every field in 72 bytes; pop counts satu
     CHECK(capture.phase_name(scan) == "scan");
     CHECK(scan.loop_iter == 3);
 }
+
+}  // namespace swimlane_reader_test

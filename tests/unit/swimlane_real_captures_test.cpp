@@ -17,6 +17,8 @@
 #include "ptune/swimlane/report.hpp"
 #include "ptune/swimlane/summary.hpp"
 
+namespace swimlane_real_captures_test {
+
 using namespace ptune;
 using namespace ptune::swimlane;
 
@@ -124,3 +126,5 @@ TEST_CASE("real level-1 capture: no figure a level-1 capture cannot measure") {
         CHECK(f.at("exec_sum_us").get<double>() > 0);
     }
 }
+
+}  // namespace swimlane_real_captures_test

@@ -7,6 +7,8 @@
 
 #include "ptune/swimlane/schedule_graph.hpp"
 
+namespace swimlane_schedule_graph_test {
+
 using namespace ptune::swimlane;
 
 namespace {
@@ -231,3 +233,5 @@ TEST_CASE("§8.2: rows alike in setup and label (one task's blocks) keep the cap
     for (const SetupRow& row : g.longest_setup) cores.push_back(row.core);
     CHECK(cores == std::vector<int>{0, 1, 6, 3, 4});
 }
+
+}  // namespace swimlane_schedule_graph_test

@@ -10,6 +10,8 @@
 
 #include "ptune/swimlane/reader.hpp"
 
+namespace swimlane_stream_refusal_test {
+
 using namespace ptune;
 using namespace ptune::swimlane;
 
@@ -213,3 +215,5 @@ TEST_CASE("scheduler stream: an object nested elsewhere in a stream is not a rec
     CHECK(refusals(diagnostics).empty());
     CHECK(capture.scheduler_phases.size() == 2);
 }
+
+}  // namespace swimlane_stream_refusal_test

@@ -11,6 +11,8 @@
 #include "ptune/core/io.hpp"
 #include "ptune/swimlane/reader.hpp"
 
+namespace swimlane_stream_test {
+
 using namespace ptune;
 using namespace ptune::swimlane;
 
@@ -174,3 +176,5 @@ TEST_CASE("numbers: integers exact, big and fractional values as floats", "[swim
     REQUIRE(capture->tasks.size() == 1);
     CHECK(capture->tasks[0].end_ns - capture->tasks[0].start_ns == 1);
 }
+
+}  // namespace swimlane_stream_test

@@ -9,6 +9,8 @@
 #include "ptune/core/terminal.hpp"
 #include "ptune/swimlane/summary.hpp"
 
+namespace swimlane_summary_fold_test {
+
 namespace {
 
 // The shape of format_summary's text (default.stdout of the golden CLI case).
@@ -61,3 +63,5 @@ TEST_CASE("the converter summary folds to the width, keeping every word", "[swim
     CHECK(folded.find("Avg Head OH(us)\n     Avg Tail OH(us)  Avg Prop(us)  Avg Local(us)\n---") !=
           std::string::npos);
 }
+
+}  // namespace swimlane_summary_fold_test

@@ -31,6 +31,8 @@
 #include "ptune/swimlane/summary.hpp"
 #include "ptune/swimlane/trace.hpp"
 
+namespace swimlane_trace_test {
+
 using namespace ptune;
 using namespace ptune::swimlane;
 using nlohmann::json;
@@ -1259,3 +1261,5 @@ TEST_CASE("arrows from a core's scheduler thread are the same for any core id",
         CHECK(complete_arrows(trace) == complete_arrows(reference));
     }
 }
+
+}  // namespace swimlane_trace_test

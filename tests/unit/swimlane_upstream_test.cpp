@@ -20,6 +20,8 @@
 #include "ptune/swimlane/reader.hpp"
 #include "ptune/swimlane/trace.hpp"
 
+namespace swimlane_upstream_test {
+
 using namespace ptune;
 using namespace ptune::swimlane;
 
@@ -694,3 +696,5 @@ TEST_CASE("September host_capture validation (§1.7)", "[swimlane][upstream]") {
     CHECK(nlohmann::json::parse(mismatch.host.capture_json)["converter_validation_errors"].size() ==
           2);
 }
+
+}  // namespace swimlane_upstream_test

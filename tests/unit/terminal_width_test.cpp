@@ -13,6 +13,8 @@
 #include "ptune/render/report.hpp"
 #include "ptune/rules/engine.hpp"
 
+namespace terminal_width_test {
+
 using ptune::term::display_width;
 
 namespace {
@@ -493,3 +495,5 @@ TEST_CASE("a large text report renders its first table and the rest apart, the s
         }
     }
 }
+
+}  // namespace terminal_width_test

@@ -9,6 +9,8 @@
 
 #include "ptune/core/text_match.hpp"
 
+namespace text_closest_match_test {
+
 using ptune::text::closest_match;
 
 TEST_CASE("closest_match suggests the nearest candidate within a typo's distance", "[text]") {
@@ -48,3 +50,5 @@ TEST_CASE("closest_match counts a prefix of 3 or more characters as close when a
     // Still the nearer candidate wins over a prefix (distance 0 beats 1).
     CHECK(closest_match("bench", {"bench-gate", "bench"}, {.prefix_is_close = true}) == "bench");
 }
+
+}  // namespace text_closest_match_test
