@@ -12,6 +12,8 @@
 #include "ptune/gate/pipeline.hpp"
 #include "ptune/gate/report.hpp"
 
+namespace bench_gate_config_fuzz {
+
 namespace {
 
 using ptune::gate::CaseInput;
@@ -68,7 +70,7 @@ const std::vector<CaseInput>& fixed_cases() {
 
 }  // namespace
 
-extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+int fuzz_one_input(const std::uint8_t* data, std::size_t size) {
     ptune::fuzz::FuzzInput input(data, size, 1);
     auto config = ptune::gate::parse_config(input.text(), "gate-config.json");
     if (!config) return 0;
@@ -88,3 +90,5 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     ptune::gate::make_gab_json_renderer(result)->render(report, sink, {});
     return 0;
 }
+
+}  // namespace bench_gate_config_fuzz

@@ -11,6 +11,8 @@
 #include "fuzz_support.hpp"
 #include "ptune/bench/model.hpp"
 
+namespace bench_log_fuzz {
+
 namespace {
 
 std::size_t pick_count(std::uint8_t selector) {
@@ -23,7 +25,7 @@ std::size_t pick_count(std::uint8_t selector) {
 
 }  // namespace
 
-extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+int fuzz_one_input(const std::uint8_t* data, std::size_t size) {
     ptune::fuzz::FuzzInput input(data, size, 3);
     ptune::bench::LoadOptions options;
     std::uint8_t flags = input.option(0);
@@ -46,3 +48,5 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     if (cases) ptune::fuzz::exercise_bench_outputs(*cases);
     return 0;
 }
+
+}  // namespace bench_log_fuzz

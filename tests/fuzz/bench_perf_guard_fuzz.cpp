@@ -10,6 +10,8 @@
 #include "fuzz_support.hpp"
 #include "ptune/gate/perf_guard.hpp"
 
+namespace bench_perf_guard_fuzz {
+
 namespace {
 
 namespace guard = ptune::gate::perf_guard;
@@ -25,7 +27,7 @@ void report(guard::Baseline baseline, guard::Measurement measurement, bool warn_
 
 }  // namespace
 
-extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+int fuzz_one_input(const std::uint8_t* data, std::size_t size) {
     ptune::fuzz::FuzzInput input(data, size, 1);
     const std::uint8_t option = input.option(0);
     const bool warn_only = option & 4;
@@ -51,3 +53,5 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     report(std::move(baseline), std::move(measurement), warn_only);
     return 0;
 }
+
+}  // namespace bench_perf_guard_fuzz

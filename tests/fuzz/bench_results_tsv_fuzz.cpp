@@ -6,7 +6,9 @@
 #include "fuzz_support.hpp"
 #include "ptune/bench/model.hpp"
 
-extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+namespace bench_results_tsv_fuzz {
+
+int fuzz_one_input(const std::uint8_t* data, std::size_t size) {
     std::string_view text(reinterpret_cast<const char*>(data), size);
     const std::string& path = ptune::fuzz::write_scratch_file("results.tsv", text);
     ptune::Diagnostics diagnostics;
@@ -14,3 +16,5 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     if (cases) ptune::fuzz::exercise_bench_outputs(*cases);
     return 0;
 }
+
+}  // namespace bench_results_tsv_fuzz

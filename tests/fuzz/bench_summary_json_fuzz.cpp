@@ -7,7 +7,9 @@
 #include "fuzz_support.hpp"
 #include "ptune/bench/model.hpp"
 
-extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+namespace bench_summary_json_fuzz {
+
+int fuzz_one_input(const std::uint8_t* data, std::size_t size) {
     std::string_view text(reinterpret_cast<const char*>(data), size);
     const std::string& path = ptune::fuzz::write_scratch_file("summary.json", text);
     ptune::Diagnostics diagnostics;
@@ -15,3 +17,5 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     if (cases) ptune::fuzz::exercise_bench_outputs(*cases);
     return 0;
 }
+
+}  // namespace bench_summary_json_fuzz

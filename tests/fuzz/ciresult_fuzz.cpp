@@ -14,7 +14,9 @@
 #include "ptune/ciresult/inputs.hpp"
 #include "ptune/ciresult/operator.hpp"
 
-extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+namespace ciresult_fuzz {
+
+int fuzz_one_input(const std::uint8_t* data, std::size_t size) {
     using namespace ptune::ciresult;
     ptune::fuzz::FuzzInput input(data, size, 1);
     ptune::Diagnostics diagnostics;
@@ -142,3 +144,5 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     }
     return 0;
 }
+
+}  // namespace ciresult_fuzz

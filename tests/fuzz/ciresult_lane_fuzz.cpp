@@ -9,7 +9,9 @@
 #include "fuzz_support.hpp"
 #include "ptune/ciresult/lane.hpp"
 
-extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+namespace ciresult_lane_fuzz {
+
+int fuzz_one_input(const std::uint8_t* data, std::size_t size) {
     using namespace ptune::ciresult;
     ptune::fuzz::FuzzInput input(data, size, 1);
     ptune::Diagnostics diagnostics;
@@ -28,3 +30,5 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     }
     return 0;
 }
+
+}  // namespace ciresult_lane_fuzz

@@ -14,6 +14,8 @@
 #include "fuzz_support.hpp"
 #include "ptune/core/discover.hpp"
 
+namespace discover_runs_fuzz {
+
 namespace {
 
 namespace fs = std::filesystem;
@@ -28,7 +30,7 @@ bool inside(const fs::path& inner, const fs::path& outer) {
 
 }  // namespace
 
-extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+int fuzz_one_input(const std::uint8_t* data, std::size_t size) {
     using namespace ptune;
     fuzz::FuzzInput input(data, size, 1);
     const std::uint8_t option = input.option(0);
@@ -70,3 +72,5 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     }
     return 0;
 }
+
+}  // namespace discover_runs_fuzz

@@ -13,6 +13,8 @@
 #include "ptune/hints/render.hpp"
 #include "ptune/render/report.hpp"
 
+namespace hints_fuzz {
+
 namespace {
 
 const ptune::rules::Catalogue& builtin_catalogue() {
@@ -40,7 +42,7 @@ void render_all(const ptune::hints::LintResult& result) {
 
 }  // namespace
 
-extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+int fuzz_one_input(const std::uint8_t* data, std::size_t size) {
     ptune::fuzz::FuzzInput input(data, size, 2);
     ptune::Diagnostics diagnostics;
     if (input.option(0) & 1) {
@@ -63,3 +65,5 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     render_all(result);
     return 0;
 }
+
+}  // namespace hints_fuzz

@@ -18,7 +18,9 @@
 #include "ptune/history/pipeline.hpp"
 #include "ptune/history/store.hpp"
 
-extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+namespace history_db_fuzz {
+
+int fuzz_one_input(const std::uint8_t* data, std::size_t size) {
     ptune::fuzz::FuzzInput input(data, size, 0);
     // Every run starts from this input alone: no journal of the previous one.
     for (const char* suffix : {"-wal", "-shm", "-journal"})
@@ -52,3 +54,5 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     (void)ptune::history::gate_baseline(**store, current, options, diagnostics);
     return 0;
 }
+
+}  // namespace history_db_fuzz

@@ -11,7 +11,9 @@
 #include "ptune/host/log.hpp"
 #include "ptune/host/phase_records.hpp"
 
-extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+namespace host_log_fuzz {
+
+int fuzz_one_input(const std::uint8_t* data, std::size_t size) {
     ptune::fuzz::FuzzInput input(data, size, 1);
     ptune::Diagnostics diagnostics;
     ptune::host::HostFacts facts;
@@ -37,3 +39,5 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     (void)ptune::host::host_tables(facts);
     return 0;
 }
+
+}  // namespace host_log_fuzz

@@ -12,6 +12,8 @@
 #include "fuzz_support.hpp"
 #include "ptune/l3/tree.hpp"
 
+namespace l3_dispatch_identity_fuzz {
+
 namespace {
 
 /// The three rank directories of the scratch tree; each holds a pmu.csv so that it counts as
@@ -23,7 +25,7 @@ std::string capture_dir(int rank, bool rank2_in_d1) {
 
 }  // namespace
 
-extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+int fuzz_one_input(const std::uint8_t* data, std::size_t size) {
     ptune::fuzz::FuzzInput input(data, size, 1);
     const std::uint8_t option = input.option(0);
     const std::string_view text = input.text();
@@ -73,3 +75,5 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     }
     return 0;
 }
+
+}  // namespace l3_dispatch_identity_fuzz

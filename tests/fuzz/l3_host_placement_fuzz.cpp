@@ -15,7 +15,9 @@
 #include "ptune/l3/host_pairing.hpp"
 #include "ptune/swimlane/containment.hpp"
 
-extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+namespace l3_host_placement_fuzz {
+
+int fuzz_one_input(const std::uint8_t* data, std::size_t size) {
     using namespace ptune;
     fuzz::FuzzInput input(data, size, 2);
     const std::uint8_t shape = input.option(0), ranks_byte = input.option(1);
@@ -95,3 +97,5 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     (void)l3::build_host_layout(log.spans, placed);
     return 0;
 }
+
+}  // namespace l3_host_placement_fuzz

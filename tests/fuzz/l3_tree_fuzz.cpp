@@ -17,6 +17,8 @@
 #include "fuzz_support.hpp"
 #include "ptune/l3/tree.hpp"
 
+namespace l3_tree_fuzz {
+
 namespace {
 
 namespace fs = std::filesystem;
@@ -39,7 +41,7 @@ std::string unescape(std::string_view text) {
 
 }  // namespace
 
-extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+int fuzz_one_input(const std::uint8_t* data, std::size_t size) {
     ptune::fuzz::FuzzInput input(data, size, 1);
     const std::uint8_t option = input.option(0);
     // Every run sees exactly the tree its input describes.
@@ -87,3 +89,5 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     }
     return 0;
 }
+
+}  // namespace l3_tree_fuzz

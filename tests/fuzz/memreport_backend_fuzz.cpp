@@ -12,7 +12,9 @@
 #include "ptune/memreport/backend.hpp"
 #include "ptune/memreport/pipeline.hpp"
 
-extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+namespace memreport_backend_fuzz {
+
+int fuzz_one_input(const std::uint8_t* data, std::size_t size) {
     using namespace ptune::memreport;
     ptune::fuzz::FuzzInput input(data, size, 1);
     std::uint8_t options = input.option(0);
@@ -63,3 +65,5 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     }
     return 0;
 }
+
+}  // namespace memreport_backend_fuzz

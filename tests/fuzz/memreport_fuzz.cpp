@@ -12,7 +12,9 @@
 #include "ptune/memreport/analyzer.hpp"
 #include "ptune/memreport/parser.hpp"
 
-extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+namespace memreport_fuzz {
+
+int fuzz_one_input(const std::uint8_t* data, std::size_t size) {
     ptune::fuzz::FuzzInput input(data, size, 1);
     std::optional<ptune::memreport::Backend> forced;
     if (input.option(0) % 3 == 1) forced = ptune::memreport::Backend::A2A3;
@@ -28,3 +30,5 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     (void)view.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
     return 0;
 }
+
+}  // namespace memreport_fuzz

@@ -14,7 +14,9 @@
 #include "ptune/memreport/pass_dump.hpp"
 #include "ptune/memreport/report.hpp"
 
-extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+namespace memreport_pass_dump_fuzz {
+
+int fuzz_one_input(const std::uint8_t* data, std::size_t size) {
     ptune::fuzz::FuzzInput input(data, size, 1);
     auto backend =
         input.option(0) % 2 == 1 ? ptune::memreport::Backend::A5 : ptune::memreport::Backend::A2A3;
@@ -32,3 +34,5 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     (void)ptune::memreport::memory_maps(report, 16);
     return 0;
 }
+
+}  // namespace memreport_pass_dump_fuzz

@@ -7,7 +7,9 @@
 #include "fuzz_support.hpp"
 #include "ptune/pipetrace/pipeline.hpp"
 
-extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+namespace pipetrace_fuzz {
+
+int fuzz_one_input(const std::uint8_t* data, std::size_t size) {
     ptune::fuzz::FuzzInput input(data, size, 1);
     ptune::Diagnostics diagnostics;
     std::istringstream in{std::string(input.text())};
@@ -22,3 +24,5 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     (void)ptune::pipetrace::build_report(loaded, {}).data.dump();
     return 0;
 }
+
+}  // namespace pipetrace_fuzz

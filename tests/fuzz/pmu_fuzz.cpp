@@ -12,7 +12,9 @@
 #include "ptune/pmu/parser.hpp"
 #include "ptune/pmu/report.hpp"
 
-extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+namespace pmu_fuzz {
+
+int fuzz_one_input(const std::uint8_t* data, std::size_t size) {
     ptune::fuzz::FuzzInput input(data, size, 2);
     ptune::Diagnostics diagnostics;
     if (input.option(1) & 1) {
@@ -35,3 +37,5 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     ptune::pmu::make_json_renderer(*table, analysis)->render(report, sink, {});
     return 0;
 }
+
+}  // namespace pmu_fuzz

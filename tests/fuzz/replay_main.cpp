@@ -11,6 +11,9 @@
 #include <string>
 #include <vector>
 
+#include "fuzz_targets.hpp"
+
+extern "C" int LLVMFuzzerInitialize(int* argc, char*** argv);
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size);
 
 namespace {
@@ -29,6 +32,7 @@ int run_file(const std::filesystem::path& path) {
 }  // namespace
 
 int main(int argc, char** argv) {
+    LLVMFuzzerInitialize(&argc, &argv);  // as libFuzzer's driver does: picks the target
     int failures = 0;
     std::size_t inputs = 0;
     for (int i = 1; i < argc; ++i) {
@@ -48,6 +52,8 @@ int main(int argc, char** argv) {
             ++inputs;
         }
     }
-    std::printf("replay: %zu inputs, %d unreadable\n", inputs, failures);
+    std::string_view target = ptune::fuzz::find_fuzz_target(argv[0])->name;
+    std::printf("replay: %.*s: %zu inputs, %d unreadable\n", static_cast<int>(target.size()),
+                target.data(), inputs, failures);
     return failures == 0 ? 0 : 1;
 }

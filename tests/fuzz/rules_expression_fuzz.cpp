@@ -6,7 +6,9 @@
 #include "fuzz_support.hpp"
 #include "ptune/rules/engine.hpp"
 
-extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+namespace rules_expression_fuzz {
+
+int fuzz_one_input(const std::uint8_t* data, std::size_t size) {
     std::string_view text(reinterpret_cast<const char*>(data), size);
     auto expression = ptune::rules::compile_expression(text);
     if (!expression) return 0;
@@ -22,3 +24,5 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     (void)ptune::rules::evaluate_expression(**expression, subject, params);
     return 0;
 }
+
+}  // namespace rules_expression_fuzz

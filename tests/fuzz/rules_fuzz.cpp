@@ -6,6 +6,8 @@
 #include "fuzz_support.hpp"
 #include "ptune/rules/engine.hpp"
 
+namespace rules_fuzz {
+
 namespace {
 
 const ptune::rules::Catalogue& builtin_catalogue() {
@@ -19,7 +21,7 @@ const ptune::rules::Catalogue& builtin_catalogue() {
 
 }  // namespace
 
-extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+int fuzz_one_input(const std::uint8_t* data, std::size_t size) {
     std::string_view text(reinterpret_cast<const char*>(data), size);
     ptune::rules::Catalogue catalogue = builtin_catalogue();
     if (!catalogue.merge_json(text, "rules.json")) return 0;
@@ -40,3 +42,5 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     (void)findings;
     return 0;
 }
+
+}  // namespace rules_fuzz

@@ -8,7 +8,9 @@
 #include "fuzz_support.hpp"
 #include "ptune/scope/pipeline.hpp"
 
-extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+namespace scope_stats_fuzz {
+
+int fuzz_one_input(const std::uint8_t* data, std::size_t size) {
     ptune::fuzz::FuzzInput input(data, size, 1);
     ptune::Diagnostics diagnostics;
     std::istringstream in{std::string(input.text())};
@@ -26,3 +28,5 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     (void)report.data.dump();
     return 0;
 }
+
+}  // namespace scope_stats_fuzz

@@ -7,7 +7,9 @@
 #include "fuzz_support.hpp"
 #include "ptune/serving/pipeline.hpp"
 
-extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+namespace serving_fuzz {
+
+int fuzz_one_input(const std::uint8_t* data, std::size_t size) {
     ptune::fuzz::FuzzInput input(data, size, 0);
     ptune::Diagnostics diagnostics;
     std::istringstream in{std::string(input.text())};
@@ -20,3 +22,5 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     (void)ptune::serving::build_report(loaded, {}).data.dump();
     return 0;
 }
+
+}  // namespace serving_fuzz

@@ -7,7 +7,9 @@
 #include "fuzz_support.hpp"
 #include "ptune/swimlane/cpm.hpp"
 
-extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+namespace swimlane_cpm_fuzz {
+
+int fuzz_one_input(const std::uint8_t* data, std::size_t size) {
     ptune::fuzz::FuzzInput input(data, size, 0);
     std::istringstream in{std::string(input.text())};
     auto path = ptune::swimlane::read_cpm(in, "CPM_static.json");
@@ -24,3 +26,5 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     (void)report.data.dump();
     return 0;
 }
+
+}  // namespace swimlane_cpm_fuzz

@@ -8,7 +8,9 @@
 #include "ptune/swimlane/analyze.hpp"
 #include "ptune/swimlane/reader.hpp"
 
-extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+namespace swimlane_deps_fuzz {
+
+int fuzz_one_input(const std::uint8_t* data, std::size_t size) {
     std::string_view text(reinterpret_cast<const char*>(data), size);
     ptune::Diagnostics diagnostics;
     auto deps = ptune::swimlane::read_deps(text, "deps.json", diagnostics);
@@ -40,3 +42,5 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     (void)ptune::swimlane::analyze_swimlane(input);
     return 0;
 }
+
+}  // namespace swimlane_deps_fuzz

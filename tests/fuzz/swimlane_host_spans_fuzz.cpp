@@ -8,7 +8,9 @@
 #include "fuzz_support.hpp"
 #include "ptune/swimlane/containment.hpp"
 
-extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+namespace swimlane_host_spans_fuzz {
+
+int fuzz_one_input(const std::uint8_t* data, std::size_t size) {
     ptune::fuzz::FuzzInput input(data, size, 1);
     ptune::swimlane::HostSpanLog log;
     ptune::swimlane::read_host_spans(input.text(), log);
@@ -32,3 +34,5 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     (void)ptune::swimlane::validate_saved_alignment(input.text(), extent.freq_hz, valid);
     return 0;
 }
+
+}  // namespace swimlane_host_spans_fuzz

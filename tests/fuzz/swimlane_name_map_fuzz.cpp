@@ -6,7 +6,9 @@
 #include "ptune/core/kernel_names.hpp"
 #include "ptune/swimlane/reader.hpp"
 
-extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+namespace swimlane_name_map_fuzz {
+
+int fuzz_one_input(const std::uint8_t* data, std::size_t size) {
     std::string_view text(reinterpret_cast<const char*>(data), size);
     ptune::Diagnostics diagnostics;
     auto names = ptune::parse_name_map(text, "name_map.json", diagnostics);
@@ -16,3 +18,5 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     }
     return 0;
 }
+
+}  // namespace swimlane_name_map_fuzz

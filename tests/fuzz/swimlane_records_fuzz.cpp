@@ -13,6 +13,8 @@
 #include "ptune/swimlane/reader.hpp"
 #include "ptune/swimlane/trace.hpp"
 
+namespace swimlane_records_fuzz {
+
 namespace {
 
 std::optional<std::uint64_t> pick_frequency(std::uint8_t selector) {
@@ -39,7 +41,7 @@ class Discard : public std::streambuf {
 
 }  // namespace
 
-extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+int fuzz_one_input(const std::uint8_t* data, std::size_t size) {
     ptune::fuzz::FuzzInput input(data, size, 1);
     ptune::swimlane::ReadOptions options;
     options.source_name = "chip_swimlane_records.json";
@@ -77,3 +79,5 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     (void)ptune::swimlane::write_trace(std::span(&source, 1), trace_options, out, counts);
     return 0;
 }
+
+}  // namespace swimlane_records_fuzz
