@@ -1,11 +1,14 @@
 #include "ptune/pmu/report.hpp"
 
+#include <map>
 #include <unordered_map>
 
 #include <fmt/format.h>
 
 #include "ptune/core/stats.hpp"
 #include "ptune/core/text.hpp"
+#include "ptune/render/json_stream.hpp"
+#include "ptune/render/pretty_json.hpp"
 
 namespace ptune::pmu {
 
@@ -106,57 +109,113 @@ json row_json(const PmuTable& table, std::size_t index, const KernelIndex& kerne
     return entry;
 }
 
-// Pretty JSON of `value` as it appears nested `indent` spaces deep in a document printed by
-// render::write_json (strings never hold raw newlines, so every newline is structural).
-void write_nested(const json& value, std::size_t indent, std::ostream& out) {
-    std::string text = value.dump(2, ' ', false, json::error_handler_t::replace);
-    std::string newline = "\n" + std::string(indent, ' ');
-    std::size_t start = 0;
-    for (std::size_t end; (end = text.find('\n', start)) != std::string::npos; start = end + 1) {
-        out.write(text.data() + start, static_cast<std::streamsize>(end - start));
-        out << newline;
+// A row's JSON written directly (render::PrettyJson), the bytes row_json's DOM dumps to: the
+// DOM per row was most of `--format json` on a large file. Members in the DOM's (sorted) order.
+class RowJsonWriter {
+  public:
+    RowJsonWriter(const PmuTable& table, const Analysis& analysis)
+        : table_(table), kernels_(analysis), pipes_(present_pipes(table.header)) {
+        // A counter name the header repeats keeps its last column, as assigning into the DOM does.
+        std::map<std::string_view, std::size_t> columns;
+        const auto& names = table.header.counter_names;
+        for (std::size_t c = 0; c < names.size(); ++c) columns[names[c]] = c;
+        counter_columns_.assign(columns.begin(), columns.end());
+        std::map<std::string_view, Pipe> pipes;
+        for (Pipe pipe : pipes_) pipes.emplace(to_string(pipe), pipe);
+        sorted_pipes_.assign(pipes.begin(), pipes.end());
     }
-    out.write(text.data() + start, static_cast<std::streamsize>(text.size() - start));
-}
+
+    void write(std::size_t index, std::size_t indent, std::string& text) const {
+        const Row& row = table_.rows[index];
+        PipeMetrics metrics = row_metrics(table_, index);
+        render::PrettyJson json(text, indent);
+        auto ratio = [&json](const std::optional<double>& value) {
+            value ? json.number(rounded(*value)) : json.null();
+        };
+        json.begin_object();
+        json.key("bottleneck_pipe");
+        metrics.bottleneck ? json.string(to_string(*metrics.bottleneck)) : json.null();
+        json.key("bound_formula");
+        pipes_.empty() ? json.null() : json.string(bound_formula(row.core_type));
+        json.key("bound_ratio");
+        ratio(metrics.bound_ratio);
+        if (row.core_type == CoreType::Aiv && !pipes_.empty()) {
+            json.key("bound_ratio_with_mte3");
+            ratio(metrics.bound_ratio_with_mte3);
+        }
+        json.key("clamped");
+        json.boolean(metrics.clamped);
+        json.key("core_id");
+        json.number(std::int64_t{row.core_id});
+        json.key("core_type");
+        json.string(to_string(row.core_type));
+        json.key("counters");
+        json.begin_object();
+        std::span<const std::uint64_t> values = table_.counters_of(index);
+        for (const auto& [name, column] : counter_columns_) {
+            json.key(name);
+            json.number(std::uint64_t{values[column]});
+        }
+        json.end_object();
+        json.key("event_type");
+        json.number(std::int64_t{row.event_type});
+        json.key("func_id");
+        json.number(std::uint64_t{row.func_id});
+        json.key("func_name");
+        json.string(kernels_.name(row.func_id));
+        json.key("icache_miss_rate");
+        ratio(metrics.icache_miss_rate);
+        json.key("line");
+        json.number(std::uint64_t{row.line});
+        json.key("local_id");
+        json.number(std::uint64_t{row.local_id()});
+        json.key("ratios");
+        json.begin_object();
+        for (const auto& [name, pipe] : sorted_pipes_) {
+            json.key(name);
+            ratio(metrics.ratio_of(pipe));
+        }
+        json.end_object();
+        json.key("ring_id");
+        json.number(std::uint64_t{row.ring_id()});
+        json.key("task_id");
+        json.string(format_task_id(row.task_id));
+        json.key("thread_id");
+        json.number(std::int64_t{row.thread_id});
+        json.key("total_cycles");
+        json.number(std::uint64_t{row.total_cycles});
+        json.end_object();
+    }
+
+  private:
+    const PmuTable& table_;
+    KernelIndex kernels_;
+    std::vector<Pipe> pipes_;
+    std::vector<std::pair<std::string_view, std::size_t>> counter_columns_;
+    std::vector<std::pair<std::string_view, Pipe>> sorted_pipes_;
+};
 
 // render::write_json's layout with the rows written one at a time, so a file of millions of
 // rows never becomes one JSON tree in memory.
 class StreamingJsonRenderer : public render::Renderer {
   public:
     StreamingJsonRenderer(const PmuTable& table, const Analysis& analysis)
-        : table_(table), kernels_(analysis) {}
+        : table_(table), rows_(table, analysis) {}
 
     void render(const render::Report& report, std::ostream& out,
                 const render::RenderOptions&) const override {
-        json envelope = render::to_json(report);
-        envelope["rows"] = nullptr;  // a placeholder, so the rows come in their sorted place
-        std::vector<Pipe> pipes = present_pipes(table_.header);
-        out << '{';
-        bool first = true;
-        for (const auto& [key, value] : envelope.items()) {
-            out << (first ? "\n  " : ",\n  ") << json(key).dump() << ": ";
-            first = false;
-            if (key != "rows") {
-                write_nested(value, 2, out);
-                continue;
-            }
-            if (table_.rows.empty()) {
-                out << "[]";
-                continue;
-            }
-            out << '[';
-            for (std::size_t i = 0; i < table_.rows.size(); ++i) {
-                out << (i ? ",\n    " : "\n    ");
-                write_nested(row_json(table_, i, kernels_, pipes), 4, out);
-            }
-            out << "\n  ]";
-        }
-        out << "\n}\n";
+        render::LazyArray rows{"rows",
+                               table_.rows.size(),
+                               {},
+                               [this](std::size_t i, std::size_t indent, std::string& text) {
+                                   rows_.write(i, indent, text);
+                               }};
+        render::write_report_json(report, {std::move(rows)}, out);
     }
 
   private:
     const PmuTable& table_;
-    KernelIndex kernels_;
+    RowJsonWriter rows_;
 };
 
 render::Table kernel_table(const PmuTable& table, const Analysis& analysis, const Cells& cells,
