@@ -8,11 +8,13 @@
 #include "ptune/rules/subject_rules.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 #include <fmt/format.h>
 
 #include "ptune/core/stats.hpp"
 #include "ptune/render/json_stream.hpp"
+#include "ptune/render/pretty_json.hpp"
 
 namespace ptune::gate {
 
@@ -108,6 +110,11 @@ nlohmann::json optional_json(const std::optional<double>& value) {
     return value ? nlohmann::json(*value) : nlohmann::json();
 }
 
+// A fence bound on log(current / reference) as a percentage change.
+double fence_percent(double log_bound) {
+    return (std::exp(log_bound) - 1.0) * 100.0;
+}
+
 nlohmann::json case_json(const CaseResult& c) {
     nlohmann::json j = {
         {"case", c.name},
@@ -131,10 +138,70 @@ nlohmann::json case_json(const CaseResult& c) {
         {"fails", c.fails}};
     if (c.fence) {
         j["fence"] = {{"reference", c.fence->reference},
-                      {"lower_pct", (std::exp(c.fence->lower) - 1.0) * 100.0},
-                      {"upper_pct", (std::exp(c.fence->upper) - 1.0) * 100.0}};
+                      {"lower_pct", fence_percent(c.fence->lower)},
+                      {"upper_pct", fence_percent(c.fence->upper)}};
     }
     return j;
+}
+
+// case_json's text written directly (render::PrettyJson), members in the DOM's sorted order:
+// the JSON of 200,000 cases without a DOM per case.
+void write_case_json(const CaseResult& c, std::size_t indent, std::string& text) {
+    render::PrettyJson json(text, indent);
+    auto optional = [&json](const OptionalNumber& value) {
+        value ? json.number(*value) : json.null();
+    };
+    json.begin_object();
+    json.key("baseline");
+    optional(c.baseline);
+    json.key("baseline_runs");
+    json.number(std::uint64_t{c.baseline_runs});
+    json.key("baseline_samples");
+    json.number(std::uint64_t{c.baseline_samples});
+    json.key("baseline_sd");
+    optional(c.baseline_sd);
+    json.key("case");
+    json.string(c.name);
+    json.key("current");
+    optional(c.current);
+    json.key("current_samples");
+    json.number(std::uint64_t{c.current_samples});
+    json.key("current_sd");
+    optional(c.current_sd);
+    json.key("delta_pct");
+    optional(c.delta_pct);
+    json.key("delta_us");
+    optional(c.delta_us);
+    json.key("fails");
+    json.boolean(c.fails);
+    if (c.fence) {
+        json.key("fence");
+        json.begin_object();
+        json.key("lower_pct");
+        json.number(fence_percent(c.fence->lower));
+        json.key("reference");
+        json.number(c.fence->reference);
+        json.key("upper_pct");
+        json.number(fence_percent(c.fence->upper));
+        json.end_object();
+    }
+    json.key("min_delta_us");
+    json.number(c.tolerance.min_delta_us);
+    json.key("p_adjusted");
+    optional(c.p_adjusted);
+    json.key("p_value");
+    optional(c.p_value);
+    json.key("reason");
+    c.reason.empty() ? json.null() : json.string(c.reason.str());
+    json.key("shift_us");
+    optional(c.shift_us);
+    json.key("test");
+    json.string(to_string(c.test));
+    json.key("threshold_pct");
+    json.number(c.tolerance.threshold_pct);
+    json.key("verdict");
+    json.string(to_string(c.verdict));
+    json.end_object();
 }
 
 std::string status_word(const GateResult& result, const ReportSettings& settings) {
@@ -368,10 +435,13 @@ class JsonRenderer : public render::Renderer {
 
     void render(const render::Report& report, std::ostream& out,
                 const render::RenderOptions&) const override {
-        render::write_report_json(report,
-                                  {{"cases", result_.cases.size(),
-                                    [&](std::size_t i) { return case_json(result_.cases[i]); }}},
-                                  out);
+        render::LazyArray cases{"cases",
+                                result_.cases.size(),
+                                {},
+                                [this](std::size_t i, std::size_t indent, std::string& text) {
+                                    write_case_json(result_.cases[i], indent, text);
+                                }};
+        render::write_report_json(report, {std::move(cases)}, out);
     }
 
   private:
