@@ -44,6 +44,7 @@ function(ptune_domain name)
   target_compile_features(${target} PUBLIC cxx_std_20)
   set_target_properties(${target} PROPERTIES POSITION_INDEPENDENT_CODE ON)
   ptune_set_warnings(${target})
+  ptune_fuzz_coverage(${target})
   # The heavy header-only dependencies are parsed once for every domain.
   if(known STREQUAL "")
     target_precompile_headers(${target} PRIVATE <nlohmann/json.hpp> <fmt/format.h> <string>
