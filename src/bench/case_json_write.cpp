@@ -178,7 +178,7 @@ namespace {
 using render::PrettyJson;
 
 void write_optional(PrettyJson& json, const std::optional<double>& value) {
-    value ? json.number(*value) : json.null();
+    json.number_or_null(value);
 }
 void write_optional(PrettyJson& json, const std::optional<std::size_t>& value) {
     value ? json.number(static_cast<std::uint64_t>(*value)) : json.null();

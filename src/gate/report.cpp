@@ -148,30 +148,27 @@ nlohmann::json case_json(const CaseResult& c) {
 // the JSON of 200,000 cases without a DOM per case.
 void write_case_json(const CaseResult& c, std::size_t indent, std::string& text) {
     render::PrettyJson json(text, indent);
-    auto optional = [&json](const OptionalNumber& value) {
-        value ? json.number(*value) : json.null();
-    };
     json.begin_object();
     json.key("baseline");
-    optional(c.baseline);
+    json.number_or_null(c.baseline);
     json.key("baseline_runs");
     json.number(std::uint64_t{c.baseline_runs});
     json.key("baseline_samples");
     json.number(std::uint64_t{c.baseline_samples});
     json.key("baseline_sd");
-    optional(c.baseline_sd);
+    json.number_or_null(c.baseline_sd);
     json.key("case");
     json.string(c.name);
     json.key("current");
-    optional(c.current);
+    json.number_or_null(c.current);
     json.key("current_samples");
     json.number(std::uint64_t{c.current_samples});
     json.key("current_sd");
-    optional(c.current_sd);
+    json.number_or_null(c.current_sd);
     json.key("delta_pct");
-    optional(c.delta_pct);
+    json.number_or_null(c.delta_pct);
     json.key("delta_us");
-    optional(c.delta_us);
+    json.number_or_null(c.delta_us);
     json.key("fails");
     json.boolean(c.fails);
     if (c.fence) {
@@ -188,13 +185,13 @@ void write_case_json(const CaseResult& c, std::size_t indent, std::string& text)
     json.key("min_delta_us");
     json.number(c.tolerance.min_delta_us);
     json.key("p_adjusted");
-    optional(c.p_adjusted);
+    json.number_or_null(c.p_adjusted);
     json.key("p_value");
-    optional(c.p_value);
+    json.number_or_null(c.p_value);
     json.key("reason");
     c.reason.empty() ? json.null() : json.string(c.reason.str());
     json.key("shift_us");
-    optional(c.shift_us);
+    json.number_or_null(c.shift_us);
     json.key("test");
     json.string(to_string(c.test));
     json.key("threshold_pct");

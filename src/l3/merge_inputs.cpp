@@ -25,7 +25,11 @@ std::vector<std::string> MergeInputs::input_files() const {
     return files;
 }
 
-Result<MergeInputs> load_merge_inputs(const MultiRankRequest& request, Diagnostics& diagnostics) {
+Result<MergeInputs> load_merge_inputs(MultiRankRequest request, Diagnostics& diagnostics) {
+    // As upstream's converter: a named deps.json or name map only decorates the trace (unusable
+    // is a warning), and the host phase lanes are drawn.
+    request.base.named_files_required = false;
+    request.base.host_phases = true;
     MergeInputs inputs;
     if (request.tree) {
         auto merged = merge_ranks(request, diagnostics);

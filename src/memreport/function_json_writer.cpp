@@ -92,7 +92,7 @@ void write_space(Pretty& json, const SpaceUsage& usage) {
     json.key("space");
     json.string(usage.space);
     json.key("usage_pct");
-    usage.usage_pct ? json.number(*usage.usage_pct) : json.null();
+    json.number_or_null(usage.usage_pct);
     json.key("usage_text");
     json.string(usage.usage_text);
     json.key("used_bytes");

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <cstring>
 #include <limits>
+#include <optional>
 #include <random>
 #include <string>
 
@@ -65,6 +66,18 @@ TEST_CASE("PrettyJson writes doubles as nlohmann's dump does", "[render][json]")
         REQUIRE(written(value) == nlohmann::json(value).dump());
         REQUIRE(written(tenth) == nlohmann::json(tenth).dump());
     }
+}
+
+TEST_CASE("PrettyJson writes an optional double as the number or null", "[render][json]") {
+    std::string out;
+    PrettyJson json(out, 0);
+    json.begin_array();
+    for (std::optional<double> value : {std::optional<double>(2.5), std::optional<double>()}) {
+        json.element();
+        json.number_or_null(value);
+    }
+    json.end_array();
+    CHECK(out == "[\n  2.5,\n  null\n]");
 }
 
 }  // namespace render_pretty_json_test

@@ -66,8 +66,10 @@ struct MergeInputs {
 /// Loads what a merged trace needs. With `request.tree` (a dispatch selected) the ranks go
 /// through merge_ranks; when that places nothing (no host logs) or without a tree, every
 /// capture of `request.captures` is loaded on its own with `request.base` (a capture that fails
-/// is an error in `diagnostics`, the others go on). Fails when nothing is usable.
-Result<MergeInputs> load_merge_inputs(const MultiRankRequest& request, Diagnostics& diagnostics);
+/// is an error in `diagnostics`, the others go on). Fails when nothing is usable. As upstream's
+/// converter, it reads `request.base` with named files as decoration (`named_files_required`
+/// off) and the host phase lanes (`host_phases` on).
+Result<MergeInputs> load_merge_inputs(MultiRankRequest request, Diagnostics& diagnostics);
 
 /// The trace of `inputs`, written to `out` (`output` names it in messages): the overhead
 /// warnings of captures without a task graph, then the counts of arrows not drawn as notes

@@ -5,6 +5,7 @@
 /// and freed per element. The caller writes members in nlohmann's key order (sorted).
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -39,6 +40,8 @@ class PrettyJson {
     void number(std::int64_t value);
     /// A double in nlohmann's form (`2.0`, `0.1`, `1e+20`).
     void number(double value);
+    /// A double as number(), or null when there is none.
+    void number_or_null(const std::optional<double>& value) { value ? number(*value) : null(); }
     void boolean(bool value) { out_ += value ? "true" : "false"; }
     void null() { out_ += "null"; }
     /// Any JSON value (objects and arrays laid out as above).

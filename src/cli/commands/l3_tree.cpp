@@ -86,6 +86,7 @@ Result<std::vector<swimlane::CaptureFiles>> l3_merge_captures(Context& context,
 Flow l3_merge_request(Context& context, const L3Options& options,
                       const std::vector<std::string>& rank_pids, l3::Tree& tree,
                       l3::MultiRankRequest& request) {
+    request.input = request.base.input.string();
     const std::string& input = request.input;
     auto found = swimlane::find_captures(request.base);
     if (!found) return Flow::stop(context.fail(found.error()));

@@ -44,9 +44,9 @@ Result<std::vector<swimlane::CaptureFiles>> l3_merge_captures(Context& context,
                                                               const L3Options& options,
                                                               l3::Tree* tree_out = nullptr);
 
-/// Completes swimlane-merge's `request` (its base LoadRequest and input already set): the
-/// captures the input holds (swimlane::find_captures), or those of the dispatch `options`
-/// select. Refuses --rank-pid without a selection and --deps /
+/// Completes swimlane-merge's `request` (its base LoadRequest already set; `input` is taken
+/// from it): the captures the input holds (swimlane::find_captures), or those of the dispatch
+/// `options` select. Refuses --rank-pid without a selection and --deps /
 /// --names / -k with one, reads the tree into `tree` and takes its captures. Without a
 /// selection the found captures stay.
 Flow l3_merge_request(Context& context, const L3Options& options,

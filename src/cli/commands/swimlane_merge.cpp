@@ -82,10 +82,7 @@ class SwimlaneMergeCommand : public Command {
         // -k is the explicit names file when --names is not given (swimlane.md §4.3).
         load.names = !names_path_.empty() ? names_path_ : kernel_config_path_;
         if (freq_hz_ > 0) load.fallback_freq_hz = freq_hz_;
-        load.named_files_required = false;  // as the converter: they only decorate the trace
         load.host_logs.assign(host_logs_.begin(), host_logs_.end());
-        load.host_phases = true;  // host phase lanes in the trace
-        request.input = input_;
         if (Flow flow = l3_merge_request(context, l3_, rank_pids_, tree, request); flow.stopped())
             return flow.exit_code();
         auto inputs = l3::load_merge_inputs(request, context.diagnostics);
