@@ -63,8 +63,7 @@ class Context {
     int append_step_summary(std::string_view title, const render::Report& report);
 
     /// Opens --output (or another path) atomically, refusing to write over an input.
-    Result<std::unique_ptr<io::AtomicOutput>> open_output(const std::string& path,
-                                                          bool binary = false);
+    Result<std::unique_ptr<io::AtomicOutput>> open_output(const std::string& path);
 
     /// The exit code for a command's findings, by the one policy (rules::findings_exit_code)
     /// with this command's --fail-on severity.

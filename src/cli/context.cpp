@@ -73,9 +73,8 @@ void Context::flush_diagnostics() {
     diagnostics.clear();
 }
 
-Result<std::unique_ptr<io::AtomicOutput>> Context::open_output(const std::string& path,
-                                                               bool binary) {
-    return io::AtomicOutput::open(path, inputs_, binary);
+Result<std::unique_ptr<io::AtomicOutput>> Context::open_output(const std::string& path) {
+    return io::AtomicOutput::open(path, inputs_);
 }
 
 int Context::emit(const render::Report& report,
@@ -89,7 +88,7 @@ int Context::emit(const render::Report& report,
         return fail(Error{fmt::format("unknown --format '{}'", options.format), "", 0,
                           ExitCode::InputError});
     }
-    auto output = open_output(options.output, false);
+    auto output = open_output(options.output);
     if (!output) return fail(output.error());
     render::RenderOptions render_options;
     render_options.color = (*output)->is_stdout() && color_stdout();

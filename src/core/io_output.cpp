@@ -13,13 +13,15 @@
 #include <cerrno>
 #include <chrono>
 #include <csignal>
+#include <cstdint>
 #include <cstdio>
 #include <cstring>
-#include <fstream>
 #include <iostream>
 #include <map>
+#include <memory>
 #include <mutex>
 #include <random>
+#include <streambuf>
 #include <thread>
 
 #include <fmt/format.h>
@@ -261,41 +263,123 @@ void install_cleanup_handlers() {
 }
 
 namespace detail {
-// A file buffer that remembers why its first write failed: by the time commit() sees the
-// stream's failbit, errno has long been overwritten (and ENOSPC must be named as such).
-class ErrnoFilebuf : public std::filebuf {
+// The buffer of an output file: std::filebuf's writing, over a descriptor, plus two things it
+// cannot do. It keeps the errno of its first failed write (by the time commit() sees the
+// stream's failbit errno has long moved on, and ENOSPC must be named as such). And for a file
+// it made itself (the temporary file) it reserves the blocks ahead of the writes, a few MiB at
+// a time, once the output passes kReserveFrom (fallocate with FALLOC_FL_KEEP_SIZE): ext4 then
+// skips its per-page delayed-allocation bookkeeping, ~30 % of the system time of writing a
+// large file (docs/PERFORMANCE.md, "Reserving an output's blocks"). What was reserved past the
+// end is given back on close. A filesystem without fallocate, or one too full for a
+// reservation, is written as before.
+class OutputFileBuf : public std::streambuf {
   public:
-    int error = 0;
+    OutputFileBuf() : buffer_(new char[kBufferSize]) {
+        setp(buffer_.get(), buffer_.get() + kBufferSize);
+    }
+    OutputFileBuf(const OutputFileBuf&) = delete;
+    OutputFileBuf& operator=(const OutputFileBuf&) = delete;
+    ~OutputFileBuf() override { close(); }
+
+    /// Writes to `fd` (open for writing) from now on, and closes it; `reserve_ahead` only for a
+    /// new file this process is the one writer of (the reservation is cut back to its size).
+    void adopt(int fd, bool reserve_ahead) {
+        fd_ = fd;
+        reserving_ = reserve_ahead;
+    }
+    /// Writes what is buffered, gives back what was reserved past the end and closes the file.
+    /// False when a write or the close failed (`error` says why, when errno did).
+    bool close() {
+        if (fd_ < 0) return true;
+        bool good = flush();
+        if (reserved_ > 0) {
+            struct stat info {};
+            if (::fstat(fd_, &info) == 0) (void)::ftruncate(fd_, info.st_size);
+        }
+        if (::close(fd_) != 0 && good) {
+            good = false;
+            remember(errno);
+        }
+        fd_ = -1;
+        return good;
+    }
+
+    int error = 0;  ///< errno of the first failure, 0 when none left one
 
   protected:
     int_type overflow(int_type ch) override {
-        errno = 0;
-        int_type result = std::filebuf::overflow(ch);
-        if (traits_type::eq_int_type(result, traits_type::eof())) remember();
-        return result;
+        if (!flush()) return traits_type::eof();
+        if (traits_type::eq_int_type(ch, traits_type::eof())) return traits_type::not_eof(ch);
+        *pptr() = traits_type::to_char_type(ch);
+        pbump(1);
+        return ch;
     }
     std::streamsize xsputn(const char* data, std::streamsize count) override {
-        errno = 0;
-        std::streamsize written = std::filebuf::xsputn(data, count);
-        if (written < count) remember();
-        return written;
+        const auto size = static_cast<std::size_t>(count);
+        const auto room = static_cast<std::size_t>(epptr() - pptr());
+        if (size <= room) {
+            std::memcpy(pptr(), data, size);
+            pbump(static_cast<int>(size));
+            return count;
+        }
+        // Larger than the room left: what is buffered, then the data itself (no copy).
+        if (!flush() || !write_all(data, size)) return 0;
+        return count;
     }
-    int sync() override {
-        errno = 0;
-        int result = std::filebuf::sync();
-        if (result != 0) remember();
-        return result;
-    }
+    int sync() override { return flush() ? 0 : -1; }
 
   private:
-    void remember() {
-        if (error == 0) error = errno;
+    static constexpr std::size_t kBufferSize = 64u << 10;
+    static constexpr std::uint64_t kReserveFrom = 1u << 20;  ///< small outputs: no reservation
+    static constexpr std::uint64_t kReserveStep = 4u << 20;
+
+    bool flush() {
+        const auto size = static_cast<std::size_t>(pptr() - pbase());
+        setp(buffer_.get(), buffer_.get() + kBufferSize);
+        return size == 0 || write_all(buffer_.get(), size);
     }
+    bool write_all(const char* data, std::size_t size) {
+        if (failed_ || fd_ < 0) return false;
+        if (reserving_ && written_ + size > reserved_ && written_ + size > kReserveFrom)
+            reserve(written_ + size);
+        while (size > 0) {
+            const ssize_t done = ::write(fd_, data, size);
+            if (done < 0 && errno == EINTR) continue;
+            if (done <= 0) {
+                failed_ = true;
+                remember(done < 0 ? errno : ENOSPC);
+                return false;
+            }
+            data += done;
+            size -= static_cast<std::size_t>(done);
+            written_ += static_cast<std::uint64_t>(done);
+        }
+        return true;
+    }
+    /// Reserves the blocks up to `end` and a step beyond; stops reserving at the first refusal.
+    void reserve(std::uint64_t end) {
+        const std::uint64_t to = (end / kReserveStep + 1) * kReserveStep;
+        if (::fallocate(fd_, FALLOC_FL_KEEP_SIZE, static_cast<off_t>(reserved_),
+                        static_cast<off_t>(to - reserved_)) == 0)
+            reserved_ = to;
+        else
+            reserving_ = false;
+    }
+    void remember(int why) {
+        if (error == 0) error = why;
+    }
+
+    std::unique_ptr<char[]> buffer_;
+    int fd_ = -1;
+    bool failed_ = false;
+    bool reserving_ = false;
+    std::uint64_t written_ = 0;   ///< bytes written to the file
+    std::uint64_t reserved_ = 0;  ///< the file's blocks are reserved below this offset
 };
 }  // namespace detail
 
 struct AtomicOutput::Impl {
-    detail::ErrnoFilebuf buffer;
+    detail::OutputFileBuf buffer;
     std::ostream file{&buffer};
     std::string temp_path;  // empty when writing directly
     std::string target;     // where the rename lands: symlinks resolved
@@ -347,15 +431,12 @@ bool move_into_place(const std::string& temp, const std::string& target) {
 }  // namespace
 
 Result<std::unique_ptr<AtomicOutput>> AtomicOutput::open(const std::string& path,
-                                                         const std::vector<std::string>& inputs,
-                                                         bool binary) {
+                                                         const std::vector<std::string>& inputs) {
     std::unique_ptr<AtomicOutput> out(new AtomicOutput());
     out->path_ = path;
     out->impl_ = std::make_unique<Impl>();
     if (path == kStdinName) return out;
 
-    auto mode = std::ios::out | std::ios::trunc;
-    if (binary) mode |= std::ios::binary;
     struct stat info {};
     bool exists = ::stat(path.c_str(), &info) == 0;
     if (auto status = check_not_an_input(path, exists ? &info : nullptr, inputs); !status)
@@ -388,14 +469,15 @@ Result<std::unique_ptr<AtomicOutput>> AtomicOutput::open(const std::string& path
         target.starts_with("/proc/")) {
         // /dev/null, a pipe, a terminal, /dev/stdout: nothing to replace atomically (and a
         // system link such as /dev/stdout must never be replaced by a file).
-        const bool opened = out->impl_->buffer.open(path, mode) != nullptr;
+        const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
         const int open_error = errno;
         if (fifo_probe >= 0) ::close(fifo_probe);
         errno = open_error;
-        if (!opened) {
+        if (fd < 0) {
             return Error{fmt::format("cannot open for writing: {}", errno_text(errno)), path, 0,
                          ExitCode::InputError};
         }
+        out->impl_->buffer.adopt(fd, false);
         return out;
     }
     // A symlink is written through: the temporary file goes next to its target, which the
@@ -410,21 +492,14 @@ Result<std::unique_ptr<AtomicOutput>> AtomicOutput::open(const std::string& path
     }
     // Created as a plain create would (0666 less the umask); a replaced file keeps its mode.
     if (exists) ::fchmod(temp.fd, info.st_mode & 07777);
-    ::close(temp.fd);
     out->impl_->temp_path = temp.path;
     out->impl_->target = target;
     out->impl_->pending_slot = temp.slot;
-    // The temporary file is new and empty: opened to append (write-only, no O_TRUNC; nothing
-    // seeks in an output). On ext4 a truncation to zero marks the file for "auto_da_alloc", so
-    // its close() would start writing every dirty page back there and then (0.3 s of a 1 GB
-    // trace's run, which is page-cache work only otherwise; docs/PERFORMANCE.md, "Writing a
-    // large file").
-    const auto temp_mode = (mode & ~std::ios::trunc) | std::ios::app;
-    if (out->impl_->buffer.open(temp.path, temp_mode) == nullptr) {
-        ::unlink(temp.path.c_str());
-        return Error{fmt::format("cannot open for writing: {}", errno_text(errno)), path, 0,
-                     ExitCode::InputError};
-    }
+    // Written through the descriptor that created it: never opened again with O_TRUNC, which
+    // on ext4 marks a file for "auto_da_alloc", so that its close() would start writing every
+    // dirty page back there and then (0.3 s of a 1 GB trace's run, which is page-cache work
+    // only otherwise; docs/PERFORMANCE.md, "Writing a large file").
+    out->impl_->buffer.adopt(temp.fd, true);
     return out;
 }
 
@@ -455,7 +530,7 @@ Status AtomicOutput::commit() {
     if (good) impl_->file.flush();
     good = good && static_cast<bool>(impl_->file);
     errno = 0;
-    bool closed = impl_->buffer.close() != nullptr;
+    bool closed = impl_->buffer.close();
     if (!good || !closed) {
         int error = impl_->buffer.error != 0 ? impl_->buffer.error : errno;
         return Error{write_failure(error), path_, 0, ExitCode::InputError};

@@ -223,7 +223,7 @@ Status save_baseline(const std::string& path, const std::vector<std::string>& in
                          "anyway)");
         return ok_status();
     }
-    auto output = io::AtomicOutput::open(path, inputs, false);
+    auto output = io::AtomicOutput::open(path, inputs);
     if (!output) return output.error();
     render::write_json(render::to_json(bench::cases_document(current)), (*output)->stream());
     return (*output)->commit();

@@ -1,6 +1,7 @@
 // Output safety, special files, byte order marks, counted diagnostics and checked sums: the
 // core machinery behind docs/RELIABILITY.md "Hostile situations".
 
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -10,6 +11,7 @@
 #include <limits>
 #include <sstream>
 #include <string>
+#include <utility>
 
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
@@ -175,6 +177,60 @@ TEST_CASE("a replaced output is swapped in whole; a target turned directory is l
     }
     CHECK(*io::read_file((dir / "out.txt" / "kept.txt").string()) == "kept");
     CHECK(leftovers() == 0);
+    fs::remove_all(dir);
+}
+
+TEST_CASE("a large output's blocks are reserved ahead of its writes and the rest given back",
+          "[io][harden]") {
+    fs::path dir = scratch("reserve");
+    // Only where the filesystem reserves blocks past the end of a file (ext4, xfs, tmpfs).
+    bool can_reserve = false;
+    {
+        const std::string probe = (dir / "probe").string();
+        const int fd = ::open(probe.c_str(), O_WRONLY | O_CREAT | O_EXCL, 0600);
+        REQUIRE(fd >= 0);
+        can_reserve = ::fallocate(fd, FALLOC_FL_KEEP_SIZE, 0, 1 << 20) == 0;
+        ::close(fd);
+        fs::remove(probe);
+    }
+    auto allocated = [](const fs::path& path) {
+        struct stat info {};
+        REQUIRE(::stat(path.c_str(), &info) == 0);
+        return std::pair<std::uint64_t, std::uint64_t>{
+            static_cast<std::uint64_t>(info.st_size),
+            static_cast<std::uint64_t>(info.st_blocks) * 512};
+    };
+    const std::string piece(64 * 1024 + 1, 'x');
+    const std::size_t pieces = 80;  // 5 MiB and a bit
+    auto out = io::AtomicOutput::open((dir / "big.json").string());
+    REQUIRE(out.ok());
+    for (std::size_t i = 0; i < pieces; ++i) {
+        (*out)->stream() << piece;
+        if (i != 31) continue;
+        // Past 2 MiB: the temporary file holds what was written and its blocks reach beyond.
+        (*out)->stream().flush();
+        fs::path temp;
+        for (const auto& entry : fs::directory_iterator(dir))
+            if (entry.path().filename().string().find("ptune-tmp") != std::string::npos)
+                temp = entry.path();
+        REQUIRE_FALSE(temp.empty());
+        auto [size, blocks] = allocated(temp);
+        CHECK(size == 32 * piece.size());
+        if (can_reserve)
+            CHECK(blocks >= size + (1u << 20));
+        else
+            WARN("this filesystem reserves no blocks ahead (fallocate): that part is unchecked");
+    }
+    REQUIRE((*out)->commit().ok());
+    auto [size, blocks] = allocated(dir / "big.json");
+    CHECK(size == pieces * piece.size());
+    // The reservation went to 8 MiB; what the file does not use is given back.
+    CHECK(blocks < size + (256u << 10));
+    CHECK(*io::read_file((dir / "big.json").string()) == [&] {
+        std::string all;
+        for (std::size_t i = 0; i < pieces; ++i) all += piece;
+        return all;
+    }());
     fs::remove_all(dir);
 }
 

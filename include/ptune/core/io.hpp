@@ -181,8 +181,7 @@ class AtomicOutput {
   public:
     /// Opens the output. `inputs` are the command's input paths: writing over one is refused.
     static Result<std::unique_ptr<AtomicOutput>> open(const std::string& path,
-                                                      const std::vector<std::string>& inputs = {},
-                                                      bool binary = false);
+                                                      const std::vector<std::string>& inputs = {});
     ~AtomicOutput();
     AtomicOutput(const AtomicOutput&) = delete;
     AtomicOutput& operator=(const AtomicOutput&) = delete;

@@ -114,7 +114,7 @@ class SwimlaneMergeCommand : public Command {
         const std::string& output = context.options.output;
         swimlane::TraceOptions options =
             swimlane::trace_options(context.options.format, output, align_, flows_, overhead_);
-        auto out = context.open_output(output, options.format != swimlane::TraceFormat::Json);
+        auto out = context.open_output(output);
         if (!out) return Flow::stop(context.fail(out.error()));
         if (auto status = l3::write_merge_trace(inputs, options, (*out)->stream(), output,
                                                 context.options.verbose > 0, context.diagnostics);
