@@ -460,7 +460,7 @@ class JsonWriter {
     /// An event id: the number, or in a multi-rank trace the string `"r<rank>:<id>"` of the
     /// rank the slice belongs to, so that ids of different ranks never collide (§1.14).
     /// Written at `at` (at most 44 bytes); returns its end.
-    char* id(char* at, const Slice& s, std::uint32_t value) const {
+    [[gnu::always_inline]] char* id(char* at, const Slice& s, std::uint32_t value) const {
         if (!m_.multi_rank) return put::unsigned_integer(at, value);
         at = put::lit(at, "\"r");
         at = put::integer(at, m_.multi_rank->ranks.at(s.source));
