@@ -1192,6 +1192,40 @@ TEST_CASE("the JSON sink writes integers and exact microseconds as fmt would",
     CHECK(out.str() == expected);
 }
 
+TEST_CASE("ready-queue depths are written as fmt would, single digits or not",
+          "[swimlane][trace]") {
+    // The single-digit arrays take a shortcut; every other value the general writer.
+    const std::int32_t values[] = {0,
+                                   1,
+                                   9,
+                                   10,
+                                   11,
+                                   99,
+                                   -1,
+                                   -10,
+                                   123456,
+                                   std::numeric_limits<std::int32_t>::min(),
+                                   std::numeric_limits<std::int32_t>::max()};
+    std::ostringstream out;
+    std::string expected;
+    {
+        detail::json_out::Sink sink(out);
+        for (std::int32_t a : values)
+            for (std::int32_t b : values)
+                for (std::int32_t c : {0, 5, 10, -3}) {
+                    const std::array<std::int32_t, 3> depths = {a, b, c};
+                    detail::json_out::JsonArgs args(sink);
+                    args(detail::ArgKey::SharedAtEnd,
+                         detail::arg::Depths{std::span<const std::int32_t, 3>(depths)});
+                    sink.ch('\n');
+                    expected +=
+                        fmt::format("{{\"shared_at_end (aic,aiv,mix)\":[{},{},{}]\n", a, b, c);
+                }
+        sink.flush();
+    }
+    CHECK(out.str() == expected);
+}
+
 TEST_CASE("the trace reserves an alloc bar only for a submitted task deps.json lacks",
           "[swimlane][trace]") {
     // The slices were reserved two per orchestrator record (its bar and an alloc bar), where
