@@ -11,6 +11,7 @@
 #include <bit>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <string_view>
 
 #include "ptune/core/json_walk.hpp"
@@ -30,6 +31,16 @@ struct FlatObject {
     };
     std::array<Member, kMaxMembers> members;
     std::size_t size = 0;
+
+    /// The bytes from each member's opening quote to its value, as the last object read wrote
+    /// them (`"kind": `): a capture writes every record alike, so the next object's members
+    /// are recognised by one comparison each instead of read (read_flat_object).
+    struct KeyShape {
+        std::array<std::uint64_t, 4> bytes{}, mask{};  ///< up to 32 bytes, the rest masked off
+        std::uint8_t size = 0;                         ///< 0: none learnt
+        std::uint8_t key_size = 0;
+    };
+    std::array<KeyShape, kMaxMembers> shapes;
 };
 
 namespace flat {
@@ -117,6 +128,32 @@ struct Cursor {
     }
 };
 
+/// Whether the 32 bytes at `p` begin with `shape`'s bytes.
+inline bool same_shape(const char* p, const FlatObject::KeyShape& shape) {
+    std::uint64_t differ = 0;
+    for (std::size_t w = 0; w < 4; ++w)
+        differ |= (text::load_word(p + 8 * w) ^ shape.bytes[w]) & shape.mask[w];
+    return differ == 0;
+}
+
+/// Learns the bytes [from, to) of a member read the long way (a key, its colon and the blanks
+/// around it), when they fit.
+inline void learn_shape(FlatObject::KeyShape& shape, const char* from, const char* to,
+                        std::size_t key_size) {
+    const auto size = static_cast<std::size_t>(to - from);
+    if (size > 32) {
+        shape.size = 0;
+        return;
+    }
+    std::array<char, 32> bytes{}, mask{};
+    std::memcpy(bytes.data(), from, size);
+    std::memset(mask.data(), 0xFF, size);
+    std::memcpy(shape.bytes.data(), bytes.data(), 32);
+    std::memcpy(shape.mask.data(), mask.data(), 32);
+    shape.size = static_cast<std::uint8_t>(size);
+    shape.key_size = static_cast<std::uint8_t>(key_size);
+}
+
 }  // namespace flat
 
 /// Reads the object at the start of `text` into `out`; its length through the closing '}', or 0
@@ -131,11 +168,21 @@ inline std::size_t read_flat_object(std::string_view text, FlatObject& out) {
     if (*at.p == '}') return length();
     for (;;) {
         if (*at.p != '"' || out.size == FlatObject::kMaxMembers) return 0;
+        FlatObject::KeyShape& shape = out.shapes[out.size];
         FlatObject::Member& member = out.members[out.size++];
         member.is_array = false;
-        if (!at.string(member.key) || !at.skip_space() || *at.p != ':') return 0;
-        ++at.p;
-        if (!at.skip_space()) return 0;
+        if (shape.size != 0 && at.end - at.p >= 32 && flat::same_shape(at.p, shape)) {
+            // The bytes the last object had here, read and checked then.
+            member.key = std::string_view(at.p + 1, shape.key_size);
+            at.p += shape.size;
+            if (!at.skip_space()) return 0;  // (a blank more than the last object had)
+        } else {
+            const char* const from = at.p;
+            if (!at.string(member.key) || !at.skip_space() || *at.p != ':') return 0;
+            ++at.p;
+            if (!at.skip_space()) return 0;
+            flat::learn_shape(shape, from, at.p, member.key.size());
+        }
         json_stream::Scalar& value = member.value;
         value = {};
         if (*at.p == '"') {

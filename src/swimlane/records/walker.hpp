@@ -384,7 +384,7 @@ class RecordsWalker final : public json_stream::JsonWalker {
     std::uint32_t stream_thread_ = 0;
     SchedulerStream stream_;
     LegacyTask legacy_;
-    FlatObject flat_;  ///< take_container's object (~3 KB: made once, not per object)
+    FlatObject flat_;  ///< take_container's object (~5 KB: made once, not per object)
     static constexpr std::size_t kMaxCaptureDepth = 8;
     /// Open containers inside host_capture; nullptr for one nested too deep to keep.
     std::vector<nlohmann::json*> capture_stack_;
