@@ -145,11 +145,10 @@ inline void learn_shape(FlatObject::KeyShape& shape, const char* from, const cha
         shape.size = 0;
         return;
     }
-    std::array<char, 32> bytes{}, mask{};
-    std::memcpy(bytes.data(), from, size);
-    std::memset(mask.data(), 0xFF, size);
-    std::memcpy(shape.bytes.data(), bytes.data(), 32);
-    std::memcpy(shape.mask.data(), mask.data(), 32);
+    shape.bytes = {};
+    shape.mask = {};
+    std::memcpy(shape.bytes.data(), from, size);
+    std::memset(shape.mask.data(), 0xFF, size);
     shape.size = static_cast<std::uint8_t>(size);
     shape.key_size = static_cast<std::uint8_t>(key_size);
 }
