@@ -439,10 +439,15 @@ TEST_CASE("deps.json reads the same with tasks and edges taken at once and walke
           "[swimlane][records]") {
     // What the shortcut must get right: ids as strings and integers, literals, arrays of any
     // scalars (kernel_ids of other lengths, strings in them, two kernel_ids), duplicate keys,
-    // members in any order, spaces, an empty object, a task without an id, and objects it leaves
-    // to the tokenizer (an escape, a fraction, a nested array, 19 digits, a newline).
+    // members in any order, spaces, an empty object, a task without an id, objects written as
+    // the one before (their keys taken by the bytes learnt from it) and with more members than
+    // it learns, and objects it leaves to the tokenizer (an escape, a fraction, a nested array,
+    // 19 digits, a newline).
     const std::string text =
         R"({"tasks":[{"task_id":"4294967296","scope":"auto","early_dispatch":false,"kernel_ids":[0,-1,-1],"block_num":1,"args":[]},
+{"task_id":"4294967298","scope":"auto","early_dispatch":true,"kernel_ids":[5,-1,-1],"block_num":2,"args":[]},
+{"task_id":"20","a":1,"b":2,"c":3,"d":4,"e":5,"f":6,"g":7,"kernel_ids":[1,1,1],"block_num":3},
+{"task_id":"21","a":1,"b":2,"c":3,"d":4,"e":5,"f":6,"g":7,"kernel_ids":[2,2,2],"block_num":4},
 {"task_id": 4294967297 , "early_dispatch" : true, "kernel_ids": [ -1, 4, -1 ], "block_num": 8, "args": [null, "x", true]},
 {"kernel_ids":[1,2],"task_id":"5","kernel_ids":[3],"block_num":0,"early_dispatch":null},
 {"task_id":"6","task_id":"7","kernel_ids":["a",2,3],"block_num":"9"},
@@ -451,6 +456,7 @@ TEST_CASE("deps.json reads the same with tasks and edges taken at once and walke
 "12"}, {"task_id":"-3"}],
 "tensors":[{"id":1}],
 "edges":[{"pred":"4294967296","succ":"4294967297","arg":0,"source":"tensormap","flags":["wait"]},
+{"pred":"4294967297","succ":"4294967298","arg":1,"source":"tensormap","flags":["wait"]},
 {"succ":"7","pred":5}, {"pred":"5","succ":"7"}, {"pred":"x","succ":"7"}, {"pred":"7"},
 {"pred":"7","succ":"5","flags":[]}, {"pred":"8","succ":"9","flags":["a","b\n"]}]})";
     const std::string expected = deps_read(newline_in_every_container(text));

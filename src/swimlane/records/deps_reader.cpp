@@ -2,6 +2,7 @@
 // (swimlane.md §3, §4, §5.3, §6.3).
 
 #include <algorithm>
+#include <array>
 
 #include <fmt/format.h>
 
@@ -142,11 +143,12 @@ class DepsWalker final : public json_stream::JsonWalker {
         records::flat::Cursor at{text.data(), text.data() + text.size()};
         ++at.p;
         if (!at.skip_space()) return 0;
-        while (*at.p != '}') {
+        for (std::size_t member = 0; *at.p != '}'; ++member) {
             std::string_view key;
-            if (*at.p != '"' || !at.string(key) || !at.skip_space() || *at.p != ':') return 0;
-            ++at.p;
-            if (!at.skip_space()) return 0;
+            if (*at.p != '"' ||
+                !records::flat::member_key(
+                    at, member < shapes_.size() ? shapes_[member] : spare_shape_, key))
+                return 0;
             Scalar value;
             if (*at.p == '[') {
                 ++at.p;
@@ -224,6 +226,9 @@ class DepsWalker final : public json_stream::JsonWalker {
     std::int64_t block_num_ = 1;
     bool early_dispatch_ = false;
     EdgeSet seen_{deps->edges};
+    /// The members' keys as the last task or edge wrote them (records::flat::member_key).
+    std::array<records::MemberShape, 8> shapes_{};
+    records::MemberShape spare_shape_;  ///< for a member past those
 };
 
 /// Reads deps.json from `input` (a text or a stream) in one walk.

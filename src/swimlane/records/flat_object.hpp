@@ -19,6 +19,15 @@
 
 namespace ptune::swimlane::records {
 
+/// The bytes from a member's opening quote to its value (`"kind": `) as the last object read
+/// wrote them: a file writes every record alike, so the next object's member at the same place
+/// is recognised by one comparison instead of read (flat::member_key).
+struct MemberShape {
+    std::array<std::uint64_t, 4> bytes{}, mask{};  ///< up to 32 bytes, the rest masked off
+    std::uint8_t size = 0;                         ///< 0: none learnt
+    std::uint8_t key_size = 0;
+};
+
 /// A phase object as read_flat_object reads it.
 struct FlatObject {
     static constexpr std::size_t kMaxMembers = 24, kMaxElements = 8;
@@ -31,16 +40,7 @@ struct FlatObject {
     };
     std::array<Member, kMaxMembers> members;
     std::size_t size = 0;
-
-    /// The bytes from each member's opening quote to its value, as the last object read wrote
-    /// them (`"kind": `): a capture writes every record alike, so the next object's members
-    /// are recognised by one comparison each instead of read (read_flat_object).
-    struct KeyShape {
-        std::array<std::uint64_t, 4> bytes{}, mask{};  ///< up to 32 bytes, the rest masked off
-        std::uint8_t size = 0;                         ///< 0: none learnt
-        std::uint8_t key_size = 0;
-    };
-    std::array<KeyShape, kMaxMembers> shapes;
+    std::array<MemberShape, kMaxMembers> shapes;  ///< of the last object read
 };
 
 namespace flat {
@@ -129,28 +129,36 @@ struct Cursor {
 };
 
 /// Whether the 32 bytes at `p` begin with `shape`'s bytes.
-inline bool same_shape(const char* p, const FlatObject::KeyShape& shape) {
+inline bool same_shape(const char* p, const MemberShape& shape) {
     std::uint64_t differ = 0;
     for (std::size_t w = 0; w < 4; ++w)
         differ |= (text::load_word(p + 8 * w) ^ shape.bytes[w]) & shape.mask[w];
     return differ == 0;
 }
 
-/// Learns the bytes [from, to) of a member read the long way (a key, its colon and the blanks
-/// around it), when they fit.
-inline void learn_shape(FlatObject::KeyShape& shape, const char* from, const char* to,
-                        std::size_t key_size) {
-    const auto size = static_cast<std::size_t>(to - from);
-    if (size > 32) {
-        shape.size = 0;
-        return;
+/// A member's key and what follows it up to its value (`"key" : `), `at` on the key's quote:
+/// taken through `shape` when the bytes there are the ones it learnt (read and checked then),
+/// else read and, when they fit, learnt. False where the reader refuses the text.
+inline bool member_key(Cursor& at, MemberShape& shape, std::string_view& key) {
+    if (shape.size != 0 && at.end - at.p >= 32 && same_shape(at.p, shape)) {
+        key = std::string_view(at.p + 1, shape.key_size);
+        at.p += shape.size;
+        return at.skip_space();  // (a blank more than the last object had)
     }
+    const char* const from = at.p;
+    if (!at.string(key) || !at.skip_space() || *at.p != ':') return false;
+    ++at.p;
+    if (!at.skip_space()) return false;
+    const auto size = static_cast<std::size_t>(at.p - from);
+    shape.size = 0;
+    if (size > 32) return true;
     shape.bytes = {};
     shape.mask = {};
     std::memcpy(shape.bytes.data(), from, size);
     std::memset(shape.mask.data(), 0xFF, size);
     shape.size = static_cast<std::uint8_t>(size);
-    shape.key_size = static_cast<std::uint8_t>(key_size);
+    shape.key_size = static_cast<std::uint8_t>(key.size());
+    return true;
 }
 
 }  // namespace flat
@@ -167,21 +175,10 @@ inline std::size_t read_flat_object(std::string_view text, FlatObject& out) {
     if (*at.p == '}') return length();
     for (;;) {
         if (*at.p != '"' || out.size == FlatObject::kMaxMembers) return 0;
-        FlatObject::KeyShape& shape = out.shapes[out.size];
+        MemberShape& shape = out.shapes[out.size];
         FlatObject::Member& member = out.members[out.size++];
         member.is_array = false;
-        if (shape.size != 0 && at.end - at.p >= 32 && flat::same_shape(at.p, shape)) {
-            // The bytes the last object had here, read and checked then.
-            member.key = std::string_view(at.p + 1, shape.key_size);
-            at.p += shape.size;
-            if (!at.skip_space()) return 0;  // (a blank more than the last object had)
-        } else {
-            const char* const from = at.p;
-            if (!at.string(member.key) || !at.skip_space() || *at.p != ':') return 0;
-            ++at.p;
-            if (!at.skip_space()) return 0;
-            flat::learn_shape(shape, from, at.p, member.key.size());
-        }
+        if (!flat::member_key(at, shape, member.key)) return 0;
         json_stream::Scalar& value = member.value;
         value = {};
         if (*at.p == '"') {
