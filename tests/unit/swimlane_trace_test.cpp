@@ -1176,7 +1176,13 @@ TEST_CASE("the JSON sink writes integers and exact microseconds as fmt would",
         std::vector<std::int64_t> times = {0, 123456789012,
                                            std::numeric_limits<std::int64_t>::min(),
                                            std::numeric_limits<std::int64_t>::max()};
-        for (std::int64_t ns : {1, 9, 10, 999, 1000, 1001, 9999, 10000}) {
+        // (Both sides of 10^8 µs, where the whole part leaves the eight-digit writer for the
+        // digit pairs.)
+        for (std::int64_t ns :
+             {std::int64_t{1}, std::int64_t{9}, std::int64_t{10}, std::int64_t{999},
+              std::int64_t{1000}, std::int64_t{1001}, std::int64_t{9999}, std::int64_t{10000},
+              std::int64_t{99999999999}, std::int64_t{100000000000}, std::int64_t{100000000001},
+              std::int64_t{100000000999}}) {
             times.push_back(ns);
             times.push_back(-ns);
         }
