@@ -111,10 +111,11 @@ inline void sort_distinct(std::uint64_t* a, std::size_t n, unsigned bits, std::u
 struct KeepTies {};
 
 /// Reorders `order` (indices) stably by an unsigned key. Ties keep their order; keys are
-/// computed once per index. When the key range and the position fit in 64 bits together
-/// (always, for the times of one capture), each item carries its key above its position and
-/// the distinct items are radix-sorted in place (sort_distinct), never looking keys up at
-/// random, which is what keeps a 200K-task trace (several million items, far beyond the cache)
+/// computed once per index. Keys of a narrow range (at most 2^16 values, and no more than
+/// items) without a tie-break are counted and placed. When the key range and the position fit in 64
+/// bits together (always, for the times of one capture), each item carries its key above its
+/// position and the distinct items are radix-sorted in place (sort_distinct), never looking keys up
+/// at random, which is what keeps a 200K-task trace (several million items, far beyond the cache)
 /// as fast per item as a small one. Otherwise a least-significant-digit radix sort of the
 /// indices, 8 bits per pass, skipping the digits no key differs in.
 /// `tie_less` (a strict weak order of indices) orders each run of equal keys, stably: a second
@@ -171,6 +172,19 @@ void stable_order(std::vector<std::uint32_t>& order, KeyOf key_of, TieLess tie_l
     if (key_bits == 0) {
         break_ties([](std::size_t, std::size_t) { return true; });
         return;
+    }
+    if constexpr (std::is_same_v<TieLess, KeepTies>) {
+        // Few distinct keys (a thread, a run): counted, then placed; one pass each, where the
+        // radix passes below would go over the positions' bits as well.
+        if (key_bits <= 16 && (std::size_t{1} << key_bits) <= n) {
+            std::vector<std::uint32_t> starts((std::size_t{1} << key_bits) + 1);
+            for (std::size_t j = 0; j < n; ++j) ++starts[items[j] - low + 1];
+            for (std::size_t d = 1; d < starts.size(); ++d) starts[d] += starts[d - 1];
+            std::vector<std::uint32_t> placed(n);
+            for (std::size_t j = 0; j < n; ++j) placed[starts[items[j] - low]++] = order[j];
+            order.swap(placed);
+            return;
+        }
     }
     if (key_bits + index_bits <= 64) {
         // Each item carries its key above its position, so the items are distinct and their

@@ -172,6 +172,32 @@ TEST_CASE("stable_order of many items (in-place radix levels) equals a stable so
     }
 }
 
+TEST_CASE("stable_order of keys of a narrow range (counted and placed) equals a stable sort",
+          "[swimlane]") {
+    // Threads or runs: a few values, not from 0; as many values as items; one more bit than
+    // the counted sort takes (2^16 + 1 values), which goes to the radix passes.
+    std::mt19937_64 random(5);
+    for (auto [n, values] : {std::pair<std::size_t, std::uint64_t>{10, 3},
+                             {62000, 72},
+                             {4096, 4096},
+                             {70000, 65537},
+                             {3, 200}}) {
+        std::vector<std::uint64_t> keys(n);
+        for (auto& key : keys) key = 1000 + random() % values;
+        for (bool shuffled : {false, true}) {
+            std::vector<std::uint32_t> order(n);
+            for (std::uint32_t i = 0; i < n; ++i) order[i] = i;
+            if (shuffled) std::shuffle(order.begin(), order.end(), random);
+            std::vector<std::uint32_t> expected = order;
+            std::stable_sort(expected.begin(), expected.end(),
+                             [&](std::uint32_t a, std::uint32_t b) { return keys[a] < keys[b]; });
+            stable_order(order, [&](std::uint32_t i) { return keys[i]; });
+            INFO("n " << n << " values " << values << " shuffled " << shuffled);
+            CHECK(order == expected);
+        }
+    }
+}
+
 TEST_CASE("sort_nearly_sorted equals std::sort, nearly in order or not at all", "[swimlane]") {
     // Lane keys (start, -duration, index): a few items a few places out (the insertion), many
     // far out (the fall-back to std::sort after a partial insertion), none out, empty, one.
