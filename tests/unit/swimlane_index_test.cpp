@@ -35,6 +35,22 @@ constexpr std::uint64_t task(std::uint64_t ring, std::uint64_t local) {
     return (ring << 32) | local;
 }
 
+/// stable_order of the indices of `keys` (no tie-break), from the identity and from a shuffled
+/// order (ties keep it), against std::stable_sort.
+void check_stable_order(const std::vector<std::uint64_t>& keys, std::mt19937_64& random) {
+    for (bool shuffled : {false, true}) {
+        std::vector<std::uint32_t> order(keys.size());
+        for (std::uint32_t i = 0; i < order.size(); ++i) order[i] = i;
+        if (shuffled) std::shuffle(order.begin(), order.end(), random);
+        std::vector<std::uint32_t> expected = order;
+        std::stable_sort(expected.begin(), expected.end(),
+                         [&](std::uint32_t a, std::uint32_t b) { return keys[a] < keys[b]; });
+        stable_order(order, [&](std::uint32_t i) { return keys[i]; });
+        INFO("shuffled " << shuffled);
+        CHECK(order == expected);
+    }
+}
+
 /// Inserts `ids` with values 0, 1, 2… into an IdIndex and a std::map, then checks every id of
 /// `probes` against the map.
 void check_against_map(const std::vector<std::uint64_t>& ids,
@@ -159,16 +175,7 @@ TEST_CASE("stable_order of many items (in-place radix levels) equals a stable so
     for (std::uint64_t key_range : {std::uint64_t{1} << 30, std::uint64_t{5000}}) {
         std::vector<std::uint64_t> keys(n);
         for (auto& key : keys) key = random() % key_range;
-        for (bool shuffled : {false, true}) {
-            std::vector<std::uint32_t> order(n);
-            for (std::uint32_t i = 0; i < n; ++i) order[i] = i;
-            if (shuffled) std::shuffle(order.begin(), order.end(), random);
-            std::vector<std::uint32_t> expected = order;
-            std::stable_sort(expected.begin(), expected.end(),
-                             [&](std::uint32_t a, std::uint32_t b) { return keys[a] < keys[b]; });
-            stable_order(order, [&](std::uint32_t i) { return keys[i]; });
-            CHECK(order == expected);
-        }
+        check_stable_order(keys, random);
     }
 }
 
@@ -184,17 +191,8 @@ TEST_CASE("stable_order of keys of a narrow range (counted and placed) equals a 
                              {3, 200}}) {
         std::vector<std::uint64_t> keys(n);
         for (auto& key : keys) key = 1000 + random() % values;
-        for (bool shuffled : {false, true}) {
-            std::vector<std::uint32_t> order(n);
-            for (std::uint32_t i = 0; i < n; ++i) order[i] = i;
-            if (shuffled) std::shuffle(order.begin(), order.end(), random);
-            std::vector<std::uint32_t> expected = order;
-            std::stable_sort(expected.begin(), expected.end(),
-                             [&](std::uint32_t a, std::uint32_t b) { return keys[a] < keys[b]; });
-            stable_order(order, [&](std::uint32_t i) { return keys[i]; });
-            INFO("n " << n << " values " << values << " shuffled " << shuffled);
-            CHECK(order == expected);
-        }
+        INFO("n " << n << " values " << values);
+        check_stable_order(keys, random);
     }
 }
 
