@@ -22,6 +22,7 @@
 #include <mutex>
 #include <random>
 #include <streambuf>
+#include <string_view>
 #include <thread>
 
 #include <fmt/format.h>
@@ -262,6 +263,21 @@ void install_cleanup_handlers() {
     install(SIGXFSZ, note_file_too_large);
 }
 
+namespace {
+// Writes all of `data` to `fd`, going on after a short write and again after an interrupted
+// one: 0, or the errno of the failure (ENOSPC for a write that wrote nothing).
+int write_fully(int fd, std::string_view data) {
+    while (!data.empty()) {
+        const ssize_t written = ::write(fd, data.data(), data.size());
+        if (written < 0 && errno == EINTR) continue;
+        if (written <= 0) return written < 0 ? errno : ENOSPC;
+        data.remove_prefix(static_cast<std::size_t>(written));
+    }
+    return 0;
+}
+
+}  // namespace
+
 namespace detail {
 // The buffer of an output file: std::filebuf's writing, over a descriptor, plus two things it
 // cannot do. It keeps the errno of its first failed write (by the time commit() sees the
@@ -342,18 +358,12 @@ class OutputFileBuf : public std::streambuf {
         if (failed_ || fd_ < 0) return false;
         if (reserving_ && written_ + size > reserved_ && written_ + size > kReserveFrom)
             reserve(written_ + size);
-        while (size > 0) {
-            const ssize_t done = ::write(fd_, data, size);
-            if (done < 0 && errno == EINTR) continue;
-            if (done <= 0) {
-                failed_ = true;
-                remember(done < 0 ? errno : ENOSPC);
-                return false;
-            }
-            data += done;
-            size -= static_cast<std::size_t>(done);
-            written_ += static_cast<std::uint64_t>(done);
+        if (const int why = write_fully(fd_, std::string_view(data, size)); why != 0) {
+            failed_ = true;
+            remember(why);
+            return false;
         }
+        written_ += size;
         return true;
     }
     /// Reserves the blocks up to `end` and a step beyond; stops reserving at the first refusal.
@@ -567,17 +577,7 @@ Status append_to_file(const std::string& path, std::string_view text,
     }
     struct stat before {};
     const off_t old_size = ::fstat(fd, &before) == 0 ? before.st_size : -1;
-    std::string_view rest = text;
-    int write_error = 0;
-    while (!rest.empty()) {
-        const ssize_t written = ::write(fd, rest.data(), rest.size());
-        if (written < 0 && errno == EINTR) continue;
-        if (written <= 0) {
-            write_error = written < 0 ? errno : ENOSPC;
-            break;
-        }
-        rest.remove_prefix(static_cast<std::size_t>(written));
-    }
+    int write_error = write_fully(fd, text);
     // What was appended in part is taken back: the file keeps what it had, or all of it.
     if (write_error != 0 && old_size >= 0) (void)::ftruncate(fd, old_size);
     if (::close(fd) != 0 && write_error == 0) write_error = errno;
