@@ -88,39 +88,6 @@ Spinner::Spinner() {
     spins_ = spins_for(cpus, runnable_threads());
 }
 
-bool Turns::wait_for(std::uint64_t n) {
-    auto ready = [&] {
-        const std::uint64_t current = current_.load();
-        return current == n || current == kStopped;
-    };
-    if (!spinner_.until(ready)) {
-        // The sleeper is counted before it checks again, and wake() reads the count after the
-        // turn moved on: one of the two sees the other (both sequentially consistent).
-        std::unique_lock lock(mutex_);
-        ++sleepers_;
-        changed_.wait(lock, ready);
-        --sleepers_;
-    }
-    return current_.load() != kStopped;
-}
-
-void Turns::end(std::uint64_t n) {
-    std::uint64_t expected = n;
-    current_.compare_exchange_strong(expected, n + 1);  // (fails only when stopped)
-    wake();
-}
-
-void Turns::stop() {
-    current_.store(kStopped);
-    wake();
-}
-
-void Turns::wake() {
-    if (sleepers_.load() == 0) return;
-    { std::lock_guard lock(mutex_); }  // a sleeper between its count and its wait gets there
-    changed_.notify_all();
-}
-
 void lock_spinning(std::mutex& mutex, const Spinner& spinner) {
     if (!spinner.until([&] { return mutex.try_lock(); })) mutex.lock();
 }

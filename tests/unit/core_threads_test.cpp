@@ -3,8 +3,6 @@
 
 #include <atomic>
 #include <chrono>
-#include <future>
-#include <memory>
 #include <mutex>
 #include <stdexcept>
 #include <string>
@@ -25,7 +23,6 @@ namespace core_threads_test {
 using ptune::threads::Beside;
 using ptune::threads::Spinner;
 using ptune::threads::thread_beside;
-using ptune::threads::Turns;
 
 #if defined(__linux__)
 namespace {
@@ -141,67 +138,6 @@ TEST_CASE("waiters spin only where the threads ready to run have a CPU each", "[
     CHECK_FALSE(Spinner::spins_for(1, 1));
     CHECK(Spinner::spins_for(8, 8));
     CHECK_FALSE(Spinner::spins_for(8, 9));
-}
-
-TEST_CASE("turns are taken in order, however the threads that take them are timed", "[core]") {
-    constexpr std::uint64_t kTurns = 400;
-    Turns turns;
-    std::atomic<std::uint64_t> next = 0;
-    std::vector<std::uint64_t> taken;  // written only in a turn
-    std::atomic<bool> refused = false;
-    auto take = [&](int seed) {
-        for (std::uint64_t n; (n = next++) < kTurns;) {
-            // Uneven work before the wait: some waits are spun through, some slept.
-            if ((n * 7 + static_cast<std::uint64_t>(seed)) % 13 == 0)
-                std::this_thread::sleep_for(std::chrono::microseconds(400));
-            if (!turns.wait_for(n)) {
-                refused = true;
-                return;
-            }
-            taken.push_back(n);
-            turns.end(n);
-        }
-    };
-    std::thread a(take, 1), b(take, 2), c(take, 3);
-    take(4);
-    a.join();
-    b.join();
-    c.join();
-    CHECK_FALSE(refused);
-    std::vector<std::uint64_t> expected(kTurns);
-    for (std::uint64_t n = 0; n < kTurns; ++n) expected[n] = n;
-    CHECK(taken == expected);
-}
-
-TEST_CASE("a thread asleep waiting for its turn wakes when it comes, or when turns stop",
-          "[core]") {
-    auto turns = std::make_shared<Turns>();
-    // The answer of wait_for(n) on a thread of its own, left behind if it never comes (so that a
-    // waiter that is never woken fails the test rather than hangs it).
-    auto waiting = [turns](std::uint64_t n) {
-        std::promise<bool> answer;
-        std::future<bool> future = answer.get_future();
-        std::thread([turns, n, answer = std::move(answer)]() mutable {
-            answer.set_value(turns->wait_for(n));
-        }).detach();
-        return future;
-    };
-    // Longer than any spin: both waiters are asleep when their turn comes or turns stop.
-    const auto asleep = std::chrono::milliseconds(30);
-    std::future<bool> second = waiting(1);
-    std::this_thread::sleep_for(asleep);
-    REQUIRE(turns->wait_for(0));
-    turns->end(0);
-    REQUIRE(second.wait_for(std::chrono::seconds(10)) == std::future_status::ready);
-    CHECK(second.get());
-
-    std::future<bool> never = waiting(5);
-    std::this_thread::sleep_for(asleep);
-    turns->stop();
-    REQUIRE(never.wait_for(std::chrono::seconds(10)) == std::future_status::ready);
-    CHECK_FALSE(never.get());
-    CHECK(turns->stopped());
-    CHECK_FALSE(turns->wait_for(1));  // (the current one before the stop)
 }
 
 TEST_CASE("lock_spinning locks a free mutex, and one another thread holds once it is let go",

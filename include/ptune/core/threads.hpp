@@ -159,30 +159,6 @@ class Spinner {
     bool spins_;
 };
 
-/// Turns taken in order by threads working beside each other: turn n starts once turn n - 1 has
-/// ended. A waiter spins (Spinner) before it sleeps.
-class Turns {
-  public:
-    explicit Turns(const Spinner& spinner = Spinner()) : spinner_(spinner) {}
-    /// Waits until turn `n` is the current one; false once stopped.
-    bool wait_for(std::uint64_t n);
-    /// Ends turn `n` (the current one): turn n + 1 may start.
-    void end(std::uint64_t n);
-    /// Stops: every wait, now or later, returns false.
-    void stop();
-    bool stopped() const { return current_.load() == kStopped; }
-
-  private:
-    static constexpr std::uint64_t kStopped = ~std::uint64_t{0};
-    void wake();
-
-    const Spinner spinner_;
-    std::atomic<std::uint64_t> current_{0};
-    std::atomic<int> sleepers_{0};
-    std::mutex mutex_;
-    std::condition_variable changed_;
-};
-
 /// A condition variable whose waiters spin (Spinner) before they sleep: for a condition another
 /// core's thread usually makes true within µs. The spin reads a count of notifications, not the
 /// waiters' shared state, so a spinning waiter leaves the mutex to the thread it waits for.
