@@ -4,7 +4,6 @@
 
 #include <array>
 #include <atomic>
-#include <condition_variable>
 #include <exception>
 #include <memory>
 #include <mutex>
@@ -795,7 +794,7 @@ class PieceWriter {
     JsonWriter& owner_;
     std::array<std::unique_ptr<Piece>, kPieces> pieces_;
     std::mutex mutex_;
-    std::condition_variable freed_;
+    threads::SpinningCondition freed_{threads::Spinner()};
     std::vector<Piece*> free_;
     /// Rendered pieces by number % kPieces: at most kPieces numbers are out at once, from
     /// next_ on, so each has a slot of its own.
