@@ -5,7 +5,6 @@
 #include <unistd.h>
 
 #include <sstream>
-#include <system_error>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -125,12 +124,7 @@ threads::Beside<std::string> merge_summary_alongside(const MergeInputs& inputs, 
         out << '\n';
         return std::move(out).str();
     };
-    // `make` is copied, so it stays whole when no thread can be started: then made when asked.
-    try {
-        return threads::Beside<std::string>(make, false);
-    } catch (const std::system_error&) {
-        return threads::Beside<std::string>(make, true);
-    }
+    return threads::beside_if<std::string>(true, std::move(make));
 }
 
 }  // namespace ptune::l3

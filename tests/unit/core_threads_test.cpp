@@ -110,6 +110,24 @@ TEST_CASE("Beside made deferred runs its function at get(), on the caller's thre
     CHECK(ran_on == std::this_thread::get_id());
 }
 
+TEST_CASE("beside_if runs its function on another thread when asked, else at get() here",
+          "[core]") {
+    for (bool beside : {true, false}) {
+        INFO(beside);
+        std::atomic<bool> ran = false;
+        std::thread::id ran_on;
+        Beside<int> work = ptune::threads::beside_if<int>(beside, [&] {
+            ran_on = std::this_thread::get_id();
+            ran = true;
+            return 7;
+        });
+        if (!beside) CHECK_FALSE(ran);
+        CHECK(work.get() == 7);
+        CHECK(ran);
+        CHECK((ran_on != std::this_thread::get_id()) == beside);
+    }
+}
+
 TEST_CASE("Beside waits for its thread when it goes, and when it is assigned over", "[core]") {
     std::atomic<int> finished = 0;
     std::atomic<bool> release = false;

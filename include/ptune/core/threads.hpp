@@ -16,6 +16,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <system_error>
 #include <thread>
 #include <utility>
 
@@ -110,6 +111,19 @@ class Beside {
     std::future<R> result_;
     std::optional<std::function<R()>> deferred_;
 };
+
+/// `f()` on a thread_beside when `beside` and a thread can be started, else deferred to get():
+/// for work worth a thread only on large inputs.
+template <class R, class F>
+Beside<R> beside_if(bool beside, F f) {
+    if (beside) {
+        try {
+            return Beside<R>(f, false);
+        } catch (const std::system_error&) {  // (no thread: at get())
+        }
+    }
+    return Beside<R>(std::move(f), true);
+}
 
 /// Spinning before sleeping, where it helps. On the 2-vCPU reference machine a sleeping thread
 /// took tens of µs to wake, its waker's system call included (docs/PERFORMANCE.md, "Turns

@@ -24,6 +24,10 @@
 
 namespace ptune::swimlane::detail::build {
 
+/// From this many task rows on, the labels are made on a second thread (a thread costs more
+/// than the labels of fewer).
+inline constexpr std::size_t kLabelsBesideFrom = 4096;
+
 /// Upstream shifts arrow sources 0.01 µs before a slice end so they land inside it.
 inline constexpr std::int64_t kEndInsetNs = 10;
 

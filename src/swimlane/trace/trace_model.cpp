@@ -8,7 +8,6 @@
 #include <optional>
 #include <queue>
 #include <span>
-#include <system_error>
 #include <tuple>
 #include <unordered_map>
 #include <utility>
@@ -241,14 +240,9 @@ Result<TraceModel> build_trace_model(std::span<const TraceSource> sources, TimeA
     // held (the run's peak is in the complete arrows).
     std::optional<LaneAssignment> lane_assignment;
     threads::Beside<void> lanes;  // (after lane_assignment: destroyed first, it waits)
-    auto start_lanes = [&]() -> threads::Beside<void> {
+    auto start_lanes = [&] {
         LaneAssignment& assignment = lane_assignment.emplace(model);
-        try {
-            return threads::Beside<void>([&assignment] { assignment.run(); }, false);
-        } catch (const std::system_error&) {  // no second thread: here and now
-            assignment.run();
-            return {};
-        }
+        return threads::beside_if<void>(true, [&assignment] { assignment.run(); });
     };
     for (std::uint32_t k = 0; k < sources.size(); ++k) {
         if (sources.size() > 1 && !multi_rank)
