@@ -47,7 +47,7 @@ Status write_trace(std::span<const TraceSource> sources, const TraceOptions& opt
     if (options.overhead) detail::add_overhead_counters(*model);
     switch (options.format) {
         case TraceFormat::Json:
-            // Two threads render the events and make the write system calls in turn
+            // Two threads render the events and make the write system calls, in order
             // (trace_json.cpp), so no BackgroundBuf.
             detail::write_json(*model, out);
             break;

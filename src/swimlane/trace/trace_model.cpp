@@ -27,8 +27,8 @@ namespace {
 /// First-fit lanes per group (lowest free lane, like the converter's Scheduler View), so no two
 /// slices overlap on one track; lane 0 keeps the upstream tid, overflow lanes get `base·100 + j`
 /// (outside every upstream tid range) and the name "<lane>#j". In two steps: the constructor
-/// makes the lists, the bulk of the memory, so that they come from the heap of the thread that
-/// builds the model even when run() is on another (whose own heap would only grow by them).
+/// makes the lists, the bulk of the memory, on the thread that builds the model, before run()
+/// goes to another (from before the process kept one heap for every thread, main.cpp).
 class LaneAssignment {
   public:
     /// Each group's slices in creation order, all groups in one array (counted, then placed).

@@ -337,7 +337,7 @@ Result<TraceModel> build_trace_model(std::span<const TraceSource> sources, TimeA
 
 /// How write_json uses the second core.
 struct JsonRender {
-    /// The events rendered on two threads, each piece written to the stream in turn (for a
+    /// The events rendered on two threads, the pieces written to the stream in order (for a
     /// plain stream; a BlockBuf that compresses is rendered into in place, on one thread).
     bool two_threads = true;
     /// Events rendered as one piece: ~1,000 events are ~150 KB of JSON.
