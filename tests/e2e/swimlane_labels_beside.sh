@@ -4,16 +4,13 @@
 # capture above that: every task slice is named by its kernel from the name map (`_spmd` added
 # for an SPMD task) and by the task its own event-hint names, and every arrow a fan hint lists
 # is listed the other way round by the task at its other end.
-set -eu
-ptune=$1
-build_dir=$2
-gen=$build_dir/tools/swimlane_gen
+set -e
+source "$(dirname "$0")/lib/common.sh"
+gen=$2/tools/swimlane_gen
 [ -x "$gen" ] || exit 77
-scratch=$(mktemp -d)
-trap 'rm -rf "$scratch"' EXIT
-"$gen" --tasks 5000 --spmd-every 3 --out "$scratch/capture" >/dev/null
-"$ptune" swimlane-merge "$scratch/capture" -o "$scratch/trace.json" >/dev/null
-python3 - "$scratch/trace.json" "$scratch/capture/name_map_Synthetic.json" <<'PY'
+"$gen" --tasks 5000 --spmd-every 3 --out "$tmp/capture" >/dev/null
+"$ptune" swimlane-merge "$tmp/capture" -o "$tmp/trace.json" >/dev/null
+python3 - "$tmp/trace.json" "$tmp/capture/name_map_Synthetic.json" <<'PY'
 import json, re, sys
 trace = json.load(open(sys.argv[1]))
 kernels = json.load(open(sys.argv[2]))["callable_id_to_name"]

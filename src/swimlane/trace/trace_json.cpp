@@ -3,258 +3,19 @@
 // per line, streamed through a buffer; provenance in "otherData".
 
 #include <array>
-#include <atomic>
-#include <exception>
-#include <memory>
 #include <mutex>
 #include <stdexcept>
-#include <thread>
-#include <type_traits>
 #include <vector>
 
 #include "background_buf.hpp"
+#include "event_merge.hpp"
 #include "json_sink.hpp"
+#include "piece_writer.hpp"
 #include "ptune/core/threads.hpp"
 
 namespace ptune::swimlane::detail::json_out {
 
-// (No anonymous namespace: JsonWriter's lambdas capture these types, which GCC flags with
-// -Wsubobject-linkage where the unity build includes this file.)
-
-/// Runs `helper` on a second thread while this one runs `main`. When either throws, `stop` tells
-/// the other to finish early, and the exception is rethrown here once both are done.
-template <class Helper, class Main, class Stop>
-void on_two_threads(Helper&& helper, Main&& main, Stop&& stop) {
-    std::exception_ptr helper_failed;
-    std::thread thread = threads::thread_beside([&] {
-        try {
-            helper();
-        } catch (...) {
-            helper_failed = std::current_exception();
-            stop();
-        }
-    });
-    try {
-        main();
-    } catch (...) {
-        stop();
-        thread.join();
-        throw;
-    }
-    thread.join();
-    if (helper_failed) std::rethrow_exception(helper_failed);
-}
-
-/// What an event is: EventMerge's groups of streams, in the order events at one instant come.
-enum EventKind : std::uint8_t { kSliceEvent, kCounterEvent, kFlowStart, kFlowEnd, kKinds };
-
-/// One event of the output: its kind and its index in the model's slices, counters or flows.
-struct EventRef {
-    std::uint32_t index;
-    EventKind kind;
-};
-
-/// Every slice, counter and flow end in (ts, kind, longer first, creation order), a batch at a
-/// time. Each kind is cut into streams, consecutive ranges of its indices, sorted on their own
-/// (slices by (ts, -dur), the others by ts) and merged: the kinds never interleave at one
-/// instant, and within a kind a tie goes to the longer slice, then to the lower stream (the
-/// lower index). From `parallel_from` events on, the streams are sorted on two threads. A
-/// sort's scratch is 8 bytes an item, and the streams are small (an eighth of one kind of flow
-/// ends, a quarter of the slices) so that the two threads' scratches together are what one
-/// thread's was with larger streams: the peak of the run is here (all the orders, 4 bytes an
-/// item, and the scratches).
-class EventMerge {
-  public:
-    EventMerge(const TraceModel& model, std::size_t parallel_from) : m_(model) {
-        // The orders and each thread's scratch are made here, before the sorts, where this
-        // thread's holes can take them (before the process kept one heap for every thread,
-        // main.cpp, the orders the helper made in its own heap raised the run's peak by 1.1 MB
-        // at 20K tasks).
-        std::size_t largest = 0;
-        for (int stream = 0; stream < kStreams; ++stream) {
-            auto [begin, end] = part(stream);
-            order_[stream].resize(end - begin);
-            largest = std::max<std::size_t>(largest, end - begin);
-            size_ += end - begin;
-        }
-        // Streams go to whichever thread is free.
-        std::atomic<int> queued = 0;
-        auto sort_queued = [&](std::vector<std::uint64_t>& items) {
-            for (int stream; (stream = queued++) < kStreams;) sort_stream(stream, items);
-        };
-        std::vector<std::uint64_t> items, helper_items;
-        items.reserve(largest);
-        if (size_ < parallel_from) {
-            sort_queued(items);
-        } else {
-            helper_items.reserve(largest);
-            on_two_threads([&] { sort_queued(helper_items); }, [&] { sort_queued(items); },
-                           [&] { queued = kStreams; });
-        }
-        for (int stream = 0; stream < kStreams; ++stream)
-            with_kind(kind_of(stream), [&](auto k) { advance<k()>(stream); });
-        for (int kind = 0; kind < kKinds; ++kind)
-            with_kind(static_cast<EventKind>(kind), [&](auto k) { choose_best<k()>(); });
-    }
-
-    /// Events in all.
-    std::size_t size() const { return size_; }
-
-    /// The next `limit` events (fewer at the end) into `batch`; false when none are left.
-    bool next(std::vector<EventRef>& batch, std::size_t limit) {
-        batch.clear();
-        while (batch.size() < limit) {
-            int kind = kSliceEvent;  // (kinds in order, so a tie goes to the lower one)
-            for (int other = kCounterEvent; other < kKinds; ++other)
-                if (kind_head_[other] < kind_head_[kind]) kind = other;
-            if (kind_head_[kind] == kDone) break;
-            const int stream = best_[kind];
-            batch.push_back({order_[stream][at_[stream]++], static_cast<EventKind>(kind)});
-            with_kind(static_cast<EventKind>(kind), [&](auto k) { pass<k()>(stream); });
-        }
-        return !batch.empty();
-    }
-
-  private:
-    static constexpr std::int64_t kDone = std::numeric_limits<std::int64_t>::max();
-    /// Streams of each kind, and where each kind's streams begin.
-    static constexpr int kParts[kKinds] = {4, 2, 8, 8};
-    static constexpr int kFirst[kKinds + 1] = {0, 4, 6, 14, 22};
-    static constexpr int kStreams = kFirst[kKinds];
-
-    static constexpr EventKind kind_of(int stream) {
-        return stream < kFirst[1]   ? kSliceEvent
-               : stream < kFirst[2] ? kCounterEvent
-               : stream < kFirst[3] ? kFlowStart
-                                    : kFlowEnd;
-    }
-
-    /// The indices [begin, end) of a stream's slices, counters or flows.
-    std::pair<std::uint32_t, std::uint32_t> part(int stream) const {
-        const EventKind kind = kind_of(stream);
-        const std::size_t count = kind == kSliceEvent     ? m_.slices.size()
-                                  : kind == kCounterEvent ? m_.counters.size()
-                                                          : m_.flows.size();
-        const auto p = static_cast<std::size_t>(stream - kFirst[kind]);
-        const auto parts = static_cast<std::size_t>(kParts[kind]);
-        return {static_cast<std::uint32_t>(count * p / parts),
-                static_cast<std::uint32_t>(count * (p + 1) / parts)};
-    }
-
-    void sort_stream(int stream, std::vector<std::uint64_t>& items) {
-        const std::uint32_t begin = part(stream).first;
-        auto& order = order_[stream];  // (sized by the constructor)
-        for (std::uint32_t i = 0; i < order.size(); ++i) order[i] = begin + i;
-        switch (const EventKind kind = kind_of(stream)) {
-            case kSliceEvent:
-                stable_order(
-                    order, [&](std::uint32_t i) { return time_key(m_.slices[i].ts); },
-                    longer_first(m_.slices), &items);
-                break;
-            case kCounterEvent:
-                stable_order(
-                    order, [&](std::uint32_t i) { return time_key(m_.counters[i].ts); }, KeepTies{},
-                    &items);
-                break;
-            default: {
-                // A flow's time is an offset into its slice, so the key reads the slice too:
-                // the keys are read in flow order, and the slice of the flow kAhead on is
-                // fetched meanwhile, since slices are not in flow order and a large trace's are
-                // far beyond the cache.
-                const bool start = kind == kFlowStart;
-                auto flow_key = [&](std::uint32_t i) {
-                    constexpr std::uint32_t kAhead = 16;
-                    if (i + kAhead < m_.flows.size())
-                        __builtin_prefetch(&m_.slices[m_.flows[i + kAhead].slice(start)]);
-                    return time_key(m_.flow_ts(i, start));
-                };
-                stable_order(order, flow_key, KeepTies{}, &items);
-            }
-        }
-    }
-
-    std::int64_t ts_of(EventKind kind, std::uint32_t i) const {
-        switch (kind) {
-            case kSliceEvent:
-                return m_.slices[i].ts;
-            case kCounterEvent:
-                return m_.counters[i].ts;
-            default:
-                return m_.flow_ts(i, kind == kFlowStart);
-        }
-    }
-
-    /// Calls `f` with `kind` as a compile-time constant (std::integral_constant): the loop over
-    /// events then has a branch less for each choice a kind makes (the merge ~12 % faster).
-    template <class F>
-    static void with_kind(EventKind kind, F&& f) {
-        switch (kind) {
-            case kSliceEvent:
-                return f(std::integral_constant<EventKind, kSliceEvent>{});
-            case kCounterEvent:
-                return f(std::integral_constant<EventKind, kCounterEvent>{});
-            case kFlowStart:
-                return f(std::integral_constant<EventKind, kFlowStart>{});
-            default:
-                return f(std::integral_constant<EventKind, kFlowEnd>{});
-        }
-    }
-
-    /// Past the head of `stream`, of kind `Kind`.
-    template <EventKind Kind>
-    void pass(int stream) {
-        advance<Kind>(stream);
-        choose_best<Kind>();
-    }
-
-    /// Each stream's head time is cached, so merging reads one record per event; the record
-    /// kAhead events on is fetched early, and half-way there a flow's slice (time order is not
-    /// memory order).
-    template <EventKind Kind>
-    void advance(int stream) {
-        const auto& order = order_[stream];
-        const std::size_t at = at_[stream];
-        head_[stream] = at < order.size() ? ts_of(Kind, order[at]) : kDone;
-        constexpr std::size_t kAhead = 16;
-        if (at + kAhead < order.size()) {
-            std::uint32_t i = order[at + kAhead];
-            __builtin_prefetch(Kind == kSliceEvent     ? static_cast<const void*>(&m_.slices[i])
-                               : Kind == kCounterEvent ? static_cast<const void*>(&m_.counters[i])
-                                                       : static_cast<const void*>(&m_.flows[i]));
-        }
-        if (Kind >= kFlowStart && at + kAhead / 2 < order.size())
-            __builtin_prefetch(
-                &m_.slices[m_.flows[order[at + kAhead / 2]].slice(Kind == kFlowStart)]);
-    }
-
-    /// The stream of `Kind` whose head comes first: the earliest, at one time the longer slice,
-    /// then the lower stream. Kept between events and found again only for the kind an event
-    /// came from.
-    template <EventKind Kind>
-    void choose_best() {
-        int best = kFirst[Kind];
-        for (int stream = best + 1; stream < kFirst[Kind + 1]; ++stream) {
-            if (head_[stream] > head_[best]) continue;
-            if (head_[stream] < head_[best] || (Kind == kSliceEvent && head_[stream] != kDone &&
-                                                m_.slices[order_[stream][at_[stream]]].dur >
-                                                    m_.slices[order_[best][at_[best]]].dur))
-                best = stream;
-        }
-        best_[Kind] = best;
-        kind_head_[Kind] = head_[best];
-    }
-
-    const TraceModel& m_;
-    std::vector<std::uint32_t> order_[kStreams];
-    std::size_t at_[kStreams] = {};
-    std::int64_t head_[kStreams] = {};
-    int best_[kKinds] = {};
-    std::int64_t kind_head_[kKinds] = {};  ///< head_[best_[kind]]
-    std::size_t size_ = 0;
-};
-
 struct Piece;
-class PieceWriter;
 
 class JsonWriter {
   public:
@@ -333,7 +94,6 @@ class JsonWriter {
     /// is most of a run, and the second core would otherwise only write.
     void events(const JsonRender& how);
     friend struct Piece;
-    friend class PieceWriter;
 
     /// One batch of events, each record and what it points at fetched a few events early
     /// (time order is not memory order: a large trace would wait for memory at every event).
@@ -712,93 +472,15 @@ struct Piece {
         writer.render_batch(events);
         writer.out_.flush();
     }
+    std::string_view written() const { return rendered.written(); }
+    void clear() {
+        rendered.clear();
+        writer.out_.reopen();
+    }
     GrowingBuf rendered;
     std::ostream stream;
     JsonWriter writer;
     std::uint64_t number = 0;  ///< the batch's place in the output
-};
-
-/// The pieces of a two-thread rendering and their writing in order. A rendered piece whose
-/// turn has not come waits in memory while its thread goes on with another piece, and
-/// whichever thread writes piece n also writes the pieces after it that are ready: a thread
-/// waits only when every piece is in use (each waited for the other's write, ~4 % of the
-/// run's CPU at 20K tasks, when a thread had one piece).
-class PieceWriter {
-  public:
-    /// Pieces for writing through `owner`'s stream.
-    explicit PieceWriter(JsonWriter& owner) : owner_(owner) {
-        for (auto& piece : pieces_) {
-            piece = std::make_unique<Piece>(owner.m_);
-            free_.push_back(piece.get());
-        }
-    }
-    /// A piece to render into, once one is free; nullptr once stopped.
-    Piece* free_piece() {
-        std::unique_lock lock(mutex_);
-        freed_.wait(lock, [&] { return stopped_ || !free_.empty(); });
-        if (stopped_) return nullptr;
-        Piece* piece = free_.back();
-        free_.pop_back();
-        return piece;
-    }
-    /// Returns a piece that was not rendered into.
-    void give_back(Piece* piece) {
-        std::lock_guard lock(mutex_);
-        free_.push_back(piece);
-        freed_.notify_all();
-    }
-    /// Hands over a rendered piece, and writes the pieces that are ready from the one whose
-    /// turn it is on. The turn moves on only once its piece is written, so no two threads
-    /// write at once: the one that took the piece writes the ready ones after it too.
-    void written_in_turn(Piece* piece) {
-        std::unique_lock lock(mutex_);
-        ready_[piece->number % kPieces] = piece;
-        while (!stopped_ && ready_[next_ % kPieces] != nullptr) {
-            Piece* turn = std::exchange(ready_[next_ % kPieces], nullptr);
-            lock.unlock();
-            const bool ok = write(*turn);
-            lock.lock();
-            ++next_;
-            free_.push_back(turn);
-            if (!ok) stopped_ = true;
-            freed_.notify_all();
-        }
-    }
-    /// Stops: no piece is handed out or written any more.
-    void stop() {
-        std::lock_guard lock(mutex_);
-        stopped_ = true;
-        freed_.notify_all();
-    }
-    bool stopped() {
-        std::lock_guard lock(mutex_);
-        return stopped_;
-    }
-
-  private:
-    /// One being rendered by each thread, one being written or waiting its turn (a fourth
-    /// measured no faster and its buffer is memory).
-    static constexpr std::size_t kPieces = 3;
-
-    /// Writes `piece` to the output and clears it.
-    bool write(Piece& piece) {
-        const std::string_view bytes = piece.rendered.written();
-        owner_.out_stream_.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-        piece.rendered.clear();
-        piece.writer.out_.reopen();
-        return owner_.out_stream_.good();
-    }
-
-    JsonWriter& owner_;
-    std::array<std::unique_ptr<Piece>, kPieces> pieces_;
-    std::mutex mutex_;
-    threads::SpinningCondition freed_{threads::Spinner()};
-    std::vector<Piece*> free_;
-    /// Rendered pieces by number % kPieces: at most kPieces numbers are out at once, from
-    /// next_ on, so each has a slot of its own.
-    std::array<Piece*, kPieces> ready_ = {};
-    std::uint64_t next_ = 0;  ///< the number of the piece whose turn it is
-    bool stopped_ = false;
 };
 
 void JsonWriter::events(const JsonRender& how) {
@@ -811,7 +493,7 @@ void JsonWriter::events(const JsonRender& how) {
         return;
     }
     out_.flush();  // the metadata before the events
-    PieceWriter pieces(*this);
+    PieceWriter<Piece> pieces(out_stream_, m_);
     const bool nothing_before = first_;
     const threads::Spinner spinner;
     std::mutex merging;
