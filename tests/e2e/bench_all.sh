@@ -4,7 +4,8 @@
 # raw samples, it is recorded under tools/bench-history/-style names, and the gate fails (exit 1)
 # when a recorded run of this machine used 50 % less peak memory than this one, and leaves a run
 # of another machine out. Runs one small benchmark
-# (bench-mem-report-dump, 20 functions); it times nothing: no assertion reads a time.
+# (bench-mem-report-dump at its quick size, 500 functions x 64 tiles); it times nothing: no
+# assertion reads a time.
 # Usage: bench_all.sh PTUNE BUILD_DIR
 set -uo pipefail
 ptune=$1
