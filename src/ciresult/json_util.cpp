@@ -9,6 +9,39 @@
 
 namespace ptune::ciresult {
 
+namespace {
+
+/// The 1-based line of the first `number` that stands as a value in `text` (outside strings,
+/// not part of a longer number); 0 when there is none.
+std::size_t line_of_number(std::string_view text, std::string_view number) {
+    if (number.empty()) return 0;
+    auto in_number = [](char c) {
+        return (c >= '0' && c <= '9') || c == '.' || c == '-' || c == '+' || c == 'e' || c == 'E';
+    };
+    std::size_t line = 1;
+    bool in_string = false;
+    for (std::size_t at = 0; at < text.size(); ++at) {
+        const char c = text[at];
+        if (c == '\n') {
+            ++line;
+        } else if (in_string) {
+            if (c == '\\')
+                ++at;  // (an escaped quote does not end the string)
+            else if (c == '"')
+                in_string = false;
+        } else if (c == '"') {
+            in_string = true;
+        } else if (text.compare(at, number.size(), number) == 0 &&
+                   (at == 0 || !in_number(text[at - 1])) &&
+                   (at + number.size() == text.size() || !in_number(text[at + number.size()]))) {
+            return line;
+        }
+    }
+    return 0;
+}
+
+}  // namespace
+
 Result<nlohmann::json> parse_json_document(std::string_view text, const std::string& source) {
     try {
         return nlohmann::json::parse(text.begin(), text.end());
@@ -22,6 +55,19 @@ Result<nlohmann::json> parse_json_document(std::string_view text, const std::str
             message = message.substr(colon + 2);
         return Error{fmt::format("not valid JSON: {}", message), source, line,
                      ExitCode::InputError};
+    } catch (const nlohmann::json::exception& e) {
+        // A number beyond double ("1e999": out_of_range.406) is found by the parser, but its
+        // exception carries no position: the line is that of the number's text.
+        std::string_view message = e.what();  // "[json.exception.out_of_range.406] number …"
+        if (auto tag_end = message.find("] "); tag_end != std::string_view::npos)
+            message.remove_prefix(tag_end + 2);
+        std::string_view number;
+        if (auto open = message.find("parsing '"); open != std::string_view::npos) {
+            number = message.substr(open + 9);
+            number = number.substr(0, number.rfind('\''));
+        }
+        return Error{fmt::format("not valid JSON: {}", message), source,
+                     line_of_number(text, number), ExitCode::InputError};
     }
 }
 

@@ -17,7 +17,8 @@ struct DocumentError {
     std::string message;
 };
 
-/// Parses `text`; a syntax error is an Error naming `source` and the 1-based line.
+/// Parses `text`; a syntax error or a number beyond double is an Error (exit 2) naming `source`
+/// and the 1-based line.
 Result<nlohmann::json> parse_json_document(std::string_view text, const std::string& source);
 
 /// parse_json_document() of a document that must be an object: otherwise the error

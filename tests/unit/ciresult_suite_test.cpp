@@ -108,6 +108,24 @@ TEST_CASE("ciresult: bad suite input", "[ciresult]") {
     CHECK(syntax.error().line == 3);
 }
 
+TEST_CASE("ciresult: a number beyond double is an input error at its line", "[ciresult]") {
+    // nlohmann reports it as out_of_range, not parse_error: it once escaped as an internal
+    // error (exit 3; found by tools/fuzz-long, tests/fuzz/regressions/ciresult/).
+    Diagnostics d;
+    const std::string text =
+        "{\"note\": \"seed 1e999, \\\" 1e999\",\n \"x\": 1e99,\n \"cases\": [1e999]}";
+    auto suite = parse_suite_result(text, "s.json", d);
+    REQUIRE_FALSE(suite);
+    CHECK(suite.error().code == ExitCode::InputError);
+    CHECK(suite.error().file == "s.json");
+    CHECK(suite.error().line == 3);  // not the string on line 1
+    CHECK(suite.error().message == "not valid JSON: number overflow parsing '1e999'");
+    auto execution = parse_execution("{\"suite_exit_code\":\n-1e400}", "execution.json");
+    REQUIRE_FALSE(execution);
+    CHECK(execution.error().line == 2);
+    CHECK(execution.error().code == ExitCode::InputError);
+}
+
 TEST_CASE("ciresult: execution.json", "[ciresult]") {
     auto e = parse_execution(
         R"({"phase": "publish", "errors": [{"phase": "suite", "error": "exit 3"}], "suite_exit_code": 3, "step_outcome": "failure"})",
