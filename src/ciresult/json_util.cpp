@@ -66,8 +66,11 @@ Result<nlohmann::json> parse_json_document(std::string_view text, const std::str
             number = message.substr(open + 9);
             number = number.substr(0, number.rfind('\''));
         }
-        return Error{fmt::format("not valid JSON: {}", message), source,
-                     line_of_number(text, number), ExitCode::InputError};
+        // (the number's text is the input's: a line of digits is cut, as a terminal shows it)
+        constexpr std::size_t kShown = 120;
+        return Error{fmt::format("not valid JSON: {}{}", message.substr(0, kShown),
+                                 message.size() > kShown ? "..." : ""),
+                     source, line_of_number(text, number), ExitCode::InputError};
     }
 }
 

@@ -124,6 +124,12 @@ TEST_CASE("ciresult: a number beyond double is an input error at its line", "[ci
     REQUIRE_FALSE(execution);
     CHECK(execution.error().line == 2);
     CHECK(execution.error().code == ExitCode::InputError);
+    const std::string digits(5000, '3');
+    auto long_number = parse_execution("{\"phase\":\n\n" + digits + "e999}", "execution.json");
+    REQUIRE_FALSE(long_number);
+    CHECK(long_number.error().line == 3);
+    CHECK(long_number.error().message.size() == 16 + 120 + 3);  // "not valid JSON: " … "..."
+    CHECK(long_number.error().message.ends_with("333..."));
 }
 
 TEST_CASE("ciresult: execution.json", "[ciresult]") {
