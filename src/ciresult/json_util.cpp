@@ -66,7 +66,7 @@ Result<nlohmann::json> parse_json_document(std::string_view text, const std::str
             number = message.substr(open + 9);
             number = number.substr(0, number.rfind('\''));
         }
-        // (the number's text is the input's: a line of digits is cut, as a terminal shows it)
+        // (the number is the input's text, perhaps thousands of digits: the message is cut)
         constexpr std::size_t kShown = 120;
         return Error{fmt::format("not valid JSON: {}{}", message.substr(0, kShown),
                                  message.size() > kShown ? "..." : ""),
