@@ -15,6 +15,7 @@
 #include "ptune/bench/summary.hpp"
 #include "ptune/core/found_files.hpp"
 #include "ptune/core/io.hpp"
+#include "ptune/core/json_document.hpp"
 #include "ptune/core/text.hpp"
 #include "report_parser.hpp"
 #include "strace.hpp"
@@ -376,21 +377,9 @@ Result<std::vector<BenchCase>> read_summary_json(const std::string& path,
                                                  Diagnostics& diagnostics) {
     auto text = io::read_file(path);
     if (!text) return text.error();
-    nlohmann::json document;
-    try {
-        document = nlohmann::json::parse(*text);
-    } catch (const nlohmann::json::parse_error& error) {
-        // error.byte is 1-based and one past the offending character.
-        std::size_t offset =
-            std::min<std::size_t>(error.byte == 0 ? 0 : error.byte - 1, text->size());
-        std::size_t line = io::count_newlines(text->data(), text->data() + offset) + 1;
-        return Error{fmt::format("not valid JSON (truncated or damaged): {}",
-                                 clip_for_message(error.what(), 200)),
-                     path, line, ExitCode::InputError};
-    } catch (const nlohmann::json::exception& error) {  // e.g. a number beyond double
-        return Error{fmt::format("not valid JSON: {}", clip_for_message(error.what(), 200)), path,
-                     0, ExitCode::InputError};
-    }
+    auto parsed = json_document::parse(*text, path);
+    if (!parsed) return parsed.error();
+    const nlohmann::json& document = *parsed;
     if (!document.is_object() || !document.contains("cases") || !document["cases"].is_array()) {
         return Error{"not a bench-summary JSON output (no \"cases\" array)", path, 0,
                      ExitCode::InputError};

@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "json_util.hpp"
+#include "ptune/core/json_document.hpp"
 #include "ptune/core/stats.hpp"
 #include "ptune/core/text.hpp"
 
@@ -45,7 +46,7 @@ std::size_t count_of(const json& value, const char* what) {
 }  // namespace
 
 Result<Manifest> parse_manifest(std::string_view text, const std::string& source) {
-    auto document = parse_json_document(text, source);
+    auto document = json_document::parse(text, source);
     if (!document) return document.error();
     Manifest manifest;
     manifest.source = source;
@@ -239,7 +240,7 @@ DailyResult evaluate_raw_result(std::string_view text, const std::string& source
                                 const std::optional<Expectation>& expected) {
     DailyResult result;
     result.source = source;
-    auto document = parse_json_document(text, source);
+    auto document = json_document::parse(text, source);
     if (!document) {
         fail(result, document.error().message);
         result.malformed = true;

@@ -7,76 +7,13 @@
 
 #include <fmt/format.h>
 
+#include "ptune/core/json_document.hpp"
+
 namespace ptune::ciresult {
-
-namespace {
-
-/// The 1-based line of the first `number` that stands as a value in `text` (outside strings,
-/// not part of a longer number); 0 when there is none.
-std::size_t line_of_number(std::string_view text, std::string_view number) {
-    if (number.empty()) return 0;
-    auto in_number = [](char c) {
-        return (c >= '0' && c <= '9') || c == '.' || c == '-' || c == '+' || c == 'e' || c == 'E';
-    };
-    std::size_t line = 1;
-    bool in_string = false;
-    for (std::size_t at = 0; at < text.size(); ++at) {
-        const char c = text[at];
-        if (c == '\n') {
-            ++line;
-        } else if (in_string) {
-            if (c == '\\')
-                ++at;  // (an escaped quote does not end the string)
-            else if (c == '"')
-                in_string = false;
-        } else if (c == '"') {
-            in_string = true;
-        } else if (text.compare(at, number.size(), number) == 0 &&
-                   (at == 0 || !in_number(text[at - 1])) &&
-                   (at + number.size() == text.size() || !in_number(text[at + number.size()]))) {
-            return line;
-        }
-    }
-    return 0;
-}
-
-}  // namespace
-
-Result<nlohmann::json> parse_json_document(std::string_view text, const std::string& source) {
-    try {
-        return nlohmann::json::parse(text.begin(), text.end());
-    } catch (const nlohmann::json::parse_error& e) {
-        const std::size_t at = std::min<std::size_t>(e.byte, text.size());
-        const std::size_t line =
-            1 + static_cast<std::size_t>(std::count(text.begin(), text.begin() + at, '\n'));
-        std::string message = e.what();
-        // "[json.exception.parse_error.101] parse error at line 1, column 5: ..." -> the reason
-        if (auto colon = message.find(": "); colon != std::string::npos)
-            message = message.substr(colon + 2);
-        return Error{fmt::format("not valid JSON: {}", message), source, line,
-                     ExitCode::InputError};
-    } catch (const nlohmann::json::exception& e) {
-        // A number beyond double ("1e999": out_of_range.406) is found by the parser, but its
-        // exception carries no position: the line is that of the number's text.
-        std::string_view message = e.what();  // "[json.exception.out_of_range.406] number …"
-        if (auto tag_end = message.find("] "); tag_end != std::string_view::npos)
-            message.remove_prefix(tag_end + 2);
-        std::string_view number;
-        if (auto open = message.find("parsing '"); open != std::string_view::npos) {
-            number = message.substr(open + 9);
-            number = number.substr(0, number.rfind('\''));
-        }
-        // (the number is the input's text, perhaps thousands of digits: the message is cut)
-        constexpr std::size_t kShown = 120;
-        return Error{fmt::format("not valid JSON: {}{}", message.substr(0, kShown),
-                                 message.size() > kShown ? "..." : ""),
-                     source, line_of_number(text, number), ExitCode::InputError};
-    }
-}
 
 Result<nlohmann::json> parse_json_object(std::string_view text, const std::string& source,
                                          std::string_view what) {
-    auto document = parse_json_document(text, source);
+    auto document = json_document::parse(text, source);
     if (document && !document->is_object())
         return Error{fmt::format("{} is not a JSON object", what), source, 1, ExitCode::InputError};
     return document;

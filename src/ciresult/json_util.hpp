@@ -1,5 +1,5 @@
 #pragma once
-// JSON helpers private to ciresult: a parse that names the line of a syntax error, typed member
+// JSON helpers private to ciresult: a parse of a document that must be an object, typed member
 // access that throws DocumentError, and the line of a string in the text.
 
 #include <string>
@@ -17,11 +17,7 @@ struct DocumentError {
     std::string message;
 };
 
-/// Parses `text`; a syntax error or a number beyond double is an Error (exit 2) naming `source`
-/// and the 1-based line.
-Result<nlohmann::json> parse_json_document(std::string_view text, const std::string& source);
-
-/// parse_json_document() of a document that must be an object: otherwise the error
+/// json_document::parse() of a document that must be an object: otherwise the error
 /// `<what> is not a JSON object` at line 1.
 Result<nlohmann::json> parse_json_object(std::string_view text, const std::string& source,
                                          std::string_view what);

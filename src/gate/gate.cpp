@@ -12,6 +12,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "ptune/core/json_document.hpp"
 #include "ptune/core/stats.hpp"
 
 namespace ptune::gate {
@@ -108,12 +109,6 @@ bool is_ignored(std::string_view name, const std::vector<std::string>& patterns)
 
 namespace {
 
-std::size_t line_of_offset(std::string_view text, std::size_t offset) {
-    offset = std::min(offset, text.size());
-    return 1 + static_cast<std::size_t>(
-                   std::count(text.begin(), text.begin() + static_cast<long>(offset), '\n'));
-}
-
 Result<double> config_number(const nlohmann::json& value, const std::string& key,
                              const std::string& source) {
     if (!value.is_number() || !(value.get<double>() >= 0.0)) {
@@ -147,17 +142,13 @@ Status read_tolerance(const nlohmann::json& object, const std::string& where,
 }  // namespace
 
 Result<Config> parse_config(std::string_view text, const std::string& source) {
-    nlohmann::json document;
-    try {
-        document = nlohmann::json::parse(text);
-    } catch (const nlohmann::json::parse_error& error) {
-        return Error{fmt::format("config is not valid JSON: {}", error.what()), source,
-                     line_of_offset(text, error.byte == 0 ? 0 : error.byte - 1),
-                     ExitCode::InputError};
-    } catch (const nlohmann::json::exception& error) {  // e.g. a number beyond double
-        return Error{fmt::format("config is not valid JSON: {}", error.what()), source, 0,
-                     ExitCode::InputError};
+    auto parsed = json_document::parse(text, source);
+    if (!parsed) {
+        Error error = parsed.error();
+        error.message.insert(0, "config is ");
+        return error;
     }
+    const nlohmann::json& document = *parsed;
     if (!document.is_object()) {
         return Error{"config must be a JSON object", source, 1, ExitCode::InputError};
     }

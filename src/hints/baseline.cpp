@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "ptune/core/json_document.hpp"
 #include "ptune/core/version.hpp"
 #include "ptune/hints/lint.hpp"
 
@@ -20,12 +21,13 @@ Result<Baseline> parse_baseline(std::string_view text, const std::string& source
     auto fail = [&](std::string message) {
         return Error{std::move(message), source, 0, ExitCode::InputError};
     };
-    nlohmann::json document;
-    try {
-        document = nlohmann::json::parse(text);
-    } catch (const nlohmann::json::exception& e) {  // parse errors, number overflow
-        return fail(fmt::format("not a baseline: invalid JSON ({})", e.what()));
+    auto parsed = json_document::parse(text, source);
+    if (!parsed) {
+        Error error = parsed.error();
+        error.message.insert(0, "not a baseline: ");
+        return error;
     }
+    nlohmann::json& document = *parsed;
     if (!document.is_object() || document.value("kind", "") != kBaselineKind ||
         !document.contains("entries") || !document["entries"].is_array()) {
         return fail(fmt::format(

@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "ptune/core/json_document.hpp"
 #include "ptune/core/stats.hpp"
 
 namespace ptune::rules {
@@ -195,12 +196,9 @@ Result<Catalogue> Catalogue::builtin() {
 }
 
 Status Catalogue::merge_json(std::string_view text, const std::string& source) {
-    nlohmann::json document;
-    try {
-        document = nlohmann::json::parse(text);
-    } catch (const nlohmann::json::exception& e) {  // parse errors, number overflow
-        return rules_error(source, fmt::format("not valid JSON: {}", e.what()));
-    }
+    auto parsed = json_document::parse(text, source);
+    if (!parsed) return parsed.error();
+    nlohmann::json& document = *parsed;
     if (!document.is_object() || !document.contains("rules") || !document["rules"].is_array()) {
         return rules_error(source, "expected an object with a \"rules\" array");
     }

@@ -1,0 +1,29 @@
+#pragma once
+/// @file json_document.hpp
+/// Small JSON documents read whole (configs, baselines, rule files, CI result files, a
+/// bench-summary JSON output): one parse whose every failure is an input error at the line where
+/// it stands. nlohmann reports a syntax error with a byte offset but a number beyond double
+/// (`1e999`) as another exception kind with no position; readers that wrapped the parse
+/// themselves forgot that kind twice, and it reached the user as an internal error (exit 3).
+
+#include <string>
+#include <string_view>
+
+#include <nlohmann/json.hpp>
+
+#include "ptune/core/error.hpp"
+
+namespace ptune::json_document {
+
+/// Longest reason a parse error's message quotes; nlohmann's reason repeats the offending token,
+/// which for a number or a string may be thousands of characters.
+inline constexpr std::size_t kReasonShown = 120;
+
+/// Parses `text`. A syntax error, a document cut short or a number beyond double is
+/// `Error{"not valid JSON: <reason>", source, line, ExitCode::InputError}`: the reason is
+/// nlohmann's without its `[json.exception…]` tag and position, cut at kReasonShown characters
+/// (then `...`) and valid UTF-8; the line is 1-based, that of the offending character (of the
+/// number for an overflow, of the last non-blank character when the document ends early).
+Result<nlohmann::json> parse(std::string_view text, const std::string& source);
+
+}  // namespace ptune::json_document
