@@ -15,6 +15,7 @@
 
 #include "ptune/core/discover.hpp"
 #include "ptune/core/io.hpp"
+#include "ptune/core/json_document.hpp"
 #include "ptune/core/text.hpp"
 #include "ptune/swimlane/discover.hpp"
 
@@ -95,9 +96,10 @@ std::string rank_list(const std::vector<int>& ranks) {
 
 Result<DispatchIdentity> parse_dispatch_identity(std::string_view text, const std::string& source,
                                                  int rank, int dispatch) {
-    nlohmann::json doc = nlohmann::json::parse(text, nullptr, false);
-    if (doc.is_discarded() || !doc.is_object())
-        return input_error("dispatch identity is not a JSON object", source);
+    auto parsed = json_document::parse(text, source);
+    if (!parsed) return parsed.error();
+    const nlohmann::json& doc = *parsed;
+    if (!doc.is_object()) return input_error("dispatch identity is not a JSON object", source);
     auto version = doc.find("schema_version");
     if (version == doc.end() || !version->is_number_integer() || version->get<std::int64_t>() != 1)
         return input_error("unsupported dispatch identity schema (schema_version must be 1)",
@@ -470,7 +472,9 @@ void note_missing_ranks(Tree& tree, const Selection& selection,
 
 Result<DistributedMeta> parse_distributed_meta(std::string_view text, const std::string& source) {
     auto bad = [&](std::string message) { return input_error(std::move(message), source); };
-    nlohmann::json doc = nlohmann::json::parse(text, nullptr, false);
+    auto parsed = json_document::parse(text, source);
+    if (!parsed) return parsed.error();
+    const nlohmann::json& doc = *parsed;
     if (!doc.is_object()) return bad("distributed_meta.json is not a JSON object");
     const auto schema = doc.find("schema");
     if (schema == doc.end() || !schema->is_number_integer() || *schema != 2)
@@ -514,7 +518,13 @@ Result<DistributedMeta> parse_distributed_meta(std::string_view text, const std:
 }
 
 Result<std::string> parse_dispatch_program(std::string_view text, const std::string& source) {
-    nlohmann::json doc = nlohmann::json::parse(text, nullptr, false);
+    auto parsed = json_document::parse(text, source);
+    if (!parsed) {
+        Error error = parsed.error();
+        error.message += "; labels stay anonymous";
+        return error;
+    }
+    const nlohmann::json& doc = *parsed;
     const auto program = doc.is_object() ? doc.find("program") : doc.end();
     if (!doc.is_object() || program == doc.end() || !program->is_string() ||
         program->get<std::string>().empty())
@@ -525,7 +535,9 @@ Result<std::string> parse_dispatch_program(std::string_view text, const std::str
 
 Result<BinaryContext> parse_binary_context(std::string_view text, const std::string& source) {
     auto bad = [&](std::string message) { return input_error(std::move(message), source); };
-    nlohmann::json doc = nlohmann::json::parse(text, nullptr, false);
+    auto parsed = json_document::parse(text, source);
+    if (!parsed) return parsed.error();
+    const nlohmann::json& doc = *parsed;
     if (!doc.is_object()) return bad("binary_context.json is not a JSON object");
     const auto schema = doc.find("schema");
     if (schema == doc.end() || !schema->is_number_integer() || *schema != 1)

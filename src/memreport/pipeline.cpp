@@ -12,6 +12,7 @@
 
 #include "ptune/core/discover.hpp"
 #include "ptune/core/io.hpp"
+#include "ptune/core/json_document.hpp"
 #include "ptune/core/text.hpp"
 #include "ptune/memreport/parser.hpp"
 #include "ptune/memreport/pass_dump.hpp"
@@ -135,7 +136,13 @@ Result<std::optional<Backend>> backend_type_of(const fs::path& meta, Diagnostics
     constexpr std::size_t kMaxMetaBytes = 16u << 20;
     auto text = io::read_file(meta.string(), kMaxMetaBytes);
     if (!text) return text.error();
-    auto document = nlohmann::json::parse(*text, nullptr, false);
+    auto parsed = json_document::parse(*text, meta.string());
+    if (!parsed) {
+        diagnostics.warn(meta.string(), parsed.error().line,
+                         parsed.error().message + "; a2a3 is assumed");
+        return std::optional<Backend>();
+    }
+    nlohmann::json& document = *parsed;
     if (!document.is_object() || !document.contains("backend_type") ||
         !document["backend_type"].is_string()) {
         return std::optional<Backend>();

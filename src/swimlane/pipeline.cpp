@@ -108,7 +108,7 @@ Result<HostAlignmentInput> load_host_alignment(const std::filesystem::path& reco
         if (identity)
             input.sidecar = *identity;
         else
-            diagnostics.warn(sidecar.string(), 0,
+            diagnostics.warn(sidecar.string(), identity.error().line,
                              "dispatch identity not usable: " + identity.error().message);
     }
     return input;

@@ -26,7 +26,19 @@ printf '{"program": ' >"$run/dfx_outputs/rank1/d0/dispatch_program.json"
 timeout 60 "$ptune" swimlane-analyze "$run/dfx_outputs" >"$tmp/out" 2>"$tmp/err"
 [ $? -le 1 ] || bad "a damaged meta stopped the analysis: $(cat "$tmp/err")"
 grep -q "unknown schema (3; ptune reads 2); the run is read without it" "$tmp/err" || bad "unknown schema not said: $(cat "$tmp/err")"
-grep -q "dispatch_program.json has no program name" "$tmp/err" || bad "broken program file not said"
+grep -q "rank1/d0/dispatch_program.json:1: not valid JSON: .*; labels stay anonymous" "$tmp/err" ||
+    bad "broken program file not said: $(cat "$tmp/err")"
 grep -q "dispatch program demo_test: rank0/d0" "$tmp/err" || bad "rank0's program lost: $(cat "$tmp/err")"
+[ -s "$tmp/out" ] || bad "no analysis printed"
+
+# Cut mid-write: the meta's line is named; a program file without a name is said as such.
+printf '{\n  "schema": 2,\n  "platform": ' >"$run/distributed_meta.json"
+printf '{"program": ""}' >"$run/dfx_outputs/rank1/d0/dispatch_program.json"
+timeout 60 "$ptune" swimlane-analyze "$run/dfx_outputs" >"$tmp/out" 2>"$tmp/err"
+[ $? -le 1 ] || bad "a cut meta stopped the analysis: $(cat "$tmp/err")"
+grep -q "distributed_meta.json:3: not valid JSON: syntax error .*unexpected end of input" "$tmp/err" ||
+    bad "cut meta not said at its line: $(cat "$tmp/err")"
+grep -q "rank1/d0/dispatch_program.json: dispatch_program.json has no program name; labels stay anonymous" "$tmp/err" ||
+    bad "nameless program file not said: $(cat "$tmp/err")"
 [ -s "$tmp/out" ] || bad "no analysis printed"
 exit $fail

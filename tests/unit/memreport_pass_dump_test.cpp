@@ -8,6 +8,8 @@
 #include <sstream>
 #include <tuple>
 
+#include <unistd.h>
+
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
@@ -295,6 +297,24 @@ TEST_CASE("discovery: the newest dump by its NN, never an earlier pass; backend 
     Analysis option = load(data_path("tree_dump_ptoas"), diagnostics, forced);
     CHECK(option.choice.source == "option");
     CHECK(option.report.functions[1].find("Vec")->limit_bytes == 184u * 1024);
+}
+
+TEST_CASE("a damaged compiled_meta.json is said at its line, and a2a3 is assumed",
+          "[memreport][dump][pipeline][malformed]") {
+    const fs::path tree =
+        fs::temp_directory_path() / ("ptune-memreport-meta-" + std::to_string(::getpid()));
+    fs::remove_all(tree);
+    fs::copy(data_path("tree_dump_only"), tree, fs::copy_options::recursive);
+    const fs::path meta = tree / "build_output/Demo_20260901_090000/compiled_meta.json";
+    REQUIRE(fs::exists(meta));
+    std::ofstream(meta) << "{\n  \"backend_type\": \"Ascend950";  // cut mid-write
+    Diagnostics diagnostics;
+    Analysis analysis = load(tree.string(), diagnostics);
+    CHECK(analysis.choice.backend == Backend::A2A3);
+    CHECK(analysis.choice.source == "assumed");
+    CHECK(has_warning(diagnostics, 2, "not valid JSON: syntax error"));
+    CHECK(has_warning(diagnostics, 2, "; a2a3 is assumed"));
+    fs::remove_all(tree);
 }
 
 TEST_CASE("damaged dumps: clear messages with the dump line, the rest of the table kept",

@@ -13,6 +13,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "ptune/core/json_document.hpp"
 #include "ptune/host/log.hpp"
 
 namespace ptune::swimlane {
@@ -123,9 +124,11 @@ std::vector<HostWindow> host_windows(const std::vector<HostSpan>& spans) {
 }
 
 Result<DispatchIdentity> read_dispatch_identity(std::string_view text, std::string_view source) {
-    nlohmann::json j = nlohmann::json::parse(text, nullptr, false);
-    if (j.is_discarded() || !j.is_object())
-        return Error{"dispatch identity is not a JSON object", std::string(source), 0,
+    auto parsed = json_document::parse(text, std::string(source));
+    if (!parsed) return parsed.error();
+    const nlohmann::json& j = *parsed;
+    if (!j.is_object())
+        return Error{"dispatch identity is not a JSON object", std::string(source), 1,
                      ExitCode::InputError};
     auto integer = [&](const char* key) -> std::optional<std::int64_t> {
         auto it = j.find(key);
