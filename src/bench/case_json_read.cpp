@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "ptune/core/json_document.hpp"
 #include "ptune/core/text.hpp"
 
 namespace ptune::bench {
@@ -220,11 +221,12 @@ Result<BenchCase> case_from_json(const json& value, const std::string& source) {
             bench_case.blocks.empty() ? SourceRef{source, 0} : bench_case.blocks.front().source;
         return bench_case;
     } catch (const JsonError& error) {
-        return Error{
-            fmt::format("case {}: {}",
-                        value.is_object() && value.contains("case") ? value["case"].dump() : "?",
-                        error.message),
-            source, 0, ExitCode::InputError};
+        return Error{fmt::format("case {}: {}",
+                                 value.is_object() && value.contains("case")
+                                     ? json_document::dump(value["case"])
+                                     : "?",
+                                 error.message),
+                     source, 0, ExitCode::InputError};
     } catch (const json::exception& error) {
         return Error{fmt::format("malformed bench-summary case: {}", error.what()), source, 0,
                      ExitCode::InputError};

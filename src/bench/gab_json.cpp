@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "ptune/core/json_document.hpp"
 #include "ptune/core/stats.hpp"
 
 namespace ptune::bench {
@@ -19,7 +20,7 @@ void GabJsonWriter::add(const GabBench& bench) {
                                   {"value", bench.value_us},
                                   {"extra", fmt::format("verdict: {}; baseline: {}; delta: {}",
                                                         bench.verdict, baseline, delta)}};
-    const std::string text = entry.dump(2, ' ', false, nlohmann::json::error_handler_t::replace);
+    const std::string text = json_document::dump(entry, 2);
     out_ << (first_ ? "[\n  " : ",\n  ");
     first_ = false;
     std::size_t from = 0;

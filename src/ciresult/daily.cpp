@@ -228,9 +228,10 @@ bool correctness_passed(const json& root, DailyResult& result) {
     if (!passed.is_boolean()) throw DocumentError{"passed is not a boolean"};
     if (passed.get<bool>()) return true;
     const json& error = root.contains("error") ? root["error"] : json();
-    fail(result, fmt::format("correctness failed: {}", error.is_string() ? error.get<std::string>()
-                                                       : error.is_null() ? std::string("None")
-                                                                         : error.dump()));
+    fail(result,
+         fmt::format("correctness failed: {}", error.is_string() ? error.get<std::string>()
+                                               : error.is_null() ? std::string("None")
+                                                                 : json_document::dump(error)));
     return false;
 }
 

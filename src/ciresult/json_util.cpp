@@ -44,7 +44,7 @@ std::string string_member(const nlohmann::json& object, const char* key) {
 
 std::size_t line_of_string(std::string_view text, const std::string& value,
                            std::size_t occurrence) {
-    const std::string needle = nlohmann::json(value).dump();
+    const std::string needle = json_document::dump(nlohmann::json(value));
     std::size_t at = 0;
     for (std::size_t n = 0; n < occurrence; ++n) {
         at = text.find(needle, n == 0 ? 0 : at + 1);
@@ -62,7 +62,8 @@ std::vector<std::size_t> lines_of_strings(std::string_view text,
     std::vector<std::string> needles(values.size());
     std::unordered_map<std::string_view, std::vector<std::size_t>> wanted;  // inside -> values
     std::size_t longest = 0;
-    for (std::size_t i = 0; i < values.size(); ++i) needles[i] = nlohmann::json(values[i]).dump();
+    for (std::size_t i = 0; i < values.size(); ++i)
+        needles[i] = json_document::dump(nlohmann::json(values[i]));
     for (std::size_t i = 0; i < values.size(); ++i) {
         if (needles[i].find('\\') != std::string::npos) {
             lines[i] = line_of_string(text, values[i]);

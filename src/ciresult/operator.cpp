@@ -11,6 +11,7 @@
 #include <fmt/format.h>
 
 #include "json_util.hpp"
+#include "ptune/core/json_document.hpp"
 #include "ptune/core/sha256.hpp"
 #include "ptune/core/stats.hpp"
 #include "ptune/core/text.hpp"
@@ -199,8 +200,8 @@ std::string not_requested(const char* what, const json& got, const json& want) {
             }
         }
     }
-    return fmt::format("{} is not the requested one ({}, requested {})", what, got.dump(),
-                       want.dump());
+    return fmt::format("{} is not the requested one ({}, requested {})", what,
+                       json_document::dump(got), json_document::dump(want));
 }
 
 }  // namespace
@@ -293,8 +294,10 @@ std::optional<std::string> request_violation(const json& raw_result, const json&
                 *dtype != want["dtype"]) {
                 return fmt::format(
                     "required spec {} is not shape {} dtype {}", name,
-                    want.is_object() && want.contains("shape") ? want["shape"].dump() : "?",
-                    want.is_object() && want.contains("dtype") ? want["dtype"].dump() : "?");
+                    want.is_object() && want.contains("shape") ? json_document::dump(want["shape"])
+                                                               : "?",
+                    want.is_object() && want.contains("dtype") ? json_document::dump(want["dtype"])
+                                                               : "?");
             }
         }
     }

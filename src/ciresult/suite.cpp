@@ -13,6 +13,7 @@
 #include "json_util.hpp"
 #include "ptune/ciresult/lane.hpp"
 #include "ptune/ciresult/operator.hpp"
+#include "ptune/core/json_document.hpp"
 #include "ptune/core/stats.hpp"
 
 namespace ptune::ciresult {
@@ -253,7 +254,8 @@ std::optional<Submission> parse_submission(std::string_view text, const std::str
     out.source = source;
     if (auto it = root.find("command"); it != root.end() && it->is_array()) {
         for (const json& word : *it)
-            out.command.push_back(word.is_string() ? word.get<std::string>() : word.dump());
+            out.command.push_back(word.is_string() ? word.get<std::string>()
+                                                   : json_document::dump(word));
     } else if (it != root.end()) {
         diagnostics.warn(source, line_of_string(text, "command"),
                          "command is not a list; left out");

@@ -90,4 +90,8 @@ Result<nlohmann::json> parse(std::string_view text, const std::string& source) {
     }
 }
 
+std::string dump(const nlohmann::json& value, int indent) {
+    return value.dump(indent, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
 }  // namespace ptune::json_document

@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "ptune/core/io.hpp"
+#include "ptune/core/json_document.hpp"
 #include "ptune/core/stats.hpp"
 #include "ptune/core/text.hpp"
 #include "ptune/swimlane/pipeline.hpp"
@@ -139,7 +140,7 @@ std::optional<Result<Baseline>> read_baseline(std::string_view text, const std::
         return Result<Baseline>(input_error(
             fmt::format("perf_guard baseline: metric {} is not \"makespan_us\" (the converter's "
                         "Total Test Time)",
-                        metric.dump()),
+                        json_document::dump(metric)),
             source));
     }
     baseline.metric = metric.get<std::string>();

@@ -78,7 +78,7 @@ std::string baseline_json(const LintResult& result) {
                                {"kind", kBaselineKind},
                                {"schema_version", kSchemaVersion},
                                {"entries", std::move(entries)}};
-    return document.dump(2) + "\n";
+    return json_document::dump(document, 2) + "\n";
 }
 
 void apply_baseline(LintResult& result, const Baseline& baseline) {

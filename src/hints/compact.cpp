@@ -5,6 +5,8 @@
 #include <array>
 #include <cstring>
 
+#include "ptune/core/json_document.hpp"
+
 namespace ptune::hints {
 
 SharedText::SharedText(std::string text)
@@ -181,7 +183,7 @@ Fields::Fields(const nlohmann::json& object) {
                 break;
             default:
                 bytes_ += static_cast<char>(Other);
-                put_text(bytes_, value.dump());
+                put_text(bytes_, json_document::dump(value));
                 break;
         }
     }

@@ -9,9 +9,9 @@
 #include <fmt/format.h>
 
 #include "ptune/bench/gab_json.hpp"
+#include "ptune/core/json_document.hpp"
 #include "ptune/core/stats.hpp"
 #include "ptune/core/text.hpp"
-#include "ptune/render/pretty_json.hpp"
 #include "ptune/render/report.hpp"
 
 namespace ptune::history {
@@ -91,7 +91,7 @@ Status export_json(Store& store, std::ostream& out) {
     report.command = "history export";
     report.include_findings_in_json = false;
     // The envelope as every ptune JSON, then the runs streamed into it.
-    std::string envelope = render::compact_json(render::to_json(report));
+    std::string envelope = json_document::dump(render::to_json(report));
     envelope.pop_back();
     out << envelope << (envelope.size() > 1 ? "," : "") << "\"runs\":[";
     bool first = true;
@@ -110,7 +110,7 @@ Status export_json(Store& store, std::ostream& out) {
                                  {"origin", v.origin},
                                  {"source", v.source}});
             }
-            out << (first ? "\n" : ",\n") << render::compact_json(json);
+            out << (first ? "\n" : ",\n") << json_document::dump(json);
             first = false;
             return ok_status();
         });
@@ -175,7 +175,7 @@ void write_gab_run(const RunInfo& run, const std::vector<GabCase>& cases, std::o
         {"date", epoch_ms(run.time)},
         {"tool", "customSmallerIsBetter"},
         {"benches", nlohmann::json::parse(text.str())}};
-    out << render::compact_json(entry);
+    out << json_document::dump(entry);
 }
 
 }  // namespace
@@ -198,7 +198,7 @@ Status export_gab_json(Store& store, const AnalyseOptions& options, std::ostream
     bool first_epoch = true;
     for (auto& [epoch, per_run] : results) {
         out << (first_epoch ? "\n" : "],\n")
-            << render::compact_json(nlohmann::json("ptune " + epoch.label())) << ":[";
+            << json_document::dump(nlohmann::json("ptune " + epoch.label())) << ":[";
         first_epoch = false;
         std::vector<std::pair<const RunInfo*, const std::vector<GabCase>*>> ordered;
         for (const auto& [id, cases] : per_run) {

@@ -12,9 +12,9 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "ptune/core/json_document.hpp"
 #include "ptune/core/text.hpp"
 #include "ptune/core/version.hpp"
-#include "ptune/render/pretty_json.hpp"
 #include "schema.hpp"
 #include "sql.hpp"
 
@@ -100,7 +100,7 @@ std::string now_utc() {
 std::string change_points_json(const std::vector<ChangePoint>& points) {
     nlohmann::json array = nlohmann::json::array();
     for (const auto& point : points) array.push_back({point.index, point.p_value, point.statistic});
-    return array.dump();
+    return json_document::dump(array);
 }
 
 std::vector<ChangePoint> parse_change_points(const std::string& text) {
@@ -247,7 +247,7 @@ class SqlStore : public Store {
             "RETURNING id",
             {run.info.run_key, run.info.content_digest, run.info.time, now_utc(), run.info.commit,
              run.info.branch, run.info.toolchain, run.info.device, run.info.source_digest,
-             render::compact_json(labels), render::compact_json(inputs), run.info.lane,
+             json_document::dump(labels), json_document::dump(inputs), run.info.lane,
              run.info.contract, run.info.lineage},
             [&](const Row& row) { id = row.integer(0); });
         if (!status) return explain(status, "add the run");

@@ -13,7 +13,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-#include "ptune/render/pretty_json.hpp"
+#include "ptune/core/json_document.hpp"
 
 namespace ptune::l3 {
 
@@ -139,7 +139,7 @@ void add_dispatchers(const std::map<std::uint64_t, std::vector<const HostSpan*>>
         for (const HostSpan* s : list)
             out.slices.push_back(LayoutSlice{
                 trace_pid, static_cast<std::int64_t>(s->tid), s->name, "dispatcher", s->ts, s->dur,
-                render::compact_json(
+                json_document::dump(
                     span_args(*s, {{"pid", s->pid}, {"inv", s->inv}, {"depth", s->depth}}))});
     }
 }
@@ -156,7 +156,7 @@ void add_rank_blocks(const RankHostInput& r, const std::vector<const HostSpan*>&
     for (const HostSpan* s : host_spans)
         out.slices.push_back(
             LayoutSlice{base, host_tid, s->name, "host", s->ts, s->dur,
-                        render::compact_json(span_args(
+                        json_document::dump(span_args(
                             *s, {{"rank", r.rank}, {"inv", s->inv}, {"depth", s->depth}}))});
     // Lane 1: the clk=dev spans on the host axis, one thread per name (first seen first), the
     // thread named by the span's last component (`device_wall`, `sched`), as upstream does.
@@ -173,7 +173,7 @@ void add_rank_blocks(const RankHostInput& r, const std::vector<const HostSpan*>&
         const auto tid = static_cast<std::int64_t>(it - names.begin()) + 1;
         nlohmann::json args = {{"rank", r.rank}, {"device_ts_ns", s->ts}, {"slack_ns", r.slack_ns}};
         out.slices.push_back(LayoutSlice{base + 1, tid, s->name, "device_phase",
-                                         placed_ns(r, s->ts), s->dur, render::compact_json(args)});
+                                         placed_ns(r, s->ts), s->dur, json_document::dump(args)});
     }
     // Lane 2: the window the rank was placed in and the room it had.
     out.processes.push_back({base + 2, fmt::format("rank{} / Placement Bound", r.rank)});

@@ -12,6 +12,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "ptune/core/json_document.hpp"
 #include "ptune/core/stats.hpp"
 #include "ptune/core/text.hpp"
 
@@ -119,7 +120,7 @@ std::string HostPairing::to_json() const {
                                                                      : nlohmann::json()},
                         {"window_excess_ns", optional(window_excess_ns)},
                         {"assignment_margin_ns", optional(assignment_margin_ns)}};
-    return j.dump();
+    return json_document::dump(j);
 }
 
 std::vector<HostWindow> placeable_windows(const std::vector<HostWindow>& all) {

@@ -11,8 +11,8 @@
 #include <nlohmann/json.hpp>
 
 #include "ptune/core/io.hpp"
+#include "ptune/core/json_document.hpp"
 #include "ptune/l3/host_lanes.hpp"
-#include "ptune/render/pretty_json.hpp"
 
 namespace ptune::l3 {
 
@@ -31,7 +31,7 @@ RankHostInput host_input(const PlacedRank& rank) {
     in.device_phase_zero_host_ns = a.device_phase_zero_host_ns;
     auto placement = nlohmann::json::parse(a.placement_json, nullptr, false);
     if (placement.is_object()) {
-        in.placement_json = render::compact_json(placement);
+        in.placement_json = json_document::dump(placement);
         in.place_hi_ns = placement.value("place_hi_ns", rank.place_lo_ns + rank.slack_ns);
         in.outer_start_ns = placement.value("outer_start_ns", std::int64_t{0});
         in.outer_duration_ns = placement.value("outer_duration_ns", std::int64_t{0});

@@ -13,6 +13,7 @@
 
 #include "ptune/core/found_files.hpp"
 #include "ptune/core/io.hpp"
+#include "ptune/core/json_document.hpp"
 #include "ptune/swimlane/reader.hpp"
 
 namespace ptune::l3 {
@@ -72,7 +73,7 @@ Result<Scanned> scan(const swimlane::CaptureFiles& files, const swimlane::LoadRe
             if (auto identity = swimlane::read_dispatch_identity(*text, sidecar.string())) {
                 out.sidecar = *identity;
                 auto j = nlohmann::json::parse(*text, nullptr, false);
-                if (!j.is_discarded()) out.sidecar_json = j.dump();
+                if (!j.is_discarded()) out.sidecar_json = json_document::dump(j);
             }
         }
     }
@@ -258,7 +259,7 @@ std::string pairing_metadata(const Tree& tree) {
         if (with_identity && with_identity->identity->group_size == 1)
             out["dispatch_identity_status"] = "individual_submissions";
     }
-    return out.dump();
+    return json_document::dump(out);
 }
 
 std::string multi_rank_metadata(const MultiRankPlacement& p, const std::string& pairing_json,
@@ -309,7 +310,7 @@ std::string multi_rank_metadata(const MultiRankPlacement& p, const std::string& 
     auto pairing = nlohmann::json::parse(pairing_json, nullptr, false);
     if (pairing.is_object())
         for (auto& [key, value] : pairing.items()) out[key] = value;
-    return out.dump();
+    return json_document::dump(out);
 }
 
 }  // namespace ptune::l3

@@ -504,7 +504,7 @@ Result<DistributedMeta> parse_distributed_meta(std::string_view text, const std:
             return bad(
                 fmt::format("distributed_meta.json: device id {} is not a non-negative "
                             "integer",
-                            id.dump()));
+                            json_document::dump(id)));
         const auto value = id.get<std::int64_t>();
         if (std::find(meta.device_ids.begin(), meta.device_ids.end(), value) !=
             meta.device_ids.end())

@@ -11,6 +11,8 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "ptune/core/json_document.hpp"
+
 namespace ptune::pipetrace {
 
 std::string TraceValue::key() const {
@@ -21,7 +23,7 @@ std::string TraceValue::key() const {
             // Integral pids and tids read as written (`4`, not `4.0`).
             if (std::floor(number) == number && std::fabs(number) < 1e18)
                 return fmt::format("{}", static_cast<long long>(number));
-            return nlohmann::json(number).dump();
+            return json_document::dump(nlohmann::json(number));
         default:
             return "";
     }

@@ -7,11 +7,9 @@
 
 #include <fmt/format.h>
 
-namespace ptune::render {
+#include "ptune/core/json_document.hpp"
 
-std::string compact_json(const nlohmann::json& value) {
-    return value.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
-}
+namespace ptune::render {
 
 void PrettyJson::key(std::string_view name) {
     next();
@@ -35,8 +33,7 @@ void PrettyJson::string(std::string_view text) {
         return;
     }
     // Escapes and invalid UTF-8 exactly as the JSON renderer writes them (the rare case).
-    out_ += nlohmann::json(std::string(text))
-                .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+    out_ += json_document::dump(nlohmann::json(std::string(text)));
 }
 
 void PrettyJson::number(std::uint64_t value) {
@@ -89,7 +86,7 @@ void PrettyJson::value(const nlohmann::json& value) {
             number(value.get<std::int64_t>());
             return;
         default:  // null, booleans, doubles, binary: rare, nlohmann's own text
-            out_ += value.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+            out_ += json_document::dump(value);
             return;
     }
 }

@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "ptune/core/json_document.hpp"
 #include "ptune/core/version.hpp"
 #include "ptune/render/json_stream.hpp"
 #include "ptune/render/pretty_json.hpp"
@@ -153,7 +154,6 @@ void write_report_json(const Report& report, std::vector<LazyArray> arrays, std:
 
 void write_json_with_arrays(nlohmann::json value, const std::vector<LazyArray>& arrays,
                             std::ostream& out) {
-    constexpr auto kReplace = nlohmann::json::error_handler_t::replace;
     // Placeholders no input can produce (control characters are escaped in JSON strings),
     // replaced by the arrays written element by element.
     for (std::size_t a = 0; a < arrays.size(); ++a) {
@@ -165,7 +165,7 @@ void write_json_with_arrays(nlohmann::json value, const std::vector<LazyArray>& 
             "array{}\x01",  // split: "\x01a" would be one escape
             a);
     }
-    const std::string text = value.dump(2, ' ', false, kReplace);
+    const std::string text = json_document::dump(value, 2);
     // (position in text, array) in text order.
     std::vector<std::pair<std::size_t, std::size_t>> at;
     for (std::size_t a = 0; a < arrays.size(); ++a) {
@@ -196,7 +196,7 @@ void write_json_with_arrays(nlohmann::json value, const std::vector<LazyArray>& 
                 out.write(written_text.data(), static_cast<std::streamsize>(written_text.size()));
                 continue;
             }
-            const std::string item = array.element(i).dump(2, ' ', false, kReplace);
+            const std::string item = json_document::dump(array.element(i), 2);
             // Line by line, each continuation indented (a put() per byte dominated the time).
             std::size_t from = 0;
             for (std::size_t eol; (eol = item.find('\n', from)) != std::string::npos;
@@ -214,8 +214,7 @@ void write_json_with_arrays(nlohmann::json value, const std::vector<LazyArray>& 
 
 void write_json(const nlohmann::json& value, std::ostream& out, bool pretty) {
     // Replace invalid UTF-8 from hostile inputs instead of throwing.
-    out << value.dump(pretty ? 2 : -1, ' ', false, nlohmann::json::error_handler_t::replace)
-        << '\n';
+    out << json_document::dump(value, pretty ? 2 : -1) << '\n';
 }
 
 }  // namespace ptune::render

@@ -78,4 +78,14 @@ TEST_CASE("json_document: a long reason is cut, and stays valid UTF-8", "[core][
     }
 }
 
+TEST_CASE("json_document: dump writes invalid UTF-8 as U+FFFD instead of throwing",
+          "[core][json]") {
+    nlohmann::json value = {{"path", "/data/run_\xff/records.json"}, {"n", 1}};
+    CHECK_THROWS(value.dump());  // why the helper exists
+    CHECK(json_document::dump(value) ==
+          "{\"n\":1,\"path\":\"/data/run_\xEF\xBF\xBD/records.json\"}");
+    CHECK(json_document::dump(value, 2) ==
+          "{\n  \"n\": 1,\n  \"path\": \"/data/run_\xEF\xBF\xBD/records.json\"\n}");
+}
+
 }  // namespace core_json_document_test

@@ -1,8 +1,9 @@
 #pragma once
 /// @file json_document.hpp
 /// Small JSON documents read whole (configs, baselines, rule files, CI result files, a
-/// bench-summary JSON output): one parse whose every failure is an input error at the line where
-/// it stands. nlohmann reports a syntax error with a byte offset but a number beyond double
+/// bench-summary JSON output, sidecars): one parse whose every failure is an input error at the
+/// line where it stands, and one dump that never throws. nlohmann reports a syntax error with a
+/// byte offset but a number beyond double
 /// (`1e999`) as another exception kind with no position; readers that wrapped the parse
 /// themselves forgot that kind twice, and it reached the user as an internal error (exit 3).
 
@@ -25,5 +26,10 @@ inline constexpr std::size_t kReasonShown = 120;
 /// (then `...`) and valid UTF-8; the line is 1-based, that of the offending character (of the
 /// number for an overflow, of the last non-blank character when the document ends early).
 Result<nlohmann::json> parse(std::string_view text, const std::string& source);
+
+/// `value.dump(indent)` with invalid UTF-8 in its strings written as U+FFFD. A value built from
+/// text that was never JSON (a file name, a log line) need not be UTF-8, and nlohmann's plain
+/// dump() throws on it (type_error 316), which reached the user as an internal error.
+std::string dump(const nlohmann::json& value, int indent = -1);
 
 }  // namespace ptune::json_document

@@ -14,10 +14,6 @@
 
 namespace ptune::render {
 
-/// One-line JSON text of `value`. Input text reaches the output, and nlohmann's dump() throws on
-/// invalid UTF-8: here it becomes U+FFFD, as in every ptune output.
-std::string compact_json(const nlohmann::json& value);
-
 /// Appends pretty JSON to a string: `{}` / `[]` when empty, else one member per line two
 /// spaces deeper than its container, `"key": value`; every line after the first is indented
 /// `indent` more spaces (the element's place in the document).

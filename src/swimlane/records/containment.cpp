@@ -265,7 +265,7 @@ std::string placement_record(const HostWindow& w, const Placed& mid, const Origi
         placement["aicpu_launch_ns"] = w.launch_ts;
         placement["causal_constraint"] = "aicpu_launch<=device_start";
     }
-    return placement.dump();
+    return json_document::dump(placement);
 }
 
 }  // namespace

@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include "ptune/core/json_document.hpp"
 #include "stages.hpp"
 
 namespace ptune::swimlane::records {
@@ -126,7 +127,7 @@ void validate_host_capture(const RecordsWalker& w, Capture& capture, Diagnostics
     if (w.host_capture_object) {
         nlohmann::json out = claim;
         if (!errors.empty()) out["converter_validation_errors"] = errors;
-        host.capture_json = out.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+        host.capture_json = json_document::dump(out);
     }
     for (const auto& e : errors) diagnostics.warn(capture.source, 0, "host_capture: " + e);
     host.validation_errors = std::move(errors);
@@ -151,8 +152,9 @@ void decide_clock_alignment(const RecordsWalker& w, Capture& capture, const Read
     bool saved_valid = false;
     ContainmentAlignment saved;
     if (w.alignment_kind != 0) {
-        saved = validate_saved_alignment(w.alignment_kind == 1 ? w.clock_alignment.dump() : "[]",
-                                         capture.clock.freq_hz, saved_valid);
+        saved = validate_saved_alignment(
+            w.alignment_kind == 1 ? json_document::dump(w.clock_alignment) : "[]",
+            capture.clock.freq_hz, saved_valid);
         if (!saved_valid)
             diagnostics.warn(capture.source, 0, "ignoring saved clock alignment: " + saved.reason);
     }

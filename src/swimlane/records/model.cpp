@@ -7,7 +7,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-#include "ptune/render/pretty_json.hpp"
+#include "ptune/core/json_document.hpp"
 #include "ptune/swimlane/model.hpp"
 
 namespace ptune::swimlane {
@@ -67,7 +67,7 @@ std::string ContainmentAlignment::record_json() const {
                 device_anchor_cycles, host_anchor_ns, host_anchor_min_ns, host_anchor_max_ns);
         case Status::Unavailable: {
             nlohmann::json j = {{"status", "unavailable"}, {"reason", reason}};
-            return render::compact_json(j);
+            return json_document::dump(j);
         }
         case Status::None:
             break;

@@ -11,6 +11,7 @@
 #include "event_merge.hpp"
 #include "json_sink.hpp"
 #include "piece_writer.hpp"
+#include "ptune/core/json_document.hpp"
 #include "ptune/core/threads.hpp"
 
 namespace ptune::swimlane::detail::json_out {
@@ -70,7 +71,7 @@ class JsonWriter {
         }
         events(how);
         out_.lit("\n],\n\"otherData\":");
-        out_.text(provenance().dump());
+        out_.text(json_document::dump(provenance()));
         // Upstream's top-level "metadata" of a host-orchestration trace (§5.7), for tools that
         // read it; with several captures each one's is in otherData.
         if (m_.multi_rank) {
@@ -78,10 +79,10 @@ class JsonWriter {
             out_.text(m_.multi_rank->metadata_json);
         } else if (m_.sources.size() == 1 && m_.sources[0].capture->september()) {
             out_.lit(",\n\"metadata\":");
-            out_.text(september_metadata(*m_.sources[0].capture).dump());
+            out_.text(json_document::dump(september_metadata(*m_.sources[0].capture)));
         } else if (m_.sources.size() == 1 && m_.sources[0].capture->host_orchestration) {
             out_.lit(",\n\"metadata\":");
-            out_.text(host_metadata(*m_.sources[0].capture).dump());
+            out_.text(json_document::dump(host_metadata(*m_.sources[0].capture)));
         }
         out_.lit("}\n");
         out_.flush();
