@@ -61,6 +61,20 @@ Status check_stdin() {
     return ok_status();
 }
 
+// Text that starts with a UTF-16 byte order mark: Windows PowerShell's `>` writes a command's
+// output so. Every reader expects UTF-8 and would call it binary or not its format.
+bool is_utf16(std::string_view head) {
+    return head.starts_with("\xFF\xFE") || head.starts_with("\xFE\xFF");
+}
+
+Error utf16_error(const std::string& path) {
+    Error error = input_error(path,
+                              "UTF-16 text (Windows PowerShell's `>` writes it); ptune reads "
+                              "UTF-8: convert it with `iconv -f UTF-16 -t UTF-8`");
+    error.line = 1;
+    return error;
+}
+
 }  // namespace
 
 Status check_regular_file(const std::string& path) {
@@ -87,6 +101,7 @@ Result<std::string> read_file(const std::string& path, std::size_t max_bytes) {
             }
         }
         if (std::cin.bad()) return input_error(path, "read error on standard input");
+        if (is_utf16(data)) return utf16_error(path);
         if (data.starts_with(kUtf8Bom)) data.erase(0, kUtf8Bom.size());
         return data;
     }
@@ -102,6 +117,7 @@ Result<std::string> read_file(const std::string& path, std::size_t max_bytes) {
         }
     }
     if (in.bad()) return input_error(path, fmt::format("read error: {}", errno_text(errno)));
+    if (is_utf16(data)) return utf16_error(path);
     if (data.starts_with(kUtf8Bom)) data.erase(0, kUtf8Bom.size());
     return data;
 }
@@ -125,6 +141,12 @@ Result<InputStream> open_input(const std::string& path) {
     if (auto status = check_readable(path, kMaxStreamedBytes); !status) return status.error();
     auto file = std::make_unique<std::ifstream>(path, std::ios::binary);
     if (!*file) return input_error(path, fmt::format("cannot open: {}", errno_text(errno)));
+    std::array<char, 2> head{};
+    file->read(head.data(), head.size());
+    if (is_utf16(std::string_view(head.data(), static_cast<std::size_t>(file->gcount()))))
+        return utf16_error(path);
+    file->clear();
+    file->seekg(0);
     input.stream_ = file.get();
     input.owned_ = std::move(file);
     return input;

@@ -107,3 +107,17 @@ add swimlane-name-map-nested-100k result - \
 { printf '[perf_hint PH001] TileInnermostDimGranularity: '; head -c $((2 << 20)) /dev/zero | tr '\0' 'm'
   printf ' at a.py:1:1\n'; } >"$out/hints/entry_2MiB.log"
 add hints-entry-2MiB survive - "hints-lint --format sarif {gen}/hints/entry_2MiB.log"
+
+# UTF-16 text, as Windows PowerShell's `>` writes a command's output (little-endian after a byte
+# order mark), and big-endian: refused at line 1 with the conversion to run, whether the reader
+# streams the file (a log, a records file) or reads it whole (a rules file).
+mkdir -p "$out/utf16"
+{ printf '\377\376'; iconv -f UTF-8 -t UTF-16LE "$strace_log"; } >"$out/utf16/run.log"
+add utf16-bench-log error "{gen}/utf16/run.log:1: UTF-16 text|iconv -f UTF-16 -t UTF-8" \
+  "bench-summary {gen}/utf16/run.log"
+{ printf '\376\377'; iconv -f UTF-8 -t UTF-16BE "$swimlane/chip_swimlane_records.json"; } \
+  >"$out/utf16/chip_swimlane_records.json"
+add utf16be-swimlane-records error "{gen}/utf16/chip_swimlane_records.json:1: UTF-16 text" \
+  "swimlane-analyze {gen}/utf16/chip_swimlane_records.json"
+printf '{"rules": []}\n' | { printf '\377\376'; iconv -f UTF-8 -t UTF-16LE; } >"$out/utf16/rules.json"
+add utf16-rules-file error "{gen}/utf16/rules.json:1: UTF-16 text" "rules list --rules {gen}/utf16/rules.json"

@@ -263,6 +263,39 @@ TEST_CASE("a byte order mark never reaches a parser", "[io][harden]") {
     fs::remove_all(dir);
 }
 
+TEST_CASE("UTF-16 text is refused at its first line with what to do, by both ways of reading",
+          "[io][harden]") {
+    fs::path dir = scratch("utf16");
+    // "::group::a\n" as Windows PowerShell's `>` writes it (UTF-16LE after a mark), and big-endian
+    const std::string little{"\xFF\xFE:\0:\0g\0r\0o\0u\0p\0:\0:\0a\0\n\0", 24};
+    const std::string big{"\xFE\xFF\0:\0:\0g\0r\0o\0u\0p\0:\0:\0a\0\n", 24};
+    for (const auto& [name, bytes] : {std::pair{"le.log", little}, std::pair{"be.log", big}}) {
+        const std::string path = (dir / name).string();
+        write(dir / name, bytes);
+        auto whole = io::read_file(path);
+        REQUIRE_FALSE(whole);
+        CHECK(whole.error().code == ExitCode::InputError);
+        CHECK(whole.error().file == path);
+        CHECK(whole.error().line == 1);
+        CHECK(whole.error().message.find("UTF-16 text") == 0);
+        CHECK(whole.error().message.find("iconv -f UTF-16 -t UTF-8") != std::string::npos);
+        auto streamed = io::open_input(path);
+        REQUIRE_FALSE(streamed);
+        CHECK(streamed.error().line == 1);
+        CHECK(streamed.error().message == whole.error().message);
+    }
+    // A file starting with one of the two bytes only is read as it is, from its first byte.
+    write(dir / "ff.log", "\xFF:a\n");
+    CHECK(*io::read_file((dir / "ff.log").string()) == "\xFF:a\n");
+    auto opened = io::open_input((dir / "ff.log").string());
+    REQUIRE(opened);
+    io::LineReader reader(opened->stream());
+    std::string_view line;
+    REQUIRE(reader.next(line));
+    CHECK(line == "\xFF:a");
+    fs::remove_all(dir);
+}
+
 TEST_CASE("LineReader says when the input ends without a newline", "[io][harden]") {
     std::string_view line;
     io::LineReader cut("a\nb");
