@@ -1,11 +1,12 @@
 #pragma once
 /// @file json_document.hpp
-/// Small JSON documents read whole (configs, baselines, rule files, CI result files, a
-/// bench-summary JSON output, sidecars): one parse whose every failure is an input error at the
-/// line where it stands, and one dump that never throws. nlohmann reports a syntax error with a
-/// byte offset but a number beyond double
-/// (`1e999`) as another exception kind with no position; readers that wrapped the parse
-/// themselves forgot that kind twice, and it reached the user as an internal error (exit 3).
+/// nlohmann JSON both ways without its surprises: one parse for small documents read whole
+/// (configs, baselines, rule files, CI result files, a bench-summary JSON output, sidecars) whose
+/// every failure is an input error at the line where it stands, and one dump that never throws.
+/// nlohmann reports a number beyond double (`1e999`) as another exception kind than a syntax
+/// error, with no position, and its plain dump() throws on invalid UTF-8; code that called it
+/// directly forgot one or the other more than once, and each reached the user as an internal
+/// error (exit 3).
 
 #include <string>
 #include <string_view>
