@@ -7,6 +7,7 @@
 #include <cstring>
 #include <initializer_list>
 #include <string>
+#include <string_view>
 
 #include "fuzz_support.hpp"
 #include "ptune/memreport/backend.hpp"
@@ -40,8 +41,14 @@ int fuzz_one_input(const std::uint8_t* data, std::size_t size) {
     ptune::Diagnostics diagnostics;
     std::string dump = ptune::fuzz::scratch_root() + "/run/passes_dump/memory.txt";
     auto resolved = resolve_dump_backend(dump, forced, diagnostics);
-    // Scratch files are regular files: the probes never refuse them.
-    if (!resolved) __builtin_trap();
+    // Scratch files are regular files: the probes refuse one only as UTF-16 text (io.cpp).
+    auto utf16 = [](std::string_view file) {
+        return file.starts_with("\xFF\xFE") || file.starts_with("\xFE\xFF");
+    };
+    if (!resolved) {
+        if (!((options & 1) && utf16(pto)) && !((options & 2) && utf16(meta))) __builtin_trap();
+        return 0;
+    }
     auto [backend, how] = *resolved;
     if (forced && backend != *forced) __builtin_trap();  // the option always wins
     if (how.empty()) __builtin_trap();
