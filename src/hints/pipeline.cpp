@@ -61,7 +61,7 @@ std::vector<ParsedLog> read_logs(const std::vector<std::string>& paths, const Re
     for (const auto& path : paths) {
         auto input = io::open_input(path);
         if (!input) {
-            diagnostics.error(input.error().file, 0, input.error().message);
+            diagnostics.error(input.error().file, input.error().line, input.error().message);
             continue;
         }
         std::size_t warnings_before = diagnostics.count(Severity::Warning);

@@ -119,5 +119,9 @@ add utf16-bench-log error "{gen}/utf16/run.log:1: UTF-16 text|iconv -f UTF-16 -t
   >"$out/utf16/chip_swimlane_records.json"
 add utf16be-swimlane-records error "{gen}/utf16/chip_swimlane_records.json:1: UTF-16 text" \
   "swimlane-analyze {gen}/utf16/chip_swimlane_records.json"
+{ printf '\377\376'; iconv -f UTF-8 -t UTF-16LE "$tests/data/hints/composed__a2a3_v2_ph001.perf_hints.log"; } \
+  >"$out/utf16/perf_hints.log"
+add utf16-hints-log error "{gen}/utf16/perf_hints.log:1: error: UTF-16 text" \
+  "hints-lint {gen}/utf16/perf_hints.log"
 printf '{"rules": []}\n' | { printf '\377\376'; iconv -f UTF-8 -t UTF-16LE; } >"$out/utf16/rules.json"
 add utf16-rules-file error "{gen}/utf16/rules.json:1: UTF-16 text" "rules list --rules {gen}/utf16/rules.json"
